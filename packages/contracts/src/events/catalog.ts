@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import {
+  CctpAttestedData,
+  CctpBurnVerifiedData,
+  CctpFailedData,
+  CctpMintedData,
+  CctpTransferredData,
+  ChainPaymentRejectedData,
+  ChainPaymentVerifiedData,
+} from './chain-events.js';
+import { EventTypes, type EventType } from './event-types.js';
+import { MerchantCreatedData, WalletAssignedData } from './merchant-events.js';
+import {
+  InvoiceIssuedData,
+  RefundEventData,
+  WithdrawalCompletedData,
+  WithdrawalFailedData,
+  WithdrawalRequestedData,
+} from './money-events.js';
+import {
+  CheckoutSessionCompletedData,
+  CheckoutSessionExpiredData,
+  PaymentCompletedData,
+  PaymentCreatedData,
+  PaymentFailedData,
+} from './payment-events.js';
+import {
+  TransferConfirmedData,
+  TransferFailedData,
+  TransferRequestedData,
+  TransferSubmittedData,
+} from './transfer-events.js';
+
+/**
+ * type -> version -> schema of `data`. A changed meaning gets a new version here; consumers accept
+ * the versions they know and dead-letter the rest.
+ */
+export const eventCatalog = {
+  [EventTypes.MerchantCreated]: { 1: MerchantCreatedData },
+  [EventTypes.WalletAssigned]: { 1: WalletAssignedData },
+  [EventTypes.PaymentCreated]: { 1: PaymentCreatedData },
+  [EventTypes.PaymentCompleted]: { 1: PaymentCompletedData },
+  [EventTypes.PaymentFailed]: { 1: PaymentFailedData },
+  [EventTypes.CheckoutSessionCompleted]: { 1: CheckoutSessionCompletedData },
+  [EventTypes.CheckoutSessionExpired]: { 1: CheckoutSessionExpiredData },
+  [EventTypes.ChainPaymentVerified]: { 1: ChainPaymentVerifiedData },
+  [EventTypes.ChainPaymentRejected]: { 1: ChainPaymentRejectedData },
+  [EventTypes.ChainCctpBurnVerified]: { 1: CctpBurnVerifiedData },
+  [EventTypes.ChainCctpAttested]: { 1: CctpAttestedData },
+  [EventTypes.ChainCctpMinted]: { 1: CctpMintedData },
+  [EventTypes.ChainCctpTransferred]: { 1: CctpTransferredData },
+  [EventTypes.ChainCctpFailed]: { 1: CctpFailedData },
+  [EventTypes.TransferRequested]: { 1: TransferRequestedData },
+  [EventTypes.TransferSubmitted]: { 1: TransferSubmittedData },
+  [EventTypes.TransferConfirmed]: { 1: TransferConfirmedData },
+  [EventTypes.TransferFailed]: { 1: TransferFailedData },
+  [EventTypes.RefundCreated]: { 1: RefundEventData },
+  [EventTypes.RefundCompleted]: { 1: RefundEventData },
+  [EventTypes.RefundFailed]: { 1: RefundEventData },
+  [EventTypes.RefundCancelled]: { 1: RefundEventData },
+  [EventTypes.WithdrawalRequested]: { 1: WithdrawalRequestedData },
+  [EventTypes.WithdrawalCompleted]: { 1: WithdrawalCompletedData },
+  [EventTypes.WithdrawalFailed]: { 1: WithdrawalFailedData },
+  [EventTypes.InvoiceIssued]: { 1: InvoiceIssuedData },
+} as const satisfies Record<EventType, Record<number, z.ZodType>>;
+export type EventCatalog = typeof eventCatalog;
+
+/** Latest version of every event type; producers publish this one. */
+export const CURRENT_EVENT_VERSION = 1;
+
+/** Schema of `data` for one type (all known versions). */
+export type EventData<T extends EventType> = {
+  [V in keyof EventCatalog[T]]: EventCatalog[T][V] extends z.ZodType ? z.output<EventCatalog[T][V]> : never;
+}[keyof EventCatalog[T]];
+
+/** Input accepted for `data` when producing (before defaults/transforms). */
+export type EventDataInput<T extends EventType> = {
+  [V in keyof EventCatalog[T]]: EventCatalog[T][V] extends z.ZodType ? z.input<EventCatalog[T][V]> : never;
+}[keyof EventCatalog[T]];
+
+export function isKnownEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(eventCatalog, type);
+}
+
+export function eventDataSchema(type: string, version: number): z.ZodType | undefined {
+  if (!isKnownEventType(type)) return undefined;
+  const versions = eventCatalog[type] as Record<number, z.ZodType>;
+  return Object.prototype.hasOwnProperty.call(versions, version) ? versions[version] : undefined;
+}
+
+export function knownVersions(type: EventType): number[] {
+  return Object.keys(eventCatalog[type]).map(Number);
+}

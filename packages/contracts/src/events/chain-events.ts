@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ChainId, Currency, DecimalString, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../common.js';
+
+/** Same-chain payment (or bridge-kit mint) verified on-chain and deep enough. */
+export const ChainPaymentVerifiedData = z.object({
+  paymentId: Uuid,
+  txHash: TxHash,
+  chainId: ChainId,
+  token: Currency,
+  fromAddress: EvmAddress,
+  toAddress: EvmAddress,
+  /** amount of the matching Transfer log(s), decimal string */
+  receivedAmount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+  blockTimestamp: IsoTimestamp,
+  confirmations: z.number().int().nonnegative(),
+});
+export type ChainPaymentVerifiedData = z.infer<typeof ChainPaymentVerifiedData>;
+
+export const ChainPaymentRejectReason = z.enum([
+  'tx_reverted',
+  'tx_not_found',
+  'wrong_token',
+  'wrong_recipient',
+  'wrong_sender',
+  'underpaid',
+  'chain_mismatch',
+  'session_expired_before_tx',
+  'already_claimed',
+]);
+export type ChainPaymentRejectReason = z.infer<typeof ChainPaymentRejectReason>;
+
+export const ChainPaymentRejectedData = z.object({
+  paymentId: Uuid,
+  txHash: TxHash,
+  reason: ChainPaymentRejectReason,
+  receivedAmount: DecimalString.nullable(),
+  /** human-readable explanation, stored as the payment's failure_reason */
+  detail: z.string(),
+});
+export type ChainPaymentRejectedData = z.infer<typeof ChainPaymentRejectedData>;
+
+/** Cross-chain flow a CCTP event belongs to. */
+export const CctpFlow = z.enum(['bridge_kit', 'relayer']);
+export type CctpFlow = z.infer<typeof CctpFlow>;
+
+export const CctpBurnVerifiedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  burnTxHash: TxHash,
+  sourceChainId: ChainId,
+  sourceDomain: z.number().int().nonnegative(),
+  destinationDomain: z.number().int().nonnegative(),
+  /** burned amount, decimal string */
+  amount: DecimalString,
+  mintRecipient: EvmAddress,
+  blockNumber: z.number().int().nonnegative(),
+});
+export type CctpBurnVerifiedData = z.infer<typeof CctpBurnVerifiedData>;
+
+export const CctpAttestedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  burnTxHash: TxHash,
+  /** keccak256 of the CCTP message, 0x-hex */
+  messageHash: z.string(),
+  /** attestation status as reported by the attestation API (e.g. `complete`) */
+  attestationStatus: z.string(),
+});
+export type CctpAttestedData = z.infer<typeof CctpAttestedData>;
+
+export const CctpMintedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  mintTxHash: TxHash,
+  destinationChainId: ChainId,
+  recipient: EvmAddress,
+  /** amount minted to the recipient after CCTP fees, decimal string */
+  mintedAmount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+});
+export type CctpMintedData = z.infer<typeof CctpMintedData>;
+
+/** Legacy relayer flow: minted funds forwarded from the relay wallet to the merchant wallet. */
+export const CctpTransferredData = z.object({
+  paymentId: Uuid,
+  transferTxHash: TxHash,
+  toAddress: EvmAddress,
+  amount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+});
+export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
+
+export const CctpFailureReason = z.enum([
+  'burn_not_found',
+  'burn_reverted',
+  'burn_mismatch',
+  'attestation_timeout',
+  'mint_failed',
+  'transfer_failed',
+  'quote_invalid',
+]);
+export type CctpFailureReason = z.infer<typeof CctpFailureReason>;
+
+export const CctpFailedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  reason: CctpFailureReason,
+  detail: z.string(),
+});
+export type CctpFailedData = z.infer<typeof CctpFailedData>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { BlockchainName, DecimalString } from '../common.js';
+import { successEnvelope } from '../envelope.js';
+
+/** GET /payments/cctp-fee query: both required. */
+export const CctpFeeQuery = z.object({
+  destinationChain: BlockchainName,
+  productPrice: DecimalString,
+});
+export type CctpFeeQuery = z.infer<typeof CctpFeeQuery>;
+
+export const CctpFeeBreakdown = z.object({
+  gasEstimateUSD: z.number(),
+  gasWithBuffer: z.number(),
+  minGasFee: z.number(),
+  bufferPercent: z.number(),
+});
+export type CctpFeeBreakdown = z.infer<typeof CctpFeeBreakdown>;
+
+/**
+ * Signed, time-limited cross-chain fee quote (legacy relayer flow). Field names and JSON number types
+ * are the spec's; the service re-verifies `signature` when the quote comes back in `feeQuote`.
+ */
+export const CctpFeeQuote = z.object({
+  productPrice: z.number(),
+  amountToBurn: z.number(),
+  feeGas: z.number(),
+  feeCircle: z.number(),
+  feeTotal: z.number(),
+  totalUserPays: z.number(),
+  merchantReceives: z.number(),
+  destinationChain: z.string(),
+  validUntil: z.number().int(),
+  validForSeconds: z.number().int(),
+  breakdown: CctpFeeBreakdown,
+  signature: z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote signature'),
+});
+export type CctpFeeQuote = z.infer<typeof CctpFeeQuote>;
+
+export const CctpFeeResponse = successEnvelope(CctpFeeQuote);
+export type CctpFeeResponse = z.infer<typeof CctpFeeResponse>;

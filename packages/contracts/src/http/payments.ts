@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import {
+  ChainId,
+  Currency,
+  EvmAddress,
+  JsonObject,
+  MerchantPublicId,
+  PaymentAmountInput,
+  TxHash,
+  Uuid,
+} from '../common.js';
+import { successEnvelope } from '../envelope.js';
+import { CctpFeeQuote } from './cctp-fee.js';
+import { CheckoutSessionId } from './checkout.js';
+import { PaymentStatus } from './payment-status.js';
+
+export * from './cctp-fee.js';
+export * from './payment-status.js';
+export * from './payment-views.js';
+export * from './payment-list.js';
+
+export const PAYMENT_METADATA_MAX_BYTES = 10240;
+
+/** Bytes of the UTF-8 JSON serialisation (the 10 KB metadata limit is measured on this). */
+export function jsonByteLength(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+}
+
+export const BridgeKitInfo = z.object({
+  burnTxHash: TxHash.toLowerCase(),
+  mintTxHash: TxHash.toLowerCase().optional(),
+});
+export type BridgeKitInfo = z.infer<typeof BridgeKitInfo>;
+
+/**
+ * POST /payments/create-public body (called by the widget after the customer's transaction).
+ * - amounts: JSON number or decimal string, 0.01..1,000,000, at most 6 decimals, out as canonical
+ *   6-decimal strings ("12.500000");
+ * - txHash and bridge-kit hashes are lower-cased so the same transaction is always one payment;
+ * - unknown fields are ignored (stripped), not rejected;
+ * - same-chain payments (isCrossChain not true) require expectedAmount; bridgeKit and feeQuote are
+ *   only allowed when isCrossChain is true.
+ */
+export const CreatePublicPaymentBody = z
+  .object({
+    merchantId: MerchantPublicId,
+    txHash: TxHash.toLowerCase(),
+    amount: PaymentAmountInput,
+    expectedAmount: PaymentAmountInput.optional(),
+    token: Currency,
+    chainId: ChainId,
+    fromAddress: EvmAddress,
+    toAddress: EvmAddress,
+    isCrossChain: z.boolean().optional(),
+    bridgeKit: BridgeKitInfo.optional(),
+    /** @deprecated legacy relayer flow; use bridgeKit */
+    feeQuote: CctpFeeQuote.optional(),
+    destinationChainId: ChainId.optional(),
+    sessionId: CheckoutSessionId.optional(),
+    customerEmail: z.email().max(255),
+    reference: z.string().max(255).optional(),
+    description: z.string().max(500).optional(),
+    metadata: JsonObject.refine((m) => jsonByteLength(m) <= PAYMENT_METADATA_MAX_BYTES, {
+      message: `metadata must be at most ${PAYMENT_METADATA_MAX_BYTES} bytes of JSON`,
+    }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.isCrossChain !== true) {
+      if (body.expectedAmount === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['expectedAmount'],
+          message: 'expectedAmount is required for same-chain payments',
+        });
+      }
+      for (const field of ['bridgeKit', 'feeQuote'] as const) {
+        if (body[field] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} is only allowed when isCrossChain is true`,
+          });
+        }
+      }
+    }
+  });
+export type CreatePublicPaymentBody = z.infer<typeof CreatePublicPaymentBody>;
+export type CreatePublicPaymentInput = z.input<typeof CreatePublicPaymentBody>;
+
+export const CreatedPayment = z.object({
+  paymentId: Uuid,
+  status: PaymentStatus,
+  isCrossChain: z.boolean(),
+});
+export type CreatedPayment = z.infer<typeof CreatedPayment>;
+/** 201 for a new payment, 200 with the existing payment when txHash is already known. */
+export const CreatePublicPaymentResponse = successEnvelope(CreatedPayment);
+export type CreatePublicPaymentResponse = z.infer<typeof CreatePublicPaymentResponse>;
+
+export const PaymentIdParams = z.object({ id: Uuid });
+export type PaymentIdParams = z.infer<typeof PaymentIdParams>;

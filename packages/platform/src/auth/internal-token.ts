@@ -1,0 +1,70 @@
+import jwt from 'jsonwebtoken';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../errors.js';
+
+/** Who called: a merchant's API key, a dashboard user's JWT, an anonymous public caller, or a service. */
+export type CallerKind = 'api_key' | 'user' | 'public' | 'service';
+
+export interface InternalClaims {
+  caller: CallerKind;
+  /** Internal merchant UUID; absent for public callers. */
+  merchantId?: string;
+  /** The merchant's public id (`<prefix>_live_<uuid>`). */
+  merchantPublicId?: string;
+  userId?: string;
+  apiKeyId?: string;
+}
+
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+const ISSUER = 'stablepay-gateway';
+const AUDIENCE = 'stablepay-internal';
+
+export const signInternalToken = (secret: string, claims: InternalClaims, ttlSeconds = 60): string =>
+  jwt.sign(claims, secret, {
+    algorithm: 'HS256',
+    expiresIn: ttlSeconds,
+    issuer: ISSUER,
+    audience: AUDIENCE,
+  });
+
+export const verifyInternalToken = (secret: string, token: string): InternalClaims => {
+  const decoded = jwt.verify(token, secret, {
+    algorithms: ['HS256'],
+    issuer: ISSUER,
+    audience: AUDIENCE,
+  }) as jwt.JwtPayload & InternalClaims;
+  const { caller, merchantId, merchantPublicId, userId, apiKeyId } = decoded;
+  if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
+  if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
+  return { caller, merchantId, merchantPublicId, userId, apiKeyId };
+};
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    auth?: InternalClaims;
+  }
+}
+
+/**
+ * Every service behind the gateway accepts only requests carrying a valid internal token, so a
+ * service port reached directly grants nothing.
+ */
+export const requireInternalToken =
+  (secret: string) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const token = req.header(INTERNAL_TOKEN_HEADER);
+    if (!token) return next(new AppError('unauthorized', 'Missing internal token'));
+    try {
+      res.locals.auth = verifyInternalToken(secret, token);
+      next();
+    } catch {
+      next(new AppError('unauthorized', 'Invalid internal token'));
+    }
+  };
+
+/** The authenticated merchant of a request, or a 401 when the route needs one and has none. */
+export const merchantOf = (res: Response): { merchantId: string; merchantPublicId?: string; caller: CallerKind } => {
+  const auth = res.locals.auth;
+  if (!auth?.merchantId) throw new AppError('unauthorized', 'Authentication required');
+  return { merchantId: auth.merchantId, merchantPublicId: auth.merchantPublicId, caller: auth.caller };
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses environment variables against a zod object whose keys are the variable names, so every
+ * problem names the variable to fix. Empty strings count as unset.
+ */
+export const loadConfig = <S extends z.ZodObject>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> => {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  }
+  return parsed.data;
+};
+
+/** Reusable variable parsers. */
+export const envBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+export const envPort = z.coerce.number().int().min(0).max(65535);
+export const envInt = z.coerce.number().int();
+export const envSecret = (minLength = 32) =>
+  z.string().min(minLength, `must be at least ${minLength} characters`);
+
+/** Variables every service reads. */
+export const baseConfigShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
+  LOG_PRETTY: envBool.default(false),
+  HOST: z.string().default('0.0.0.0'),
+  /** PostgreSQL URL; without it the service runs on embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Schema that holds this service's tables (its own database in production). */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  DATA_DIR: z.string().default('var/data'),
+  /** RabbitMQ URL; without it an in-process bus is used (single-process runs only). */
+  AMQP_URL: z.string().optional(),
+  /** Prefix for exchange and queue names so that runs never share queues. */
+  AMQP_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+  INTERNAL_TOKEN_SECRET: envSecret(32),
+  SHUTDOWN_GRACE_MS: envInt.default(10_000),
+};

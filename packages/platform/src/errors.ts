@@ -1,0 +1,63 @@
+import type { ZodError } from 'zod';
+import { zodIssuesToDetails, type ErrorDetail } from '@stablepay/contracts';
+
+/** Every failure a client can cause or see maps to exactly one kind, and each kind to one status. */
+export const errorStatus = {
+  validation: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorKind = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly details: ErrorDetail[];
+  /** Seconds, sent as Retry-After for rate_limited and unavailable. */
+  readonly retryAfter?: number;
+
+  constructor(kind: ErrorKind, message: string, details: ErrorDetail[] = [], retryAfter?: number) {
+    super(message);
+    this.name = 'AppError';
+    this.kind = kind;
+    this.details = details;
+    this.retryAfter = retryAfter;
+  }
+
+  get status(): number {
+    return errorStatus[this.kind];
+  }
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
+export const validationError = (zodError: ZodError, where = 'Request'): AppError =>
+  new AppError('validation', `${where} validation failed`, zodIssuesToDetails(zodError.issues));
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
+
+export const conflict = (message: string, details: ErrorDetail[] = []): AppError =>
+  new AppError('conflict', message, details);
+
+export const badRequest = (message: string, details: ErrorDetail[] = []): AppError =>
+  new AppError('bad_request', message, details);
+
+export const unauthorized = (message = 'Authentication required'): AppError =>
+  new AppError('unauthorized', message);
+
+export const forbidden = (message: string): AppError => new AppError('forbidden', message);
+
+/** A detail naming one field, for rule violations found after schema parsing. */
+export const fieldDetail = (path: string, message: string, code = 'invalid'): ErrorDetail => ({
+  path,
+  message,
+  code,
+});

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import { runWithContext } from '../context.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  metrics: Metrics;
+  readiness: ReadinessCheck[];
+  /** Largest JSON body accepted; larger bodies get 413. */
+  bodyLimit?: string;
+  /** Express `trust proxy` setting (hops of proxies whose X-Forwarded-For is believed). */
+  trustProxy?: boolean | number | string;
+  /** Run before the JSON parser (the gateway's proxy must see the raw stream). */
+  beforeBody?: RequestHandler[];
+}
+
+export interface HttpApp {
+  app: Express;
+  /** Flip /readyz to 503; called first thing on shutdown. */
+  markNotReady(): void;
+  /** Adds the 404 and error handlers; call after mounting routes. */
+  finalize(): void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', opts.trustProxy ?? false);
+  let ready = true;
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const incomingCorrelation = req.header('x-correlation-id');
+    const correlationId =
+      incomingCorrelation && REQUEST_ID.test(incomingCorrelation) ? incomingCorrelation : requestId;
+    res.locals.requestId = requestId;
+    res.locals.correlationId = correlationId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The route template, never the raw path, keeps label cardinality bounded.
+      const route = req.route?.path
+        ? `${req.baseUrl}${String(req.route.path)}`
+        : res.locals.routeLabel ?? 'unmatched';
+      opts.metrics.httpDuration.observe(
+        { method: req.method, route, status: String(res.statusCode) },
+        seconds,
+      );
+    });
+    runWithContext({ requestId, correlationId }, next);
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: opts.service });
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    if (!ready) {
+      res.status(503).json({ status: 'shutting_down', service: opts.service });
+      return;
+    }
+    const results: Record<string, string> = {};
+    let ok = true;
+    await Promise.all(
+      opts.readiness.map(async (r) => {
+        try {
+          await r.check();
+          results[r.name] = 'ok';
+        } catch (err) {
+          ok = false;
+          results[r.name] = 'failing';
+          opts.logger.warn('readiness check failed', { check: r.name, err });
+        }
+      }),
+    );
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks: results });
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', opts.metrics.registry.contentType);
+    res.send(await opts.metrics.registry.metrics());
+  });
+
+  for (const h of opts.beforeBody ?? []) app.use(h);
+  app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: false }));
+
+  return {
+    app,
+    markNotReady: () => {
+      ready = false;
+    },
+    finalize: () => {
+      app.use(notFoundHandler);
+      app.use(errorHandler(opts.logger));
+    },
+  };
+};
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    requestId?: string;
+    correlationId?: string;
+    routeLabel?: string;
+  }
+}

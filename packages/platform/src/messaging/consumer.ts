@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { parseEvent } from '@stablepay/contracts';
+import { runWithContext } from '../context.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { PermanentError, errorText, type EventBus } from './bus.js';
+import { claimInbox } from './inbox.js';
+import type { EventEnvelope } from './outbox.js';
+
+/** Applies one event's effect inside the transaction that also records it in the inbox. */
+export type TransactionalHandler = (event: EventEnvelope, trx: Knex.Transaction) => Promise<void>;
+
+export interface EventConsumerOptions {
+  bus: EventBus;
+  db: Knex;
+  /** The consuming service; names its queue and its inbox rows. */
+  consumer: string;
+  handlers: Record<string, TransactionalHandler>;
+  logger: Logger;
+  metrics?: Metrics;
+  retryDelaysMs?: number[];
+  prefetch?: number;
+  /** Runs after a handler's transaction commits (e.g. wake the outbox relay). */
+  afterCommit?: () => void;
+}
+
+/**
+ * Subscribes a service's handlers: every message is parsed against the contracts (unknown types
+ * and versions are dead-lettered with the reason), deduplicated through the inbox in the same
+ * transaction as its effect, and measured.
+ */
+export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void> => {
+  const { bus, db, consumer, handlers, logger, metrics } = opts;
+  await bus.subscribe({
+    queue: consumer,
+    routingKeys: Object.keys(handlers),
+    retryDelaysMs: opts.retryDelaysMs,
+    prefetch: opts.prefetch,
+    handler: async ({ message, attempt }) => {
+      const parsed = parseEvent(message.body);
+      if (!parsed.ok) {
+        metrics?.handlerOutcomes.inc({ queue: consumer, type: message.type, outcome: 'dead_letter' });
+        throw new PermanentError(`unacceptable event ${message.type}: ${parsed.reason}`);
+      }
+      const event = parsed.event as EventEnvelope;
+      const handle = handlers[event.type];
+      if (!handle) throw new PermanentError(`no handler for ${event.type}`);
+      const labels = { queue: consumer, type: event.type };
+      metrics?.handlerWait.observe(labels, Math.max(0, (Date.now() - Date.parse(event.occurredAt)) / 1000));
+      const started = process.hrtime.bigint();
+      let outcome = 'ok';
+      try {
+        await runWithContext({ correlationId: event.correlationId, requestId: event.id }, () =>
+          db.transaction(async (trx) => {
+            if (!(await claimInbox(trx, consumer, event.id, event.type))) {
+              outcome = 'duplicate';
+              return;
+            }
+            await handle(event, trx);
+          }),
+        );
+        if (outcome === 'ok') opts.afterCommit?.();
+      } catch (err) {
+        outcome = 'retry';
+        logger.warn('event handler failed', { type: event.type, eventId: event.id, attempt, err: errorText(err) });
+        throw err;
+      } finally {
+        metrics?.handlerOutcomes.inc({ ...labels, outcome });
+        metrics?.handlerDuration.observe({ ...labels, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+      }
+    },
+  });
+};

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createEvent, type CreateEventInput, type EventData, type EventType } from '@stablepay/contracts';
+import { currentContext } from '../context.js';
+import type { Migration } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { errorText, type EventBus } from './bus.js';
+
+export interface EventEnvelope<D = unknown> {
+  id: string;
+  type: string;
+  version: number;
+  occurredAt: string;
+  producer: string;
+  correlationId: string;
+  merchantId: string;
+  data: D;
+}
+
+/**
+ * Builds an envelope whose data is validated against the contracts' catalogue (a producer cannot
+ * publish what its consumers would reject); the correlation id comes from the current request or
+ * message unless given.
+ */
+export const buildEvent = <T extends EventType>(
+  input: Omit<CreateEventInput<T>, 'correlationId'> & { correlationId?: string },
+): EventEnvelope<EventData<T>> =>
+  createEvent({
+    ...input,
+    correlationId: input.correlationId ?? currentContext().correlationId ?? randomUUID(),
+  } as CreateEventInput<T>) as EventEnvelope<EventData<T>>;
+
+export const OUTBOX_TABLE = 'outbox';
+
+export const outboxMigration: Migration = {
+  name: '0000_outbox',
+  async up(db) {
+    await db.schema.createTable(OUTBOX_TABLE, (t) => {
+      t.uuid('id').primary();
+      t.text('type').notNullable();
+      t.jsonb('envelope').notNullable();
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('published_at', { useTz: true });
+      t.timestamp('locked_until', { useTz: true });
+      t.integer('attempts').notNullable().defaultTo(0);
+      t.text('last_error');
+    });
+    await db.raw(
+      `create index outbox_unpublished_idx on ${OUTBOX_TABLE} (created_at) where published_at is null`,
+    );
+  },
+};
+
+/** Writes the event in the caller's transaction, so it exists exactly when the state change does. */
+export const enqueueEvent = async (trx: Knex.Transaction | Knex, event: EventEnvelope): Promise<void> => {
+  await trx(OUTBOX_TABLE).insert({ id: event.id, type: event.type, envelope: JSON.stringify(event) });
+};
+
+export interface OutboxRelayOptions {
+  db: Knex;
+  bus: EventBus;
+  logger: Logger;
+  metrics?: Metrics;
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** How long a claimed batch is reserved for this relay before another may take it over. */
+  leaseMs?: number;
+  /** Published rows older than this are deleted. */
+  retainPublishedMs?: number;
+  /** Called after a message is confirmed and before it is marked; a test seam for crashes. */
+  onPublished?: (id: string) => void | Promise<void>;
+}
+
+/**
+ * Publishes outbox rows with publisher confirms. Rows are claimed with a lease (SKIP LOCKED), so
+ * several replicas share the work, and no transaction is held while talking to the broker. A relay
+ * that dies after publishing and before marking leaves the row to be published again when its lease
+ * runs out: delivery is at least once, and consumers' inboxes make the effect happen once.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = true;
+  private wakeRequested = false;
+  private lastPrune = 0;
+
+  constructor(private readonly opts: OutboxRelayOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Ask for a pass now (after a commit), instead of at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeRequested = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.pass()
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          this.opts.logger.warn('outbox relay pass failed', { err: errorText(err) });
+        })
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          const again = this.wakeRequested;
+          this.wakeRequested = false;
+          this.schedule(again ? 0 : (this.opts.pollIntervalMs ?? 250));
+        });
+    }, ms);
+  }
+
+  /** Publishes everything due; returns how many rows were published. */
+  async pass(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.publishBatch();
+      total += published.count;
+      if (!published.full || this.stopped) break;
+    }
+    await this.maybePrune();
+    return total;
+  }
+
+  private async publishBatch(): Promise<{ count: number; full: boolean }> {
+    const { db, bus } = this.opts;
+    const batchSize = this.opts.batchSize ?? 100;
+    const leaseMs = this.opts.leaseMs ?? 30_000;
+    const claimed = (await db.raw(
+      `update ${OUTBOX_TABLE} set locked_until = now() + (? * interval '1 millisecond'), attempts = attempts + 1
+         where id in (
+           select id from ${OUTBOX_TABLE}
+            where published_at is null and (locked_until is null or locked_until < now())
+            order by created_at
+            limit ?
+            for update skip locked)
+       returning id, type, envelope, created_at`,
+      [leaseMs, batchSize],
+    )) as { rows: Array<{ id: string; type: string; envelope: EventEnvelope | string; created_at: string }> };
+    const rows = [...claimed.rows].sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    if (rows.length === 0) return { count: 0, full: false };
+    const done: string[] = [];
+    try {
+      for (const row of rows) {
+        const envelope = typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
+        await bus.publish({
+          id: envelope.id,
+          type: envelope.type,
+          correlationId: envelope.correlationId,
+          body: envelope as unknown as Record<string, unknown>,
+        });
+        await this.opts.onPublished?.(row.id);
+        done.push(row.id);
+        this.opts.metrics?.outboxPublished.inc({ type: row.type });
+      }
+    } catch (err) {
+      const failed = rows.filter((r) => !done.includes(r.id)).map((r) => r.id);
+      await db(OUTBOX_TABLE)
+        .whereIn('id', failed)
+        .update({ locked_until: null, last_error: errorText(err).slice(0, 500) })
+        .catch(() => undefined);
+      if (done.length > 0) await db(OUTBOX_TABLE).whereIn('id', done).update({ published_at: db.fn.now() });
+      throw err;
+    }
+    await db(OUTBOX_TABLE).whereIn('id', done).update({ published_at: db.fn.now(), locked_until: null });
+    return { count: done.length, full: rows.length === batchSize };
+  }
+
+  private async maybePrune(): Promise<void> {
+    const retain = this.opts.retainPublishedMs ?? 7 * 24 * 3600_000;
+    if (Date.now() - this.lastPrune < 60_000) return;
+    this.lastPrune = Date.now();
+    await this.opts.db.raw(
+      `delete from ${OUTBOX_TABLE} where published_at < now() - (? * interval '1 millisecond')`,
+      [retain],
+    );
+  }
+
+  async pendingCount(): Promise<number> {
+    const r = await this.opts.db(OUTBOX_TABLE).whereNull('published_at').count<{ count: string }[]>('* as count');
+    return Number(r[0]?.count ?? 0);
+  }
+}

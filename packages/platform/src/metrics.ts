@@ -1,0 +1,53 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  handlerWait: Histogram<'queue' | 'type'>;
+  handlerDuration: Histogram<'queue' | 'type' | 'outcome'>;
+  handlerOutcomes: Counter<'queue' | 'type' | 'outcome'>;
+  outboxPublished: Counter<'type'>;
+}
+
+/** One registry per service instance, so tests can run several services in one process. */
+export const createMetrics = (service: string, withDefaults = true): Metrics => {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  if (withDefaults) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    handlerWait: new Histogram({
+      name: 'message_wait_seconds',
+      help: 'Time from event occurrence to handler start',
+      labelNames: ['queue', 'type'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120, 600],
+      registers: [registry],
+    }),
+    handlerDuration: new Histogram({
+      name: 'message_handler_duration_seconds',
+      help: 'Message handler processing time by outcome',
+      labelNames: ['queue', 'type', 'outcome'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
+    handlerOutcomes: new Counter({
+      name: 'messages_handled_total',
+      help: 'Messages handled by outcome (ok, duplicate, retry, dead_letter)',
+      labelNames: ['queue', 'type', 'outcome'],
+      registers: [registry],
+    }),
+    outboxPublished: new Counter({
+      name: 'outbox_published_total',
+      help: 'Outbox events published to the broker',
+      labelNames: ['type'],
+      registers: [registry],
+    }),
+  };
+};

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { baseConfigShape, envInt, envPort, envSecret, loadConfig } from '@stablepay/platform';
+
+const idPrefix = z.string().regex(/^[a-z][a-z0-9]{0,15}$/, 'must be 1-16 lower-case letters or digits, starting with a letter');
+const serviceUrl = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
+const perMinute = (fallback: number) => envInt.pipe(z.number().int().min(1)).default(fallback);
+
+/** Express `trust proxy`: a hop count, true/false, or a list of trusted subnets/names ("loopback"). */
+const trustProxy = z
+  .string()
+  .default('loopback')
+  .transform((v): boolean | number | string => {
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    return v;
+  });
+
+const originList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0),
+  )
+  .pipe(z.array(z.url()));
+
+export const gatewayConfigSchema = z.object({
+  ...baseConfigShape,
+  PORT: envPort.default(8080),
+  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('gateway'),
+  /** Signs dashboard access tokens (HS256). */
+  JWT_SECRET: envSecret(32),
+  /** HMAC key for API key digests and idempotency records; rotating it invalidates every API key. */
+  API_KEY_PEPPER: envSecret(32),
+  MERCHANT_ID_PREFIX: idPrefix.default('sp'),
+  API_KEY_PREFIX: idPrefix.default('sk'),
+  ENVIRONMENT: z.enum(['live', 'test']).default('live'),
+  ACCESS_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(30).max(86_400)).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(300)).default(30 * 86_400),
+  /** log2 of scrypt's N for new password hashes (15 in production; tests lower it). */
+  SCRYPT_COST: envInt.pipe(z.number().int().min(4).max(20)).default(15),
+  PAYMENTS_URL: serviceUrl(8101),
+  CHAIN_WATCHER_URL: serviceUrl(8102),
+  REFUNDS_URL: serviceUrl(8103),
+  INVOICING_URL: serviceUrl(8104),
+  NOTIFIER_URL: serviceUrl(8105),
+  UPSTREAM_TIMEOUT_MS: envInt.pipe(z.number().int().min(100)).default(15_000),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: perMinute(120),
+  RATE_LIMIT_KEY_PER_MINUTE: perMinute(600),
+  /** Login and registration attempts per client IP. */
+  RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
+  TRUST_PROXY: trustProxy,
+  /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
+  CORS_DASHBOARD_ORIGINS: originList,
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
+  loadConfig(gatewayConfigSchema, env);

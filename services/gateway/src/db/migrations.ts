@@ -1,0 +1,117 @@
+import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+
+const accounts: Migration = {
+  name: '0001_accounts',
+  async up(db) {
+    await db.schema.createTable('merchants', (t) => {
+      t.uuid('id').primary();
+      t.text('public_id').notNullable().unique();
+      t.text('name').notNullable();
+      t.text('blockchain').notNullable();
+      t.specificType('accepted_currencies', 'text[]').notNullable();
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    });
+    await db.schema.createTable('users', (t) => {
+      t.uuid('id').primary();
+      t.text('email').notNullable().unique();
+      t.text('password_hash').notNullable();
+      t.uuid('merchant_id').notNullable().references('id').inTable('merchants');
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    });
+    await db.schema.createTable('api_keys', (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable().references('id').inTable('merchants');
+      t.text('name').notNullable();
+      // HMAC-SHA256(pepper, key), hex; the key itself is never stored.
+      t.text('key_digest').notNullable().unique();
+      t.text('last4').notNullable();
+      t.uuid('created_by').references('id').inTable('users');
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('last_used_at', { useTz: true });
+      t.timestamp('revoked_at', { useTz: true });
+      t.index(['merchant_id']);
+    });
+    await db.schema.createTable('refresh_tokens', (t) => {
+      t.uuid('id').primary();
+      // Every rotation stays in the family of the login that started it; reuse revokes the family.
+      t.uuid('family_id').notNullable();
+      t.uuid('user_id').notNullable().references('id').inTable('users');
+      t.text('token_digest').notNullable().unique();
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('expires_at', { useTz: true }).notNullable();
+      t.timestamp('used_at', { useTz: true });
+      t.timestamp('revoked_at', { useTz: true });
+      t.index(['family_id']);
+      t.index(['expires_at']);
+    });
+  },
+};
+
+const audit: Migration = {
+  name: '0002_audit_log',
+  async up(db) {
+    await db.schema.createTable('audit_log', (t) => {
+      t.bigIncrements('id').primary();
+      t.timestamp('occurred_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.text('action').notNullable();
+      t.uuid('user_id');
+      t.uuid('merchant_id');
+      t.uuid('api_key_id');
+      t.text('ip');
+      t.text('user_agent');
+      t.text('request_id');
+      t.jsonb('details').notNullable().defaultTo('{}');
+      t.index(['merchant_id', 'occurred_at']);
+    });
+    // Append-only: the table is evidence, so rows can be added and never changed or removed.
+    await db.raw(`
+      create function audit_log_append_only() returns trigger language plpgsql as $$
+      begin
+        raise exception 'audit_log is append-only';
+      end $$`);
+    await db.raw(`
+      create trigger audit_log_no_change before update or delete on audit_log
+      for each row execute function audit_log_append_only()`);
+  },
+};
+
+const idempotency: Migration = {
+  name: '0003_idempotency',
+  async up(db) {
+    await db.schema.createTable('idempotency_records', (t) => {
+      t.uuid('id').primary();
+      // HMAC over (caller, method, path, Idempotency-Key): the unique identity of the request.
+      t.text('lookup_digest').notNullable().unique();
+      t.text('method').notNullable();
+      t.text('path').notNullable();
+      t.text('request_hash').notNullable();
+      t.text('state').notNullable();
+      t.integer('response_status');
+      t.text('response_content_type');
+      // AES-256-GCM under a key derived from the Idempotency-Key: responses may carry secrets.
+      t.binary('response_body');
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('completed_at', { useTz: true });
+      t.timestamp('expires_at', { useTz: true }).notNullable();
+      t.index(['expires_at']);
+    });
+  },
+};
+
+const wallets: Migration = {
+  name: '0004_merchant_wallets',
+  async up(db) {
+    // Projection of `wallet.assigned`; the chain-watcher owns the wallets themselves.
+    await db.schema.createTable('merchant_wallets', (t) => {
+      t.uuid('merchant_id').primary();
+      t.uuid('wallet_id').notNullable();
+      t.text('address').notNullable();
+      t.text('blockchain').notNullable();
+      t.integer('chain_id').notNullable();
+      t.timestamp('assigned_at', { useTz: true }).notNullable();
+      t.uuid('event_id').notNullable();
+    });
+  },
+};
+
+export const gatewayMigrations: Migration[] = [outboxMigration, inboxMigration, accounts, audit, idempotency, wallets];

@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+
+export const MERCHANTS = 'merchants';
+export const PAYMENTS = 'payments';
+export const CHECKOUT_SESSIONS = 'checkout_sessions';
+
+/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
+const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+
+const PAYMENT_STATUSES = [
+  'pending',
+  'pending_attestation',
+  'ready_to_mint',
+  'minted_pending_transfer',
+  'completed',
+  'failed',
+];
+
+const merchantsMigration: Migration = {
+  name: '0001_merchants',
+  async up(db) {
+    // A projection of the gateway's merchants (merchant.created, wallet.assigned).
+    await db.schema.createTable(MERCHANTS, (t) => {
+      t.uuid('merchant_id').primary();
+      t.text('public_id').notNullable().unique();
+      t.text('name').notNullable();
+      t.text('blockchain').notNullable();
+      t.jsonb('accepted_currencies').notNullable();
+      t.uuid('wallet_id');
+      t.text('wallet_address');
+      t.text('wallet_blockchain');
+      t.integer('wallet_chain_id');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+    });
+  },
+};
+
+const paymentsMigration: Migration = {
+  name: '0002_payments',
+  async up(db) {
+    await db.schema.createTable(PAYMENTS, (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable();
+      // Stored lower-case: the same transaction is always the same payment.
+      t.text('tx_hash').notNullable().unique({ indexName: 'payments_tx_hash_key' });
+      t.decimal('amount', 20, 6).notNullable();
+      t.decimal('expected_amount', 20, 6);
+      t.decimal('received_amount', 20, 6);
+      t.text('currency').notNullable();
+      t.text('status').notNullable();
+      t.text('from_address').notNullable();
+      t.text('to_address').notNullable();
+      t.text('source_chain').notNullable();
+      t.integer('source_chain_id').notNullable();
+      t.text('destination_chain');
+      t.integer('destination_chain_id');
+      t.boolean('is_cross_chain').notNullable();
+      t.text('bridge_provider');
+      t.text('burn_tx_hash');
+      t.text('mint_tx_hash');
+      t.text('cctp_message_hash');
+      t.text('cctp_attestation_status');
+      t.text('merchant_transfer_tx_hash');
+      t.jsonb('fee_quote');
+      t.text('session_id');
+      t.text('customer_email').notNullable();
+      t.text('reference');
+      t.text('description');
+      t.jsonb('metadata').notNullable().defaultTo('{}');
+      t.text('failure_reason');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'completed_at');
+      t.check(`status in (${PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ')})`, [], 'payments_status_check');
+    });
+    await db.raw(`create index payments_merchant_created_idx on ${PAYMENTS} (merchant_id, created_at desc, id)`);
+    // A session produces at most one payment; a failed one releases it for another attempt.
+    await db.raw(
+      `create unique index payments_session_key on ${PAYMENTS} (session_id) where session_id is not null and status <> 'failed'`,
+    );
+  },
+};
+
+const checkoutSessionsMigration: Migration = {
+  name: '0003_checkout_sessions',
+  async up(db) {
+    await db.schema.createTable(CHECKOUT_SESSIONS, (t) => {
+      t.text('id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.text('status').notNullable().defaultTo('open');
+      // null: the customer chooses the amount
+      t.decimal('amount', 20, 6);
+      t.text('currency').notNullable();
+      t.text('return_url').notNullable();
+      t.text('cancel_url');
+      t.jsonb('metadata').notNullable().defaultTo('{}');
+      t.uuid('payment_id');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'expires_at').notNullable();
+      ts(t, 'completed_at');
+      ts(t, 'expired_at');
+      t.check(`status in ('open', 'complete', 'expired')`, [], 'checkout_sessions_status_check');
+    });
+    await db.raw(
+      `create index checkout_sessions_open_expiry_idx on ${CHECKOUT_SESSIONS} (expires_at) where status = 'open' and payment_id is null`,
+    );
+  },
+};
+
+/** In order; each runs once per database. */
+export const paymentsMigrations: Migration[] = [
+  outboxMigration,
+  inboxMigration,
+  merchantsMigration,
+  paymentsMigration,
+  checkoutSessionsMigration,
+];

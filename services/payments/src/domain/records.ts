@@ -1,0 +1,64 @@
+import type { BlockchainName, CheckoutSessionStatus, Currency, PaymentStatus } from '@stablepay/contracts';
+
+/** What the service knows about a merchant (a projection of the gateway's merchant events). */
+export interface MerchantRecord {
+  merchantId: string;
+  publicId: string;
+  name: string;
+  blockchain: BlockchainName;
+  acceptedCurrencies: Currency[];
+  wallet: { id: string; address: string; blockchain: BlockchainName; chainId: number } | null;
+}
+
+/** Amounts are exact 6-decimal strings ("12.500000"), never floats. */
+export interface PaymentRecord {
+  id: string;
+  merchantId: string;
+  txHash: string;
+  amount: string;
+  expectedAmount: string | null;
+  receivedAmount: string | null;
+  currency: Currency;
+  status: PaymentStatus;
+  fromAddress: string;
+  toAddress: string;
+  sourceChain: BlockchainName;
+  sourceChainId: number;
+  destinationChain: BlockchainName | null;
+  destinationChainId: number | null;
+  isCrossChain: boolean;
+  bridgeProvider: string | null;
+  burnTxHash: string | null;
+  mintTxHash: string | null;
+  cctpMessageHash: string | null;
+  cctpAttestationStatus: string | null;
+  merchantTransferTxHash: string | null;
+  feeQuote: Record<string, unknown> | null;
+  sessionId: string | null;
+  customerEmail: string;
+  reference: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+export interface CheckoutSessionRecord {
+  id: string;
+  merchantId: string;
+  status: CheckoutSessionStatus;
+  /** null for a variable-amount session */
+  amount: string | null;
+  currency: Currency;
+  returnUrl: string;
+  cancelUrl: string | null;
+  metadata: Record<string, string>;
+  paymentId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  completedAt: Date | null;
+  expiredAt: Date | null;
+}
