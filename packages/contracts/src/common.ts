@@ -123,6 +123,7 @@ function checkAmount(value: string | number, limits: AmountLimits, ctx: z.Refine
 export function moneyAmount(limits: AmountLimits = {}) {
   return z
     .union([z.number(), z.string()])
+    .describe('Amount as a JSON number or a decimal string, at most 6 decimal places')
     .transform((value, ctx) => checkAmount(value, limits, ctx))
     .pipe(DecimalString);
 }
@@ -131,6 +132,7 @@ export function moneyAmount(limits: AmountLimits = {}) {
 export function moneyAmountString(limits: AmountLimits = {}) {
   return z
     .string()
+    .describe('Decimal string, at most 6 decimal places')
     .transform((value, ctx) => checkAmount(value, limits, ctx))
     .pipe(DecimalString);
 }

@@ -1,0 +1,3 @@
+export * from './stack.js';
+export * from './demo.js';
+export * from './secrets.js';

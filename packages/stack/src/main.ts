@@ -1,0 +1,53 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureDemoMerchant } from './demo.js';
+import { startStack } from './stack.js';
+
+const varDir = resolve(process.env.VAR_DIR ?? 'var');
+const env = process.env;
+
+const stack = await startStack({
+  varDir,
+  databaseUrl: env.DATABASE_URL,
+  amqpUrl: env.AMQP_URL,
+  amqpPrefix: env.AMQP_PREFIX,
+  host: env.HOST ?? '127.0.0.1',
+  logLevel: env.LOG_LEVEL ?? 'warn',
+  ports: {
+    gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
+    payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
+  },
+});
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping`);
+  await stack.stop();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));
+
+const devnetFile = join(varDir, 'devnet.json');
+const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile);
+const devnet = {
+  gatewayUrl: stack.gatewayUrl,
+  checkoutUrl: stack.checkoutUrl,
+  docsUrl: `${stack.gatewayUrl}/docs`,
+  services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
+  merchant,
+};
+writeFileSync(devnetFile, JSON.stringify(devnet, null, 2), { mode: 0o600 });
+
+console.log(`
+Stablepay is running (data in ${varDir}).
+  Gateway (REST API)   ${devnet.gatewayUrl}
+  API reference        ${devnet.docsUrl}
+  Checkout page        ${devnet.checkoutUrl}
+  Demo merchant id     ${merchant.id}
+  Demo API key         ${merchant.apiKey}
+  Dashboard login      ${merchant.email} / ${merchant.password}
+Everything above is also in ${devnetFile}. Ctrl-C stops the stack.
+`);

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EventTypes,
+  createEvent,
+  type LoginBody,
+  type LogoutBody,
+  type RefreshBody,
+  type RegisterBody,
+  type RegisteredAccount,
+  type TokenPair,
+} from '@stablepay/contracts';
+import { AppError, conflict, currentContext, enqueueEvent, isUniqueViolation, unauthorized } from '@stablepay/platform';
+import type { Knex } from 'knex';
+import {
+  findMerchantById,
+  findUserByEmail,
+  findUserById,
+  insertMerchant,
+  insertUser,
+  type MerchantRow,
+  type UserRow,
+} from '../db/accounts.js';
+import { appendAudit } from '../db/audit-log.js';
+import {
+  findRefreshToken,
+  findRefreshTokenForUpdate,
+  insertRefreshToken,
+  markRefreshTokenUsed,
+  revokeFamily,
+} from '../db/refresh-tokens.js';
+import type { GatewayContext, RequestMeta } from '../gateway-context.js';
+import { signAccessToken } from './access-tokens.js';
+import { randomSecret, refreshTokenDigest } from './credentials.js';
+import { merchantPublicId } from './merchant-ids.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+const INVALID_REFRESH = 'Invalid or expired refresh token';
+
+export const accountView = (user: UserRow, merchant: MerchantRow): RegisteredAccount => ({
+  user: { id: user.id, email: user.email },
+  merchant: {
+    id: merchant.public_id,
+    name: merchant.name,
+    blockchain: merchant.blockchain as RegisteredAccount['merchant']['blockchain'],
+    accepted_currencies: merchant.accepted_currencies as RegisteredAccount['merchant']['accepted_currencies'],
+  },
+});
+
+/** Creates the user and its merchant, and announces the merchant in the same transaction. */
+export const register = async (ctx: GatewayContext, body: RegisterBody, meta: RequestMeta): Promise<RegisteredAccount> => {
+  const { config, db } = ctx;
+  const passwordHash = await hashPassword(body.password, config.SCRYPT_COST);
+  const merchantId = randomUUID();
+  const publicId = merchantPublicId(config.MERCHANT_ID_PREFIX, config.ENVIRONMENT, merchantId);
+  try {
+    const account = await db.transaction(async (trx) => {
+      const merchant = await insertMerchant(trx, {
+        id: merchantId,
+        public_id: publicId,
+        name: body.merchantName,
+        blockchain: body.blockchain,
+        accepted_currencies: body.acceptedCurrencies,
+      });
+      const user = await insertUser(trx, {
+        id: randomUUID(),
+        email: body.email,
+        password_hash: passwordHash,
+        merchant_id: merchantId,
+      });
+      const event = createEvent({
+        type: EventTypes.MerchantCreated,
+        producer: 'gateway',
+        merchantId,
+        correlationId: currentContext().correlationId ?? randomUUID(),
+        data: {
+          merchantId,
+          publicId,
+          name: merchant.name,
+          blockchain: body.blockchain,
+          acceptedCurrencies: body.acceptedCurrencies,
+          email: user.email,
+        },
+      });
+      await enqueueEvent(trx, event);
+      await appendAudit(trx, { action: 'user.registered', userId: user.id, merchantId, ...meta });
+      return accountView(user, merchant);
+    });
+    ctx.eventsCommitted();
+    return account;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('Email already registered');
+    throw err;
+  }
+};
+
+const issueTokens = async (
+  ctx: GatewayContext,
+  db: Knex | Knex.Transaction,
+  user: UserRow,
+  merchant: MerchantRow,
+  familyId: string,
+): Promise<TokenPair> => {
+  const { config } = ctx;
+  const refreshToken = randomSecret();
+  await insertRefreshToken(db, {
+    id: randomUUID(),
+    family_id: familyId,
+    user_id: user.id,
+    token_digest: refreshTokenDigest(refreshToken),
+    expires_at: new Date(Date.now() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+  });
+  const accessToken = signAccessToken(
+    config.JWT_SECRET,
+    { userId: user.id, merchantId: merchant.id, merchantPublicId: merchant.public_id },
+    config.ACCESS_TOKEN_TTL_SECONDS,
+  );
+  return {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: config.ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refreshToken,
+    refresh_expires_in: config.REFRESH_TOKEN_TTL_SECONDS,
+  };
+};
+
+export const login = async (ctx: GatewayContext, body: LoginBody, meta: RequestMeta): Promise<TokenPair> => {
+  const { db } = ctx;
+  const user = await findUserByEmail(db, body.email);
+  // Unknown e-mail or not, one scrypt is spent, so response time does not reveal accounts.
+  const valid = await verifyPassword(body.password, user?.password_hash ?? (await ctx.decoyPasswordHash()));
+  const merchant = user && valid ? await findMerchantById(db, user.merchant_id) : undefined;
+  if (!user || !valid || !merchant) {
+    await appendAudit(db, { action: 'auth.login_failed', userId: user?.id, details: { email: body.email }, ...meta });
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
+  return db.transaction(async (trx) => {
+    const pair = await issueTokens(ctx, trx, user, merchant, randomUUID());
+    await appendAudit(trx, { action: 'auth.login_succeeded', userId: user.id, merchantId: merchant.id, ...meta });
+    return pair;
+  });
+};
+
+type RefreshOutcome = { kind: 'ok'; pair: TokenPair } | { kind: 'rejected' };
+
+/**
+ * Rotates a refresh token: the presented one is marked used and a new one of the same family is
+ * issued. A token that was already used or revoked is evidence of theft (one of two holders is not
+ * the user), so the whole family is revoked and both holders must sign in again.
+ */
+export const refresh = async (ctx: GatewayContext, body: RefreshBody, meta: RequestMeta): Promise<TokenPair> => {
+  const { db } = ctx;
+  const digest = refreshTokenDigest(body.refresh_token);
+  const outcome = await db.transaction(async (trx): Promise<RefreshOutcome> => {
+    const row = await findRefreshTokenForUpdate(trx, digest);
+    if (!row) return { kind: 'rejected' };
+    if (row.used_at || row.revoked_at) {
+      const revoked = await revokeFamily(trx, row.family_id);
+      await appendAudit(trx, {
+        action: 'auth.refresh_reuse_detected',
+        userId: row.user_id,
+        details: { familyId: row.family_id, tokensRevoked: revoked },
+        ...meta,
+      });
+      return { kind: 'rejected' };
+    }
+    if (row.expires_at.getTime() <= Date.now()) return { kind: 'rejected' };
+    const user = await findUserById(trx, row.user_id);
+    const merchant = user ? await findMerchantById(trx, user.merchant_id) : undefined;
+    if (!user || !merchant) return { kind: 'rejected' };
+    await markRefreshTokenUsed(trx, row.id);
+    return { kind: 'ok', pair: await issueTokens(ctx, trx, user, merchant, row.family_id) };
+  });
+  if (outcome.kind === 'rejected') throw unauthorized(INVALID_REFRESH);
+  return outcome.pair;
+};
+
+/** Ends the session the refresh token belongs to. Unknown tokens succeed too (nothing to end). */
+export const logout = async (ctx: GatewayContext, body: LogoutBody, meta: RequestMeta): Promise<void> => {
+  const { db } = ctx;
+  const row = await findRefreshToken(db, refreshTokenDigest(body.refresh_token));
+  if (!row) return;
+  await db.transaction(async (trx) => {
+    await revokeFamily(trx, row.family_id);
+    await appendAudit(trx, { action: 'auth.logout', userId: row.user_id, details: { familyId: row.family_id }, ...meta });
+  });
+};
+
+export const me = async (ctx: GatewayContext, userId: string): Promise<RegisteredAccount> => {
+  const user = await findUserById(ctx.db, userId);
+  const merchant = user ? await findMerchantById(ctx.db, user.merchant_id) : undefined;
+  if (!user || !merchant) throw new AppError('unauthorized', 'Account no longer exists');
+  return accountView(user, merchant);
+};

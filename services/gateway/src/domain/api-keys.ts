@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiKeyListItem, CreatedApiKey } from '@stablepay/contracts';
+import { notFound, type InternalClaims } from '@stablepay/platform';
+import {
+  findActiveApiKeyByDigest,
+  insertApiKey,
+  listActiveApiKeys,
+  revokeApiKey as revokeApiKeyRow,
+  touchApiKey,
+} from '../db/api-keys.js';
+import { appendAudit } from '../db/audit-log.js';
+import type { GatewayContext, RequestMeta } from '../gateway-context.js';
+import { apiKeyDigest, generateApiKey, looksLikeApiKey } from './credentials.js';
+
+/** The dashboard user acting on their merchant's keys. */
+export interface KeyManager {
+  userId: string;
+  merchantId: string;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const createApiKey = async (
+  ctx: GatewayContext,
+  actor: KeyManager,
+  name: string,
+  meta: RequestMeta,
+): Promise<CreatedApiKey> => {
+  const { config, db } = ctx;
+  const generated = generateApiKey(config.API_KEY_PEPPER, config.API_KEY_PREFIX, config.ENVIRONMENT);
+  const row = await db.transaction(async (trx) => {
+    const created = await insertApiKey(trx, {
+      id: randomUUID(),
+      merchant_id: actor.merchantId,
+      name,
+      key_digest: generated.digest,
+      last4: generated.last4,
+      created_by: actor.userId,
+    });
+    await appendAudit(trx, {
+      action: 'api_key.created',
+      userId: actor.userId,
+      merchantId: actor.merchantId,
+      apiKeyId: created.id,
+      details: { name, last4: generated.last4 },
+      ...meta,
+    });
+    return created;
+  });
+  return { id: row.id, name: row.name, key: generated.key, created_at: row.created_at.toISOString() };
+};
+
+export const listApiKeys = async (ctx: GatewayContext, merchantId: string): Promise<ApiKeyListItem[]> =>
+  (await listActiveApiKeys(ctx.db, merchantId)).map((k) => ({
+    id: k.id,
+    name: k.name,
+    last4: k.last4,
+    created_at: k.created_at.toISOString(),
+  }));
+
+/** Another merchant's key, or one already revoked, is simply not found. */
+export const revokeApiKey = async (ctx: GatewayContext, actor: KeyManager, id: string, meta: RequestMeta): Promise<void> => {
+  const revoked = await ctx.db.transaction(async (trx) => {
+    if (!(await revokeApiKeyRow(trx, actor.merchantId, id))) return false;
+    await appendAudit(trx, {
+      action: 'api_key.revoked',
+      userId: actor.userId,
+      merchantId: actor.merchantId,
+      apiKeyId: id,
+      ...meta,
+    });
+    return true;
+  });
+  if (!revoked) throw notFound('API key');
+};
+
+/**
+ * Resolves a presented key to the caller it stands for, reading the database every time: no cache
+ * means a revocation holds at once on every replica.
+ */
+export const authenticateApiKey = async (ctx: GatewayContext, presented: string): Promise<InternalClaims | undefined> => {
+  if (!looksLikeApiKey(presented)) return undefined;
+  const row = await findActiveApiKeyByDigest(ctx.db, apiKeyDigest(ctx.config.API_KEY_PEPPER, presented));
+  if (!row) return undefined;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    touchApiKey(ctx.db, row.id).catch((err: unknown) => ctx.logger.warn('could not record API key use', { err }));
+  }
+  return { caller: 'api_key', merchantId: row.merchant_id, merchantPublicId: row.merchant_public_id, apiKeyId: row.id };
+};

@@ -1,0 +1,89 @@
+import type { RouteAuth } from '@stablepay/contracts';
+import { AppError, forbidden, type InternalClaims } from '@stablepay/platform';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { verifyAccessToken } from '../../domain/access-tokens.js';
+import { authenticateApiKey } from '../../domain/api-keys.js';
+import type { GatewayContext } from '../../gateway-context.js';
+
+export const API_KEY_REQUIRED = 'API key required: send it in the X-API-Key header (bearer tokens are not accepted here)';
+export const BEARER_REQUIRED = 'Bearer access token required: send it in the Authorization header';
+export const API_KEYS_CANNOT_MANAGE_KEYS = 'API keys cannot manage API keys';
+
+const bearerToken = (req: Request): string | undefined => {
+  const header = req.header('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+};
+
+const presentedApiKey = (req: Request): string | undefined => req.header('x-api-key')?.trim() || undefined;
+
+const fromApiKey = async (ctx: GatewayContext, key: string): Promise<InternalClaims> => {
+  const claims = await authenticateApiKey(ctx, key);
+  if (!claims) throw new AppError('unauthorized', 'Invalid or revoked API key');
+  return claims;
+};
+
+const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
+  try {
+    const claims = verifyAccessToken(ctx.config.JWT_SECRET, token);
+    return { caller: 'user', merchantId: claims.merchantId, merchantPublicId: claims.merchantPublicId, userId: claims.userId };
+  } catch {
+    throw new AppError('unauthorized', 'Invalid or expired access token');
+  }
+};
+
+/**
+ * Resolves the caller of a route of the given auth class into `res.locals.auth` (the claims the
+ * internal token will carry). Credentials of the other scheme never count:
+ * - `key`: only X-API-Key; a bearer token alone gets 401 saying an API key is needed.
+ * - `jwt`: only a bearer token. An API key alone gets 403 on the API-key management routes (the
+ *   spec says keys cannot manage keys: the credential is valid, the action is not allowed) and 401
+ *   on every other dashboard route, where it is simply not a credential of that route.
+ * - `jwt_or_key`: either; the API key wins when both are sent.
+ * - `public`: nothing is read; whatever the client sent is stripped before forwarding.
+ */
+export const authenticate = (ctx: GatewayContext, auth: RouteAuth, opts: { managesApiKeys?: boolean } = {}): RequestHandler =>
+  async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const apiKey = presentedApiKey(req);
+      const bearer = bearerToken(req);
+      switch (auth) {
+        case 'public':
+          res.locals.auth = { caller: 'public' };
+          break;
+        case 'key':
+          if (!apiKey) throw new AppError('unauthorized', API_KEY_REQUIRED);
+          res.locals.auth = await fromApiKey(ctx, apiKey);
+          break;
+        case 'jwt':
+          if (!bearer) {
+            if (apiKey && opts.managesApiKeys) throw forbidden(API_KEYS_CANNOT_MANAGE_KEYS);
+            throw new AppError('unauthorized', BEARER_REQUIRED);
+          }
+          res.locals.auth = fromBearer(ctx, bearer);
+          break;
+        case 'jwt_or_key':
+          if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey);
+          else if (bearer) res.locals.auth = fromBearer(ctx, bearer);
+          else throw new AppError('unauthorized', 'Authentication required: send X-API-Key or a bearer access token');
+          break;
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+/** The caller of an authenticated route (set by `authenticate`). */
+export const callerOf = (res: Response): InternalClaims => {
+  const auth = res.locals.auth;
+  if (!auth) throw new AppError('unauthorized', 'Authentication required');
+  return auth;
+};
+
+/** The dashboard user and merchant behind a jwt route. */
+export const userOf = (res: Response): { userId: string; merchantId: string } => {
+  const auth = callerOf(res);
+  if (auth.caller !== 'user' || !auth.userId || !auth.merchantId) throw new AppError('unauthorized', BEARER_REQUIRED);
+  return { userId: auth.userId, merchantId: auth.merchantId };
+};

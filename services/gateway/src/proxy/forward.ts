@@ -1,0 +1,123 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Transform } from 'node:stream';
+import { AppError, signInternalToken, type Logger } from '@stablepay/platform';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { payloadTooLarge } from '../http/middleware/body.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import type { Upstream } from './upstreams.js';
+
+export interface ForwardOptions {
+  internalTokenSecret: string;
+  /** No upstream activity (connect, headers, body bytes) for this long counts as unavailable. */
+  timeoutMs: number;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** Seconds a client is asked to wait after the service behind a route failed to answer. */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
+const INTERNAL_TOKEN_TTL_SECONDS = 60;
+
+class BodyTooLargeError extends Error {}
+
+/** Passes bytes through until `max`, then reports and drops the rest. */
+const byteLimit = (max: number, onExceeded: () => void): Transform => {
+  let seen = 0;
+  let exceeded = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > max && !exceeded) {
+        exceeded = true;
+        onExceeded();
+      }
+      callback(null, exceeded ? undefined : chunk);
+    },
+  });
+};
+
+/**
+ * Forwards the request to the owning service: same method, path and query string, the body and
+ * the answer streamed (never buffered: invoices are PDFs), the client's credentials replaced by
+ * a short-lived internal token that names the merchant and the kind of caller. A service that
+ * refuses the connection or stays silent for `timeoutMs` yields 503 with Retry-After.
+ */
+export const forwardTo = (upstream: Upstream, opts: ForwardOptions): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
+    if (Number(req.header('content-length') ?? 0) > opts.maxBodyBytes) {
+      res.setHeader('Connection', 'close');
+      return next(payloadTooLarge());
+    }
+    const claims = res.locals.auth ?? { caller: 'public' as const };
+    const headers = upstreamRequestHeaders(req.headers, {
+      internalToken: signInternalToken(opts.internalTokenSecret, claims, INTERNAL_TOKEN_TTL_SECONDS),
+      requestId: res.locals.requestId ?? '',
+      correlationId: res.locals.correlationId ?? res.locals.requestId ?? '',
+      clientIp: req.ip ?? req.socket.remoteAddress ?? '',
+      protocol: req.protocol,
+      host: req.get('host'),
+    });
+    const buffered = res.locals.rawBody;
+    if (buffered) headers['content-length'] = String(buffered.length);
+
+    const { url, agent } = upstream;
+    const options: RequestOptions = {
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port || undefined,
+      // Path and query exactly as received; never resolved as a URL (`//host/...` stays a path).
+      path: url.pathname.replace(/\/$/, '') + req.originalUrl,
+      method: req.method,
+      headers,
+      agent,
+      timeout: opts.timeoutMs,
+    };
+    const proxyReq: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options);
+
+    const fail = (err: Error) => {
+      if (res.writableEnded || res.destroyed) return;
+      if (res.headersSent) {
+        // Half an answer was sent: cut the connection so the client sees a broken response, not a short one.
+        res.destroy(err);
+        return;
+      }
+      if (err instanceof BodyTooLargeError) {
+        res.setHeader('Connection', 'close');
+        return next(payloadTooLarge());
+      }
+      opts.logger.warn('upstream unavailable', {
+        service: upstream.service,
+        method: req.method,
+        route: req.route?.path,
+        error: (err as NodeJS.ErrnoException).code ?? err.message,
+      });
+      next(new AppError('unavailable', 'Service unavailable', [], UPSTREAM_RETRY_AFTER_SECONDS));
+    };
+
+    proxyReq.on('timeout', () => proxyReq.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
+    proxyReq.on('error', fail);
+    proxyReq.on('response', (answer: IncomingMessage) => {
+      res.status(answer.statusCode ?? 502);
+      for (const [name, value] of Object.entries(clientResponseHeaders(answer.headers))) {
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      answer.on('error', (err) => res.destroy(err));
+      answer.pipe(res);
+    });
+    // The client left: stop the upstream work it no longer waits for.
+    res.on('close', () => {
+      if (!res.writableFinished) proxyReq.destroy();
+    });
+
+    if (buffered) {
+      proxyReq.end(buffered);
+      return;
+    }
+    const limiter = byteLimit(opts.maxBodyBytes, () => {
+      req.unpipe(limiter);
+      req.resume();
+      proxyReq.destroy(new BodyTooLargeError('request body too large'));
+    });
+    req.pipe(limiter).pipe(proxyReq);
+  };

@@ -1,0 +1,77 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
+/** Connection-level headers (RFC 9110 §7.6.1): they describe one hop and are never forwarded. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The client's credentials stop at the gateway; services trust only the internal token. */
+const CLIENT_CREDENTIALS = new Set(['x-api-key', 'authorization', 'cookie', 'x-internal-token']);
+
+/** Set by the gateway itself; a client's values would be spoofed. */
+const GATEWAY_SET = new Set([
+  'host',
+  'x-request-id',
+  'x-correlation-id',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'forwarded',
+  'expect',
+]);
+
+/** Services do not decide CORS or set cookies on the merchant-facing origin. */
+const UPSTREAM_ONLY = (name: string): boolean => name.startsWith('access-control-') || name === 'set-cookie';
+
+const connectionTokens = (headers: IncomingHttpHeaders): Set<string> =>
+  new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+export interface ForwardIdentity {
+  internalToken: string;
+  requestId: string;
+  correlationId: string;
+  clientIp: string;
+  protocol: string;
+  host?: string;
+}
+
+export const upstreamRequestHeaders = (incoming: IncomingHttpHeaders, identity: ForwardIdentity): OutgoingHttpHeaders => {
+  const listed = connectionTokens(incoming);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || GATEWAY_SET.has(name) || listed.has(name)) continue;
+    out[name] = value;
+  }
+  out['x-internal-token'] = identity.internalToken;
+  out['x-request-id'] = identity.requestId;
+  out['x-correlation-id'] = identity.correlationId;
+  out['x-forwarded-for'] = identity.clientIp;
+  out['x-forwarded-proto'] = identity.protocol;
+  if (identity.host) out['x-forwarded-host'] = identity.host;
+  return out;
+};
+
+export const clientResponseHeaders = (upstream: IncomingHttpHeaders): OutgoingHttpHeaders => {
+  const listed = connectionTokens(upstream);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value === undefined) continue;
+    if (HOP_BY_HOP.has(name) || listed.has(name) || UPSTREAM_ONLY(name) || name === 'x-request-id') continue;
+    out[name] = value;
+  }
+  return out;
+};

@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { Currency, PaymentSortBy, PaymentStatus, SortDirection } from '@stablepay/contracts';
+import type { PaymentRecord } from '../domain/records.js';
+import { PAYMENTS } from './migrations.js';
+import { toPayment, type Row } from './rows.js';
+
+type Db = Knex | Knex.Transaction;
+
+export interface NewPaymentRow {
+  id: string;
+  merchant_id: string;
+  tx_hash: string;
+  amount: string;
+  expected_amount: string | null;
+  currency: Currency;
+  status: PaymentStatus;
+  from_address: string;
+  to_address: string;
+  source_chain: string;
+  source_chain_id: number;
+  destination_chain: string | null;
+  destination_chain_id: number | null;
+  is_cross_chain: boolean;
+  bridge_provider: string | null;
+  burn_tx_hash: string | null;
+  mint_tx_hash: string | null;
+  fee_quote: string | null;
+  customer_email: string;
+  reference: string | null;
+  description: string | null;
+  metadata: string;
+}
+
+/**
+ * Inserts the payment unless its tx_hash is already recorded; undefined means it was. A concurrent
+ * insert of the same hash waits for the other transaction and then yields undefined too, so there
+ * is never a window between a check and an insert.
+ */
+export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<PaymentRecord | undefined> => {
+  const rows = (await db(PAYMENTS).insert(row).onConflict('tx_hash').ignore().returning('*')) as Row[];
+  return rows[0] ? toPayment(rows[0]) : undefined;
+};
+
+export const findPaymentByTxHash = async (db: Db, txHash: string): Promise<PaymentRecord | undefined> => {
+  const row = (await db(PAYMENTS).where({ tx_hash: txHash.toLowerCase() }).first()) as Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+/** With `merchantId`, another merchant's payment is simply not found. */
+export const findPayment = async (db: Db, id: string, merchantId?: string): Promise<PaymentRecord | undefined> => {
+  const q = db(PAYMENTS).where({ id });
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const row = (await q.first()) as Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+export const setPaymentSession = async (db: Db, paymentId: string, sessionId: string): Promise<void> => {
+  await db(PAYMENTS).where({ id: paymentId }).update({ session_id: sessionId });
+};
+
+/**
+ * Moves a payment to `to` only if its current status is one of `from`, in the UPDATE itself, so two
+ * racing transitions cannot both win. Undefined when the guard did not hold.
+ */
+export const transitionPaymentRow = async (
+  db: Db,
+  id: string,
+  from: readonly PaymentStatus[],
+  to: PaymentStatus,
+  patch: Record<string, unknown> = {},
+): Promise<PaymentRecord | undefined> => {
+  const rows = (await db(PAYMENTS)
+    .where({ id })
+    .whereIn('status', [...from])
+    .update({ ...patch, status: to, updated_at: db.fn.now() })
+    .returning('*')) as Row[];
+  return rows[0] ? toPayment(rows[0]) : undefined;
+};
+
+export interface PaymentQuery {
+  merchantId: string;
+  statuses?: readonly PaymentStatus[];
+  currency?: Currency;
+  createdAtLeast?: Date;
+  createdAtMost?: Date;
+  createdBefore?: Date;
+  createdAfter?: Date;
+  search?: string;
+  sortBy: PaymentSortBy;
+  sortDirection: SortDirection;
+  limit: number;
+  offset: number;
+}
+
+/** Sort keys map to columns through this table only; nothing from the query string reaches SQL. */
+const SORT_COLUMNS: Record<PaymentSortBy, string> = {
+  created_at: 'created_at',
+  amount: 'amount',
+  updated_at: 'updated_at',
+  status: 'status',
+};
+
+/** `%` and `_` typed by the user match themselves, not "anything". */
+export const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const listPayments = async (
+  db: Db,
+  q: PaymentQuery,
+): Promise<{ payments: PaymentRecord[]; total: number }> => {
+  const base = db(PAYMENTS).where({ merchant_id: q.merchantId });
+  if (q.statuses) base.whereIn('status', [...q.statuses]);
+  if (q.currency) base.andWhere({ currency: q.currency });
+  if (q.createdAtLeast) base.andWhere('created_at', '>=', q.createdAtLeast);
+  if (q.createdAtMost) base.andWhere('created_at', '<=', q.createdAtMost);
+  if (q.createdBefore) base.andWhere('created_at', '<', q.createdBefore);
+  if (q.createdAfter) base.andWhere('created_at', '>', q.createdAfter);
+  if (q.search) {
+    const p = likePattern(q.search);
+    base.andWhereRaw(
+      '(tx_hash ilike ? or from_address ilike ? or customer_email ilike ? or reference ilike ?)',
+      [p, p, p, p],
+    );
+  }
+  const column = SORT_COLUMNS[q.sortBy];
+  const [countRow] = (await base.clone().count<Row[]>('* as count')) as Row[];
+  const rows = (await base
+    .clone()
+    .select('*')
+    .orderBy([
+      { column, order: q.sortDirection },
+      { column: 'id', order: q.sortDirection },
+    ])
+    .limit(q.limit)
+    .offset(q.offset)) as Row[];
+  return { payments: rows.map(toPayment), total: Number(countRow?.count ?? 0) };
+};

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  EventTypes,
+  decimalToBaseUnits,
+  type BlockchainName,
+  type CreatePublicPaymentBody,
+  type ErrorDetail,
+} from '@stablepay/contracts';
+import { AppError, conflict, fieldDetail, isUniqueViolation, notFound } from '@stablepay/platform';
+import { findMerchantByPublicId } from '../db/merchants-repo.js';
+import {
+  findPaymentByTxHash,
+  insertPaymentIfNew,
+  setPaymentSession,
+  type NewPaymentRow,
+} from '../db/payments-repo.js';
+import { attachPayment, lockSession } from '../db/sessions-repo.js';
+import { writeEvent } from '../messaging/events.js';
+import type { PaymentsContext } from './context.js';
+import type { MerchantRecord, PaymentRecord } from './records.js';
+
+export interface CreatePaymentResult {
+  /** false: the txHash was already known and `payment` is the existing one */
+  created: boolean;
+  payment: PaymentRecord;
+}
+
+interface Placement {
+  sourceChain: BlockchainName;
+  destinationChain: BlockchainName | null;
+  destinationChainId: number | null;
+}
+
+/** Rules that need the merchant and the chain list; every broken one is reported at once. */
+const checkAgainstMerchant = (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  merchant: MerchantRecord,
+): Placement => {
+  const details: ErrorDetail[] = [];
+  const crossChain = body.isCrossChain === true;
+  if (!merchant.acceptedCurrencies.includes(body.token)) {
+    details.push(fieldDetail('token', `This merchant does not accept ${body.token}`, 'currency_not_accepted'));
+  } else if (crossChain && body.token === 'EURC') {
+    details.push(fieldDetail('token', 'EURC payments are same-chain only', 'cross_chain_unsupported'));
+  }
+  const sourceChain = ctx.chains.nameOf(body.chainId);
+  if (!sourceChain) details.push(fieldDetail('chainId', `Unsupported chain id ${body.chainId}`, 'unknown_chain'));
+  let destinationChain: BlockchainName | null = null;
+  let destinationChainId: number | null = null;
+  if (crossChain) {
+    if (body.destinationChainId !== undefined) {
+      destinationChainId = body.destinationChainId;
+      destinationChain = ctx.chains.nameOf(body.destinationChainId) ?? null;
+      if (!destinationChain) {
+        details.push(
+          fieldDetail('destinationChainId', `Unsupported chain id ${body.destinationChainId}`, 'unknown_chain'),
+        );
+      }
+    } else {
+      destinationChainId = merchant.wallet?.chainId ?? null;
+      destinationChain = merchant.wallet?.blockchain ?? merchant.blockchain;
+    }
+  }
+  if (merchant.wallet && merchant.wallet.address.toLowerCase() !== body.toAddress.toLowerCase()) {
+    details.push(fieldDetail('toAddress', "toAddress is not the merchant's wallet", 'wrong_recipient'));
+  }
+  if (details.length > 0 || !sourceChain) throw new AppError('validation', 'Payment validation failed', details);
+  return { sourceChain, destinationChain, destinationChainId };
+};
+
+const newPaymentRow = (body: CreatePublicPaymentBody, merchant: MerchantRecord, at: Placement): NewPaymentRow => {
+  const crossChain = body.isCrossChain === true;
+  return {
+    id: randomUUID(),
+    merchant_id: merchant.merchantId,
+    tx_hash: body.txHash.toLowerCase(),
+    amount: body.amount,
+    expected_amount: body.expectedAmount ?? null,
+    currency: body.token,
+    // Every flow starts pending; the chain-watcher's verification moves it on.
+    status: 'pending',
+    from_address: body.fromAddress,
+    to_address: body.toAddress,
+    source_chain: at.sourceChain,
+    source_chain_id: body.chainId,
+    destination_chain: at.destinationChain,
+    destination_chain_id: at.destinationChainId,
+    is_cross_chain: crossChain,
+    bridge_provider: crossChain ? (body.feeQuote ? 'cctp_relayer' : 'bridge_kit') : null,
+    burn_tx_hash: crossChain ? (body.bridgeKit?.burnTxHash ?? body.txHash.toLowerCase()) : null,
+    mint_tx_hash: body.bridgeKit?.mintTxHash ?? null,
+    fee_quote: body.feeQuote ? JSON.stringify(body.feeQuote) : null,
+    customer_email: body.customerEmail,
+    reference: body.reference ?? null,
+    description: body.description ?? null,
+    metadata: JSON.stringify(body.metadata ?? {}),
+  };
+};
+
+/**
+ * Links the new payment to its checkout session. The session row is locked first, so payments
+ * racing for one session take turns and every one after the first sees it taken.
+ */
+const linkSession = async (
+  trx: Knex.Transaction,
+  body: CreatePublicPaymentBody,
+  payment: PaymentRecord,
+): Promise<Date> => {
+  const sessionId = body.sessionId!;
+  const locked = await lockSession(trx, sessionId);
+  if (!locked || locked.session.merchantId !== payment.merchantId) throw notFound('Checkout session');
+  const { session, pastExpiry } = locked;
+  const used = [fieldDetail('sessionId', 'The checkout session already has a payment', 'session_used')];
+  if (session.paymentId !== null || session.status === 'complete') {
+    throw conflict('Checkout session already has a payment', used);
+  }
+  if (session.status === 'expired' || pastExpiry) {
+    throw conflict('Checkout session has expired', [fieldDetail('sessionId', 'The checkout session has expired', 'session_expired')]);
+  }
+  const details: ErrorDetail[] = [];
+  if (session.currency !== payment.currency) {
+    details.push(fieldDetail('token', `The checkout session is payable in ${session.currency}`, 'session_mismatch'));
+  }
+  if (session.amount !== null) {
+    const due = decimalToBaseUnits(session.amount);
+    if (decimalToBaseUnits(payment.amount) !== due) {
+      details.push(fieldDetail('amount', `The checkout session amount is ${session.amount}`, 'session_mismatch'));
+    }
+    if (!payment.isCrossChain && payment.expectedAmount !== null && decimalToBaseUnits(payment.expectedAmount) < due) {
+      details.push(fieldDetail('expectedAmount', `The checkout session amount is ${session.amount}`, 'session_mismatch'));
+    }
+  }
+  if (details.length > 0) throw new AppError('validation', 'Payment does not match the checkout session', details);
+  if (!(await attachPayment(trx, sessionId, payment.id))) throw conflict('Checkout session already has a payment', used);
+  await setPaymentSession(trx, payment.id, sessionId);
+  return session.createdAt;
+};
+
+/**
+ * POST /payments/create-public. Idempotent on txHash: the insert itself decides (ON CONFLICT DO
+ * NOTHING), and a known hash returns the existing payment without touching any session. A new
+ * payment, its session link and payment.created commit together or not at all.
+ */
+export const createPublicPayment = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+): Promise<CreatePaymentResult> => {
+  const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
+  if (!merchant) throw notFound('Merchant');
+  const placement = checkAgainstMerchant(ctx, body, merchant);
+  let result: CreatePaymentResult;
+  try {
+    result = await ctx.db.transaction(async (trx) => {
+      const inserted = await insertPaymentIfNew(trx, newPaymentRow(body, merchant, placement));
+      if (!inserted) {
+        const existing = await findPaymentByTxHash(trx, body.txHash);
+        if (!existing) throw new Error(`payment with tx_hash ${body.txHash} vanished`);
+        // A transaction pays one merchant; the hash cannot be claimed for another.
+        if (existing.merchantId !== merchant.merchantId) {
+          throw conflict('Transaction already recorded for another merchant', [
+            fieldDetail('txHash', 'This transaction is already recorded', 'tx_already_recorded'),
+          ]);
+        }
+        return { created: false, payment: existing };
+      }
+      const sessionCreatedAt = body.sessionId ? await linkSession(trx, body, inserted) : null;
+      await writeEvent(trx, EventTypes.PaymentCreated, merchant.merchantId, {
+        paymentId: inserted.id,
+        merchantId: merchant.merchantId,
+        txHash: inserted.txHash,
+        amount: inserted.amount,
+        expectedAmount: inserted.expectedAmount,
+        currency: inserted.currency,
+        chainId: inserted.sourceChainId,
+        sourceChain: inserted.sourceChain,
+        fromAddress: inserted.fromAddress,
+        toAddress: inserted.toAddress,
+        isCrossChain: inserted.isCrossChain,
+        bridgeKit: body.bridgeKit ?? null,
+        feeQuote: body.feeQuote ?? null,
+        destinationChainId: inserted.destinationChainId,
+        sessionId: body.sessionId ?? null,
+        sessionCreatedAt: sessionCreatedAt?.toISOString() ?? null,
+        createdAt: inserted.createdAt.toISOString(),
+      });
+      return { created: true, payment: { ...inserted, sessionId: body.sessionId ?? null } };
+    });
+  } catch (err) {
+    // Belt and braces behind the session lock: the partial unique index on payments.session_id.
+    if (isUniqueViolation(err, 'payments_session_key')) throw conflict('Checkout session already has a payment');
+    throw err;
+  }
+  if (result.created) ctx.eventsCommitted();
+  return result;
+};

@@ -1,0 +1,157 @@
+import type { Knex } from 'knex';
+import { EventTypes, type PaymentCompletedData, type PaymentStatus } from '@stablepay/contracts';
+import { conflict, notFound } from '@stablepay/platform';
+import { findPayment, transitionPaymentRow } from '../db/payments-repo.js';
+import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
+import { writeEvent } from '../messaging/events.js';
+import type { PaymentsContext } from './context.js';
+import type { PaymentRecord } from './records.js';
+
+/**
+ * Where each payment status may go next. Same-chain and bridge-kit payments go from `pending`
+ * straight to `completed` or `failed`; the legacy relayer flow walks
+ * pending_attestation → ready_to_mint → minted_pending_transfer → completed.
+ */
+export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  pending: ['pending_attestation', 'ready_to_mint', 'completed', 'failed'],
+  pending_attestation: ['ready_to_mint', 'completed', 'failed'],
+  ready_to_mint: ['minted_pending_transfer', 'completed', 'failed'],
+  minted_pending_transfer: ['completed', 'failed'],
+  completed: [],
+  failed: [],
+};
+
+/** Statuses of payments still under way: the list filter `pending` covers all of them. */
+export const IN_PROGRESS_STATUSES: readonly PaymentStatus[] = [
+  'pending',
+  'pending_attestation',
+  'ready_to_mint',
+  'minted_pending_transfer',
+];
+
+export const statusesLeadingTo = (to: PaymentStatus): PaymentStatus[] =>
+  (Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[]).filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
+
+export interface TransitionResult {
+  payment: PaymentRecord;
+  /** false when the payment already was in the target status (a repeated request) */
+  changed: boolean;
+}
+
+/**
+ * One guarded UPDATE: it succeeds only from a status that may lead to `to`. Repeating a transition
+ * that already happened returns the payment unchanged; any other illegal move is a conflict.
+ */
+export const transitionPayment = async (
+  trx: Knex.Transaction,
+  id: string,
+  to: PaymentStatus,
+  patch: Record<string, unknown> = {},
+): Promise<TransitionResult> => {
+  const moved = await transitionPaymentRow(trx, id, statusesLeadingTo(to), to, patch);
+  if (moved) return { payment: moved, changed: true };
+  const current = await findPayment(trx, id);
+  if (!current) throw notFound('Payment');
+  if (current.status === to) return { payment: current, changed: false };
+  throw conflict(`Payment is ${current.status} and cannot become ${to}`);
+};
+
+/** The payment part of payment.completed / payment.failed (the webhook's data plus the merchant). */
+const paymentEventData = (p: PaymentRecord) => ({
+  payment_id: p.id,
+  merchant_id: p.merchantId,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status === 'completed' ? ('completed' as const) : ('failed' as const),
+  tx_hash: p.txHash,
+  from_address: p.fromAddress,
+  to_address: p.toAddress,
+  source_chain: p.sourceChain,
+  destination_chain: p.destinationChain,
+  is_cross_chain: p.isCrossChain,
+  ...(p.isCrossChain && p.merchantTransferTxHash ? { merchant_transfer_tx_hash: p.merchantTransferTxHash } : {}),
+  customer_email: p.customerEmail,
+  reference: p.reference,
+  metadata: p.metadata,
+});
+
+export interface CompletionFacts {
+  /** amount observed on-chain, decimal string */
+  receivedAmount?: string;
+  mintTxHash?: string;
+  merchantTransferTxHash?: string;
+}
+
+const runAndNotify = async <T>(ctx: PaymentsContext, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+  const result = await ctx.db.transaction(work);
+  ctx.eventsCommitted();
+  return result;
+};
+
+/**
+ * Funds arrived: the payment completes, its checkout session (if any) completes with it, and
+ * payment.completed (+ checkout.session.completed) leave through the outbox in the same commit.
+ */
+export const completePayment = (ctx: PaymentsContext, id: string, facts: CompletionFacts = {}): Promise<TransitionResult> =>
+  runAndNotify(ctx, async (trx) => {
+    const patch: Record<string, unknown> = { completed_at: trx.fn.now() };
+    if (facts.receivedAmount !== undefined) patch.received_amount = facts.receivedAmount;
+    if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
+    if (facts.merchantTransferTxHash !== undefined) patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
+    const result = await transitionPayment(trx, id, 'completed', patch);
+    if (!result.changed) return result;
+    const p = result.payment;
+    const completedAt = (p.completedAt ?? p.updatedAt).toISOString();
+    const data: PaymentCompletedData = { ...paymentEventData(p), completed_at: completedAt };
+    await writeEvent(trx, EventTypes.PaymentCompleted, p.merchantId, data);
+    if (p.sessionId) {
+      const session = await completeSessionRow(trx, p.sessionId, p.id);
+      if (session) {
+        await writeEvent(trx, EventTypes.CheckoutSessionCompleted, p.merchantId, {
+          sessionId: session.id,
+          paymentId: p.id,
+          merchantId: p.merchantId,
+          amount: session.amount ?? p.amount,
+          currency: session.currency,
+          completedAt: (session.completedAt ?? session.updatedAt).toISOString(),
+        });
+      }
+    }
+    return result;
+  });
+
+/**
+ * The payment failed (reverted, underpaid, attestation never came): payment.failed goes out, and a
+ * linked session that is still open is released so the customer can try again before it expires.
+ */
+export const failPayment = (
+  ctx: PaymentsContext,
+  id: string,
+  reason: string,
+  facts: { receivedAmount?: string | null } = {},
+): Promise<TransitionResult> =>
+  runAndNotify(ctx, async (trx) => {
+    const patch: Record<string, unknown> = { failure_reason: reason };
+    if (facts.receivedAmount != null) patch.received_amount = facts.receivedAmount;
+    const result = await transitionPayment(trx, id, 'failed', patch);
+    if (!result.changed) return result;
+    const p = result.payment;
+    await writeEvent(trx, EventTypes.PaymentFailed, p.merchantId, { ...paymentEventData(p), failure_reason: reason });
+    if (p.sessionId) await releaseSession(trx, p.sessionId, p.id);
+    return result;
+  });
+
+/** Intermediate steps of the legacy relayer flow; they publish nothing. */
+export const advanceCrossChainPayment = (
+  ctx: PaymentsContext,
+  id: string,
+  to: 'pending_attestation' | 'ready_to_mint' | 'minted_pending_transfer',
+  facts: { cctpMessageHash?: string; cctpAttestationStatus?: string; mintTxHash?: string } = {},
+): Promise<TransitionResult> =>
+  ctx.db.transaction((trx) => {
+    const patch: Record<string, unknown> = {};
+    if (facts.cctpMessageHash !== undefined) patch.cctp_message_hash = facts.cctpMessageHash;
+    if (facts.cctpAttestationStatus !== undefined) patch.cctp_attestation_status = facts.cctpAttestationStatus;
+    if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
+    return transitionPayment(trx, id, to, patch);
+  });

@@ -1,0 +1,15 @@
+import type { RequestHandler } from 'express';
+import { CreatePublicPaymentBody, type CreatedPayment } from '@stablepay/contracts';
+import { ok, parseBody } from '@stablepay/platform';
+import type { PaymentsContext } from '../../domain/context.js';
+import { createPublicPayment } from '../../domain/create-payment.js';
+
+/** POST /payments/create-public (public): 201 for a new payment, 200 for a known txHash. */
+export const createPublicPaymentRoute =
+  (ctx: PaymentsContext): RequestHandler =>
+  async (req, res) => {
+    const body = parseBody(CreatePublicPaymentBody, req);
+    const { created, payment } = await createPublicPayment(ctx, body);
+    const data: CreatedPayment = { paymentId: payment.id, status: payment.status, isCrossChain: payment.isCrossChain };
+    ok(res, data, created ? 201 : 200);
+  };

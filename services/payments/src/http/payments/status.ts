@@ -1,0 +1,17 @@
+import type { RequestHandler } from 'express';
+import { PaymentIdParams } from '@stablepay/contracts';
+import { ok, parseParams } from '@stablepay/platform';
+import type { PaymentsContext } from '../../domain/context.js';
+import { getPaymentById } from '../../domain/payment-queries.js';
+import { toStatusView } from '../views.js';
+
+/**
+ * GET /payments/:id/status (public). A malformed id is a 400 naming `id` (like every other
+ * validation failure); a well-formed id that matches nothing is a 404.
+ */
+export const paymentStatusRoute =
+  (ctx: PaymentsContext): RequestHandler =>
+  async (req, res) => {
+    const { id } = parseParams(PaymentIdParams, req);
+    ok(res, toStatusView(await getPaymentById(ctx, id)));
+  };
