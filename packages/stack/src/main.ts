@@ -13,6 +13,10 @@ const stack = await startStack({
   amqpPrefix: env.AMQP_PREFIX,
   host: env.HOST ?? '127.0.0.1',
   logLevel: env.LOG_LEVEL ?? 'warn',
+  // Tuning knobs pass through to every service; the rest of the environment stays the stack's own.
+  env: Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_)/.test(e[0]) && !!e[1]),
+  ),
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,

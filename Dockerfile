@@ -1,0 +1,16 @@
+# One image for every service; the command names the entry point, e.g.
+#   docker run stablepay services/gateway/dist/main.js
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
+COPY packages ./packages
+COPY services ./services
+RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+USER node
+ENTRYPOINT ["node"]
+CMD ["packages/stack/dist/main.js"]

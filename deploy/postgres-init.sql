@@ -1,0 +1,3 @@
+-- One database per service: no service can read another's tables.
+CREATE DATABASE gateway;
+CREATE DATABASE payments;

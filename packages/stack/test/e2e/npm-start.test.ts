@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { api, paymentBody, waitFor } from '../support.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
+
+/** `npm start` as a newcomer runs it: embedded PGlite, in-process bus, nothing configured. */
+describe('npm start (embedded defaults)', function () {
+  this.timeout(180_000);
+  let varDir: string;
+  let child: ChildProcess | undefined;
+  const ports = { GATEWAY_PORT: '18480', PAYMENTS_PORT: '18481' };
+
+  const start = async () => {
+    rmSync(join(varDir, 'devnet.json'), { force: true });
+    child = spawn(process.execPath, [join(repoRoot, 'packages/stack/dist/main.js')], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        VAR_DIR: varDir,
+        LOG_LEVEL: 'error',
+        ...ports,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    await waitFor(() => existsSync(join(varDir, 'devnet.json')) && out.includes('Demo API key'), 'stack start', 120_000);
+    return { out, devnet: JSON.parse(readFileSync(join(varDir, 'devnet.json'), 'utf8')) };
+  };
+
+  const stop = async () => {
+    if (!child) return;
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    child = undefined;
+  };
+
+  before(() => {
+    varDir = mkdtempSync(join(tmpdir(), 'sp-start-'));
+  });
+  after(async () => {
+    await stop();
+    rmSync(varDir, { recursive: true, force: true });
+  });
+
+  it('prints and writes what a newcomer needs, and keeps data across a restart', async () => {
+    const first = await start();
+    expect(first.devnet.gatewayUrl).to.equal(`http://127.0.0.1:${ports.GATEWAY_PORT}`);
+    expect(first.devnet.merchant).to.include.keys('id', 'apiKey', 'email', 'password');
+    expect(first.out).to.contain(first.devnet.merchant.apiKey);
+    const gw = api(first.devnet.gatewayUrl);
+    const key = { 'x-api-key': first.devnet.merchant.apiKey };
+
+    const created = await waitFor(async () => {
+      const r = await gw.call('POST', '/payments/create-public', { body: paymentBody(first.devnet.merchant.id) });
+      return r.status === 201 ? r : undefined;
+    }, 'payment creation');
+    expect((await gw.call('GET', '/openapi.json')).status).to.equal(200);
+    await stop();
+
+    const second = await start();
+    expect(second.devnet.merchant.id).to.equal(first.devnet.merchant.id);
+    expect(second.devnet.merchant.apiKey, 'the stored key still works').to.equal(first.devnet.merchant.apiKey);
+    const list = await api(second.devnet.gatewayUrl).call('GET', '/payments/api/list', { headers: key });
+    expect(list.status).to.equal(200);
+    expect(list.body.data.payments.map((p: { id: string }) => p.id)).to.include(created.body.data.paymentId);
+  });
+});

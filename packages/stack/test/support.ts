@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+
+export const waitFor = async <T>(
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+};
+
+export const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
+
+export interface Api {
+  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export const api = (baseUrl: string): Api => ({
+  async call(method, path, opts = {}) {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body, headers: res.headers };
+  },
+});
+
+export const paymentBody = (merchantId: string, extra: Record<string, unknown> = {}) => ({
+  merchantId,
+  txHash: hex(32),
+  amount: 25,
+  expectedAmount: 25,
+  token: 'USDC',
+  chainId: 8453,
+  fromAddress: hex(20),
+  toAddress: hex(20),
+  customerEmail: 'customer@example.com',
+  reference: 'order-1001',
+  ...extra,
+});
