@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { decimalToBaseUnits, normalizeDecimal, numberToDecimalString } from './decimal.js';
 
-export { baseUnitsToDecimal, decimalToBaseUnits, normalizeDecimal, numberToDecimalString } from './decimal.js';
+export {
+  baseUnitsToDecimal,
+  decimalToBaseUnits,
+  normalizeDecimal,
+  numberToDecimalString,
+} from './decimal.js';
 
 /** Decimals of every supported token (USDC and EURC are both 6-decimal tokens). */
 export const TOKEN_DECIMALS = 6;

@@ -111,7 +111,9 @@ function responseContent(response: RouteSpec['responses'][number], components: C
   const contentType = response.contentType ?? 'application/json';
   if (contentType === 'application/pdf') {
     return {
-      content: { [contentType]: { schema: { type: 'string', format: 'binary', contentMediaType: contentType } } },
+      content: {
+        [contentType]: { schema: { type: 'string', format: 'binary', contentMediaType: contentType } },
+      },
     };
   }
   if (!response.schema) return {};
@@ -137,12 +139,20 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', co
 
 function webhooks(components: ComponentSet): Record<string, unknown> {
   const headers = [
-    { name: WebhookHeaders.Signature, description: '`sha256=` + hex HMAC-SHA256(secret, `<timestamp>.<body>`)' },
+    {
+      name: WebhookHeaders.Signature,
+      description: '`sha256=` + hex HMAC-SHA256(secret, `<timestamp>.<body>`)',
+    },
     { name: WebhookHeaders.Event, description: 'Event name' },
     { name: WebhookHeaders.Timestamp, description: 'Unix seconds at sending' },
     { name: WebhookHeaders.Test, description: '`true` for test deliveries, otherwise `false`' },
     { name: WebhookHeaders.EventId, description: 'Stable event id, identical on every retry (dedupe key)' },
-  ].map((h) => ({ ...h, in: 'header', required: h.name !== WebhookHeaders.EventId, schema: { type: 'string' } }));
+  ].map((h) => ({
+    ...h,
+    in: 'header',
+    required: h.name !== WebhookHeaders.EventId,
+    schema: { type: 'string' },
+  }));
   return Object.fromEntries(
     WEBHOOK_EVENT_NAMES.map((event) => {
       const body = event.startsWith('payment.') ? PaymentWebhookEnvelope : RefundWebhookEnvelope;

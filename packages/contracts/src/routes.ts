@@ -10,7 +10,12 @@ export type { HttpMethod, OwningService, RouteAuth, RouteResponse, RouteSpec } f
  * Every merchant-facing route, in registration order: within a prefix, static segments come before
  * parameter segments (`/payments/api/list` and `/payments/cctp-fee` before `/payments/:id`).
  */
-export const routes: readonly RouteSpec[] = [...gatewayRoutes, ...paymentRoutes, ...moneyRoutes, ...webhookRoutes];
+export const routes: readonly RouteSpec[] = [
+  ...gatewayRoutes,
+  ...paymentRoutes,
+  ...moneyRoutes,
+  ...webhookRoutes,
+];
 
 /** Routes owned by one service. */
 export function routesOf(service: RouteSpec['service']): RouteSpec[] {

@@ -24,7 +24,7 @@ export function createEvent<T extends EventType>(input: CreateEventInput<T>): In
   if (!schema) throw new Error(`unknown version ${version} of event "${input.type}"`);
   const data = schema.parse(input.data) as EventData<T>;
   return {
-    id: input.id ?? globalThis.crypto.randomUUID(),
+    id: input.id ?? randomUuid(),
     type: input.type,
     version,
     occurredAt: input.occurredAt ?? new Date().toISOString(),
@@ -33,4 +33,9 @@ export function createEvent<T extends EventType>(input: CreateEventInput<T>): In
     merchantId: input.merchantId,
     data,
   } as IntegrationEvent<T>;
+}
+
+/** Web Crypto is global in Node 20+ and in browsers. */
+function randomUuid(): string {
+  return (globalThis as unknown as { crypto: { randomUUID(): string } }).crypto.randomUUID();
 }

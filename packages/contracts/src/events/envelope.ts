@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { IsoTimestamp, Uuid } from '../common.js';
 
 /** Services that publish integration events. */
-export const ServiceName = z.enum(['gateway', 'payments', 'chain-watcher', 'refunds', 'invoicing', 'notifier']);
+export const ServiceName = z.enum([
+  'gateway',
+  'payments',
+  'chain-watcher',
+  'refunds',
+  'invoicing',
+  'notifier',
+]);
 export type ServiceName = z.infer<typeof ServiceName>;
 
 /**

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { BlockchainName, Currency, DecimalString, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../common.js';
+import {
+  BlockchainName,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  TxHash,
+  Uuid,
+} from '../common.js';
 import { RefundWebhookData } from '../webhook-payloads.js';
 
 /** refund.* data: the refund webhook data plus the internal merchant id. */

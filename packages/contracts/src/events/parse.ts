@@ -8,9 +8,7 @@ export type IntegrationEvent<T extends EventType = EventType> = {
   [K in T]: Omit<IntegrationEventEnvelope, 'type' | 'data'> & { type: K; data: EventData<K> };
 }[T];
 
-export type ParseEventResult =
-  | { ok: true; event: IntegrationEvent }
-  | { ok: false; reason: string };
+export type ParseEventResult = { ok: true; event: IntegrationEvent } | { ok: false; reason: string };
 
 /**
  * Validates the envelope, then `data` against the schema of that type and version. Anything unknown

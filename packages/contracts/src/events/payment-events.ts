@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { BlockchainName, ChainId, Currency, DecimalString, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../common.js';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  TxHash,
+  Uuid,
+} from '../common.js';
 import { CctpFeeQuote } from '../http/cctp-fee.js';
 import { PaymentWebhookData } from '../webhook-payloads.js';
 

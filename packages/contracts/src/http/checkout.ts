@@ -11,6 +11,7 @@ import {
   Uuid,
 } from '../common.js';
 import { successEnvelope } from '../envelope.js';
+import { PaymentStatus } from './payment-status.js';
 
 export const CHECKOUT_SESSION_ID_RE = new RegExp(`^cs_(live|test)_${UUID_PATTERN}$`);
 /** Checkout session id: `cs_live_<uuid>` (or `cs_test_<uuid>` for test-mode merchants). */
@@ -41,7 +42,10 @@ export const CreateCheckoutSessionBody = z.object({
   amount: PaymentAmountInput.optional(),
   currency: Currency.default('USDC'),
   return_url: z.url({ protocol: /^https?$/ }).max(2048),
-  cancel_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  cancel_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
   metadata: CheckoutMetadata.optional(),
   expires_in: z
     .number()
@@ -69,7 +73,7 @@ export type CheckoutSessionStatus = z.infer<typeof CheckoutSessionStatus>;
 /** The payment linked to a session (spec: id, status, tx_hash, amount, is_cross_chain). */
 export const CheckoutSessionPayment = z.object({
   id: Uuid,
-  status: z.string(),
+  status: PaymentStatus,
   tx_hash: z.string(),
   amount: DecimalString,
   is_cross_chain: z.boolean(),

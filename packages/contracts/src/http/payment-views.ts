@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { BlockchainName, ChainId, Currency, DecimalString, IsoTimestamp, JsonObject, Uuid } from '../common.js';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  IsoTimestamp,
+  JsonObject,
+  Uuid,
+} from '../common.js';
 import { successEnvelope } from '../envelope.js';
 import { PaymentStatus } from './payment-status.js';
-
 
 /** GET /payments/:id/status (public): no amounts, hashes or addresses. */
 export const PaymentStatusView = z.object({

@@ -23,7 +23,17 @@ export const PAYMENT_METADATA_MAX_BYTES = 10240;
 
 /** Bytes of the UTF-8 JSON serialisation (the 10 KB metadata limit is measured on this). */
 export function jsonByteLength(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+  return utf8ByteLength(JSON.stringify(value) ?? '');
+}
+
+/** UTF-8 length without TextEncoder/Buffer, so the contracts also load in the checkout page. */
+function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 export const BridgeKitInfo = z.object({

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { BlockchainName, Currency, DecimalString, IsoTimestamp, PageOffset, PositiveDecimalInput, Uuid, pageLimit } from '../common.js';
+import {
+  BlockchainName,
+  Currency,
+  DecimalString,
+  IsoTimestamp,
+  PageOffset,
+  PositiveDecimalInput,
+  Uuid,
+  pageLimit,
+} from '../common.js';
 import { messageEnvelope, successEnvelope } from '../envelope.js';
 import { PaymentStatus } from './payment-status.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './refund-status.js';

@@ -63,7 +63,7 @@ export function buildComponents(): ComponentSet {
   // A schema needs a separate request-side component when its input shape differs (defaults,
   // transforms, coercion) or when it references one that does.
   const needsInput = new Set(Object.keys(input).filter((id) => stable(input[id]) !== stable(output[id])));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const id of Object.keys(input)) {
       if (needsInput.has(id)) continue;
@@ -74,7 +74,9 @@ export function buildComponents(): ComponentSet {
     }
   }
   const toInputRefs = (node: unknown): unknown =>
-    rewriteRefs(node, (id) => (needsInput.has(id) ? `${REF_PREFIX}${id}${INPUT_SUFFIX}` : `${REF_PREFIX}${id}`));
+    rewriteRefs(node, (id) =>
+      needsInput.has(id) ? `${REF_PREFIX}${id}${INPUT_SUFFIX}` : `${REF_PREFIX}${id}`,
+    );
 
   const schemas: Record<string, JsonSchema> = { ...output };
   for (const id of needsInput) schemas[`${id}${INPUT_SUFFIX}`] = toInputRefs(input[id]) as JsonSchema;

@@ -14,7 +14,10 @@ export const errorResponses = {
     content: errorContent,
   },
   NotFound: { description: 'No such resource for this merchant', content: errorContent },
-  Conflict: { description: 'The resource is not in a state that allows the operation', content: errorContent },
+  Conflict: {
+    description: 'The resource is not in a state that allows the operation',
+    content: errorContent,
+  },
   PayloadTooLarge: { description: 'Request body larger than allowed', content: errorContent },
   TooManyRequests: { description: 'Rate limited', headers: retryAfter, content: errorContent },
   InternalError: { description: 'Unexpected error (never contains internals)', content: errorContent },

@@ -43,7 +43,10 @@ export const paymentRoutes: RouteSpec[] = [
     request: { body: CreatePublicPaymentBody },
     responses: {
       201: { description: 'Payment created', schema: CreatePublicPaymentResponse },
-      200: { description: 'txHash already recorded: the existing payment', schema: CreatePublicPaymentResponse },
+      200: {
+        description: 'txHash already recorded: the existing payment',
+        schema: CreatePublicPaymentResponse,
+      },
     },
   },
   {

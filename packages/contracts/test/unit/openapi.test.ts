@@ -24,7 +24,10 @@ function specEndpoints(): SpecEndpoint[] {
   const rows: SpecEndpoint[] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
-    const [method, path, auth] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+    const [method, path, auth] = line
+      .split('|')
+      .slice(1, 4)
+      .map((cell) => cell.trim());
     rows.push({ method: method!.toLowerCase(), path: path!, auth: auth! });
   }
   return rows;
@@ -66,16 +69,23 @@ describe('OpenAPI document', () => {
   it('marks every route outside the specification as an extension', () => {
     const inSpec = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
     for (const route of routes) {
-      expect(route.extension ?? false, `${route.method} ${route.path}`).to.equal(!inSpec.has(`${route.method} ${route.path}`));
+      expect(route.extension ?? false, `${route.method} ${route.path}`).to.equal(
+        !inSpec.has(`${route.method} ${route.path}`),
+      );
     }
   });
 
   it('registers static segments before parameter segments', () => {
-    const index = (method: string, path: string) => routes.findIndex((r) => r.method === method && r.path === path);
+    const index = (method: string, path: string) =>
+      routes.findIndex((r) => r.method === method && r.path === path);
     expect(index('get', '/payments/api/list')).to.be.lessThan(index('get', '/payments/:id'));
     expect(index('get', '/payments/cctp-fee')).to.be.lessThan(index('get', '/payments/:id'));
-    expect(index('get', '/merchant-webhooks/api/list')).to.be.lessThan(index('get', '/merchant-webhooks/api/:id'));
-    expect(index('get', '/merchant-webhooks/api/events')).to.be.lessThan(index('get', '/merchant-webhooks/api/:id'));
+    expect(index('get', '/merchant-webhooks/api/list')).to.be.lessThan(
+      index('get', '/merchant-webhooks/api/:id'),
+    );
+    expect(index('get', '/merchant-webhooks/api/events')).to.be.lessThan(
+      index('get', '/merchant-webhooks/api/:id'),
+    );
     expect(index('get', '/refunds/api/list')).to.be.lessThan(index('get', '/refunds/api/:id'));
     for (const [i, route] of routes.entries()) {
       for (const later of routes.slice(i + 1)) {
