@@ -50,8 +50,12 @@ const main = async () => {
   });
   try {
     await waitForFile(join(varDir, 'devnet.json'));
-    const devnet = JSON.parse(readFileSync(join(varDir, 'devnet.json'), 'utf8')) as { merchant: { id: string } };
-    const secrets = JSON.parse(readFileSync(join(varDir, 'secrets.json'), 'utf8')) as { INTERNAL_TOKEN_SECRET: string };
+    const devnet = JSON.parse(readFileSync(join(varDir, 'devnet.json'), 'utf8')) as {
+      merchant: { id: string };
+    };
+    const secrets = JSON.parse(readFileSync(join(varDir, 'secrets.json'), 'utf8')) as {
+      INTERNAL_TOKEN_SECRET: string;
+    };
     const body = () =>
       JSON.stringify({
         merchantId: devnet.merchant.id,
@@ -67,14 +71,24 @@ const main = async () => {
       });
     // The internal token a gateway would add for a public route; refreshed per run (it lives 60 s).
     const targets = [
-      { name: 'gateway', url: `http://127.0.0.1:${GATEWAY_PORT}/payments/create-public`, headers: () => ({}) },
+      {
+        name: 'gateway',
+        url: `http://127.0.0.1:${GATEWAY_PORT}/payments/create-public`,
+        headers: () => ({}),
+      },
       {
         name: 'payments direct',
         url: `http://127.0.0.1:${PAYMENTS_PORT}/payments/create-public`,
-        headers: () => ({ 'x-internal-token': signInternalToken(secrets.INTERNAL_TOKEN_SECRET, { caller: 'public' }, 600) }),
+        headers: () => ({
+          'x-internal-token': signInternalToken(secrets.INTERNAL_TOKEN_SECRET, { caller: 'public' }, 600),
+        }),
       },
     ];
-    const warm = await fetch(targets[0]!.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body() });
+    const warm = await fetch(targets[0]!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(),
+    });
     if (warm.status !== 201) throw new Error(`warm-up request failed: ${warm.status} ${await warm.text()}`);
 
     const rows: Array<Record<string, string | number>> = [];
@@ -106,7 +120,9 @@ const main = async () => {
       const gw = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;
       const direct = rows.find((r) => r.target === 'payments direct' && r.connections === connections)!;
       const share = (Number(gw['p50 ms']) - Number(direct['p50 ms'])) / Number(gw['p50 ms']);
-      console.log(`${connections} connections: the gateway adds ${(Number(gw['p50 ms']) - Number(direct['p50 ms'])).toFixed(1)} ms at p50 (${(share * 100).toFixed(0)}% of the end-to-end p50)`);
+      console.log(
+        `${connections} connections: the gateway adds ${(Number(gw['p50 ms']) - Number(direct['p50 ms'])).toFixed(1)} ms at p50 (${(share * 100).toFixed(0)}% of the end-to-end p50)`,
+      );
     }
   } finally {
     child.kill('SIGTERM');

@@ -22,9 +22,7 @@ export const loadConfig = <S extends z.ZodObject>(
   }
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }
   return parsed.data;
 };
@@ -47,12 +45,18 @@ export const baseConfigShape = {
   /** PostgreSQL URL; without it the service runs on embedded PGlite under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   /** Schema that holds this service's tables (its own database in production). */
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
   DATA_DIR: z.string().default('var/data'),
   /** RabbitMQ URL; without it an in-process bus is used (single-process runs only). */
   AMQP_URL: z.string().optional(),
   /** Prefix for exchange and queue names so that runs never share queues. */
-  AMQP_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+  AMQP_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]*$/)
+    .default(''),
   INTERNAL_TOKEN_SECRET: envSecret(32),
   SHUTDOWN_GRACE_MS: envInt.default(10_000),
 };

@@ -9,7 +9,11 @@ export interface ShutdownStep {
  * Runs the steps in order (not ready → stop consumers → drain → close server → flush →
  * disconnect), each bounded by the grace period, logging what failed and carrying on.
  */
-export const shutdownInOrder = async (steps: ShutdownStep[], logger: Logger, graceMs = 10_000): Promise<void> => {
+export const shutdownInOrder = async (
+  steps: ShutdownStep[],
+  logger: Logger,
+  graceMs = 10_000,
+): Promise<void> => {
   for (const step of steps) {
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -20,7 +24,10 @@ export const shutdownInOrder = async (steps: ShutdownStep[], logger: Logger, gra
         }),
       ]);
     } catch (err) {
-      logger.warn('shutdown step failed', { step: step.name, err: err instanceof Error ? err.message : String(err) });
+      logger.warn('shutdown step failed', {
+        step: step.name,
+        err: err instanceof Error ? err.message : String(err),
+      });
     } finally {
       clearTimeout(timer);
     }

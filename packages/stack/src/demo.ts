@@ -15,11 +15,17 @@ const DEMO = {
   acceptedCurrencies: ['USDC', 'EURC'],
 } as const;
 
-const json = async (res: Response): Promise<{ success: boolean; data?: Record<string, unknown>; error?: string }> =>
+const json = async (
+  res: Response,
+): Promise<{ success: boolean; data?: Record<string, unknown>; error?: string }> =>
   (await res.json()) as { success: boolean; data?: Record<string, unknown>; error?: string };
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /**
  * Makes sure the demo merchant exists and has a working API key, using only the public API (the
@@ -34,7 +40,9 @@ export const ensureDemoMerchant = async (gatewayUrl: string, devnetFile: string)
   if (registered.status !== 201 && registered.status !== 409) {
     throw new Error(`demo registration failed: ${registered.status} ${(await json(registered)).error}`);
   }
-  const login = await json(await post(`${gatewayUrl}/auth/login`, { email: DEMO.email, password: DEMO.password }));
+  const login = await json(
+    await post(`${gatewayUrl}/auth/login`, { email: DEMO.email, password: DEMO.password }),
+  );
   if (!login.success || !login.data) throw new Error(`demo login failed: ${login.error}`);
   const bearer = { authorization: `Bearer ${String(login.data.access_token)}` };
   const me = await json(await fetch(`${gatewayUrl}/auth/me`, { headers: bearer }));
@@ -42,7 +50,9 @@ export const ensureDemoMerchant = async (gatewayUrl: string, devnetFile: string)
   if (!merchant.id) throw new Error('demo merchant has no id');
 
   if (previous?.apiKey) {
-    const probe = await fetch(`${gatewayUrl}/payments/api/list?limit=1`, { headers: { 'x-api-key': previous.apiKey } });
+    const probe = await fetch(`${gatewayUrl}/payments/api/list?limit=1`, {
+      headers: { 'x-api-key': previous.apiKey },
+    });
     if (probe.status === 200) {
       return { id: merchant.id, apiKey: previous.apiKey, email: DEMO.email, password: DEMO.password };
     }

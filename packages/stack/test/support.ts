@@ -22,14 +22,21 @@ export const waitFor = async <T>(
 export const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 
 export interface Api {
-  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 export const api = (baseUrl: string): Api => ({
   async call(method, path, opts = {}) {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      headers: {
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
     });
     const text = await res.text();

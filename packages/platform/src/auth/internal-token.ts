@@ -63,7 +63,9 @@ export const requireInternalToken =
   };
 
 /** The authenticated merchant of a request, or a 401 when the route needs one and has none. */
-export const merchantOf = (res: Response): { merchantId: string; merchantPublicId?: string; caller: CallerKind } => {
+export const merchantOf = (
+  res: Response,
+): { merchantId: string; merchantPublicId?: string; caller: CallerKind } => {
   const auth = res.locals.auth;
   if (!auth?.merchantId) throw new AppError('unauthorized', 'Authentication required');
   return { merchantId: auth.merchantId, merchantPublicId: auth.merchantPublicId, caller: auth.caller };

@@ -60,7 +60,7 @@ export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
       // The route template, never the raw path, keeps label cardinality bounded.
       const route = req.route?.path
         ? `${req.baseUrl}${String(req.route.path)}`
-        : res.locals.routeLabel ?? 'unmatched';
+        : (res.locals.routeLabel ?? 'unmatched');
       opts.metrics.httpDuration.observe(
         { method: req.method, route, status: String(res.statusCode) },
         seconds,

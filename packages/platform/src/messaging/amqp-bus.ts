@@ -139,7 +139,9 @@ export class AmqpBus implements EventBus {
     const queue = this.queueName(sub.queue);
     const dlq = `${queue}.dlq`;
     const ch = await this.connection.createChannel();
-    ch.on('error', (err) => this.opts.logger.warn('amqp consumer channel error', { queue, err: errorText(err) }));
+    ch.on('error', (err) =>
+      this.opts.logger.warn('amqp consumer channel error', { queue, err: errorText(err) }),
+    );
     await ch.assertQueue(dlq, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.assertQueue(queue, {
       durable: true,
@@ -203,7 +205,11 @@ export class AmqpBus implements EventBus {
             {
               ...msg.properties,
               persistent: true,
-              headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1, [ERROR_HEADER]: errorText(err).slice(0, 1000) },
+              headers: {
+                ...headers,
+                [ATTEMPT_HEADER]: attempt + 1,
+                [ERROR_HEADER]: errorText(err).slice(0, 1000),
+              },
             },
             done,
           ),
@@ -214,11 +220,16 @@ export class AmqpBus implements EventBus {
       if (err instanceof PermanentError) {
         try {
           await this.confirmSend((pub, done) =>
-            pub.sendToQueue(`${queue}.dlq`, msg.content, {
-              ...msg.properties,
-              persistent: true,
-              headers: { ...headers, [ERROR_HEADER]: err.message },
-            }, done),
+            pub.sendToQueue(
+              `${queue}.dlq`,
+              msg.content,
+              {
+                ...msg.properties,
+                persistent: true,
+                headers: { ...headers, [ERROR_HEADER]: err.message },
+              },
+              done,
+            ),
           );
           ch.ack(msg);
         } catch (moveErr) {

@@ -62,11 +62,19 @@ export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void>
         if (outcome === 'ok') opts.afterCommit?.();
       } catch (err) {
         outcome = 'retry';
-        logger.warn('event handler failed', { type: event.type, eventId: event.id, attempt, err: errorText(err) });
+        logger.warn('event handler failed', {
+          type: event.type,
+          eventId: event.id,
+          attempt,
+          err: errorText(err),
+        });
         throw err;
       } finally {
         metrics?.handlerOutcomes.inc({ ...labels, outcome });
-        metrics?.handlerDuration.observe({ ...labels, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+        metrics?.handlerDuration.observe(
+          { ...labels, outcome },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
       }
     },
   });

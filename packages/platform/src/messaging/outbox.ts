@@ -159,7 +159,8 @@ export class OutboxRelay {
     const done: string[] = [];
     try {
       for (const row of rows) {
-        const envelope = typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
+        const envelope =
+          typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
         await bus.publish({
           id: envelope.id,
           type: envelope.type,
@@ -194,7 +195,10 @@ export class OutboxRelay {
   }
 
   async pendingCount(): Promise<number> {
-    const r = await this.opts.db(OUTBOX_TABLE).whereNull('published_at').count<{ count: string }[]>('* as count');
+    const r = await this.opts
+      .db(OUTBOX_TABLE)
+      .whereNull('published_at')
+      .count<{ count: string }[]>('* as count');
     return Number(r[0]?.count ?? 0);
   }
 }

@@ -12,7 +12,11 @@ export const randomSuffix = (): string => randomBytes(5).toString('hex');
 export const testQueuePrefix = (): string => `t${randomSuffix()}.`;
 
 export const quietLogger = (service = 'test'): Logger =>
-  createLogger({ service, level: process.env.TEST_LOG_LEVEL ?? 'error', silent: !process.env.TEST_LOG_LEVEL });
+  createLogger({
+    service,
+    level: process.env.TEST_LOG_LEVEL ?? 'error',
+    silent: !process.env.TEST_LOG_LEVEL,
+  });
 
 const canConnectPg = async (url: string): Promise<boolean> => {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

@@ -23,7 +23,8 @@ export const loadContainers = async () => {
         .start();
       return {
         stop: () => c.stop(),
-        getConnectionUri: () => `postgres://postgres:postgres@${c.getHost()}:${c.getMappedPort(5432)}/postgres`,
+        getConnectionUri: () =>
+          `postgres://postgres:postgres@${c.getHost()}:${c.getMappedPort(5432)}/postgres`,
       };
     }
   }
@@ -34,7 +35,10 @@ export const loadContainers = async () => {
         .withExposedPorts(5672)
         .withWaitStrategy(Wait.forLogMessage(/Server startup complete/))
         .start();
-      return { stop: () => c.stop(), getAmqpUrl: () => `amqp://guest:guest@${c.getHost()}:${c.getMappedPort(5672)}` };
+      return {
+        stop: () => c.stop(),
+        getAmqpUrl: () => `amqp://guest:guest@${c.getHost()}:${c.getMappedPort(5672)}`,
+      };
     }
   }
   return { PostgreSqlContainer, RabbitMQContainer };

@@ -22,9 +22,21 @@ for (const backend of busBackends) {
 
     it('delivers a message once to every queue whose keys match, and not to others', async () => {
       const got: Record<string, string[]> = { a: [], b: [], c: [] };
-      await bus.subscribe({ queue: 'a', routingKeys: ['payment.completed'], handler: async (d) => void got.a!.push(d.message.id) });
-      await bus.subscribe({ queue: 'b', routingKeys: ['payment.*'], handler: async (d) => void got.b!.push(d.message.id) });
-      await bus.subscribe({ queue: 'c', routingKeys: ['refund.#'], handler: async (d) => void got.c!.push(d.message.id) });
+      await bus.subscribe({
+        queue: 'a',
+        routingKeys: ['payment.completed'],
+        handler: async (d) => void got.a!.push(d.message.id),
+      });
+      await bus.subscribe({
+        queue: 'b',
+        routingKeys: ['payment.*'],
+        handler: async (d) => void got.b!.push(d.message.id),
+      });
+      await bus.subscribe({
+        queue: 'c',
+        routingKeys: ['refund.#'],
+        handler: async (d) => void got.c!.push(d.message.id),
+      });
       const m = message('payment.completed');
       await bus.publish(m);
       await waitFor(() => got.a!.length === 1 && got.b!.length === 1, 'deliveries');

@@ -56,7 +56,13 @@ for (const dbBackend of dbBackends) {
       });
 
       const relay = (opts: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) => {
-        const r = new OutboxRelay({ db: producerDb, bus, logger: quietLogger(), pollIntervalMs: 20, ...opts });
+        const r = new OutboxRelay({
+          db: producerDb,
+          bus,
+          logger: quietLogger(),
+          pollIntervalMs: 20,
+          ...opts,
+        });
         relays.push(r);
         return r;
       };
@@ -121,7 +127,11 @@ for (const dbBackend of dbBackends) {
 
       it('dead-letters an event of an unknown version with the reason', async () => {
         const event = { ...merchantCreated(), version: 99 };
-        await bus.publish({ id: event.id, type: event.type, body: event as unknown as Record<string, unknown> });
+        await bus.publish({
+          id: event.id,
+          type: event.type,
+          body: event as unknown as Record<string, unknown>,
+        });
         const dead = await waitFor(async () => {
           const d = await bus.peekDeadLetters('consumer');
           return d.length === 1 ? d : undefined;
@@ -132,4 +142,3 @@ for (const dbBackend of dbBackends) {
     });
   }
 }
-

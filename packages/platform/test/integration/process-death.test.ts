@@ -71,7 +71,12 @@ describe('nothing is lost or done twice when a process is killed (PostgreSQL, Ra
     await tdb.drop();
   });
 
-  const childEnv = (role: string) => ({ ROLE: role, DATABASE_URL: tdb.url, AMQP_URL: amqpUrl, AMQP_PREFIX: prefix });
+  const childEnv = (role: string) => ({
+    ROLE: role,
+    DATABASE_URL: tdb.url,
+    AMQP_URL: amqpUrl,
+    AMQP_PREFIX: prefix,
+  });
 
   let metrics = createMetrics('test', false);
   const duplicates = async () =>
@@ -112,7 +117,10 @@ describe('nothing is lost or done twice when a process is killed (PostgreSQL, Ra
         const [r] = await producerDb(OUTBOX_TABLE).where({ id: event.id });
         return r.published_at !== null;
       }, 'republished and marked');
-      await waitFor(async () => (await consumerDb('inbox').where({ message_id: event.id })).length === 1, 'inbox');
+      await waitFor(
+        async () => (await consumerDb('inbox').where({ message_id: event.id })).length === 1,
+        'inbox',
+      );
       // The duplicate reached the handler's transaction and was dropped by the inbox.
       await waitFor(async () => (await duplicates()) >= 1, 'the second delivery, dropped by the inbox');
       expect(await countEffects(consumerDb, event.merchantId)).to.equal(1);
@@ -135,7 +143,11 @@ describe('nothing is lost or done twice when a process is killed (PostgreSQL, Ra
     await consume(survivor, seen);
     // The unacknowledged message comes back; the inbox turns it into a no-op.
     const next = merchantCreated();
-    await survivor.publish({ id: next.id, type: next.type, body: next as unknown as Record<string, unknown> });
+    await survivor.publish({
+      id: next.id,
+      type: next.type,
+      body: next as unknown as Record<string, unknown>,
+    });
     await waitFor(() => seen.includes(next.id), 'later message');
     await waitFor(async () => (await duplicates()) >= 1, 'the redelivery, dropped by the inbox');
     expect(await countEffects(consumerDb, event.merchantId)).to.equal(1);

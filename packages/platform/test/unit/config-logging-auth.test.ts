@@ -48,7 +48,11 @@ describe('internal tokens', () => {
   const secret = 'i'.repeat(40);
 
   it('round-trips the caller and merchant', () => {
-    const t = signInternalToken(secret, { caller: 'api_key', merchantId: '6f1c3c1e-8d0b-4a57-9c3e-0e2a4b7f9a10', apiKeyId: 'k1' });
+    const t = signInternalToken(secret, {
+      caller: 'api_key',
+      merchantId: '6f1c3c1e-8d0b-4a57-9c3e-0e2a4b7f9a10',
+      apiKeyId: 'k1',
+    });
     expect(verifyInternalToken(secret, t)).to.deep.include({ caller: 'api_key', apiKeyId: 'k1' });
   });
 

@@ -16,7 +16,14 @@ describe('HTTP bootstrap', () => {
       service: 'test',
       logger: quietLogger(),
       metrics: createMetrics('test', false),
-      readiness: [{ name: 'db', check: async () => { if (!dependencyUp) throw new Error('down'); } }],
+      readiness: [
+        {
+          name: 'db',
+          check: async () => {
+            if (!dependencyUp) throw new Error('down');
+          },
+        },
+      ],
       bodyLimit: '1kb',
     });
     const app: Express = http.app;
@@ -48,7 +55,11 @@ describe('HTTP bootstrap', () => {
   });
 
   it('gives 400 in the envelope for malformed JSON', async () => {
-    const r = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const r = await call('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     expect(r.status).to.equal(400);
     const body = await r.json();
     expect(body.success).to.equal(false);

@@ -30,7 +30,11 @@ describe('npm start (embedded defaults)', function () {
     });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    await waitFor(() => existsSync(join(varDir, 'devnet.json')) && out.includes('Demo API key'), 'stack start', 120_000);
+    await waitFor(
+      () => existsSync(join(varDir, 'devnet.json')) && out.includes('Demo API key'),
+      'stack start',
+      120_000,
+    );
     return { out, devnet: JSON.parse(readFileSync(join(varDir, 'devnet.json'), 'utf8')) };
   };
 
@@ -59,7 +63,9 @@ describe('npm start (embedded defaults)', function () {
     const key = { 'x-api-key': first.devnet.merchant.apiKey };
 
     const created = await waitFor(async () => {
-      const r = await gw.call('POST', '/payments/create-public', { body: paymentBody(first.devnet.merchant.id) });
+      const r = await gw.call('POST', '/payments/create-public', {
+        body: paymentBody(first.devnet.merchant.id),
+      });
       return r.status === 201 ? r : undefined;
     }, 'payment creation');
     expect((await gw.call('GET', '/openapi.json')).status).to.equal(200);
@@ -67,7 +73,9 @@ describe('npm start (embedded defaults)', function () {
 
     const second = await start();
     expect(second.devnet.merchant.id).to.equal(first.devnet.merchant.id);
-    expect(second.devnet.merchant.apiKey, 'the stored key still works').to.equal(first.devnet.merchant.apiKey);
+    expect(second.devnet.merchant.apiKey, 'the stored key still works').to.equal(
+      first.devnet.merchant.apiKey,
+    );
     const list = await api(second.devnet.gatewayUrl).call('GET', '/payments/api/list', { headers: key });
     expect(list.status).to.equal(200);
     expect(list.body.data.payments.map((p: { id: string }) => p.id)).to.include(created.body.data.paymentId);

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
 import { expect } from 'chai';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix, type TestDatabase } from '@stablepay/platform/testing';
+import {
+  createTestDatabase,
+  testAmqpUrl,
+  testQueuePrefix,
+  type TestDatabase,
+} from '@stablepay/platform/testing';
 import { startStack, type RunningStack } from '../../src/stack.js';
 import { api, hex, paymentBody, waitFor, type Api } from '../support.js';
 
@@ -40,9 +45,13 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     await ch.assertExchange(exchange, 'topic', { durable: true });
     const { queue } = await ch.assertQueue('', { exclusive: true });
     await ch.bindQueue(queue, exchange, '#');
-    await ch.consume(queue, (m) => {
-      if (m) events.push({ type: m.fields.routingKey, body: JSON.parse(m.content.toString()) });
-    }, { noAck: true });
+    await ch.consume(
+      queue,
+      (m) => {
+        if (m) events.push({ type: m.fields.routingKey, body: JSON.parse(m.content.toString()) });
+      },
+      { noAck: true },
+    );
     closeAmqp = async () => {
       await conn.close();
     };
@@ -60,18 +69,28 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
       body: { email, password: 'correct horse battery staple', merchantName: 'Shop', blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
-    const login = await gw.call('POST', '/auth/login', { body: { email, password: 'correct horse battery staple' } });
+    const login = await gw.call('POST', '/auth/login', {
+      body: { email, password: 'correct horse battery staple' },
+    });
     expect(login.status).to.equal(200);
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
     const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
     expect(key.status).to.equal(201);
-    return { merchantId: r.body.data.merchant.id as string, bearer, key: { 'x-api-key': key.body.data.key as string }, keyId: key.body.data.id as string };
+    return {
+      merchantId: r.body.data.merchant.id as string,
+      bearer,
+      key: { 'x-api-key': key.body.data.key as string },
+      keyId: key.body.data.id as string,
+    };
   };
 
   it('registers, creates a key, opens a session, records a payment and publishes it', async () => {
     const m = await register('owner@shop.example');
     expect(m.merchantId).to.match(/^sp_live_[0-9a-f-]{36}$/);
-    await waitFor(() => events.some((e) => e.type === 'merchant.created' && e.body.data.publicId === m.merchantId), 'merchant.created');
+    await waitFor(
+      () => events.some((e) => e.type === 'merchant.created' && e.body.data.publicId === m.merchantId),
+      'merchant.created',
+    );
 
     const forbidden = await gw.call('GET', '/api-keys', { headers: m.key });
     expect(forbidden.status).to.equal(403);
@@ -79,7 +98,12 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
 
     const session = await gw.call('POST', '/checkout/sessions', {
       headers: m.key,
-      body: { amount: '25.00', currency: 'USDC', return_url: 'https://shop.example/thanks', metadata: { order: '1001' } },
+      body: {
+        amount: '25.00',
+        currency: 'USDC',
+        return_url: 'https://shop.example/thanks',
+        metadata: { order: '1001' },
+      },
     });
     expect(session.status, JSON.stringify(session.body)).to.equal(201);
     const sessionId = session.body.data.id as string;
@@ -112,11 +136,19 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
       'payment.created on RabbitMQ',
     );
     expect(published.body.data.txHash).to.equal(body.txHash.toLowerCase());
-    expect(events.filter((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId)).to.have.length(1);
+    expect(
+      events.filter((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId),
+    ).to.have.length(1);
 
     const status = await gw.call('GET', `/payments/${paymentId}/status`);
     expect(status.status).to.equal(200);
-    expect(Object.keys(status.body.data).sort()).to.deep.equal(['cctp_attestation_status', 'id', 'is_cross_chain', 'status', 'updated_at']);
+    expect(Object.keys(status.body.data).sort()).to.deep.equal([
+      'cctp_attestation_status',
+      'id',
+      'is_cross_chain',
+      'status',
+      'updated_at',
+    ]);
 
     const list = await gw.call('GET', '/payments/api/list?limit=10', { headers: m.key });
     expect(list.status).to.equal(200);
@@ -147,7 +179,9 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     const paymentId = created.body.data.paymentId as string;
     expect((await gw.call('GET', `/payments/api/${paymentId}`, { headers: b.key })).status).to.equal(404);
     expect((await gw.call('GET', `/payments/${paymentId}`, { headers: b.bearer })).status).to.equal(404);
-    expect((await gw.call('GET', `/checkout/sessions/${session.body.data.id}`, { headers: b.key })).status).to.equal(404);
+    expect(
+      (await gw.call('GET', `/checkout/sessions/${session.body.data.id}`, { headers: b.key })).status,
+    ).to.equal(404);
     const listB = await gw.call('GET', '/payments/api/list', { headers: b.key });
     expect(listB.body.data.total).to.equal(0);
   });
@@ -165,12 +199,28 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
 
   it('rejects bad input with 400 and field details, never 500', async () => {
     const r = await gw.call('POST', '/payments/create-public', {
-      body: { merchantId: 'nope', txHash: '0x12', amount: 0.001, token: 'DOGE', chainId: -1, customerEmail: 'x' },
+      body: {
+        merchantId: 'nope',
+        txHash: '0x12',
+        amount: 0.001,
+        token: 'DOGE',
+        chainId: -1,
+        customerEmail: 'x',
+      },
     });
     expect(r.status).to.equal(400);
     expect(r.body.success).to.equal(false);
     const paths = (r.body.details as Array<{ path: string }>).map((d) => d.path);
-    for (const f of ['merchantId', 'txHash', 'amount', 'token', 'chainId', 'fromAddress', 'toAddress', 'customerEmail']) {
+    for (const f of [
+      'merchantId',
+      'txHash',
+      'amount',
+      'token',
+      'chainId',
+      'fromAddress',
+      'toAddress',
+      'customerEmail',
+    ]) {
       expect(paths, f).to.include(f);
     }
     const unknownMerchant = await gw.call('POST', '/payments/create-public', {
