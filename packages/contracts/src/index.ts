@@ -6,3 +6,4 @@ export * from './webhook-payloads.js';
 export * from './events/index.js';
 export * from './routes.js';
 export * from './openapi.js';
+export * from './chains/index.js';

@@ -1,0 +1,3 @@
+export * from './schema.js';
+export * from './lookup.js';
+export * from './presets.js';

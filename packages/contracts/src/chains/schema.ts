@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { BlockchainName, ChainId, Currency, EvmAddress } from '../common.js';
+
+export const ChainNetwork = z.enum(['mainnet', 'testnet', 'devnet']);
+export type ChainNetwork = z.infer<typeof ChainNetwork>;
+
+/** CCTP domain ids are Circle's own numbering (Ethereum 0, Base 6, ...), not chain ids. */
+export const CctpDomain = z.number().int().nonnegative();
+export type CctpDomain = z.infer<typeof CctpDomain>;
+
+/** Token contracts per currency; a chain without EURC simply has no `EURC` entry. */
+export const ChainTokens = z.strictObject({ USDC: EvmAddress.optional(), EURC: EvmAddress.optional() });
+export type ChainTokens = z.infer<typeof ChainTokens>;
+
+export const CctpContracts = z.strictObject({ tokenMessenger: EvmAddress, messageTransmitter: EvmAddress });
+export type CctpContracts = z.infer<typeof CctpContracts>;
+
+export const ChainConfig = z.strictObject({
+  name: BlockchainName,
+  chainId: ChainId,
+  cctpDomain: CctpDomain,
+  /** Tried in order: the first is the primary, the rest are fallbacks. */
+  rpcUrls: z.array(z.url({ protocol: /^(https?|wss?)$/ })).min(1),
+  /**
+   * Blocks a transaction needs before it counts as final for this platform, the including block being
+   * the first (1 = mined). Same-chain verification and CCTP burn checks both wait for this depth.
+   */
+  confirmations: z.number().int().min(1),
+  blockTimeMs: z.number().int().positive().optional(),
+  tokens: ChainTokens,
+  cctp: CctpContracts.optional(),
+});
+export type ChainConfig = z.infer<typeof ChainConfig>;
+
+const duplicates = <T>(values: T[]): T[] => values.filter((value, index) => values.indexOf(value) !== index);
+
+export const ChainRegistry = z
+  .strictObject({ network: ChainNetwork, chains: z.array(ChainConfig) })
+  .superRefine((registry, ctx) => {
+    const checks: Array<[string, unknown[]]> = [
+      ['name', registry.chains.map((chain) => chain.name)],
+      ['chainId', registry.chains.map((chain) => chain.chainId)],
+      ['cctpDomain', registry.chains.map((chain) => chain.cctpDomain)],
+    ];
+    for (const [field, values] of checks) {
+      for (const value of new Set(duplicates(values))) {
+        ctx.addIssue({ code: 'custom', path: ['chains'], message: `Duplicate ${field} ${String(value)}` });
+      }
+    }
+  });
+export type ChainRegistry = z.infer<typeof ChainRegistry>;
+
+/** Token symbol as the registry keys it (the same set as the API's currencies). */
+export type TokenSymbol = Currency;

@@ -1,0 +1,253 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  DEVNET_BASE_PORT,
+  devnetRegistry,
+  mainnetRegistry,
+  parseChainRegistry,
+  type BlockchainName,
+  type ChainRegistry,
+  type Currency,
+} from '@stablepay/contracts';
+import { getAddress } from 'ethers';
+import {
+  MAX_CUSTOMERS,
+  customerAccount,
+  deployerAccount,
+  relayerAccount,
+  type DevnetAccount,
+} from './accounts.js';
+import { AnvilStartError, freePort, startAnvil, type AnvilProcess } from './anvil.js';
+import { loadArtifact } from './artifacts.js';
+import { ChainNode } from './chain-node.js';
+import { emptyManifest, readManifest, writeManifest, type ChainRecord } from './manifest.js';
+import { seedChain } from './seed.js';
+import type { Devnet, DevnetChain, DevnetChainSpec, FundAmounts, StartDevnetOptions } from './types.js';
+
+const defaultTokens = (name: BlockchainName): Currency[] =>
+  mainnetRegistry.chains.find((chain) => chain.name === name)?.tokens.EURC ? ['USDC', 'EURC'] : ['USDC'];
+
+/** ETH 31001, BASE 31002, MATIC 31003 with their real CCTP domains (0, 6, 7); EURC on ETH and BASE. */
+export const DEFAULT_DEVNET_CHAINS: readonly DevnetChainSpec[] = devnetRegistry.chains.map(
+  ({ name, chainId, cctpDomain }) => ({ name, chainId, cctpDomain, tokens: defaultTokens(name) }),
+);
+
+export const DEFAULT_CUSTOMERS = 5;
+const MANIFEST_FILE = 'devnet-manifest.json';
+
+const checkSpecs = (specs: DevnetChainSpec[]): Array<Required<DevnetChainSpec>> => {
+  // The registry schema catches duplicate names, chain ids and domains.
+  parseChainRegistry({
+    network: 'devnet',
+    chains: specs.map((s) => ({ ...s, tokens: {}, rpcUrls: ['http://127.0.0.1'], confirmations: 1 })),
+  });
+  return specs.map((spec) => {
+    const tokens = spec.tokens ?? defaultTokens(spec.name);
+    if (!tokens.includes('USDC')) throw new Error(`Devnet chain ${spec.name} must have USDC`);
+    return { ...spec, tokens };
+  });
+};
+
+const launch = async (
+  spec: DevnetChainSpec,
+  index: number,
+  options: StartDevnetOptions,
+  stateDir: string | undefined,
+): Promise<AnvilProcess> => {
+  const basePort = options.basePort ?? DEVNET_BASE_PORT;
+  const common = {
+    chainId: spec.chainId,
+    ...(stateDir ? { statePath: join(stateDir, `${spec.name}.json`) } : {}),
+    ...(options.blockTime ? { blockTime: options.blockTime } : {}),
+    ...(options.stateIntervalSeconds ? { stateIntervalSeconds: options.stateIntervalSeconds } : {}),
+  };
+  if (basePort !== 0) return startAnvil({ ...common, port: basePort + index });
+  // A free port can be taken before anvil binds it: try another one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAnvil({ ...common, port: await freePort() });
+    } catch (error) {
+      if (!(error instanceof AnvilStartError && error.addressInUse) || attempt >= 5) throw error;
+    }
+  }
+};
+
+/**
+ * Starts the local chains, deploys the devnet tokens where they are not deployed yet, and funds the
+ * customer and relayer accounts once. With a stateDir, a second start finds the same contracts,
+ * balances and blocks.
+ */
+export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Devnet> => {
+  const startedAt = Date.now();
+  const specs = checkSpecs(options.chains ? [...options.chains] : [...DEFAULT_DEVNET_CHAINS]);
+  const customerCount = options.customers ?? DEFAULT_CUSTOMERS;
+  if (!Number.isInteger(customerCount) || customerCount < 0 || customerCount > MAX_CUSTOMERS) {
+    throw new RangeError(`customers must be an integer from 0 to ${MAX_CUSTOMERS}`);
+  }
+  loadArtifact('FiatToken'); // fail before any process starts when the contracts were never built
+
+  const stateDir = options.stateDir ? resolve(options.stateDir) : undefined;
+  const manifestFile = stateDir ? join(stateDir, MANIFEST_FILE) : undefined;
+  const manifest = manifestFile ? readManifest(manifestFile) : emptyManifest();
+  for (const spec of specs) {
+    const recorded = manifest.chains[spec.name]?.chainId;
+    if (recorded !== undefined && recorded !== spec.chainId) {
+      throw new Error(
+        `${stateDir}/${spec.name}.json holds chain ${recorded}, not ${spec.chainId}: remove it or use another stateDir`,
+      );
+    }
+  }
+  if (stateDir) mkdirSync(stateDir, { recursive: true });
+
+  const deployer = deployerAccount();
+  const customers = Array.from({ length: customerCount }, (_, n) => customerAccount(n));
+  const relayers: Partial<Record<BlockchainName, DevnetAccount>> = {};
+  for (const spec of specs) relayers[spec.name] = relayerAccount(spec.name);
+  const pollingIntervalMs = options.blockTime ? Math.min(1_000, options.blockTime * 250) : 50;
+
+  const launched = await Promise.allSettled(
+    specs.map((spec, index) => launch(spec, index, options, stateDir)),
+  );
+  const anvils = launched.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = launched.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(anvils.map((anvil) => anvil.stop()));
+    throw failed.reason;
+  }
+  const nodes = new Map<BlockchainName, ChainNode>();
+  specs.forEach((spec, index) => {
+    nodes.set(
+      spec.name,
+      new ChainNode(spec.chainId, anvils[index] as AnvilProcess, deployer.address, pollingIntervalMs),
+    );
+  });
+
+  let records: ChainRecord[];
+  try {
+    records = await Promise.all(
+      specs.map((spec) =>
+        seedChain({
+          node: nodes.get(spec.name) as ChainNode,
+          chainName: spec.name,
+          tokens: spec.tokens,
+          previous: manifest.chains[spec.name],
+          deployer,
+          customers,
+          relayer: relayers[spec.name] as DevnetAccount,
+          ...(options.logger ? { logger: options.logger } : {}),
+        }),
+      ),
+    );
+  } catch (error) {
+    await Promise.allSettled([...nodes.values()].map((node) => node.stop()));
+    throw error;
+  }
+  if (manifestFile) {
+    specs.forEach((spec, index) => (manifest.chains[spec.name] = records[index] as ChainRecord));
+    writeManifest(manifestFile, manifest);
+  }
+
+  const chains: DevnetChain[] = specs.map((spec, index) => {
+    const record = records[index] as ChainRecord;
+    return {
+      name: spec.name,
+      chainId: spec.chainId,
+      rpcUrl: (anvils[index] as AnvilProcess).rpcUrl,
+      cctpDomain: spec.cctpDomain,
+      tokens: {
+        USDC: record.tokens.USDC as string,
+        ...(record.tokens.EURC ? { EURC: record.tokens.EURC } : {}),
+      },
+    };
+  });
+  for (const chain of chains) options.logger?.info('devnet chain ready', { ...chain });
+  options.logger?.info('devnet ready', { chains: chains.length, ms: Date.now() - startedAt });
+
+  return createDevnet({ chains, customers, deployer, relayers, nodes, blockTime: options.blockTime });
+};
+
+interface DevnetParts {
+  chains: DevnetChain[];
+  customers: DevnetAccount[];
+  deployer: DevnetAccount;
+  relayers: Partial<Record<BlockchainName, DevnetAccount>>;
+  nodes: Map<BlockchainName, ChainNode>;
+  blockTime: number | undefined;
+}
+
+const createDevnet = (parts: DevnetParts): Devnet => {
+  const { chains, nodes } = parts;
+  let stopping: Promise<void> | undefined;
+
+  const chain = (name: BlockchainName): DevnetChain => {
+    const found = chains.find((each) => each.name === name);
+    if (!found) throw new Error(`No devnet chain ${name} (running: ${chains.map((c) => c.name).join(', ')})`);
+    return found;
+  };
+  const node = (name: BlockchainName): ChainNode => {
+    if (stopping) throw new Error('The devnet is stopped');
+    chain(name);
+    return nodes.get(name) as ChainNode;
+  };
+
+  const fund = async (chainName: BlockchainName, address: string, amounts: FundAmounts): Promise<void> => {
+    const target = node(chainName);
+    const tokens = chain(chainName).tokens;
+    const recipient = getAddress(address);
+    for (const [key, amount] of Object.entries(amounts)) {
+      if (typeof amount !== 'bigint' || amount < 0n)
+        throw new RangeError(`fund: ${key} must be a non-negative bigint`);
+    }
+    if (amounts.EURC && !tokens.EURC) throw new Error(`No EURC on devnet chain ${chainName}`);
+    await target.exclusive(async () => {
+      if (amounts.native) await target.addNative(recipient, amounts.native);
+      const mints = [];
+      if (amounts.USDC) mints.push(target.mintRequest(tokens.USDC, recipient, amounts.USDC));
+      if (amounts.EURC && tokens.EURC) mints.push(target.mintRequest(tokens.EURC, recipient, amounts.EURC));
+      await target.sendFromDeployer(mints);
+    });
+  };
+
+  const registry = (): ChainRegistry =>
+    parseChainRegistry({
+      network: 'devnet',
+      chains: chains.map((each) => ({
+        name: each.name,
+        chainId: each.chainId,
+        cctpDomain: each.cctpDomain,
+        rpcUrls: [each.rpcUrl],
+        confirmations: 1,
+        ...(parts.blockTime ? { blockTimeMs: parts.blockTime * 1_000 } : {}),
+        tokens: { ...each.tokens },
+      })),
+    });
+
+  return {
+    chains,
+    customers: parts.customers,
+    deployer: parts.deployer,
+    relayers: parts.relayers,
+    registry,
+    chain,
+    fund,
+    mine: (chainName, blocks = 1) => {
+      if (!Number.isInteger(blocks) || blocks < 1) throw new RangeError('blocks must be a positive integer');
+      const target = node(chainName);
+      return target.exclusive(() => target.mine(blocks));
+    },
+    snapshot: (chainName) => {
+      const target = node(chainName);
+      return target.exclusive(() => target.snapshot());
+    },
+    revert: (chainName, snapshotId) => {
+      const target = node(chainName);
+      return target.exclusive(() => target.revert(snapshotId));
+    },
+    stop: () => {
+      stopping ??= Promise.all([...nodes.values()].map((each) => each.exclusive(() => each.stop()))).then(
+        () => undefined,
+      );
+      return stopping;
+    },
+  };
+};
