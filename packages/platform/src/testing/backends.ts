@@ -18,28 +18,37 @@ export const quietLogger = (service = 'test'): Logger =>
     silent: !process.env.TEST_LOG_LEVEL,
   });
 
-const canConnectPg = async (url: string): Promise<boolean> => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
+/** Tries a few times (a loaded machine can be slow to accept); returns the last error, if any. */
+const probe = async (attempt: () => Promise<void>, tries = 3): Promise<unknown> => {
+  let last: unknown;
+  for (let i = 0; i < tries; i++) {
+    try {
+      await attempt();
+      return undefined;
+    } catch (err) {
+      last = err;
+      await new Promise((r) => setTimeout(r, 500 * (i + 1)));
+    }
   }
+  return last;
 };
 
-const canConnectAmqp = async (url: string): Promise<boolean> => {
-  try {
-    const c = await amqp.connect(url, { timeout: 2000 });
+const probePg = (url: string) =>
+  probe(async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
+
+const probeAmqp = (url: string) =>
+  probe(async () => {
+    const c = await amqp.connect(url, { timeout: 10_000 });
     await c.close();
-    return true;
-  } catch {
-    return false;
-  }
-};
+  });
 
 let pgAdminUrl: Promise<string> | undefined;
 let amqpUrl: Promise<string> | undefined;
@@ -47,8 +56,12 @@ const started: Array<{ stop(): Promise<unknown> }> = [];
 
 /** Uses the PostgreSQL the environment names (or the one on loopback), else starts a container. */
 const resolvePgAdminUrl = async (): Promise<string> => {
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? DEFAULT_PG;
-  if (await canConnectPg(url)) return url;
+  const explicit = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  const url = explicit ?? DEFAULT_PG;
+  const err = await probePg(url);
+  if (!err) return url;
+  // A server the environment names is meant to be used: say why it failed instead of guessing.
+  if (explicit) throw new Error(`PostgreSQL at the configured URL is unreachable: ${String(err)}`);
   const { PostgreSqlContainer } = await import('./containers.js').then((m) => m.loadContainers());
   const container = await new PostgreSqlContainer('postgres:15-alpine').start();
   started.push(container);
@@ -56,8 +69,11 @@ const resolvePgAdminUrl = async (): Promise<string> => {
 };
 
 const resolveAmqpUrl = async (): Promise<string> => {
-  const url = process.env.TEST_AMQP_URL ?? process.env.AMQP_URL ?? DEFAULT_AMQP;
-  if (await canConnectAmqp(url)) return url;
+  const explicit = process.env.TEST_AMQP_URL ?? process.env.AMQP_URL;
+  const url = explicit ?? DEFAULT_AMQP;
+  const err = await probeAmqp(url);
+  if (!err) return url;
+  if (explicit) throw new Error(`RabbitMQ at the configured URL is unreachable: ${String(err)}`);
   const { RabbitMQContainer } = await import('./containers.js').then((m) => m.loadContainers());
   const container = await new RabbitMQContainer('rabbitmq:3.13-alpine').start();
   started.push(container);

@@ -16,7 +16,6 @@ describe('npm start (embedded defaults)', function () {
   const ports = { GATEWAY_PORT: '18480', PAYMENTS_PORT: '18481' };
 
   const start = async () => {
-    rmSync(join(varDir, 'devnet.json'), { force: true });
     child = spawn(process.execPath, [join(repoRoot, 'packages/stack/dist/main.js')], {
       cwd: repoRoot,
       env: {

@@ -34,7 +34,7 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
       amqpPrefix: prefix,
       logLevel: 'error',
       ports: { gateway: 0, payments: 0 },
-      env: { SCRYPT_COST: '1024' },
+      env: { SCRYPT_COST: '10' },
     });
     gw = api(stack.gatewayUrl);
     // A test queue on the real exchange sees every event the services publish.
