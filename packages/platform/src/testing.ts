@@ -1,1 +1,2 @@
 export * from './testing/backends.js';
+export * from './testing/vhost.js';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { baseConfigShape, envInt, envPort, envSecret, loadConfig } from '@stablepay/platform';
 
-const idPrefix = z.string().regex(/^[a-z][a-z0-9]{0,15}$/, 'must be 1-16 lower-case letters or digits, starting with a letter');
+const idPrefix = z
+  .string()
+  .regex(/^[a-z][a-z0-9]{0,15}$/, 'must be 1-16 lower-case letters or digits, starting with a letter');
 const serviceUrl = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
 const perMinute = (fallback: number) => envInt.pipe(z.number().int().min(1)).default(fallback);
 

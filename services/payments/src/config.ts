@@ -18,7 +18,10 @@ const extraChains = z
 export const paymentsConfigSchema = z.object({
   ...baseConfigShape,
   PORT: envPort.default(8101),
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('payments'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('payments'),
   /** The hosted checkout page; a session's url is `${CHECKOUT_URL}?session=<id>`. */
   CHECKOUT_URL: z.url().default('http://localhost:8081/'),
   /** Allows http:// return and cancel URLs (local development and the embedded dev stack only). */

@@ -1,4 +1,12 @@
-import { ConfigError, EmbeddedPostgres, createBus, createDatabase, createLogger, createMetrics, onTermination } from '@stablepay/platform';
+import {
+  ConfigError,
+  EmbeddedPostgres,
+  createBus,
+  createDatabase,
+  createLogger,
+  createMetrics,
+  onTermination,
+} from '@stablepay/platform';
 import { join } from 'node:path';
 import { loadPaymentsConfig, type PaymentsConfig } from './config.js';
 import { startPaymentsService } from './service.js';
@@ -12,7 +20,9 @@ try {
 }
 const logger = createLogger({ service: 'payments', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
 const metrics = createMetrics('payments');
-const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.open(join(config.DATA_DIR, 'payments'));
+const embedded = config.DATABASE_URL
+  ? undefined
+  : await EmbeddedPostgres.open(join(config.DATA_DIR, 'payments'));
 const db = await createDatabase({ url: config.DATABASE_URL, embedded, schema: config.DATABASE_SCHEMA });
 const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
 const service = await startPaymentsService({ config, deps: { logger, metrics, db, bus } });

@@ -29,7 +29,10 @@ export interface PaymentsService {
 }
 
 /** Migrates the database, then wires the HTTP app, the background workers and the subscriptions. */
-export async function buildPaymentsService(opts: { config: PaymentsConfig; deps: ServiceDeps }): Promise<PaymentsService> {
+export async function buildPaymentsService(opts: {
+  config: PaymentsConfig;
+  deps: ServiceDeps;
+}): Promise<PaymentsService> {
   const { config, deps } = opts;
   const { db, bus, logger, metrics } = deps;
   await migrate(db, config.DATABASE_SCHEMA, paymentsMigrations);
@@ -62,7 +65,14 @@ export async function buildPaymentsService(opts: { config: PaymentsConfig; deps:
     checkoutExpiryWorker(ctx, { intervalMs: config.CHECKOUT_EXPIRY_SWEEP_MS, logger }),
   ];
   const subscribe = () =>
-    subscribeEvents({ bus, db, consumer: SERVICE_NAME, handlers: merchantProjectionHandlers(), logger, metrics });
+    subscribeEvents({
+      bus,
+      db,
+      consumer: SERVICE_NAME,
+      handlers: merchantProjectionHandlers(),
+      logger,
+      metrics,
+    });
   return { http, workers, subscribe };
 }
 

@@ -19,12 +19,18 @@ export interface UserRow {
 
 export const USERS_EMAIL_UNIQUE = 'users_email_unique';
 
-export const insertMerchant = async (db: Knex | Knex.Transaction, row: Omit<MerchantRow, 'created_at'>): Promise<MerchantRow> => {
+export const insertMerchant = async (
+  db: Knex | Knex.Transaction,
+  row: Omit<MerchantRow, 'created_at'>,
+): Promise<MerchantRow> => {
   const [created] = await db<MerchantRow>('merchants').insert(row).returning('*');
   return created!;
 };
 
-export const insertUser = async (db: Knex | Knex.Transaction, row: Omit<UserRow, 'created_at'>): Promise<UserRow> => {
+export const insertUser = async (
+  db: Knex | Knex.Transaction,
+  row: Omit<UserRow, 'created_at'>,
+): Promise<UserRow> => {
   const [created] = await db<UserRow>('users').insert(row).returning('*');
   return created!;
 };
@@ -35,8 +41,10 @@ export const findUserByEmail = async (db: Knex, email: string): Promise<UserRow 
 export const findUserById = async (db: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> =>
   db<UserRow>('users').where({ id }).first();
 
-export const findMerchantById = async (db: Knex | Knex.Transaction, id: string): Promise<MerchantRow | undefined> =>
-  db<MerchantRow>('merchants').where({ id }).first();
+export const findMerchantById = async (
+  db: Knex | Knex.Transaction,
+  id: string,
+): Promise<MerchantRow | undefined> => db<MerchantRow>('merchants').where({ id }).first();
 
 export const findMerchantByPublicId = async (db: Knex, publicId: string): Promise<MerchantRow | undefined> =>
   db<MerchantRow>('merchants').where({ public_id: publicId }).first();

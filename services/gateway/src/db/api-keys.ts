@@ -29,10 +29,17 @@ export const insertApiKey = async (
 };
 
 export const listActiveApiKeys = async (db: Knex, merchantId: string): Promise<ApiKeyRow[]> =>
-  db<ApiKeyRow>('api_keys').where({ merchant_id: merchantId }).whereNull('revoked_at').orderBy('created_at', 'desc');
+  db<ApiKeyRow>('api_keys')
+    .where({ merchant_id: merchantId })
+    .whereNull('revoked_at')
+    .orderBy('created_at', 'desc');
 
 /** Revokes one of the merchant's active keys; false when it has none with that id. */
-export const revokeApiKey = async (db: Knex | Knex.Transaction, merchantId: string, id: string): Promise<boolean> => {
+export const revokeApiKey = async (
+  db: Knex | Knex.Transaction,
+  merchantId: string,
+  id: string,
+): Promise<boolean> => {
   const n = await db('api_keys')
     .where({ id, merchant_id: merchantId })
     .whereNull('revoked_at')
@@ -41,7 +48,10 @@ export const revokeApiKey = async (db: Knex | Knex.Transaction, merchantId: stri
 };
 
 /** Looked up on every request (no cache), so a revocation is effective at once on every replica. */
-export const findActiveApiKeyByDigest = async (db: Knex, digest: string): Promise<ApiKeyPrincipalRow | undefined> =>
+export const findActiveApiKeyByDigest = async (
+  db: Knex,
+  digest: string,
+): Promise<ApiKeyPrincipalRow | undefined> =>
   db('api_keys as k')
     .join('merchants as m', 'm.id', 'k.merchant_id')
     .where('k.key_digest', digest)
@@ -52,6 +62,8 @@ export const findActiveApiKeyByDigest = async (db: Knex, digest: string): Promis
 export const touchApiKey = async (db: Knex, id: string): Promise<void> => {
   await db('api_keys')
     .where({ id })
-    .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
+    .where((q) =>
+      q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)),
+    )
     .update({ last_used_at: db.fn.now() });
 };

@@ -53,12 +53,18 @@ export const claimIdempotency = async (db: Knex, input: ClaimInput): Promise<Cla
           .orWhere((s) =>
             s
               .where({ state: 'in_progress' })
-              .where('created_at', '<', db.raw(`now() - (? * interval '1 millisecond')`, [input.staleAfterMs])),
+              .where(
+                'created_at',
+                '<',
+                db.raw(`now() - (? * interval '1 millisecond')`, [input.staleAfterMs]),
+              ),
           ),
       )
       .delete();
     if (removed > 0) continue;
-    const existing = await db<IdempotencyRow>('idempotency_records').where({ lookup_digest: input.lookupDigest }).first();
+    const existing = await db<IdempotencyRow>('idempotency_records')
+      .where({ lookup_digest: input.lookupDigest })
+      .first();
     if (existing) return { claimed: false, existing };
   }
   throw new Error('could not claim idempotency record');

@@ -114,4 +114,11 @@ const wallets: Migration = {
   },
 };
 
-export const gatewayMigrations: Migration[] = [outboxMigration, inboxMigration, accounts, audit, idempotency, wallets];
+export const gatewayMigrations: Migration[] = [
+  outboxMigration,
+  inboxMigration,
+  accounts,
+  audit,
+  idempotency,
+  wallets,
+];

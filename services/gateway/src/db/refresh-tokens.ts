@@ -33,7 +33,10 @@ export const markRefreshTokenUsed = async (trx: Knex.Transaction, id: string): P
 };
 
 export const revokeFamily = async (db: Knex | Knex.Transaction, familyId: string): Promise<number> =>
-  db('refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  db('refresh_tokens')
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
 
 /** Deletes tokens that expired over a day ago (the family's revocation no longer matters then). */
 export const pruneExpiredRefreshTokens = async (db: Knex): Promise<number> =>

@@ -19,5 +19,8 @@ export const upsertMerchantWallet = async (trx: Knex.Transaction, row: MerchantW
     .where('merchant_wallets.assigned_at', '<=', row.assigned_at);
 };
 
-export const findMerchantWallet = async (db: Knex, merchantId: string): Promise<MerchantWalletRow | undefined> =>
+export const findMerchantWallet = async (
+  db: Knex,
+  merchantId: string,
+): Promise<MerchantWalletRow | undefined> =>
   db<MerchantWalletRow>('merchant_wallets').where({ merchant_id: merchantId }).first();

@@ -17,7 +17,11 @@ interface AccessPayload extends jwt.JwtPayload {
 }
 
 export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds: number): string => {
-  const payload: Omit<AccessPayload, 'sub'> = { typ: 'access', mid: claims.merchantId, mpid: claims.merchantPublicId };
+  const payload: Omit<AccessPayload, 'sub'> = {
+    typ: 'access',
+    mid: claims.merchantId,
+    mpid: claims.merchantPublicId,
+  };
   return jwt.sign(payload, secret, {
     algorithm: 'HS256',
     subject: claims.userId,
@@ -36,6 +40,7 @@ export const verifyAccessToken = (secret: string, token: string): AccessClaims =
   });
   if (typeof decoded === 'string') throw new Error('unexpected token payload');
   const payload = decoded as AccessPayload;
-  if (payload.typ !== 'access' || !payload.sub || !payload.mid || !payload.mpid) throw new Error('not an access token');
+  if (payload.typ !== 'access' || !payload.sub || !payload.mid || !payload.mpid)
+    throw new Error('not an access token');
   return { userId: payload.sub, merchantId: payload.mid, merchantPublicId: payload.mpid };
 };

@@ -9,7 +9,14 @@ import {
   type RegisteredAccount,
   type TokenPair,
 } from '@stablepay/contracts';
-import { AppError, conflict, currentContext, enqueueEvent, isUniqueViolation, unauthorized } from '@stablepay/platform';
+import {
+  AppError,
+  conflict,
+  currentContext,
+  enqueueEvent,
+  isUniqueViolation,
+  unauthorized,
+} from '@stablepay/platform';
 import type { Knex } from 'knex';
 import {
   findMerchantById,
@@ -48,7 +55,11 @@ export const accountView = (user: UserRow, merchant: MerchantRow): RegisteredAcc
 });
 
 /** Creates the user and its merchant, and announces the merchant in the same transaction. */
-export const register = async (ctx: GatewayContext, body: RegisterBody, meta: RequestMeta): Promise<RegisteredAccount> => {
+export const register = async (
+  ctx: GatewayContext,
+  body: RegisterBody,
+  meta: RequestMeta,
+): Promise<RegisteredAccount> => {
   const { config, db } = ctx;
   const passwordHash = await hashPassword(body.password, config.SCRYPT_COST);
   const merchantId = randomUUID();
@@ -131,12 +142,22 @@ export const login = async (ctx: GatewayContext, body: LoginBody, meta: RequestM
   const valid = await verifyPassword(body.password, user?.password_hash ?? (await ctx.decoyPasswordHash()));
   const merchant = user && valid ? await findMerchantById(db, user.merchant_id) : undefined;
   if (!user || !valid || !merchant) {
-    await appendAudit(db, { action: 'auth.login_failed', userId: user?.id, details: { email: body.email }, ...meta });
+    await appendAudit(db, {
+      action: 'auth.login_failed',
+      userId: user?.id,
+      details: { email: body.email },
+      ...meta,
+    });
     throw unauthorized(INVALID_CREDENTIALS);
   }
   return db.transaction(async (trx) => {
     const pair = await issueTokens(ctx, trx, user, merchant, randomUUID());
-    await appendAudit(trx, { action: 'auth.login_succeeded', userId: user.id, merchantId: merchant.id, ...meta });
+    await appendAudit(trx, {
+      action: 'auth.login_succeeded',
+      userId: user.id,
+      merchantId: merchant.id,
+      ...meta,
+    });
     return pair;
   });
 };
@@ -148,7 +169,11 @@ type RefreshOutcome = { kind: 'ok'; pair: TokenPair } | { kind: 'rejected' };
  * issued. A token that was already used or revoked is evidence of theft (one of two holders is not
  * the user), so the whole family is revoked and both holders must sign in again.
  */
-export const refresh = async (ctx: GatewayContext, body: RefreshBody, meta: RequestMeta): Promise<TokenPair> => {
+export const refresh = async (
+  ctx: GatewayContext,
+  body: RefreshBody,
+  meta: RequestMeta,
+): Promise<TokenPair> => {
   const { db } = ctx;
   const digest = refreshTokenDigest(body.refresh_token);
   const outcome = await db.transaction(async (trx): Promise<RefreshOutcome> => {
@@ -182,7 +207,12 @@ export const logout = async (ctx: GatewayContext, body: LogoutBody, meta: Reques
   if (!row) return;
   await db.transaction(async (trx) => {
     await revokeFamily(trx, row.family_id);
-    await appendAudit(trx, { action: 'auth.logout', userId: row.user_id, details: { familyId: row.family_id }, ...meta });
+    await appendAudit(trx, {
+      action: 'auth.logout',
+      userId: row.user_id,
+      details: { familyId: row.family_id },
+      ...meta,
+    });
   });
 };
 

@@ -59,7 +59,12 @@ export const listApiKeys = async (ctx: GatewayContext, merchantId: string): Prom
   }));
 
 /** Another merchant's key, or one already revoked, is simply not found. */
-export const revokeApiKey = async (ctx: GatewayContext, actor: KeyManager, id: string, meta: RequestMeta): Promise<void> => {
+export const revokeApiKey = async (
+  ctx: GatewayContext,
+  actor: KeyManager,
+  id: string,
+  meta: RequestMeta,
+): Promise<void> => {
   const revoked = await ctx.db.transaction(async (trx) => {
     if (!(await revokeApiKeyRow(trx, actor.merchantId, id))) return false;
     await appendAudit(trx, {
@@ -78,12 +83,22 @@ export const revokeApiKey = async (ctx: GatewayContext, actor: KeyManager, id: s
  * Resolves a presented key to the caller it stands for, reading the database every time: no cache
  * means a revocation holds at once on every replica.
  */
-export const authenticateApiKey = async (ctx: GatewayContext, presented: string): Promise<InternalClaims | undefined> => {
+export const authenticateApiKey = async (
+  ctx: GatewayContext,
+  presented: string,
+): Promise<InternalClaims | undefined> => {
   if (!looksLikeApiKey(presented)) return undefined;
   const row = await findActiveApiKeyByDigest(ctx.db, apiKeyDigest(ctx.config.API_KEY_PEPPER, presented));
   if (!row) return undefined;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-    touchApiKey(ctx.db, row.id).catch((err: unknown) => ctx.logger.warn('could not record API key use', { err }));
+    touchApiKey(ctx.db, row.id).catch((err: unknown) =>
+      ctx.logger.warn('could not record API key use', { err }),
+    );
   }
-  return { caller: 'api_key', merchantId: row.merchant_id, merchantPublicId: row.merchant_public_id, apiKeyId: row.id };
+  return {
+    caller: 'api_key',
+    merchantId: row.merchant_id,
+    merchantPublicId: row.merchant_public_id,
+    apiKeyId: row.id,
+  };
 };

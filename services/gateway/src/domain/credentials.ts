@@ -31,7 +31,8 @@ export const generateApiKey = (pepper: string, prefix: string, environment: stri
 };
 
 /** Cheap shape check before any database lookup (also bounds what is hashed). */
-export const looksLikeApiKey = (value: string): boolean => /^[a-z][a-z0-9]{0,15}_(live|test)_[A-Za-z0-9_-]{20,128}$/.test(value);
+export const looksLikeApiKey = (value: string): boolean =>
+  /^[a-z][a-z0-9]{0,15}_(live|test)_[A-Za-z0-9_-]{20,128}$/.test(value);
 
 /** Refresh tokens are opaque random strings; the database keeps their SHA-256 only. */
 export const refreshTokenDigest = (token: string): string => sha256Hex(token);

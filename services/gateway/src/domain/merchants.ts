@@ -26,7 +26,10 @@ export const merchantInfo = async (ctx: GatewayContext, idOrPublicId: string): P
   };
 };
 
-export const merchantWallet = async (ctx: GatewayContext, idOrPublicId: string): Promise<MerchantWalletData> => {
+export const merchantWallet = async (
+  ctx: GatewayContext,
+  idOrPublicId: string,
+): Promise<MerchantWalletData> => {
   const merchant = await findMerchant(ctx, idOrPublicId);
   const wallet = await findMerchantWallet(ctx.db, merchant.id);
   if (!wallet) throw new AppError('not_found', 'Wallet not assigned');

@@ -15,14 +15,18 @@ const derive = (password: string, salt: Buffer, logN: number, r: number, p: numb
   // scrypt needs 128·N·r bytes; Node's default ceiling (32 MiB) is below N = 2^15.
   const options: ScryptOptions = { N, r, p, maxmem: 128 * N * r * 2 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 };
 
 export const hashPassword = async (password: string, logN: number): Promise<string> => {
   const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, logN, BLOCK_SIZE, PARALLELISM);
-  return [SCHEME, logN, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [SCHEME, logN, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
 };
 
 interface ParsedHash {
@@ -55,5 +59,11 @@ export const verifyPassword = async (password: string, stored: string): Promise<
  */
 export const createDecoyHash = (logN: number): (() => Promise<string>) => {
   let decoy: Promise<string> | undefined;
-  return () => (decoy ??= hashPassword(randomBytes(24).toString('base64url'), logN));
+  return () => {
+    decoy ??= hashPassword(randomBytes(24).toString('base64url'), logN).catch((err: unknown) => {
+      decoy = undefined;
+      throw err;
+    });
+    return decoy;
+  };
 };

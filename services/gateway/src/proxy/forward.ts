@@ -1,4 +1,9 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import {
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Transform } from 'node:stream';
 import { AppError, signInternalToken, type Logger } from '@stablepay/platform';
@@ -20,6 +25,10 @@ export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
 const INTERNAL_TOKEN_TTL_SECONDS = 60;
 
 class BodyTooLargeError extends Error {}
+
+/** RFC 9112 §6.3: a request has a body only when it says so with Content-Length or Transfer-Encoding. */
+const hasBody = (req: Request): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Passes bytes through until `max`, then reports and drops the rest. */
 const byteLimit = (max: number, onExceeded: () => void): Transform => {
@@ -43,7 +52,8 @@ const byteLimit = (max: number, onExceeded: () => void): Transform => {
  * a short-lived internal token that names the merchant and the kind of caller. A service that
  * refuses the connection or stays silent for `timeoutMs` yields 503 with Retry-After.
  */
-export const forwardTo = (upstream: Upstream, opts: ForwardOptions): RequestHandler =>
+export const forwardTo =
+  (upstream: Upstream, opts: ForwardOptions): RequestHandler =>
   (req: Request, res: Response, next: NextFunction) => {
     if (Number(req.header('content-length') ?? 0) > opts.maxBodyBytes) {
       res.setHeader('Connection', 'close');
@@ -73,8 +83,6 @@ export const forwardTo = (upstream: Upstream, opts: ForwardOptions): RequestHand
       agent,
       timeout: opts.timeoutMs,
     };
-    const proxyReq: ClientRequest = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options);
-
     const fail = (err: Error) => {
       if (res.writableEnded || res.destroyed) return;
       if (res.headersSent) {
@@ -95,23 +103,44 @@ export const forwardTo = (upstream: Upstream, opts: ForwardOptions): RequestHand
       next(new AppError('unavailable', 'Service unavailable', [], UPSTREAM_RETRY_AFTER_SECONDS));
     };
 
-    proxyReq.on('timeout', () => proxyReq.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
-    proxyReq.on('error', fail);
-    proxyReq.on('response', (answer: IncomingMessage) => {
-      res.status(answer.statusCode ?? 502);
-      for (const [name, value] of Object.entries(clientResponseHeaders(answer.headers))) {
-        if (value !== undefined) res.setHeader(name, value);
-      }
-      answer.on('error', (err) => res.destroy(err));
-      answer.pipe(res);
-    });
+    const bodiless = !buffered && !hasBody(req);
+    const safe = bodiless && (req.method === 'GET' || req.method === 'HEAD');
+    let current: ClientRequest | undefined;
+    const send = (mayRetry: boolean): ClientRequest => {
+      const proxyReq = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options);
+      current = proxyReq;
+      proxyReq.on('timeout', () => proxyReq.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
+      proxyReq.on('error', (err: NodeJS.ErrnoException) => {
+        // A pooled connection the service closed just as it was reused: a safe request without a
+        // body is sent once more, on a fresh connection.
+        if (mayRetry && safe && proxyReq.reusedSocket && err.code === 'ECONNRESET' && !res.headersSent) {
+          send(false).end();
+          return;
+        }
+        fail(err);
+      });
+      proxyReq.on('response', (answer: IncomingMessage) => {
+        res.status(answer.statusCode ?? 502);
+        for (const [name, value] of Object.entries(clientResponseHeaders(answer.headers))) {
+          if (value !== undefined) res.setHeader(name, value);
+        }
+        answer.on('error', (err) => res.destroy(err));
+        answer.pipe(res);
+      });
+      return proxyReq;
+    };
     // The client left: stop the upstream work it no longer waits for.
     res.on('close', () => {
-      if (!res.writableFinished) proxyReq.destroy();
+      if (!res.writableFinished) current?.destroy();
     });
 
+    const proxyReq = send(true);
     if (buffered) {
       proxyReq.end(buffered);
+      return;
+    }
+    if (bodiless) {
+      proxyReq.end();
       return;
     }
     const limiter = byteLimit(opts.maxBodyBytes, () => {

@@ -28,8 +28,12 @@ const GATEWAY_SET = new Set([
   'expect',
 ]);
 
-/** Services do not decide CORS or set cookies on the merchant-facing origin. */
-const UPSTREAM_ONLY = (name: string): boolean => name.startsWith('access-control-') || name === 'set-cookie';
+/**
+ * Services do not decide CORS, set cookies on the merchant-facing origin, or tell the world what
+ * they run on.
+ */
+const UPSTREAM_ONLY = (name: string): boolean =>
+  name.startsWith('access-control-') || name === 'set-cookie' || name === 'x-powered-by' || name === 'server';
 
 const connectionTokens = (headers: IncomingHttpHeaders): Set<string> =>
   new Set(
@@ -48,12 +52,16 @@ export interface ForwardIdentity {
   host?: string;
 }
 
-export const upstreamRequestHeaders = (incoming: IncomingHttpHeaders, identity: ForwardIdentity): OutgoingHttpHeaders => {
+export const upstreamRequestHeaders = (
+  incoming: IncomingHttpHeaders,
+  identity: ForwardIdentity,
+): OutgoingHttpHeaders => {
   const listed = connectionTokens(incoming);
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined) continue;
-    if (HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || GATEWAY_SET.has(name) || listed.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || GATEWAY_SET.has(name) || listed.has(name))
+      continue;
     out[name] = value;
   }
   out['x-internal-token'] = identity.internalToken;

@@ -32,7 +32,10 @@ export const assignWallet = async (db: Db, w: WalletAssignedData): Promise<boole
   return n > 0;
 };
 
-export const findMerchantByPublicId = async (db: Db, publicId: string): Promise<MerchantRecord | undefined> => {
+export const findMerchantByPublicId = async (
+  db: Db,
+  publicId: string,
+): Promise<MerchantRecord | undefined> => {
   const row = (await db(MERCHANTS).where({ public_id: publicId }).first()) as Row | undefined;
   return row ? toMerchant(row) : undefined;
 };

@@ -75,7 +75,9 @@ const paymentsMigration: Migration = {
       ts(t, 'completed_at');
       t.check(`status in (${PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ')})`, [], 'payments_status_check');
     });
-    await db.raw(`create index payments_merchant_created_idx on ${PAYMENTS} (merchant_id, created_at desc, id)`);
+    await db.raw(
+      `create index payments_merchant_created_idx on ${PAYMENTS} (merchant_id, created_at desc, id)`,
+    );
     // A session produces at most one payment; a failed one releases it for another attempt.
     await db.raw(
       `create unique index payments_session_key on ${PAYMENTS} (session_id) where session_id is not null and status <> 'failed'`,

@@ -47,7 +47,11 @@ export const findPaymentByTxHash = async (db: Db, txHash: string): Promise<Payme
 };
 
 /** With `merchantId`, another merchant's payment is simply not found. */
-export const findPayment = async (db: Db, id: string, merchantId?: string): Promise<PaymentRecord | undefined> => {
+export const findPayment = async (
+  db: Db,
+  id: string,
+  merchantId?: string,
+): Promise<PaymentRecord | undefined> => {
   const q = db(PAYMENTS).where({ id });
   if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
   const row = (await q.first()) as Row | undefined;

@@ -87,27 +87,27 @@ export const releaseSession = async (db: Db, sessionId: string, paymentId: strin
 
 /**
  * Expires open, unpaid sessions whose time is up: one session (`id`) or a batch of the oldest. The
- * guard sits in the UPDATE, and SKIP LOCKED lets replicas sweep side by side without waiting on a
- * session a payment is being linked to right now.
+ * guard sits in the UPDATE itself. A batch skips rows locked right now (a payment being linked, or
+ * another replica's sweep), so replicas sweep side by side; a single session waits for its lock
+ * instead, so that a reader who finds nothing to expire then sees the other writer's result.
  */
 export const expireDueSessionRows = async (
   trx: Knex.Transaction,
   opts: { id?: string; limit: number },
 ): Promise<CheckoutSessionRecord[]> => {
   const due = `status = 'open' and payment_id is null and expires_at <= now()`;
-  const only = opts.id === undefined ? '' : 'and id = ?';
-  const bindings = opts.id === undefined ? [opts.limit] : [opts.id, opts.limit];
-  const result = (await trx.raw(
-    `update ${CHECKOUT_SESSIONS}
-        set status = 'expired', expired_at = now(), updated_at = now()
-      where ${due} and id in (
-        select id from ${CHECKOUT_SESSIONS}
-         where ${due} ${only}
-         order by expires_at
-         limit ?
-         for update skip locked)
-      returning *`,
-    bindings,
-  )) as { rows: Row[] };
+  const set = `set status = 'expired', expired_at = now(), updated_at = now()`;
+  const result = (
+    opts.id === undefined
+      ? await trx.raw(
+          `update ${CHECKOUT_SESSIONS} ${set}
+            where ${due} and id in (
+              select id from ${CHECKOUT_SESSIONS} where ${due}
+               order by expires_at limit ? for update skip locked)
+            returning *`,
+          [opts.limit],
+        )
+      : await trx.raw(`update ${CHECKOUT_SESSIONS} ${set} where id = ? and ${due} returning *`, [opts.id])
+  ) as { rows: Row[] };
   return result.rows.map(toSession);
 };

@@ -7,6 +7,7 @@ import { expireDueSessionRows, findSession, insertSession } from '../db/sessions
 import { writeEvent } from '../messaging/events.js';
 import type { PaymentsContext } from './context.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './records.js';
+import { assertStorableText } from './text.js';
 
 export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.checkoutUrl}?session=${id}`;
 
@@ -16,6 +17,7 @@ export const createCheckoutSession = async (
   merchantId: string,
   body: CreateCheckoutSessionBody,
 ): Promise<{ session: CheckoutSessionRecord; url: string }> => {
+  assertStorableText(body);
   const details: ErrorDetail[] = [];
   if (!ctx.allowInsecureUrls) {
     for (const field of ['return_url', 'cancel_url'] as const) {
@@ -29,7 +31,9 @@ export const createCheckoutSession = async (
   // The gateway has authenticated the merchant, so a missing projection is lag, not a bad request.
   if (!merchant) throw new AppError('unavailable', 'Merchant is not available yet; retry shortly', [], 1);
   if (!merchant.acceptedCurrencies.includes(body.currency)) {
-    details.push(fieldDetail('currency', `This merchant does not accept ${body.currency}`, 'currency_not_accepted'));
+    details.push(
+      fieldDetail('currency', `This merchant does not accept ${body.currency}`, 'currency_not_accepted'),
+    );
   }
   if (details.length > 0) throw new AppError('validation', 'Body validation failed', details);
   const session = await insertSession(ctx.db, {
@@ -49,7 +53,10 @@ export const createCheckoutSession = async (
  * Expires open, unpaid sessions past their time (one, or a batch), writing checkout.session.expired
  * for each in the same transaction. Returns how many it expired.
  */
-export const expireDueSessions = async (ctx: PaymentsContext, opts: { id?: string; limit?: number } = {}): Promise<number> => {
+export const expireDueSessions = async (
+  ctx: PaymentsContext,
+  opts: { id?: string; limit?: number } = {},
+): Promise<number> => {
   const expired = await ctx.db.transaction(async (trx) => {
     const rows = await expireDueSessionRows(trx, { id: opts.id, limit: opts.limit ?? 100 });
     for (const s of rows) {
@@ -82,7 +89,9 @@ export const getCheckoutSession = async (
   let session = await findSession(ctx.db, id, merchantId);
   if (!session) throw notFound('Checkout session');
   if (session.status === 'open' && session.paymentId === null && session.expiresAt.getTime() <= Date.now()) {
-    if ((await expireDueSessions(ctx, { id, limit: 1 })) > 0) session = (await findSession(ctx.db, id, merchantId))!;
+    await expireDueSessions(ctx, { id, limit: 1 });
+    // Read again whoever expired it: this request, the sweeper or a concurrent reader.
+    session = (await findSession(ctx.db, id, merchantId)) ?? session;
   }
   const payment = session.paymentId ? ((await findPayment(ctx.db, session.paymentId)) ?? null) : null;
   return { session, payment };

@@ -19,6 +19,7 @@ import { attachPayment, lockSession } from '../db/sessions-repo.js';
 import { writeEvent } from '../messaging/events.js';
 import type { PaymentsContext } from './context.js';
 import type { MerchantRecord, PaymentRecord } from './records.js';
+import { assertStorableText } from './text.js';
 
 export interface CreatePaymentResult {
   /** false: the txHash was already known and `payment` is the existing one */
@@ -41,12 +42,15 @@ const checkAgainstMerchant = (
   const details: ErrorDetail[] = [];
   const crossChain = body.isCrossChain === true;
   if (!merchant.acceptedCurrencies.includes(body.token)) {
-    details.push(fieldDetail('token', `This merchant does not accept ${body.token}`, 'currency_not_accepted'));
+    details.push(
+      fieldDetail('token', `This merchant does not accept ${body.token}`, 'currency_not_accepted'),
+    );
   } else if (crossChain && body.token === 'EURC') {
     details.push(fieldDetail('token', 'EURC payments are same-chain only', 'cross_chain_unsupported'));
   }
   const sourceChain = ctx.chains.nameOf(body.chainId);
-  if (!sourceChain) details.push(fieldDetail('chainId', `Unsupported chain id ${body.chainId}`, 'unknown_chain'));
+  if (!sourceChain)
+    details.push(fieldDetail('chainId', `Unsupported chain id ${body.chainId}`, 'unknown_chain'));
   let destinationChain: BlockchainName | null = null;
   let destinationChainId: number | null = null;
   if (crossChain) {
@@ -55,7 +59,11 @@ const checkAgainstMerchant = (
       destinationChain = ctx.chains.nameOf(body.destinationChainId) ?? null;
       if (!destinationChain) {
         details.push(
-          fieldDetail('destinationChainId', `Unsupported chain id ${body.destinationChainId}`, 'unknown_chain'),
+          fieldDetail(
+            'destinationChainId',
+            `Unsupported chain id ${body.destinationChainId}`,
+            'unknown_chain',
+          ),
         );
       }
     } else {
@@ -66,11 +74,16 @@ const checkAgainstMerchant = (
   if (merchant.wallet && merchant.wallet.address.toLowerCase() !== body.toAddress.toLowerCase()) {
     details.push(fieldDetail('toAddress', "toAddress is not the merchant's wallet", 'wrong_recipient'));
   }
-  if (details.length > 0 || !sourceChain) throw new AppError('validation', 'Payment validation failed', details);
+  if (details.length > 0 || !sourceChain)
+    throw new AppError('validation', 'Payment validation failed', details);
   return { sourceChain, destinationChain, destinationChainId };
 };
 
-const newPaymentRow = (body: CreatePublicPaymentBody, merchant: MerchantRecord, at: Placement): NewPaymentRow => {
+const newPaymentRow = (
+  body: CreatePublicPaymentBody,
+  merchant: MerchantRecord,
+  at: Placement,
+): NewPaymentRow => {
   const crossChain = body.isCrossChain === true;
   return {
     id: randomUUID(),
@@ -117,23 +130,37 @@ const linkSession = async (
     throw conflict('Checkout session already has a payment', used);
   }
   if (session.status === 'expired' || pastExpiry) {
-    throw conflict('Checkout session has expired', [fieldDetail('sessionId', 'The checkout session has expired', 'session_expired')]);
+    throw conflict('Checkout session has expired', [
+      fieldDetail('sessionId', 'The checkout session has expired', 'session_expired'),
+    ]);
   }
   const details: ErrorDetail[] = [];
   if (session.currency !== payment.currency) {
-    details.push(fieldDetail('token', `The checkout session is payable in ${session.currency}`, 'session_mismatch'));
+    details.push(
+      fieldDetail('token', `The checkout session is payable in ${session.currency}`, 'session_mismatch'),
+    );
   }
   if (session.amount !== null) {
     const due = decimalToBaseUnits(session.amount);
     if (decimalToBaseUnits(payment.amount) !== due) {
-      details.push(fieldDetail('amount', `The checkout session amount is ${session.amount}`, 'session_mismatch'));
+      details.push(
+        fieldDetail('amount', `The checkout session amount is ${session.amount}`, 'session_mismatch'),
+      );
     }
-    if (!payment.isCrossChain && payment.expectedAmount !== null && decimalToBaseUnits(payment.expectedAmount) < due) {
-      details.push(fieldDetail('expectedAmount', `The checkout session amount is ${session.amount}`, 'session_mismatch'));
+    if (
+      !payment.isCrossChain &&
+      payment.expectedAmount !== null &&
+      decimalToBaseUnits(payment.expectedAmount) < due
+    ) {
+      details.push(
+        fieldDetail('expectedAmount', `The checkout session amount is ${session.amount}`, 'session_mismatch'),
+      );
     }
   }
-  if (details.length > 0) throw new AppError('validation', 'Payment does not match the checkout session', details);
-  if (!(await attachPayment(trx, sessionId, payment.id))) throw conflict('Checkout session already has a payment', used);
+  if (details.length > 0)
+    throw new AppError('validation', 'Payment does not match the checkout session', details);
+  if (!(await attachPayment(trx, sessionId, payment.id)))
+    throw conflict('Checkout session already has a payment', used);
   await setPaymentSession(trx, payment.id, sessionId);
   return session.createdAt;
 };
@@ -147,6 +174,7 @@ export const createPublicPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
 ): Promise<CreatePaymentResult> => {
+  assertStorableText(body);
   const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
   const placement = checkAgainstMerchant(ctx, body, merchant);
@@ -189,7 +217,8 @@ export const createPublicPayment = async (
     });
   } catch (err) {
     // Belt and braces behind the session lock: the partial unique index on payments.session_id.
-    if (isUniqueViolation(err, 'payments_session_key')) throw conflict('Checkout session already has a payment');
+    if (isUniqueViolation(err, 'payments_session_key'))
+      throw conflict('Checkout session already has a payment');
     throw err;
   }
   if (result.created) ctx.eventsCommitted();

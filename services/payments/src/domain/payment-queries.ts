@@ -16,7 +16,11 @@ export const getPaymentById = async (ctx: PaymentsContext, id: string): Promise<
 };
 
 /** Another merchant's payment is not found, never forbidden. */
-export const getMerchantPayment = async (ctx: PaymentsContext, merchantId: string, id: string): Promise<PaymentRecord> => {
+export const getMerchantPayment = async (
+  ctx: PaymentsContext,
+  merchantId: string,
+  id: string,
+): Promise<PaymentRecord> => {
   const payment = await findPayment(ctx.db, id, merchantId);
   if (!payment) throw notFound('Payment');
   return payment;
@@ -39,10 +43,13 @@ export const toPaymentQuery = (merchantId: string, q: PaymentListQuery): Payment
   };
   if (q.status) query.statuses = q.status === 'pending' ? IN_PROGRESS_STATUSES : [q.status];
   if (q.startDate) {
-    query.createdAtLeast = new Date(BARE_DATE.test(q.startDate) ? `${q.startDate}T00:00:00.000Z` : q.startDate);
+    query.createdAtLeast = new Date(
+      BARE_DATE.test(q.startDate) ? `${q.startDate}T00:00:00.000Z` : q.startDate,
+    );
   }
   if (q.endDate) {
-    if (BARE_DATE.test(q.endDate)) query.createdBefore = new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + DAY_MS);
+    if (BARE_DATE.test(q.endDate))
+      query.createdBefore = new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + DAY_MS);
     else query.createdAtMost = new Date(q.endDate);
   }
   if (q.since) query.createdAfter = new Date(q.since);

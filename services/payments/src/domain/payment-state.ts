@@ -30,7 +30,9 @@ export const IN_PROGRESS_STATUSES: readonly PaymentStatus[] = [
 ];
 
 export const statusesLeadingTo = (to: PaymentStatus): PaymentStatus[] =>
-  (Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[]).filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
+  (Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[]).filter((from) =>
+    PAYMENT_TRANSITIONS[from].includes(to),
+  );
 
 export interface TransitionResult {
   payment: PaymentRecord;
@@ -69,7 +71,9 @@ const paymentEventData = (p: PaymentRecord) => ({
   source_chain: p.sourceChain,
   destination_chain: p.destinationChain,
   is_cross_chain: p.isCrossChain,
-  ...(p.isCrossChain && p.merchantTransferTxHash ? { merchant_transfer_tx_hash: p.merchantTransferTxHash } : {}),
+  ...(p.isCrossChain && p.merchantTransferTxHash
+    ? { merchant_transfer_tx_hash: p.merchantTransferTxHash }
+    : {}),
   customer_email: p.customerEmail,
   reference: p.reference,
   metadata: p.metadata,
@@ -82,7 +86,10 @@ export interface CompletionFacts {
   merchantTransferTxHash?: string;
 }
 
-const runAndNotify = async <T>(ctx: PaymentsContext, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+const runAndNotify = async <T>(
+  ctx: PaymentsContext,
+  work: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> => {
   const result = await ctx.db.transaction(work);
   ctx.eventsCommitted();
   return result;
@@ -92,12 +99,17 @@ const runAndNotify = async <T>(ctx: PaymentsContext, work: (trx: Knex.Transactio
  * Funds arrived: the payment completes, its checkout session (if any) completes with it, and
  * payment.completed (+ checkout.session.completed) leave through the outbox in the same commit.
  */
-export const completePayment = (ctx: PaymentsContext, id: string, facts: CompletionFacts = {}): Promise<TransitionResult> =>
+export const completePayment = (
+  ctx: PaymentsContext,
+  id: string,
+  facts: CompletionFacts = {},
+): Promise<TransitionResult> =>
   runAndNotify(ctx, async (trx) => {
     const patch: Record<string, unknown> = { completed_at: trx.fn.now() };
     if (facts.receivedAmount !== undefined) patch.received_amount = facts.receivedAmount;
     if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
-    if (facts.merchantTransferTxHash !== undefined) patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
+    if (facts.merchantTransferTxHash !== undefined)
+      patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
     const result = await transitionPayment(trx, id, 'completed', patch);
     if (!result.changed) return result;
     const p = result.payment;
@@ -136,7 +148,10 @@ export const failPayment = (
     const result = await transitionPayment(trx, id, 'failed', patch);
     if (!result.changed) return result;
     const p = result.payment;
-    await writeEvent(trx, EventTypes.PaymentFailed, p.merchantId, { ...paymentEventData(p), failure_reason: reason });
+    await writeEvent(trx, EventTypes.PaymentFailed, p.merchantId, {
+      ...paymentEventData(p),
+      failure_reason: reason,
+    });
     if (p.sessionId) await releaseSession(trx, p.sessionId, p.id);
     return result;
   });
@@ -151,7 +166,8 @@ export const advanceCrossChainPayment = (
   ctx.db.transaction((trx) => {
     const patch: Record<string, unknown> = {};
     if (facts.cctpMessageHash !== undefined) patch.cctp_message_hash = facts.cctpMessageHash;
-    if (facts.cctpAttestationStatus !== undefined) patch.cctp_attestation_status = facts.cctpAttestationStatus;
+    if (facts.cctpAttestationStatus !== undefined)
+      patch.cctp_attestation_status = facts.cctpAttestationStatus;
     if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
     return transitionPayment(trx, id, to, patch);
   });

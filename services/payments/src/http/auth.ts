@@ -10,7 +10,11 @@ const allowCallers =
   (_req, res, next) => {
     const caller = res.locals.auth?.caller;
     if (caller === kind) return next();
-    next(caller === undefined || caller === 'public' ? unauthorized() : forbidden(`This endpoint requires ${what}`));
+    next(
+      caller === undefined || caller === 'public'
+        ? unauthorized()
+        : forbidden(`This endpoint requires ${what}`),
+    );
   };
 
 /** Endpoints marked `key` in the spec. */

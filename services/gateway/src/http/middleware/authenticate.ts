@@ -5,7 +5,8 @@ import { verifyAccessToken } from '../../domain/access-tokens.js';
 import { authenticateApiKey } from '../../domain/api-keys.js';
 import type { GatewayContext } from '../../gateway-context.js';
 
-export const API_KEY_REQUIRED = 'API key required: send it in the X-API-Key header (bearer tokens are not accepted here)';
+export const API_KEY_REQUIRED =
+  'API key required: send it in the X-API-Key header (bearer tokens are not accepted here)';
 export const BEARER_REQUIRED = 'Bearer access token required: send it in the Authorization header';
 export const API_KEYS_CANNOT_MANAGE_KEYS = 'API keys cannot manage API keys';
 
@@ -26,7 +27,12 @@ const fromApiKey = async (ctx: GatewayContext, key: string): Promise<InternalCla
 const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
   try {
     const claims = verifyAccessToken(ctx.config.JWT_SECRET, token);
-    return { caller: 'user', merchantId: claims.merchantId, merchantPublicId: claims.merchantPublicId, userId: claims.userId };
+    return {
+      caller: 'user',
+      merchantId: claims.merchantId,
+      merchantPublicId: claims.merchantPublicId,
+      userId: claims.userId,
+    };
   } catch {
     throw new AppError('unauthorized', 'Invalid or expired access token');
   }
@@ -42,7 +48,8 @@ const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
  * - `jwt_or_key`: either; the API key wins when both are sent.
  * - `public`: nothing is read; whatever the client sent is stripped before forwarding.
  */
-export const authenticate = (ctx: GatewayContext, auth: RouteAuth, opts: { managesApiKeys?: boolean } = {}): RequestHandler =>
+export const authenticate =
+  (ctx: GatewayContext, auth: RouteAuth, opts: { managesApiKeys?: boolean } = {}): RequestHandler =>
   async (req: Request, res: Response, next: NextFunction) => {
     try {
       const apiKey = presentedApiKey(req);
@@ -65,7 +72,11 @@ export const authenticate = (ctx: GatewayContext, auth: RouteAuth, opts: { manag
         case 'jwt_or_key':
           if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey);
           else if (bearer) res.locals.auth = fromBearer(ctx, bearer);
-          else throw new AppError('unauthorized', 'Authentication required: send X-API-Key or a bearer access token');
+          else
+            throw new AppError(
+              'unauthorized',
+              'Authentication required: send X-API-Key or a bearer access token',
+            );
           break;
       }
       next();
@@ -84,6 +95,7 @@ export const callerOf = (res: Response): InternalClaims => {
 /** The dashboard user and merchant behind a jwt route. */
 export const userOf = (res: Response): { userId: string; merchantId: string } => {
   const auth = callerOf(res);
-  if (auth.caller !== 'user' || !auth.userId || !auth.merchantId) throw new AppError('unauthorized', BEARER_REQUIRED);
+  if (auth.caller !== 'user' || !auth.userId || !auth.merchantId)
+    throw new AppError('unauthorized', BEARER_REQUIRED);
   return { userId: auth.userId, merchantId: auth.merchantId };
 };

@@ -29,7 +29,8 @@ export const payloadTooLarge = (): AppError => new AppError('payload_too_large',
  * Forwarded bodies are streamed, except for a POST carrying an Idempotency-Key: its bytes are
  * needed to fingerprint the request before anything is sent, so it is read here (bounded).
  */
-export const bufferForIdempotency = (limit = PROXY_BODY_LIMIT): RequestHandler =>
+export const bufferForIdempotency =
+  (limit = PROXY_BODY_LIMIT): RequestHandler =>
   (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || req.header('idempotency-key') === undefined) return next();
     if (Number(req.header('content-length') ?? 0) > limit) return next(payloadTooLarge());

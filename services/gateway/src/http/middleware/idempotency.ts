@@ -1,6 +1,11 @@
 import { AppError, badRequest, conflict, fieldDetail, type InternalClaims } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { claimIdempotency, completeIdempotency, releaseIdempotency, type IdempotencyRow } from '../../db/idempotency.js';
+import {
+  claimIdempotency,
+  completeIdempotency,
+  releaseIdempotency,
+  type IdempotencyRow,
+} from '../../db/idempotency.js';
 import {
   IDEMPOTENCY_KEY_RE,
   IDEMPOTENCY_TTL_HOURS,
@@ -73,60 +78,62 @@ const replay = (res: Response, row: IdempotencyRow, keys: IdempotencyRecordKeys)
  * request, a client bug rather than a retry). 5xx answers are not kept, so the client may retry.
  * Runs after authentication (the caller is part of the identity) and after the body is read.
  */
-export const idempotency = (ctx: GatewayContext): RequestHandler => async (req: Request, res: Response, next: NextFunction) => {
-  const key = req.header('idempotency-key');
-  if (req.method !== 'POST' || key === undefined) return next();
-  try {
-    if (!IDEMPOTENCY_KEY_RE.test(key)) {
-      throw badRequest('Invalid Idempotency-Key', [
-        fieldDetail('Idempotency-Key', 'must be 1-255 visible ASCII characters', 'invalid_header'),
-      ]);
-    }
-    const keys = idempotencyRecordKeys(ctx.config.API_KEY_PEPPER, {
-      caller: callerIdentity(res.locals.auth, req),
-      method: req.method,
-      path: req.path,
-      key,
-    });
-    const requestHash = keys.requestHash(res.locals.rawBody ?? Buffer.alloc(0));
-    const claim = await claimIdempotency(ctx.db, {
-      lookupDigest: keys.lookupDigest,
-      method: req.method,
-      path: req.path,
-      requestHash,
-      ttlHours: IDEMPOTENCY_TTL_HOURS,
-      staleAfterMs: ctx.config.UPSTREAM_TIMEOUT_MS * 4,
-    });
-    if (!claim.claimed) {
-      const { existing } = claim;
-      if (existing.request_hash !== requestHash) throw new AppError('unprocessable', KEY_REUSED);
-      if (existing.state !== 'completed') throw conflict(IN_PROGRESS);
-      replay(res, existing, keys);
-      return;
-    }
-    let settled = false;
-    const settle = async (status: number, body: Buffer | undefined): Promise<void> => {
-      if (settled) return;
-      settled = true;
-      try {
-        if (status < 500 && body !== undefined) {
-          await completeIdempotency(ctx.db, claim.id, {
-            status,
-            contentType: (res.getHeader('content-type') as string | undefined) ?? null,
-            sealedBody: keys.seal(body),
-          });
-        } else {
-          await releaseIdempotency(ctx.db, claim.id);
-        }
-      } catch (err) {
-        ctx.logger.error('could not settle idempotency record', { err });
+export const idempotency =
+  (ctx: GatewayContext): RequestHandler =>
+  async (req: Request, res: Response, next: NextFunction) => {
+    const key = req.header('idempotency-key');
+    if (req.method !== 'POST' || key === undefined) return next();
+    try {
+      if (!IDEMPOTENCY_KEY_RE.test(key)) {
+        throw badRequest('Invalid Idempotency-Key', [
+          fieldDetail('Idempotency-Key', 'must be 1-255 visible ASCII characters', 'invalid_header'),
+        ]);
       }
-    };
-    interceptResponse(res, MAX_STORED_RESPONSE, (body) => settle(res.statusCode, body));
-    // A client that went away before the end leaves nothing to replay: let it retry.
-    res.on('close', () => void settle(500, undefined));
-    next();
-  } catch (err) {
-    next(err);
-  }
-};
+      const keys = idempotencyRecordKeys(ctx.config.API_KEY_PEPPER, {
+        caller: callerIdentity(res.locals.auth, req),
+        method: req.method,
+        path: req.path,
+        key,
+      });
+      const requestHash = keys.requestHash(res.locals.rawBody ?? Buffer.alloc(0));
+      const claim = await claimIdempotency(ctx.db, {
+        lookupDigest: keys.lookupDigest,
+        method: req.method,
+        path: req.path,
+        requestHash,
+        ttlHours: IDEMPOTENCY_TTL_HOURS,
+        staleAfterMs: ctx.config.UPSTREAM_TIMEOUT_MS * 4,
+      });
+      if (!claim.claimed) {
+        const { existing } = claim;
+        if (existing.request_hash !== requestHash) throw new AppError('unprocessable', KEY_REUSED);
+        if (existing.state !== 'completed') throw conflict(IN_PROGRESS);
+        replay(res, existing, keys);
+        return;
+      }
+      let settled = false;
+      const settle = async (status: number, body: Buffer | undefined): Promise<void> => {
+        if (settled) return;
+        settled = true;
+        try {
+          if (status < 500 && body !== undefined) {
+            await completeIdempotency(ctx.db, claim.id, {
+              status,
+              contentType: (res.getHeader('content-type') as string | undefined) ?? null,
+              sealedBody: keys.seal(body),
+            });
+          } else {
+            await releaseIdempotency(ctx.db, claim.id);
+          }
+        } catch (err) {
+          ctx.logger.error('could not settle idempotency record', { err });
+        }
+      };
+      interceptResponse(res, MAX_STORED_RESPONSE, (body) => settle(res.statusCode, body));
+      // A client that went away before the end leaves nothing to replay: let it retry.
+      res.on('close', () => void settle(500, undefined));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };

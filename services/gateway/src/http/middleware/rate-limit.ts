@@ -17,7 +17,9 @@ const limiter = (limit: number, keyGenerator: (req: Request, res: Response) => s
     keyGenerator,
     handler: (req: Request, res: Response) => {
       const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
-      const seconds = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : WINDOW_MS / 1000;
+      const seconds = reset
+        ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000))
+        : WINDOW_MS / 1000;
       sendError(res, new AppError('rate_limited', 'Too many requests', [], seconds));
     },
   });

@@ -6,7 +6,12 @@ export const apiSecurityHeaders = (): RequestHandler =>
   helmet({
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+      directives: {
+        defaultSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+      },
     },
     // The payment widget reads public routes cross-origin; CORS decides who may read. Credentials
     // travel in headers that a cross-origin embed cannot send, so embedding exposes nothing.

@@ -10,6 +10,10 @@ export const createPublicPaymentRoute =
   async (req, res) => {
     const body = parseBody(CreatePublicPaymentBody, req);
     const { created, payment } = await createPublicPayment(ctx, body);
-    const data: CreatedPayment = { paymentId: payment.id, status: payment.status, isCrossChain: payment.isCrossChain };
+    const data: CreatedPayment = {
+      paymentId: payment.id,
+      status: payment.status,
+      isCrossChain: payment.isCrossChain,
+    };
     ok(res, data, created ? 201 : 200);
   };

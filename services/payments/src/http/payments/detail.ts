@@ -17,4 +17,5 @@ const detailRoute =
 export const apiPaymentDetailRoute = (ctx: PaymentsContext): RequestHandler => detailRoute(ctx, toDetail);
 
 /** GET /payments/:id (jwt): the detail view with every cross-chain field. */
-export const merchantPaymentDetailRoute = (ctx: PaymentsContext): RequestHandler => detailRoute(ctx, toMerchantDetail);
+export const merchantPaymentDetailRoute = (ctx: PaymentsContext): RequestHandler =>
+  detailRoute(ctx, toMerchantDetail);

@@ -1,0 +1,22 @@
+import { EventTypes, WalletAssignedData } from '@stablepay/contracts';
+import type { TransactionalHandler } from '@stablepay/platform';
+import { upsertMerchantWallet } from '../db/wallets.js';
+
+/** Keeps the projection behind GET /merchants/:id/wallet (the chain-watcher owns the wallet). */
+export const onWalletAssigned: TransactionalHandler = async (event, trx) => {
+  const data = WalletAssignedData.parse(event.data);
+  await upsertMerchantWallet(trx, {
+    merchant_id: data.merchantId,
+    wallet_id: data.walletId,
+    address: data.address,
+    blockchain: data.blockchain,
+    chain_id: data.chainId,
+    assigned_at: new Date(event.occurredAt),
+    event_id: event.id,
+  });
+};
+
+/** Every event the gateway consumes, with its handler: one list, registered at start. */
+export const gatewayEventHandlers: Record<string, TransactionalHandler> = {
+  [EventTypes.WalletAssigned]: onWalletAssigned,
+};

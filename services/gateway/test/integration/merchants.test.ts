@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import amqp, { type Channel, type ChannelModel } from 'amqplib';
+import { expect } from 'chai';
+import {
+  STRONG_PASSWORD,
+  call,
+  cleanupTestEnv,
+  closedPortUrl,
+  createTestEnv,
+  eventually,
+  gatewayEnv,
+  signUp,
+  startTestGateway,
+  uniqueEmail,
+  type TestEnv,
+  type TestGateway,
+} from './harness.js';
+
+describe('gateway: merchants and their events', () => {
+  let env: TestEnv;
+  let gw: TestGateway;
+  let connection: ChannelModel;
+  let channel: Channel;
+  let observed: string;
+
+  before(async () => {
+    env = await createTestEnv();
+    gw = await startTestGateway(gatewayEnv(env, await closedPortUrl()));
+    connection = await amqp.connect(env.amqpUrl);
+    channel = await connection.createChannel();
+    // An observer queue on the real exchange, as another service's queue would be.
+    observed = (await channel.assertQueue('', { exclusive: true })).queue;
+    await channel.bindQueue(observed, `${env.prefix}stablepay.events`, 'merchant.created');
+  });
+  after(async () => {
+    await connection?.close();
+    await gw?.stop();
+    await cleanupTestEnv(env);
+  });
+
+  it('publishes merchant.created exactly once, from the outbox, on registration', async () => {
+    const email = uniqueEmail();
+    const res = await call(gw.url, 'POST', '/auth/register', {
+      body: {
+        email,
+        password: STRONG_PASSWORD,
+        merchantName: 'Bean There',
+        blockchain: 'MATIC',
+        acceptedCurrencies: ['EURC', 'USDC'],
+      },
+      headers: { 'x-correlation-id': 'corr-register-1' },
+    });
+    expect(res.status).to.equal(201);
+    const publicId: string = res.body.data.merchant.id;
+    const merchantId = publicId.replace(/^sp_live_/, '');
+
+    // Published means confirmed by the broker, so the message is in the queue by then.
+    await eventually(async () => {
+      const row = await gw
+        .db('outbox')
+        .where({ type: 'merchant.created' })
+        .whereNotNull('published_at')
+        .first();
+      return row ?? undefined;
+    });
+    const message = await eventually(async () => (await channel.get(observed, { noAck: true })) || undefined);
+    expect(await channel.get(observed, { noAck: true })).to.equal(false);
+
+    expect(message.properties.type).to.equal('merchant.created');
+    const envelope = JSON.parse(message.content.toString('utf8'));
+    expect(envelope).to.include({
+      type: 'merchant.created',
+      version: 1,
+      producer: 'gateway',
+      merchantId,
+      correlationId: 'corr-register-1',
+    });
+    expect(envelope.data).to.deep.equal({
+      merchantId,
+      publicId,
+      name: 'Bean There',
+      blockchain: 'MATIC',
+      acceptedCurrencies: ['EURC', 'USDC'],
+      email,
+    });
+  });
+
+  it('serves public merchant info by public id or internal UUID, and 404 otherwise', async () => {
+    const account = await signUp(gw.url, 'Info Shop');
+    const byPublic = await call(gw.url, 'GET', `/merchants/${account.merchantPublicId}/info`);
+    expect(byPublic.status).to.equal(200);
+    expect(byPublic.body).to.deep.equal({
+      success: true,
+      data: { name: 'Info Shop', blockchain: 'BASE', accepted_currencies: 'USDC' },
+    });
+    const byUuid = await call(
+      gw.url,
+      'GET',
+      `/merchants/${account.merchantPublicId.replace(/^sp_live_/, '')}/info`,
+    );
+    expect(byUuid.body).to.deep.equal(byPublic.body);
+    for (const id of [`sp_live_${randomUUID()}`, 'not-an-id']) {
+      const missing = await call(gw.url, 'GET', `/merchants/${id}/info`);
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.equal({ success: false, error: 'Merchant not found', details: [] });
+    }
+  });
+
+  it('serves the wallet once wallet.assigned arrives, 404 until then', async () => {
+    const account = await signUp(gw.url);
+    const merchantId = account.merchantPublicId.replace(/^sp_live_/, '');
+    const before = await call(gw.url, 'GET', `/merchants/${account.merchantPublicId}/wallet`);
+    expect(before.status).to.equal(404);
+    expect(before.body).to.deep.equal({ success: false, error: 'Wallet not assigned', details: [] });
+
+    const walletId = randomUUID();
+    const address = '0x' + 'ab'.repeat(20);
+    const event = {
+      id: randomUUID(),
+      type: 'wallet.assigned',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      producer: 'chain-watcher',
+      correlationId: randomUUID(),
+      merchantId,
+      data: { merchantId, walletId, address, blockchain: 'BASE', chainId: 8453 },
+    };
+    // Delivered twice, as at-least-once delivery may: the inbox makes the second a no-op.
+    for (let i = 0; i < 2; i++)
+      await gw.bus.publish({
+        id: event.id,
+        type: event.type,
+        correlationId: event.correlationId,
+        body: event,
+      });
+
+    const wallet = await eventually(async () => {
+      const res = await call(gw.url, 'GET', `/merchants/${account.merchantPublicId}/wallet`);
+      return res.status === 200 ? res : undefined;
+    });
+    expect(wallet.body).to.deep.equal({
+      success: true,
+      data: { wallet: { id: walletId, address, blockchain: 'BASE', chainId: 8453 } },
+    });
+    const inbox = await eventually(async () => {
+      const rows = await gw.db('inbox').where({ message_id: event.id });
+      return rows.length === 1 ? rows : undefined;
+    });
+    expect(inbox).to.have.length(1);
+  });
+});

@@ -1,0 +1,68 @@
+import { ConfigError } from '@stablepay/platform';
+import { expect } from 'chai';
+import { loadGatewayConfig } from '../../src/config.js';
+
+const required = {
+  INTERNAL_TOKEN_SECRET: 'i'.repeat(32),
+  JWT_SECRET: 'j'.repeat(32),
+  API_KEY_PEPPER: 'p'.repeat(32),
+};
+
+describe('gateway configuration', () => {
+  it('has production defaults', () => {
+    const config = loadGatewayConfig(required);
+    expect(config).to.deep.include({
+      PORT: 8080,
+      DATABASE_SCHEMA: 'gateway',
+      MERCHANT_ID_PREFIX: 'sp',
+      API_KEY_PREFIX: 'sk',
+      ENVIRONMENT: 'live',
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+      REFRESH_TOKEN_TTL_SECONDS: 30 * 86_400,
+      SCRYPT_COST: 15,
+      PAYMENTS_URL: 'http://127.0.0.1:8101',
+      CHAIN_WATCHER_URL: 'http://127.0.0.1:8102',
+      REFUNDS_URL: 'http://127.0.0.1:8103',
+      INVOICING_URL: 'http://127.0.0.1:8104',
+      NOTIFIER_URL: 'http://127.0.0.1:8105',
+      UPSTREAM_TIMEOUT_MS: 15_000,
+      RATE_LIMIT_PUBLIC_PER_MINUTE: 120,
+      RATE_LIMIT_KEY_PER_MINUTE: 600,
+      RATE_LIMIT_AUTH_PER_MINUTE: 20,
+      TRUST_PROXY: 'loopback',
+    });
+    expect(config.CORS_DASHBOARD_ORIGINS).to.deep.equal([]);
+  });
+
+  it('names every missing or weak secret', () => {
+    try {
+      loadGatewayConfig({ INTERNAL_TOKEN_SECRET: 'i'.repeat(32), JWT_SECRET: 'short' });
+      expect.fail('should have thrown');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      expect(problems).to.include('JWT_SECRET');
+      expect(problems).to.include('API_KEY_PEPPER');
+    }
+  });
+
+  it('parses lists, numbers and the trust-proxy setting', () => {
+    const config = loadGatewayConfig({
+      ...required,
+      CORS_DASHBOARD_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '2',
+      ENVIRONMENT: 'test',
+      SCRYPT_COST: '10',
+    });
+    expect(config.CORS_DASHBOARD_ORIGINS).to.deep.equal(['https://a.example', 'https://b.example']);
+    expect(config.TRUST_PROXY).to.equal(2);
+    expect(config.ENVIRONMENT).to.equal('test');
+    expect(config.SCRYPT_COST).to.equal(10);
+    expect(loadGatewayConfig({ ...required, TRUST_PROXY: 'false' }).TRUST_PROXY).to.equal(false);
+  });
+
+  it('rejects prefixes that would not form valid ids', () => {
+    expect(() => loadGatewayConfig({ ...required, MERCHANT_ID_PREFIX: 'Sp_x' })).to.throw(ConfigError);
+    expect(() => loadGatewayConfig({ ...required, ENVIRONMENT: 'prod' })).to.throw(ConfigError);
+  });
+});

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
+import { createTestDatabase } from '@stablepay/platform/testing';
+import { createChainDirectory, paymentsMigrations, type PaymentsContext } from '../../src/index.js';
+import { upsertMerchant } from '../../src/db/merchants-repo.js';
+
+export interface Backend {
+  name: string;
+  open(): Promise<{ db: Knex; close(): Promise<void> }>;
+}
+
+/** The same test bodies run against real PostgreSQL and against PGlite (the embedded default). */
+export const backends: Backend[] = [
+  {
+    name: 'PostgreSQL',
+    open: async () => {
+      const t = await createTestDatabase();
+      const db = await createDatabase({ url: t.url, schema: 'payments' });
+      return {
+        db,
+        close: async () => {
+          await db.destroy();
+          await t.drop();
+        },
+      };
+    },
+  },
+  {
+    name: 'PGlite',
+    open: async () => {
+      const embedded = await EmbeddedPostgres.open();
+      const db = await createDatabase({ embedded, schema: 'payments' });
+      return {
+        db,
+        close: async () => {
+          await db.destroy();
+          await embedded.close();
+        },
+      };
+    },
+  },
+];
+
+export const migrated = async (db: Knex): Promise<void> => migrate(db, 'payments', paymentsMigrations);
+
+export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}): PaymentsContext => ({
+  db,
+  chains: createChainDirectory({ '31337': 'BASE' }),
+  checkoutUrl: 'https://pay.example.test/',
+  sessionIdPrefix: 'cs_live_',
+  allowInsecureUrls: false,
+  eventsCommitted: () => undefined,
+  ...overrides,
+});
+
+export const addMerchant = async (db: Knex, currencies: Array<'USDC' | 'EURC'> = ['USDC', 'EURC']) => {
+  const merchantId = randomUUID();
+  const publicId = `sp_live_${randomUUID()}`;
+  await upsertMerchant(db, {
+    merchantId,
+    publicId,
+    name: 'Shop',
+    blockchain: 'BASE',
+    acceptedCurrencies: currencies,
+    email: 'a@b.c',
+  });
+  return { merchantId, publicId };
+};
