@@ -17,6 +17,7 @@ import { createChainDirectory } from './domain/chains.js';
 import type { PaymentsContext } from './domain/context.js';
 import { checkoutRouter } from './http/checkout/router.js';
 import { paymentsRouter } from './http/payments/router.js';
+import { verificationHandlers } from './messaging/verification-handlers.js';
 import { merchantProjectionHandlers } from './messaging/merchant-handlers.js';
 import { checkoutExpiryWorker } from './workers/checkout-expiry.js';
 
@@ -69,7 +70,8 @@ export async function buildPaymentsService(opts: {
       bus,
       db,
       consumer: SERVICE_NAME,
-      handlers: merchantProjectionHandlers(),
+      handlers: { ...merchantProjectionHandlers(), ...verificationHandlers(logger) },
+      afterCommit: ctx.eventsCommitted,
       logger,
       metrics,
     });

@@ -112,6 +112,16 @@ const checkoutSessionsMigration: Migration = {
   },
 };
 
+const failureDetailMigration: Migration = {
+  name: '0004_payment_failure_detail',
+  async up(db) {
+    // failure_reason holds a documented code; the sentence explaining it goes here.
+    await db.schema.alterTable(PAYMENTS, (t) => {
+      t.text('failure_detail');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const paymentsMigrations: Migration[] = [
   outboxMigration,
@@ -119,4 +129,5 @@ export const paymentsMigrations: Migration[] = [
   merchantsMigration,
   paymentsMigration,
   checkoutSessionsMigration,
+  failureDetailMigration,
 ];

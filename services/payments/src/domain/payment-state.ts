@@ -103,34 +103,40 @@ export const completePayment = (
   ctx: PaymentsContext,
   id: string,
   facts: CompletionFacts = {},
-): Promise<TransitionResult> =>
-  runAndNotify(ctx, async (trx) => {
-    const patch: Record<string, unknown> = { completed_at: trx.fn.now() };
-    if (facts.receivedAmount !== undefined) patch.received_amount = facts.receivedAmount;
-    if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
-    if (facts.merchantTransferTxHash !== undefined)
-      patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
-    const result = await transitionPayment(trx, id, 'completed', patch);
-    if (!result.changed) return result;
-    const p = result.payment;
-    const completedAt = (p.completedAt ?? p.updatedAt).toISOString();
-    const data: PaymentCompletedData = { ...paymentEventData(p), completed_at: completedAt };
-    await writeEvent(trx, EventTypes.PaymentCompleted, p.merchantId, data);
-    if (p.sessionId) {
-      const session = await completeSessionRow(trx, p.sessionId, p.id);
-      if (session) {
-        await writeEvent(trx, EventTypes.CheckoutSessionCompleted, p.merchantId, {
-          sessionId: session.id,
-          paymentId: p.id,
-          merchantId: p.merchantId,
-          amount: session.amount ?? p.amount,
-          currency: session.currency,
-          completedAt: (session.completedAt ?? session.updatedAt).toISOString(),
-        });
-      }
+): Promise<TransitionResult> => runAndNotify(ctx, (trx) => completePaymentIn(trx, id, facts));
+
+/** completePayment inside the caller's transaction (an event handler's inbox transaction). */
+export const completePaymentIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  facts: CompletionFacts = {},
+): Promise<TransitionResult> => {
+  const patch: Record<string, unknown> = { completed_at: trx.fn.now() };
+  if (facts.receivedAmount !== undefined) patch.received_amount = facts.receivedAmount;
+  if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
+  if (facts.merchantTransferTxHash !== undefined)
+    patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
+  const result = await transitionPayment(trx, id, 'completed', patch);
+  if (!result.changed) return result;
+  const p = result.payment;
+  const completedAt = (p.completedAt ?? p.updatedAt).toISOString();
+  const data: PaymentCompletedData = { ...paymentEventData(p), completed_at: completedAt };
+  await writeEvent(trx, EventTypes.PaymentCompleted, p.merchantId, data);
+  if (p.sessionId) {
+    const session = await completeSessionRow(trx, p.sessionId, p.id);
+    if (session) {
+      await writeEvent(trx, EventTypes.CheckoutSessionCompleted, p.merchantId, {
+        sessionId: session.id,
+        paymentId: p.id,
+        merchantId: p.merchantId,
+        amount: session.amount ?? p.amount,
+        currency: session.currency,
+        completedAt: (session.completedAt ?? session.updatedAt).toISOString(),
+      });
     }
-    return result;
-  });
+  }
+  return result;
+};
 
 /**
  * The payment failed (reverted, underpaid, attestation never came): payment.failed goes out, and a
@@ -140,21 +146,35 @@ export const failPayment = (
   ctx: PaymentsContext,
   id: string,
   reason: string,
-  facts: { receivedAmount?: string | null } = {},
-): Promise<TransitionResult> =>
-  runAndNotify(ctx, async (trx) => {
-    const patch: Record<string, unknown> = { failure_reason: reason };
-    if (facts.receivedAmount != null) patch.received_amount = facts.receivedAmount;
-    const result = await transitionPayment(trx, id, 'failed', patch);
-    if (!result.changed) return result;
-    const p = result.payment;
-    await writeEvent(trx, EventTypes.PaymentFailed, p.merchantId, {
-      ...paymentEventData(p),
-      failure_reason: reason,
-    });
-    if (p.sessionId) await releaseSession(trx, p.sessionId, p.id);
-    return result;
+  facts: FailureFacts = {},
+): Promise<TransitionResult> => runAndNotify(ctx, (trx) => failPaymentIn(trx, id, reason, facts));
+
+export interface FailureFacts {
+  receivedAmount?: string | null;
+  /** A sentence for operators; `reason` stays one of the documented codes. */
+  detail?: string;
+}
+
+/** failPayment inside the caller's transaction. */
+export const failPaymentIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  reason: string,
+  facts: FailureFacts = {},
+): Promise<TransitionResult> => {
+  const patch: Record<string, unknown> = { failure_reason: reason };
+  if (facts.receivedAmount != null) patch.received_amount = facts.receivedAmount;
+  if (facts.detail !== undefined) patch.failure_detail = facts.detail.slice(0, 1000);
+  const result = await transitionPayment(trx, id, 'failed', patch);
+  if (!result.changed) return result;
+  const p = result.payment;
+  await writeEvent(trx, EventTypes.PaymentFailed, p.merchantId, {
+    ...paymentEventData(p),
+    failure_reason: reason,
   });
+  if (p.sessionId) await releaseSession(trx, p.sessionId, p.id);
+  return result;
+};
 
 /** Intermediate steps of the legacy relayer flow; they publish nothing. */
 export const advanceCrossChainPayment = (

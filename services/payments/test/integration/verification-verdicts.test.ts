@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { buildEvent } from '@stablepay/platform';
+import {
+  observeEvents,
+  paymentBody,
+  startHarness,
+  waitFor,
+  type Harness,
+  type TestMerchant,
+} from '../support/harness.js';
+
+/** The chain-watcher's verdicts, as real events over RabbitMQ, move payments to their final status. */
+describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let shop: TestMerchant;
+
+  before(async () => {
+    h = await startHarness();
+    shop = await h.seedMerchant({ wallet: true });
+  });
+  after(async () => h?.close());
+
+  const newPayment = async (overrides: Record<string, unknown> = {}) => {
+    const body = paymentBody(shop, { amount: '40', expectedAmount: '40', ...overrides });
+    const res = await h.call('POST', '/payments/create-public', { body });
+    expect(res.status).to.equal(201);
+    return { id: res.body.data.paymentId as string, body };
+  };
+
+  const publish = async (event: ReturnType<typeof buildEvent>, times = 1) => {
+    for (let i = 0; i < times; i++) {
+      await h.bus.publish({
+        id: event.id,
+        type: event.type,
+        body: event as unknown as Record<string, unknown>,
+      });
+    }
+  };
+
+  const verified = (p: { id: string; body: Record<string, any> }, receivedAmount: string) =>
+    buildEvent({
+      type: 'chain.payment.verified',
+      producer: 'chain-watcher',
+      merchantId: shop.merchantId,
+      data: {
+        paymentId: p.id,
+        txHash: p.body.txHash,
+        chainId: p.body.chainId,
+        token: 'USDC',
+        fromAddress: p.body.fromAddress,
+        toAddress: p.body.toAddress,
+        receivedAmount,
+        blockNumber: 120,
+        blockTimestamp: new Date().toISOString(),
+        confirmations: 1,
+      },
+    });
+
+  const detail = async (id: string) =>
+    (await h.call('GET', `/payments/api/${id}`, { merchant: shop })).body.data;
+
+  it('completes on chain.payment.verified, records an overpayment, and publishes payment.completed once', async () => {
+    const observer = await observeEvents(h, ['payment.completed']);
+    try {
+      const p = await newPayment();
+      // Delivered three times, as at-least-once delivery may: one completion, one event.
+      await publish(verified(p, '40.5'), 3);
+      const d = await waitFor(async () => {
+        const v = await detail(p.id);
+        return v.status === 'completed' ? v : undefined;
+      });
+      expect(d).to.include({ amount: '40.000000', received_amount: '40.500000' });
+      await waitFor(async () => observer.messages.some((m) => m.data.payment_id === p.id));
+      // A later, unrelated completion proves no duplicate was still on its way.
+      const q = await newPayment();
+      await publish(verified(q, '40'));
+      await waitFor(async () => observer.messages.some((m) => m.data.payment_id === q.id));
+      expect(observer.messages.filter((m) => m.data.payment_id === p.id)).to.have.length(1);
+    } finally {
+      await observer.close();
+    }
+  });
+
+  it('fails on chain.payment.rejected with the documented reason code and keeps the received amount', async () => {
+    const observer = await observeEvents(h, ['payment.failed']);
+    try {
+      const p = await newPayment();
+      await publish(
+        buildEvent({
+          type: 'chain.payment.rejected',
+          producer: 'chain-watcher',
+          merchantId: shop.merchantId,
+          data: {
+            paymentId: p.id,
+            txHash: p.body.txHash,
+            reason: 'underpaid',
+            receivedAmount: '12.25',
+            detail: 'received 12.25 USDC of 40',
+          },
+        }),
+      );
+      const d = await waitFor(async () => {
+        const v = await detail(p.id);
+        return v.status === 'failed' ? v : undefined;
+      });
+      expect(d).to.include({ failure_reason: 'underpaid', received_amount: '12.250000' });
+      const failed = await waitFor(async () => observer.messages.find((m) => m.data.payment_id === p.id));
+      expect(failed.data).to.include({ status: 'failed', failure_reason: 'underpaid' });
+    } finally {
+      await observer.close();
+    }
+  });
+
+  it('ignores a stale verdict for a payment already in a final status', async () => {
+    const p = await newPayment();
+    await publish(verified(p, '40'));
+    await waitFor(async () => (await detail(p.id)).status === 'completed');
+    await publish(
+      buildEvent({
+        type: 'chain.payment.rejected',
+        producer: 'chain-watcher',
+        merchantId: shop.merchantId,
+        data: {
+          paymentId: p.id,
+          txHash: p.body.txHash,
+          reason: 'tx_not_found',
+          receivedAmount: null,
+          detail: 'late',
+        },
+      }),
+    );
+    // Followed by a verdict for another payment on the same queue: once that one lands, the stale one was handled.
+    const q = await newPayment();
+    await publish(verified(q, '40'));
+    await waitFor(async () => (await detail(q.id)).status === 'completed');
+    expect((await detail(p.id)).status).to.equal('completed');
+    expect(await h.bus.peekDeadLetters('payments')).to.have.length(0);
+  });
+});
