@@ -1,0 +1,146 @@
+import { FetchRequest, JsonRpcProvider, Network, toQuantity, type Filter, type Log } from 'ethers';
+import type { ChainConfig } from '@stablepay/contracts';
+import type { Logger } from '@stablepay/platform';
+import type { ChainWatcherMetrics } from '../metrics.js';
+import { parseBlock, parseReceipt, type BlockFacts, type ReceiptFacts } from './rpc-facts.js';
+import {
+  RpcUnavailableError,
+  classifyRpcError,
+  endpointLabel,
+  rpcErrorMessage,
+  type RpcAttemptFailure,
+} from './rpc-errors.js';
+
+export interface ChainRpcOptions {
+  chain: ChainConfig;
+  timeoutMs: number;
+  metrics?: ChainWatcherMetrics;
+  logger?: Logger;
+  /** How long a URL that failed is tried only after the others. */
+  cooldownMs?: number;
+}
+
+interface Endpoint {
+  url: string;
+  label: string;
+  provider: JsonRpcProvider;
+  coolUntil: number;
+}
+
+/**
+ * The JSON-RPC endpoints of one chain, tried in the registry's order: the first is the primary, the
+ * rest are fallbacks. A URL that just failed moves behind the healthy ones for a short cooldown, so a
+ * dead primary costs one failed attempt per cooldown instead of one per call. Reads are never cached
+ * (balances, heads and receipts change under us) and every attempt has a deadline.
+ */
+export class ChainRpc {
+  readonly chain: ChainConfig;
+  private readonly endpoints: Endpoint[];
+  private readonly cooldownMs: number;
+
+  constructor(private readonly opts: ChainRpcOptions) {
+    this.chain = opts.chain;
+    this.cooldownMs = opts.cooldownMs ?? 5_000;
+    const network = Network.from(opts.chain.chainId);
+    this.endpoints = opts.chain.rpcUrls.map((url) => {
+      const request = new FetchRequest(url);
+      request.timeout = opts.timeoutMs;
+      // ethers would retry a 429 up to 12 times inside one call; the fallback and backoff are ours.
+      request.setThrottleParams({ maxAttempts: 1 });
+      const provider = new JsonRpcProvider(request, network, {
+        staticNetwork: network,
+        cacheTimeout: -1,
+        batchMaxCount: 1,
+      });
+      return { url, label: endpointLabel(url), provider, coolUntil: 0 };
+    });
+  }
+
+  get name(): string {
+    return this.chain.name;
+  }
+
+  /** Runs `fn` against each endpoint in turn until one answers. */
+  async call<T>(method: string, fn: (provider: JsonRpcProvider) => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const healthy = this.endpoints.filter((e) => e.coolUntil <= now);
+    const cooling = this.endpoints.filter((e) => e.coolUntil > now);
+    const failures: RpcAttemptFailure[] = [];
+    for (const endpoint of [...healthy, ...cooling]) {
+      try {
+        const result = await fn(endpoint.provider);
+        endpoint.coolUntil = 0;
+        if (failures.length > 0) this.opts.metrics?.rpcFallbacks.inc({ chain: this.chain.name });
+        return result;
+      } catch (err) {
+        const kind = classifyRpcError(err);
+        if (kind === undefined) throw err;
+        endpoint.coolUntil = Date.now() + this.cooldownMs;
+        failures.push({ endpoint: endpoint.label, kind, message: rpcErrorMessage(err) });
+        this.opts.metrics?.rpcErrors.inc({ chain: this.chain.name, kind });
+        this.opts.logger?.warn('rpc call failed', {
+          chain: this.chain.name,
+          endpoint: endpoint.label,
+          method,
+          kind,
+          err: rpcErrorMessage(err),
+        });
+      }
+    }
+    throw new RpcUnavailableError(this.chain.name, method, failures);
+  }
+
+  blockNumber(): Promise<number> {
+    return this.call('eth_blockNumber', (p) => p.getBlockNumber());
+  }
+
+  /*
+   * Receipts and blocks are read raw and reduced to the facts verification needs: ethers' full
+   * formatting checksums every address of every log, and on nodes that omit effectiveGasPrice it
+   * fetches the whole transaction as well; neither is needed to judge a transfer.
+   */
+  receipt(txHash: string): Promise<ReceiptFacts | null> {
+    return this.call('eth_getTransactionReceipt', async (p) =>
+      parseReceipt(await p.send('eth_getTransactionReceipt', [txHash])),
+    );
+  }
+
+  block(blockNumber: number): Promise<BlockFacts | null> {
+    return this.call('eth_getBlockByNumber', async (p) =>
+      parseBlock(await p.send('eth_getBlockByNumber', [toQuantity(blockNumber), false])),
+    );
+  }
+
+  logs(filter: Filter): Promise<Log[]> {
+    return this.call('eth_getLogs', (p) => p.getLogs(filter));
+  }
+
+  ethCall(to: string, data: string): Promise<string> {
+    return this.call('eth_call', (p) => p.call({ to, data }));
+  }
+
+  destroy(): void {
+    for (const e of this.endpoints) e.provider.destroy();
+  }
+}
+
+/** One ChainRpc per chain of the registry, by chain id. */
+export class ChainClients {
+  private readonly byId = new Map<number, ChainRpc>();
+
+  constructor(chains: ChainConfig[], opts: Omit<ChainRpcOptions, 'chain'>) {
+    for (const chain of chains) this.byId.set(chain.chainId, new ChainRpc({ ...opts, chain }));
+  }
+
+  get(chainId: number): ChainRpc | undefined {
+    return this.byId.get(chainId);
+  }
+
+  all(): ChainRpc[] {
+    return [...this.byId.values()];
+  }
+
+  destroy(): void {
+    for (const rpc of this.byId.values()) rpc.destroy();
+  }
+}

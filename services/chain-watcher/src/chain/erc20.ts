@@ -1,0 +1,55 @@
+import { AbiCoder, Interface, getAddress, id, zeroPadValue } from 'ethers';
+import type { ChainRpc } from './chain-rpc.js';
+
+/** keccak256("Transfer(address,address,uint256)") */
+export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
+
+const erc20 = new Interface(['function balanceOf(address owner) view returns (uint256)']);
+
+/** The parts of a log (ethers Log, or raw JSON-RPC) that a Transfer is read from. */
+export interface RawLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  index?: number;
+  logIndex?: number;
+  removed?: boolean;
+}
+
+export interface TokenTransfer {
+  /** checksummed contract address that emitted the log */
+  token: string;
+  from: string;
+  to: string;
+  value: bigint;
+  logIndex: number;
+}
+
+/**
+ * An ERC-20 Transfer: three topics (signature, from, to) and the amount as data. ERC-721 Transfer
+ * has the same signature with the token id as a fourth topic; it is not a token payment.
+ */
+export const decodeTransfer = (log: RawLog): TokenTransfer | undefined => {
+  if (log.removed) return undefined;
+  if (log.topics.length !== 3 || log.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) return undefined;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(log.data)) return undefined;
+  const word = (topic: string) => getAddress(`0x${topic.slice(-40)}`);
+  return {
+    token: getAddress(log.address),
+    from: word(log.topics[1]!),
+    to: word(log.topics[2]!),
+    value: BigInt(log.data),
+    logIndex: log.index ?? log.logIndex ?? 0,
+  };
+};
+
+/** An address as an indexed topic (32 bytes, left-padded), for eth_getLogs filters. */
+export const addressTopic = (address: string): string => zeroPadValue(getAddress(address), 32).toLowerCase();
+
+/** balanceOf(owner) in base units; throws RpcUnavailableError when every URL fails. */
+export const balanceOf = async (rpc: ChainRpc, token: string, owner: string): Promise<bigint> => {
+  const data = erc20.encodeFunctionData('balanceOf', [owner]);
+  const result = await rpc.ethCall(token, data);
+  const [balance] = AbiCoder.defaultAbiCoder().decode(['uint256'], result);
+  return balance as bigint;
+};

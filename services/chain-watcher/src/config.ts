@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import {
+  BLOCKCHAIN_NAMES,
+  ChainNetwork,
+  ChainRegistryError,
+  parseChainRegistry,
+  registryPreset,
+  withChainOverrides,
+  type BlockchainName,
+  type ChainOverrides,
+  type ChainRegistry,
+} from '@stablepay/contracts';
+import { ConfigError, baseConfigShape, envInt, envPort, loadConfig } from '@stablepay/platform';
+
+const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
+
+/**
+ * The key-encryption key of the master seed: exactly 32 bytes, as 64 hex digits (0x optional) or
+ * base64. Anything else is refused, so a truncated or mistyped key never silently weakens AES-256.
+ */
+export const parseWalletKek = (text: string): Buffer | undefined => {
+  const trimmed = text.trim();
+  const hex = trimmed.replace(/^0x/i, '');
+  if (/^[0-9a-fA-F]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+  if (/^[A-Za-z0-9+/_-]{42,43}={0,2}$/.test(trimmed)) {
+    const bytes = Buffer.from(
+      trimmed,
+      trimmed.includes('-') || trimmed.includes('_') ? 'base64url' : 'base64',
+    );
+    if (bytes.length === 32) return bytes;
+  }
+  return undefined;
+};
+
+const walletKek = z.string().transform((text, ctx) => {
+  const key = parseWalletKek(text);
+  if (!key) {
+    ctx.addIssue({ code: 'custom', message: 'must be 32 bytes as 64 hex digits or base64' });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const rpcUrlList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u.length > 0),
+  )
+  .pipe(z.array(z.url({ protocol: /^(https?|wss?)$/ })).min(1));
+
+/** `CHAIN_RPC_URLS_<NAME>` for every blockchain name the contracts know. */
+const rpcOverrideShape = Object.fromEntries(
+  BLOCKCHAIN_NAMES.map((name) => [`CHAIN_RPC_URLS_${name}`, rpcUrlList.optional()]),
+) as Record<`CHAIN_RPC_URLS_${BlockchainName}`, z.ZodOptional<typeof rpcUrlList>>;
+
+export const chainWatcherConfigSchema = z.object({
+  ...baseConfigShape,
+  PORT: envPort.default(8102),
+  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('chain_watcher'),
+  /** Which preset the registry starts from. */
+  CHAIN_NETWORK: ChainNetwork.default('devnet'),
+  /** The whole registry as JSON; replaces the preset entirely (the devnet stack passes its live one). */
+  CHAIN_REGISTRY: z.string().optional(),
+  ...rpcOverrideShape,
+  /** Encrypts the master seed at rest (AES-256-GCM); never logged, never stored. */
+  WALLET_KEK: walletKek,
+  /** Pause between verification passes when nothing is due. */
+  VERIFY_POLL_MS: millis(10, 1_000),
+  /** Payments verified per claim; each pass takes at most this many rows. */
+  VERIFY_BATCH_SIZE: envInt.pipe(z.number().int().min(1).max(1_000)).default(50),
+  /** Verifications in flight at once per replica. */
+  VERIFY_CONCURRENCY: envInt.pipe(z.number().int().min(1).max(200)).default(16),
+  /** Longest wait between two checks of one payment (RPC outages, transactions not yet visible). */
+  VERIFY_MAX_BACKOFF_MS: millis(10, 60_000),
+  /** A transaction still unknown this long after the payment was created is rejected `tx_not_found`. */
+  TX_NOT_FOUND_AFTER_MS: millis(0, 30 * 60_000),
+  RPC_TIMEOUT_MS: millis(100, 8_000),
+  SCAN_INTERVAL_MS: millis(10, 5_000),
+  SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
+  /** A pending verification nobody has looked at for this long is made due again at once. */
+  RECOVERY_AFTER_MS: millis(100, 10 * 60_000),
+});
+
+export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;
+
+/** The validated variables plus the chain registry they resolve to. */
+export type ChainWatcherConfig = ChainWatcherEnv & { registry: ChainRegistry };
+
+/**
+ * The registry: CHAIN_REGISTRY when set, else the CHAIN_NETWORK preset; then the per-chain RPC URL
+ * overrides. A chain named by an override but missing from the registry is a configuration error.
+ */
+export const resolveChainRegistry = (env: ChainWatcherEnv): ChainRegistry => {
+  let base: ChainRegistry;
+  try {
+    base = env.CHAIN_REGISTRY ? parseChainRegistry(env.CHAIN_REGISTRY) : registryPreset(env.CHAIN_NETWORK);
+  } catch (err) {
+    if (err instanceof ChainRegistryError) throw new ConfigError([`CHAIN_REGISTRY: ${err.message}`]);
+    throw err;
+  }
+  const overrides: ChainOverrides = {};
+  const problems: string[] = [];
+  for (const name of BLOCKCHAIN_NAMES) {
+    const urls = env[`CHAIN_RPC_URLS_${name}`];
+    if (!urls) continue;
+    if (base.chains.some((chain) => chain.name === name)) overrides[name] = { rpcUrls: urls };
+    else problems.push(`CHAIN_RPC_URLS_${name}: chain ${name} is not in the ${base.network} chain registry`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.keys(overrides).length > 0 ? withChainOverrides(base, overrides) : base;
+};
+
+export const loadChainWatcherConfig = (
+  env: Record<string, string | undefined> = process.env,
+): ChainWatcherConfig => {
+  const parsed = loadConfig(chainWatcherConfigSchema, env);
+  return { ...parsed, registry: resolveChainRegistry(parsed) };
+};

@@ -1,0 +1,213 @@
+import type { Knex } from 'knex';
+import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
+import { VERIFICATIONS } from './migrations.js';
+
+export type VerificationStatus = 'pending' | 'verified' | 'rejected';
+
+/** A tracked same-chain payment, as the worker sees it. */
+export interface VerificationRecord {
+  paymentId: string;
+  merchantId: string;
+  /** lower-case */
+  txHash: string;
+  chainId: number;
+  sourceChain: BlockchainName;
+  token: Currency;
+  fromAddress: string;
+  toAddress: string;
+  expectedUnits: bigint;
+  sessionCreatedAt: Date | null;
+  paymentCreatedAt: Date;
+  status: VerificationStatus;
+  blockNumber: number | null;
+  blockHash: string | null;
+  backoffStep: number;
+  checkCount: number;
+}
+
+interface VerificationRow {
+  payment_id: string;
+  merchant_id: string;
+  tx_hash: string;
+  chain_id: number;
+  source_chain: string;
+  token: string;
+  from_address: string;
+  to_address: string;
+  expected_units: string;
+  session_created_at: Date | null;
+  payment_created_at: Date;
+  status: VerificationStatus;
+  block_number: string | null;
+  block_hash: string | null;
+  backoff_step: number;
+  check_count: number;
+}
+
+const toRecord = (row: VerificationRow): VerificationRecord => ({
+  paymentId: row.payment_id,
+  merchantId: row.merchant_id,
+  txHash: row.tx_hash,
+  chainId: row.chain_id,
+  sourceChain: row.source_chain as BlockchainName,
+  token: row.token as Currency,
+  fromAddress: row.from_address,
+  toAddress: row.to_address,
+  expectedUnits: BigInt(row.expected_units),
+  sessionCreatedAt: row.session_created_at,
+  paymentCreatedAt: row.payment_created_at,
+  status: row.status,
+  blockNumber: row.block_number === null ? null : Number(row.block_number),
+  blockHash: row.block_hash,
+  backoffStep: row.backoff_step,
+  checkCount: row.check_count,
+});
+
+export type NewVerification = Pick<
+  VerificationRecord,
+  | 'paymentId'
+  | 'merchantId'
+  | 'txHash'
+  | 'chainId'
+  | 'sourceChain'
+  | 'token'
+  | 'fromAddress'
+  | 'toAddress'
+  | 'expectedUnits'
+  | 'sessionCreatedAt'
+  | 'paymentCreatedAt'
+>;
+
+/** Records a payment to verify; false when it is already tracked (the same payment announced twice). */
+export const insertVerification = async (trx: Knex.Transaction, v: NewVerification): Promise<boolean> => {
+  const rows = await trx(VERIFICATIONS)
+    .insert({
+      payment_id: v.paymentId,
+      merchant_id: v.merchantId,
+      tx_hash: v.txHash,
+      chain_id: v.chainId,
+      source_chain: v.sourceChain,
+      token: v.token,
+      from_address: v.fromAddress,
+      to_address: v.toAddress,
+      expected_units: v.expectedUnits.toString(),
+      session_created_at: v.sessionCreatedAt,
+      payment_created_at: v.paymentCreatedAt,
+    })
+    .onConflict('payment_id')
+    .ignore()
+    .returning('payment_id');
+  return rows.length === 1;
+};
+
+/**
+ * Leases up to `limit` due pending rows to the caller. SKIP LOCKED lets replicas claim side by side
+ * without waiting on each other, and the lease keeps a row away from everyone else while the chain is
+ * asked about it, with no transaction open across those calls. A worker that dies simply lets its
+ * lease run out.
+ */
+export const leaseDueVerifications = async (
+  db: Knex,
+  limit: number,
+  leaseMs: number,
+): Promise<VerificationRecord[]> => {
+  const result = (await db.raw(
+    `update ${VERIFICATIONS}
+        set locked_until = now() + (? * interval '1 millisecond'), check_count = check_count + 1
+      where payment_id in (
+        select payment_id from ${VERIFICATIONS}
+         where status = 'pending' and next_check_at <= now()
+           and (locked_until is null or locked_until < now())
+         order by next_check_at
+         limit ?
+         for update skip locked)
+      returning *`,
+    [leaseMs, limit],
+  )) as { rows: VerificationRow[] };
+  return result.rows.map(toRecord);
+};
+
+export interface Reschedule {
+  delayMs: number;
+  backoffStep: number;
+  blockNumber: number | null;
+  blockHash: string | null;
+  lastError: string | null;
+}
+
+/** Releases the lease of a row that stays pending and says when to look again. */
+export const reschedule = async (db: Knex, paymentId: string, r: Reschedule): Promise<void> => {
+  await db.raw(
+    `update ${VERIFICATIONS}
+        set next_check_at = now() + (? * interval '1 millisecond'), locked_until = null,
+            backoff_step = ?, block_number = ?, block_hash = ?, last_error = ?,
+            last_checked_at = now(), updated_at = now()
+      where payment_id = ? and status = 'pending'`,
+    [Math.max(0, Math.round(r.delayMs)), r.backoffStep, r.blockNumber, r.blockHash, r.lastError, paymentId],
+  );
+};
+
+/** Gives leased rows back untouched (shutdown), keeping their schedule. */
+export const releaseLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
+  await db(VERIFICATIONS)
+    .whereIn('payment_id', paymentIds)
+    .where({ status: 'pending' })
+    .update({ locked_until: null, check_count: db.raw('greatest(check_count - 1, 0)') });
+};
+
+export interface Decision {
+  status: 'verified' | 'rejected';
+  reason: ChainPaymentRejectReason | null;
+  receivedUnits: bigint | null;
+  detail: string | null;
+  blockNumber: number | null;
+  blockHash: string | null;
+}
+
+/**
+ * The one transition out of `pending`, guarded in the UPDATE itself: of two workers deciding the same
+ * payment, exactly one gets the row back and publishes; the other changes nothing.
+ */
+export const decide = async (trx: Knex.Transaction, paymentId: string, d: Decision): Promise<boolean> => {
+  const rows = await trx(VERIFICATIONS)
+    .where({ payment_id: paymentId, status: 'pending' })
+    .update({
+      status: d.status,
+      reason: d.reason,
+      received_units: d.receivedUnits === null ? null : d.receivedUnits.toString(),
+      detail: d.detail,
+      block_number: d.blockNumber,
+      block_hash: d.blockHash,
+      locked_until: null,
+      last_checked_at: trx.fn.now(),
+      decided_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    })
+    .returning('payment_id');
+  return rows.length === 1;
+};
+
+/**
+ * Pending rows nobody has touched for `staleMs` and that nobody holds: made due at once. Capped
+ * backoff already brings every row back; this catches whatever slipped through (a clock jump, a row
+ * edited by hand, a lease that was set far ahead).
+ */
+export const recoverStale = async (db: Knex, staleMs: number): Promise<number> => {
+  const result = (await db.raw(
+    `update ${VERIFICATIONS}
+        set next_check_at = now(), locked_until = null, backoff_step = 0, updated_at = now()
+      where status = 'pending'
+        and coalesce(last_checked_at, created_at) < now() - (? * interval '1 millisecond')
+        and next_check_at > now()
+        and (locked_until is null or locked_until < now())
+      returning payment_id`,
+    [staleMs],
+  )) as { rows: unknown[] };
+  return result.rows.length;
+};
+
+export const hasVerificationForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>
+  (await db(VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('payment_id')) !== undefined;
+
+export const findVerification = async (db: Knex, paymentId: string) =>
+  db(VERIFICATIONS).where({ payment_id: paymentId }).first();

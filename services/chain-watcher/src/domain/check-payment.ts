@@ -1,0 +1,167 @@
+import { chainById, tokenByAddress, type ChainConfig } from '@stablepay/contracts';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import type { BlockFacts } from '../chain/rpc-facts.js';
+import { decodeTransfer, type TokenTransfer } from '../chain/erc20.js';
+import { claimHolder } from '../db/claims-repo.js';
+import type { VerificationRecord } from '../db/verifications-repo.js';
+import type { WatcherContext } from './context.js';
+import {
+  checkSessionTime,
+  confirmationsOf,
+  evaluateTransfers,
+  reject,
+  type Outcome,
+} from './verification-rules.js';
+
+/**
+ * Reads shared by the payments checked in one pass: the head of each chain is asked once per pass,
+ * and a block holding many payments is fetched once.
+ */
+export class PassCache {
+  private readonly heads = new Map<number, Promise<number>>();
+  private readonly blocks = new Map<string, Promise<BlockFacts | null>>();
+
+  head(rpc: ChainRpc): Promise<number> {
+    let head = this.heads.get(rpc.chain.chainId);
+    if (!head) this.heads.set(rpc.chain.chainId, (head = rpc.blockNumber()));
+    return head;
+  }
+
+  block(rpc: ChainRpc, blockNumber: number): Promise<BlockFacts | null> {
+    const key = `${rpc.chain.chainId}:${blockNumber}`;
+    let block = this.blocks.get(key);
+    if (!block) this.blocks.set(key, (block = rpc.block(blockNumber)));
+    return block;
+  }
+}
+
+const wait = (
+  why: Extract<Outcome, { kind: 'wait' }>['why'],
+  detail: string,
+  blockNumber: number | null = null,
+  blockHash: string | null = null,
+): Outcome => ({ kind: 'wait', why, detail, blockNumber, blockHash });
+
+const pastNotFoundDeadline = (ctx: WatcherContext, v: VerificationRecord): boolean =>
+  Date.now() - v.paymentCreatedAt.getTime() >= ctx.verification.txNotFoundAfterMs;
+
+/** Rules that need no chain access: where the payment was made and whether its tx is taken. */
+const checkPlacement = async (
+  ctx: WatcherContext,
+  v: VerificationRecord,
+): Promise<{ chain: ChainConfig; tokenAddress: string; wallet: string } | Outcome> => {
+  const chain = chainById(ctx.registry, v.chainId);
+  if (!chain) {
+    return reject(
+      'chain_mismatch',
+      `chain id ${v.chainId} is not served by the ${ctx.registry.network} chain registry`,
+    );
+  }
+  if (chain.name !== v.sourceChain) {
+    return reject(
+      'chain_mismatch',
+      `chain id ${v.chainId} is ${chain.name} here, but the payment names ${v.sourceChain}`,
+    );
+  }
+  const wallet = await ctx.wallets.primary(v.merchantId);
+  if (!wallet) {
+    // The merchant.created that creates it may still be waiting for a retry: give it the same
+    // time a transaction gets to appear.
+    if (!pastNotFoundDeadline(ctx, v)) return wait('not_found', 'the merchant has no wallet yet');
+    return reject('wrong_recipient', 'the merchant has no wallet held by this service');
+  }
+  if (wallet.chainId !== v.chainId) {
+    return reject(
+      'chain_mismatch',
+      `the merchant's wallet is on ${wallet.blockchain}; a same-chain payment on ${chain.name} cannot pay it`,
+    );
+  }
+  const tokenAddress = chain.tokens[v.token];
+  if (!tokenAddress) return reject('wrong_token', `${v.token} is not available on ${chain.name}`);
+  const holder = await claimHolder(ctx.db, v.chainId, v.txHash);
+  if (holder && holder !== v.paymentId) {
+    return reject('already_claimed', `transaction ${v.txHash} already paid payment ${holder}`);
+  }
+  return { chain, tokenAddress, wallet: wallet.address };
+};
+
+/**
+ * One look at a pending payment. Every answer that depends on a receipt waits until the including
+ * block is deep enough and still canonical, so no verdict, favourable or not, rests on a block that
+ * a reorg can take away. RPC failures propagate as RpcUnavailableError: never a verdict.
+ */
+export const checkPayment = async (
+  ctx: WatcherContext,
+  v: VerificationRecord,
+  cache: PassCache,
+): Promise<Outcome> => {
+  const placement = await checkPlacement(ctx, v);
+  if ('kind' in placement) return placement;
+  const { chain, tokenAddress, wallet } = placement;
+  const rpc = ctx.chains.get(chain.chainId);
+  if (!rpc) return reject('chain_mismatch', `no RPC client for ${chain.name}`);
+
+  const receipt = await rpc.receipt(v.txHash);
+  if (!receipt) {
+    if (v.blockHash) {
+      ctx.metrics.reorgs.inc({ chain: chain.name });
+      return wait('reorg', `block ${v.blockHash} with the transaction is no longer canonical`);
+    }
+    if (pastNotFoundDeadline(ctx, v)) {
+      return reject(
+        'tx_not_found',
+        `transaction not found on ${chain.name} within ${Math.round(ctx.verification.txNotFoundAfterMs / 1000)} s of the payment`,
+      );
+    }
+    return wait('not_found', 'transaction not found yet');
+  }
+  const seen = { number: receipt.blockNumber, hash: receipt.blockHash };
+  if (v.blockHash && v.blockHash !== seen.hash) {
+    ctx.metrics.reorgs.inc({ chain: chain.name });
+    return wait(
+      'reorg',
+      `transaction moved from block ${v.blockHash} to ${seen.hash}`,
+      seen.number,
+      seen.hash,
+    );
+  }
+  const confirmations = confirmationsOf(await cache.head(rpc), seen.number);
+  if (confirmations < chain.confirmations) {
+    return wait(
+      'confirmations',
+      `${confirmations} of ${chain.confirmations} confirmations`,
+      seen.number,
+      seen.hash,
+    );
+  }
+  const block = await cache.block(rpc, seen.number);
+  if (!block || block.hash !== seen.hash) {
+    return wait('reorg', `block ${seen.number} is no longer ${seen.hash}`, seen.number, seen.hash);
+  }
+
+  const at = { blockNumber: seen.number, blockHash: seen.hash };
+  if (receipt.status !== 1) return { ...reject('tx_reverted', 'the transaction reverted'), ...at };
+  const blockTimestamp = new Date(block.timestamp * 1000);
+  const tooEarly = checkSessionTime(blockTimestamp, v.sessionCreatedAt);
+  if (tooEarly) return { ...tooEarly, ...at };
+
+  const transfers = receipt.logs.map(decodeTransfer).filter((t): t is TokenTransfer => t !== undefined);
+  const result = evaluateTransfers(transfers, {
+    token: v.token,
+    tokenAddress,
+    knownTokenAt: (address) => tokenByAddress(ctx.registry, chain.chainId, address),
+    fromAddress: v.fromAddress,
+    wallet,
+    expectedUnits: v.expectedUnits,
+  });
+  if (result.kind === 'rejected') return { ...result, ...at };
+  return {
+    kind: 'verified',
+    receivedUnits: result.receivedUnits,
+    blockNumber: seen.number,
+    blockHash: seen.hash,
+    blockTimestamp,
+    confirmations,
+    toAddress: wallet,
+  };
+};

@@ -1,0 +1,22 @@
+export {
+  chainWatcherConfigSchema,
+  loadChainWatcherConfig,
+  parseWalletKek,
+  resolveChainRegistry,
+  type ChainWatcherConfig,
+  type ChainWatcherEnv,
+} from './config.js';
+export {
+  SERVICE_NAME,
+  buildChainWatcherService,
+  startChainWatcherService,
+  type BuildChainWatcherOptions,
+  type ChainWatcherService,
+} from './service.js';
+export { chainWatcherMigrations } from './db/migrations.js';
+export { SeedWalletSigner, type WalletSigner } from './custody/wallet-signer.js';
+export { WalletKeyError } from './custody/seed-crypto.js';
+export { ChainClients, ChainRpc } from './chain/chain-rpc.js';
+export { RpcUnavailableError, type RpcErrorKind } from './chain/rpc-errors.js';
+export type { WatcherContext } from './domain/context.js';
+export type { ChainWatcherMetrics } from './metrics.js';

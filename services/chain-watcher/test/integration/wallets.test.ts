@@ -1,0 +1,203 @@
+import { expect } from 'chai';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SigningKey, computeAddress, getAddress } from 'ethers';
+import { WalletBalanceResponse } from '@stablepay/contracts';
+import { AmqpBus, createDatabase, createMetrics } from '@stablepay/platform';
+import { quietLogger } from '@stablepay/platform/testing';
+import { startDevnet, type Devnet } from '@stablepay/devnet';
+import { startChainWatcherService } from '../../src/index.js';
+import { deriveMerchantKey } from '../../src/custody/key-derivation.js';
+import { openSeed } from '../../src/custody/seed-crypto.js';
+import { Customer } from '../support/chain.js';
+import { capturingLogger, waitFor } from '../support/events.js';
+import { KEK, startHarness, watcherConfig, type Harness, type Merchant } from '../support/harness.js';
+
+describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function () {
+  this.timeout(30_000);
+  let devnet: Devnet;
+  let h: Harness;
+  let logLines: string[];
+  let shop: Merchant;
+  let polygonShop: Merchant;
+
+  before(async () => {
+    devnet = await startDevnet({ basePort: 0, customers: 2 });
+    const captured = await capturingLogger('chain-watcher');
+    logLines = captured.lines;
+    h = await startHarness({ registry: devnet.registry(), logger: captured.logger });
+    shop = await h.createMerchant('BASE');
+    polygonShop = await h.createMerchant('MATIC', ['USDC']);
+  });
+  after(async () => {
+    await h?.close();
+    await devnet?.stop();
+  });
+
+  it('assigns each merchant a wallet on its blockchain and announces it once with wallet.assigned', async () => {
+    const base = devnet.chain('BASE');
+    expect(shop.chainId).to.equal(base.chainId);
+    expect(shop.address).to.equal(getAddress(shop.address));
+    expect(polygonShop.chainId).to.equal(devnet.chain('MATIC').chainId);
+    expect(polygonShop.address).to.not.equal(shop.address);
+    const rows = await h.db('wallets').where({ merchant_id: shop.merchantId });
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({
+      id: shop.walletId,
+      address: shop.address,
+      blockchain: 'BASE',
+      chain_id: base.chainId,
+    });
+
+    // A redelivered (or repeated) merchant.created creates no second wallet and no second announcement.
+    const repeated = await h.publish('merchant.created', shop.merchantId, {
+      merchantId: shop.merchantId,
+      publicId: `sp_live_${randomUUID()}`,
+      name: 'Test Shop',
+      blockchain: 'BASE',
+      acceptedCurrencies: ['USDC'],
+      email: 'shop@example.test',
+    });
+    await waitFor(() => h.db('inbox').where({ message_id: repeated }).first());
+    await h.events.drain();
+    const announced = h.events.messages.filter(
+      (e) => e.type === 'wallet.assigned' && e.data.merchantId === shop.merchantId,
+    );
+    expect(announced).to.have.length(1);
+    expect(announced[0]).to.include({ producer: 'chain-watcher', merchantId: shop.merchantId });
+    expect(await h.db('wallets').where({ merchant_id: shop.merchantId }).count('* as n')).to.deep.equal([
+      { n: '1' },
+    ]);
+  });
+
+  it('dead-letters merchant.created for a blockchain the registry does not serve', async () => {
+    const merchantId = randomUUID();
+    await h.publish('merchant.created', merchantId, {
+      merchantId,
+      publicId: `sp_live_${randomUUID()}`,
+      name: 'Arbitrum Shop',
+      blockchain: 'ARB',
+      acceptedCurrencies: ['USDC'],
+      email: 'arb@example.test',
+    });
+    const dead = await waitFor(async () =>
+      (await h.bus.peekDeadLetters('chain-watcher')).find((d) => d.message.body.merchantId === merchantId),
+    );
+    expect(dead.error).to.match(/ARB, which the devnet chain registry does not serve/);
+    expect(await h.db('wallets').where({ merchant_id: merchantId }).first()).to.equal(undefined);
+  });
+
+  it('GET /wallets/api/balance reads exact USDC and EURC balances on-chain, with no-store', async () => {
+    const customer = new Customer(devnet.chain('BASE'), devnet.customers[0]!);
+    try {
+      await customer.pay('USDC', shop.address, '12.345678');
+      await customer.pay('EURC', shop.address, '3.5');
+      const res = await h.call('/wallets/api/balance', { merchantId: shop.merchantId });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+      expect(WalletBalanceResponse.safeParse(res.body).success).to.equal(true);
+      expect(res.body).to.deep.equal({
+        success: true,
+        data: {
+          wallet_id: shop.walletId,
+          address: shop.address,
+          blockchain: 'BASE',
+          balances: [
+            { token: 'USDC', amount: '12.345678' },
+            { token: 'EURC', amount: '3.500000' },
+          ],
+        },
+      });
+      // A new payment shows at once: nothing is cached.
+      await customer.pay('USDC', shop.address, '0.000001');
+      const again = await h.call('/wallets/api/balance', { merchantId: shop.merchantId });
+      expect(again.body.data.balances[0]).to.deep.equal({ token: 'USDC', amount: '12.345679' });
+    } finally {
+      customer.destroy();
+    }
+  });
+
+  it('lists only the tokens the chain has (no EURC on MATIC)', async () => {
+    const res = await h.call('/wallets/api/balance', { merchantId: polygonShop.merchantId });
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.include({ blockchain: 'MATIC', address: polygonShop.address });
+    expect(res.body.data.balances).to.deep.equal([{ token: 'USDC', amount: '0.000000' }]);
+  });
+
+  it('answers 404 in the envelope for a merchant without a wallet, and refuses callers that are not API keys', async () => {
+    const missing = await h.call('/wallets/api/balance', { merchantId: randomUUID() });
+    expect(missing.status).to.equal(404);
+    expect(missing.headers.get('cache-control')).to.equal('no-store');
+    expect(missing.body).to.deep.equal({ success: false, error: 'Wallet not found', details: [] });
+    expect((await h.call('/wallets/api/balance', { caller: 'public' })).status).to.equal(401);
+    expect(
+      (await h.call('/wallets/api/balance', { caller: 'user', merchantId: shop.merchantId })).status,
+    ).to.equal(403);
+    const anonymous = await fetch(`${h.url}/wallets/api/balance`);
+    expect(anonymous.status).to.equal(401);
+  });
+
+  it('GET /internal/wallets/:merchantId answers services only', async () => {
+    const res = await h.call(`/internal/wallets/${shop.merchantId}`, { caller: 'service' });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({
+      success: true,
+      data: {
+        wallet: { id: shop.walletId, address: shop.address, blockchain: 'BASE', chainId: shop.chainId },
+      },
+    });
+    expect((await h.call(`/internal/wallets/${randomUUID()}`, { caller: 'service' })).status).to.equal(404);
+    expect((await h.call(`/internal/wallets/not-a-uuid`, { caller: 'service' })).status).to.equal(400);
+    expect(
+      (await h.call(`/internal/wallets/${shop.merchantId}`, { merchantId: shop.merchantId })).status,
+    ).to.equal(403);
+  });
+
+  it('stores the master seed only encrypted (AES-256-GCM) and derives every wallet from it', async () => {
+    const row = await h.db('master_seed').first();
+    expect(row.algorithm).to.equal('aes-256-gcm');
+    expect(row.iv).to.have.length(12);
+    expect(row.auth_tag).to.have.length(16);
+    const seed = openSeed(
+      { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag },
+      Buffer.from(KEK, 'hex'),
+    );
+    expect(seed).to.have.length(32);
+    expect(Buffer.compare(row.ciphertext, seed)).to.not.equal(0);
+    expect(row.ciphertext.includes(seed.subarray(0, 8))).to.equal(false);
+    // The address announced is the one the seed derives: whoever holds the seed (and only they) can move the funds.
+    const key = deriveMerchantKey(seed, shop.merchantId);
+    expect(computeAddress(new SigningKey(`0x${key.toString('hex')}`).publicKey)).to.equal(shop.address);
+    // Neither the seed nor a merchant key ever reaches a log line, even at debug level.
+    expect(logLines.length).to.be.greaterThan(5);
+    const all = logLines.join('\n').toLowerCase();
+    expect(all).to.not.include(seed.toString('hex'));
+    expect(all).to.not.include(key.toString('hex'));
+    expect(all).to.not.include(KEK.toLowerCase());
+  });
+
+  it('refuses to start with a WALLET_KEK that cannot open the stored seed, saying so', async () => {
+    const config = watcherConfig(devnet.registry(), h.testDb.url, {
+      WALLET_KEK: randomBytes(32).toString('base64'),
+    });
+    const logger = quietLogger('chain-watcher');
+    const db = await createDatabase({ url: h.testDb.url, schema: config.DATABASE_SCHEMA });
+    const bus = new AmqpBus({ url: h.amqpUrl, prefix: h.prefix, logger });
+    await bus.connect();
+    try {
+      let failure: Error | undefined;
+      await startChainWatcherService({
+        config,
+        deps: { db, bus, logger, metrics: createMetrics('chain-watcher', false) },
+        port: 0,
+        host: '127.0.0.1',
+      }).catch((err: Error) => (failure = err));
+      expect(failure?.name).to.equal('WalletKeyError');
+      expect(failure?.message).to.match(/WALLET_KEK cannot decrypt the stored master seed/);
+      // The stored seed is untouched: the original key still opens it.
+      expect(await h.db('master_seed').count('* as n')).to.deep.equal([{ n: '1' }]);
+    } finally {
+      await bus.close();
+      await db.destroy();
+    }
+  });
+});
