@@ -20,6 +20,8 @@ const stack = await startStack({
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
+    chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
+    devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
   },
 });
 
@@ -42,6 +44,8 @@ const devnet = {
   docsUrl: `${stack.gatewayUrl}/docs`,
   services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
   merchant,
+  chains: stack.devnet.chains,
+  customers: stack.devnet.customers,
 };
 writeFileSync(devnetFile, JSON.stringify(devnet, null, 2), { mode: 0o600 });
 
@@ -53,5 +57,7 @@ Stablepay is running (data in ${varDir}).
   Demo merchant id     ${merchant.id}
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}
+  Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId})`).join('\n                       ')}
+  Customer accounts    ${stack.devnet.customers.length} funded with gas, USDC and EURC (keys in devnet.json; public devnet keys)
 Everything above is also in ${devnetFile}. Ctrl-C stops the stack.
 `);

@@ -6,9 +6,16 @@ export interface StackSecrets {
   INTERNAL_TOKEN_SECRET: string;
   JWT_SECRET: string;
   API_KEY_PEPPER: string;
+  /** Encrypts the custody master seed at rest; losing it loses the merchant wallets. */
+  WALLET_KEK: string;
 }
 
-const NAMES: Array<keyof StackSecrets> = ['INTERNAL_TOKEN_SECRET', 'JWT_SECRET', 'API_KEY_PEPPER'];
+const NAMES: Array<keyof StackSecrets> = [
+  'INTERNAL_TOKEN_SECRET',
+  'JWT_SECRET',
+  'API_KEY_PEPPER',
+  'WALLET_KEK',
+];
 
 /**
  * Secrets for a local stack: taken from the environment when set, otherwise generated once and kept

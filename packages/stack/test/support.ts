@@ -4,6 +4,7 @@ export const waitFor = async <T>(
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   what: string,
   timeoutMs = 20_000,
+  intervalMs = 50,
 ): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -14,7 +15,7 @@ export const waitFor = async <T>(
     } catch (err) {
       last = err;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 };

@@ -13,7 +13,12 @@ describe('npm start (embedded defaults)', function () {
   this.timeout(180_000);
   let varDir: string;
   let child: ChildProcess | undefined;
-  const ports = { GATEWAY_PORT: '18480', PAYMENTS_PORT: '18481' };
+  const ports = {
+    GATEWAY_PORT: '18480',
+    PAYMENTS_PORT: '18481',
+    CHAIN_WATCHER_PORT: '18482',
+    DEVNET_PORT: '18545',
+  };
 
   const start = async () => {
     child = spawn(process.execPath, [join(repoRoot, 'packages/stack/dist/main.js')], {
@@ -58,15 +63,42 @@ describe('npm start (embedded defaults)', function () {
     expect(first.devnet.gatewayUrl).to.equal(`http://127.0.0.1:${ports.GATEWAY_PORT}`);
     expect(first.devnet.merchant).to.include.keys('id', 'apiKey', 'email', 'password');
     expect(first.out).to.contain(first.devnet.merchant.apiKey);
+    expect(first.devnet.chains.map((c: { name: string }) => c.name)).to.have.members([
+      'ETH',
+      'BASE',
+      'MATIC',
+    ]);
+    for (const c of first.devnet.chains)
+      expect(c).to.include.keys('name', 'chainId', 'rpcUrl', 'cctpDomain', 'tokens');
+    expect(first.devnet.chains.find((c: { name: string }) => c.name === 'BASE').rpcUrl).to.equal(
+      'http://127.0.0.1:18546',
+    );
+    expect(first.devnet.customers[0]).to.include.keys('address', 'privateKey');
     const gw = api(first.devnet.gatewayUrl);
     const key = { 'x-api-key': first.devnet.merchant.apiKey };
 
-    const created = await waitFor(async () => {
-      const r = await gw.call('POST', '/payments/create-public', {
-        body: paymentBody(first.devnet.merchant.id),
-      });
-      return r.status === 201 ? r : undefined;
-    }, 'payment creation');
+    const wallet = await waitFor(
+      async () => {
+        const w = await gw.call('GET', `/merchants/${first.devnet.merchant.id}/wallet`);
+        return w.status === 200 ? w.body.data.wallet : undefined;
+      },
+      'wallet',
+      60_000,
+      500, // public routes are rate limited per IP: poll gently
+    );
+    const created = await waitFor(
+      async () => {
+        const r = await gw.call('POST', '/payments/create-public', {
+          body: paymentBody(first.devnet.merchant.id, { toAddress: wallet.address, chainId: wallet.chainId }),
+        });
+        if (r.status !== 201)
+          throw new Error(`create-public answered ${r.status}: ${JSON.stringify(r.body)}`);
+        return r;
+      },
+      'payment creation',
+      60_000,
+      500,
+    );
     expect((await gw.call('GET', '/openapi.json')).status).to.equal(200);
     await stop();
 
@@ -78,5 +110,12 @@ describe('npm start (embedded defaults)', function () {
     const list = await api(second.devnet.gatewayUrl).call('GET', '/payments/api/list', { headers: key });
     expect(list.status).to.equal(200);
     expect(list.body.data.payments.map((p: { id: string }) => p.id)).to.include(created.body.data.paymentId);
+    // The wallet (custody seed under the stored key) and the chains' contracts survived too.
+    const again = await api(second.devnet.gatewayUrl).call(
+      'GET',
+      `/merchants/${first.devnet.merchant.id}/wallet`,
+    );
+    expect(again.body.data.wallet.address).to.equal(wallet.address);
+    expect(second.devnet.chains).to.deep.equal(first.devnet.chains);
   });
 });

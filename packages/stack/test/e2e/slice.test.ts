@@ -1,94 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import amqp from 'amqplib';
 import { expect } from 'chai';
-import {
-  createTestDatabase,
-  testAmqpUrl,
-  testQueuePrefix,
-  type TestDatabase,
-} from '@stablepay/platform/testing';
-import { startStack, type RunningStack } from '../../src/stack.js';
-import { api, hex, paymentBody, waitFor, type Api } from '../support.js';
+import { hex, paymentBody, waitFor } from '../support.js';
+import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
 /** The first vertical slice, through the gateway only, on PostgreSQL and RabbitMQ. */
 describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function () {
   this.timeout(120_000);
-  let stack: RunningStack;
-  let tdb: TestDatabase;
-  let varDir: string;
-  let gw: Api;
-  let events: Array<{ type: string; body: any }>;
-  let closeAmqp: () => Promise<void>;
+  let h: StackHarness;
 
   before(async () => {
-    tdb = await createTestDatabase();
-    varDir = mkdtempSync(join(tmpdir(), 'sp-e2e-'));
-    const amqpUrl = await testAmqpUrl();
-    const prefix = testQueuePrefix();
-    stack = await startStack({
-      varDir,
-      databaseUrl: tdb.url,
-      amqpUrl,
-      amqpPrefix: prefix,
-      logLevel: 'error',
-      ports: { gateway: 0, payments: 0 },
-      env: { SCRYPT_COST: '10' },
-    });
-    gw = api(stack.gatewayUrl);
-    // A test queue on the real exchange sees every event the services publish.
-    events = [];
-    const conn = await amqp.connect(amqpUrl);
-    const ch = await conn.createChannel();
-    const exchange = `${prefix}stablepay.events`;
-    await ch.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await ch.assertQueue('', { exclusive: true });
-    await ch.bindQueue(queue, exchange, '#');
-    await ch.consume(
-      queue,
-      (m) => {
-        if (m) events.push({ type: m.fields.routingKey, body: JSON.parse(m.content.toString()) });
-      },
-      { noAck: true },
-    );
-    closeAmqp = async () => {
-      await conn.close();
-    };
+    h = await startStackHarness();
   });
+  after(async () => h?.close());
 
-  after(async () => {
-    await closeAmqp?.();
-    await stack?.stop();
-    await tdb?.drop();
-    rmSync(varDir, { recursive: true, force: true });
-  });
-
-  const register = async (email: string) => {
-    const r = await gw.call('POST', '/auth/register', {
-      body: { email, password: 'correct horse battery staple', merchantName: 'Shop', blockchain: 'BASE' },
-    });
-    expect(r.status, JSON.stringify(r.body)).to.equal(201);
-    const login = await gw.call('POST', '/auth/login', {
-      body: { email, password: 'correct horse battery staple' },
-    });
-    expect(login.status).to.equal(200);
-    const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
-    const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
-    expect(key.status).to.equal(201);
-    return {
-      merchantId: r.body.data.merchant.id as string,
-      bearer,
-      key: { 'x-api-key': key.body.data.key as string },
-      keyId: key.body.data.id as string,
-    };
-  };
+  const gw = { call: (...args: Parameters<StackHarness['gw']['call']>) => h.gw.call(...args) };
+  const register = (email: string) => h.register(email);
+  /** A create-public body addressed to the merchant's own wallet. */
+  const bodyFor = (m: Merchant, extra: Record<string, unknown> = {}) =>
+    paymentBody(m.merchantId, { toAddress: m.wallet.address, chainId: m.wallet.chainId, ...extra });
 
   it('registers, creates a key, opens a session, records a payment and publishes it', async () => {
     const m = await register('owner@shop.example');
     expect(m.merchantId).to.match(/^sp_live_[0-9a-f-]{36}$/);
     await waitFor(
-      () => events.some((e) => e.type === 'merchant.created' && e.body.data.publicId === m.merchantId),
+      () => h.events.some((e) => e.type === 'merchant.created' && e.body.data.publicId === m.merchantId),
       'merchant.created',
     );
 
@@ -108,14 +42,14 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     expect(session.status, JSON.stringify(session.body)).to.equal(201);
     const sessionId = session.body.data.id as string;
     expect(sessionId).to.match(/^cs_live_[0-9a-f-]{36}$/);
-    expect(session.body.data.url).to.equal(`${stack.checkoutUrl}?session=${sessionId}`);
+    expect(session.body.data.url).to.equal(`${h.stack.checkoutUrl}?session=${sessionId}`);
 
     const pub = await gw.call('GET', `/checkout/sessions/${sessionId}/public`);
     expect(pub.status).to.equal(200);
     expect(pub.body.data).to.not.have.property('metadata');
     expect(pub.headers.get('access-control-allow-origin')).to.equal('*');
 
-    const body = paymentBody(m.merchantId, { sessionId });
+    const body = bodyFor(m, { sessionId });
     // The payments service learns of the merchant from merchant.created.
     const created = await waitFor(async () => {
       const r = await gw.call('POST', '/payments/create-public', { body });
@@ -132,12 +66,12 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     expect(again.body.data.paymentId).to.equal(paymentId);
 
     const published = await waitFor(
-      () => events.find((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId),
+      () => h.events.find((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId),
       'payment.created on RabbitMQ',
     );
     expect(published.body.data.txHash).to.equal(body.txHash.toLowerCase());
     expect(
-      events.filter((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId),
+      h.events.filter((e) => e.type === 'payment.created' && e.body.data.paymentId === paymentId),
     ).to.have.length(1);
 
     const status = await gw.call('GET', `/payments/${paymentId}/status`);
@@ -173,7 +107,7 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
       body: { return_url: 'https://a.example/back' },
     });
     const created = await waitFor(async () => {
-      const r = await gw.call('POST', '/payments/create-public', { body: paymentBody(a.merchantId) });
+      const r = await gw.call('POST', '/payments/create-public', { body: bodyFor(a) });
       return r.status === 201 ? r : undefined;
     }, 'payment creation');
     const paymentId = created.body.data.paymentId as string;

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import amqp from 'amqplib';
+import { expect } from 'chai';
+import {
+  createTestDatabase,
+  testAmqpUrl,
+  testQueuePrefix,
+  type TestDatabase,
+} from '@stablepay/platform/testing';
+import { startStack, type RunningStack } from '../../src/stack.js';
+import { api, waitFor, type Api } from '../support.js';
+
+export interface StackHarness {
+  stack: RunningStack;
+  gw: Api;
+  /** Every event the services publish, in arrival order. */
+  events: Array<{ type: string; body: any }>;
+  register(email: string): Promise<Merchant>;
+  close(): Promise<void>;
+}
+
+export interface Merchant {
+  merchantId: string;
+  bearer: Record<string, string>;
+  key: Record<string, string>;
+  keyId: string;
+  wallet: { address: string; chainId: number; blockchain: string };
+}
+
+/** The whole stack on PostgreSQL and RabbitMQ (fresh database and vhost/prefix), devnet included. */
+export const startStackHarness = async (env: Record<string, string> = {}): Promise<StackHarness> => {
+  const tdb: TestDatabase = await createTestDatabase();
+  const varDir = mkdtempSync(join(tmpdir(), 'sp-e2e-'));
+  const amqpUrl = await testAmqpUrl();
+  const prefix = testQueuePrefix();
+  const stack = await startStack({
+    varDir,
+    databaseUrl: tdb.url,
+    amqpUrl,
+    amqpPrefix: prefix,
+    logLevel: 'error',
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, devnet: 0 },
+    persistChains: false,
+    env: { SCRYPT_COST: '10', ...env },
+  });
+  const gw = api(stack.gatewayUrl);
+  const events: StackHarness['events'] = [];
+  const conn = await amqp.connect(amqpUrl);
+  const ch = await conn.createChannel();
+  const exchange = `${prefix}stablepay.events`;
+  await ch.assertExchange(exchange, 'topic', { durable: true });
+  const { queue } = await ch.assertQueue('', { exclusive: true });
+  await ch.bindQueue(queue, exchange, '#');
+  await ch.consume(
+    queue,
+    (m) => {
+      if (m) events.push({ type: m.fields.routingKey, body: JSON.parse(m.content.toString()) });
+    },
+    { noAck: true },
+  );
+
+  const register = async (email: string): Promise<Merchant> => {
+    const password = 'correct horse battery staple';
+    const r = await gw.call('POST', '/auth/register', {
+      body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
+    });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    const login = await gw.call('POST', '/auth/login', { body: { email, password } });
+    const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
+    const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
+    expect(key.status).to.equal(201);
+    const merchantId = r.body.data.merchant.id as string;
+    // The chain-watcher assigns the wallet on merchant.created; the gateway learns it from wallet.assigned.
+    const wallet = await waitFor(async () => {
+      const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);
+      return w.status === 200 ? w.body.data.wallet : undefined;
+    }, 'wallet assignment');
+    return { merchantId, bearer, key: { 'x-api-key': key.body.data.key }, keyId: key.body.data.id, wallet };
+  };
+
+  return {
+    stack,
+    gw,
+    events,
+    register,
+    close: async () => {
+      await conn.close().catch(() => undefined);
+      await stack.stop();
+      await tdb.drop();
+      rmSync(varDir, { recursive: true, force: true });
+    },
+  };
+};
