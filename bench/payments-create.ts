@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { signInternalToken } from '@stablepay/platform';
@@ -21,6 +21,8 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = [32, 128];
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
+const CHAIN_WATCHER_PORT = 18102;
+const DEVNET_PORT = 18645;
 
 const waitForFile = async (file: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -43,6 +45,8 @@ const main = async () => {
       AMQP_PREFIX: testQueuePrefix(),
       GATEWAY_PORT: String(GATEWAY_PORT),
       PAYMENTS_PORT: String(PAYMENTS_PORT),
+      CHAIN_WATCHER_PORT: String(CHAIN_WATCHER_PORT),
+      DEVNET_PORT: String(DEVNET_PORT),
       LOG_LEVEL: 'error',
       RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
     },
@@ -56,6 +60,16 @@ const main = async () => {
     const secrets = JSON.parse(readFileSync(join(varDir, 'secrets.json'), 'utf8')) as {
       INTERNAL_TOKEN_SECRET: string;
     };
+    // create-public requires the merchant's own wallet once the chain-watcher has assigned it.
+    const wallet = await (async () => {
+      for (let i = 0; i < 120; i++) {
+        const r = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/merchants/${devnet.merchant.id}/wallet`);
+        if (r.status === 200)
+          return ((await r.json()) as { data: { wallet: { address: string; chainId: number } } }).data.wallet;
+        await new Promise((res) => setTimeout(res, 500));
+      }
+      throw new Error('the demo merchant got no wallet');
+    })();
     const body = () =>
       JSON.stringify({
         merchantId: devnet.merchant.id,
@@ -63,9 +77,9 @@ const main = async () => {
         amount: 25.5,
         expectedAmount: 25.5,
         token: 'USDC',
-        chainId: 8453,
+        chainId: wallet.chainId,
         fromAddress: `0x${randomBytes(20).toString('hex')}`,
-        toAddress: `0x${randomBytes(20).toString('hex')}`,
+        toAddress: wallet.address,
         customerEmail: 'customer@example.com',
         reference: 'bench',
       });
@@ -114,7 +128,9 @@ const main = async () => {
         });
       }
     }
-    console.log(`\ncreate-public on PostgreSQL + RabbitMQ, ${DURATION} s per run, node ${process.version}`);
+    console.log(
+      `\ncreate-public on PostgreSQL + RabbitMQ (whole stack in one child process, chain-watcher verifying every payment), ${DURATION} s per run, node ${process.version}, ${cpus().length} cores`,
+    );
     console.table(rows);
     for (const connections of CONNECTIONS) {
       const gw = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;

@@ -15,7 +15,9 @@ const stack = await startStack({
   logLevel: env.LOG_LEVEL ?? 'warn',
   // Tuning knobs pass through to every service; the rest of the environment stays the stack's own.
   env: Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_)/.test(e[0]) && !!e[1]),
+    Object.entries(env).filter(
+      (e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_|VERIFY_)/.test(e[0]) && !!e[1],
+    ),
   ),
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,

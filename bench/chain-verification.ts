@@ -1,0 +1,174 @@
+/**
+ * Same-chain verification on the devnet, through the whole stack (PostgreSQL + RabbitMQ):
+ *  1. latency from a transfer's inclusion in a block to payment.completed on the bus, at 1
+ *     confirmation (p50, p99 over SAMPLES sequential payments);
+ *  2. verified payments per second with PENDING (default 1,000) payments outstanding at once.
+ *
+ *   npm run bench:verification        (SAMPLES=100 PENDING=1000 VERIFY_POLL_MS=250 by default)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import amqp from 'amqplib';
+import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
+import { fiatTokenAbi } from '@stablepay/devnet';
+import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { startStack } from '@stablepay/stack';
+
+const SAMPLES = Number(process.env.SAMPLES ?? 100);
+const PENDING = Number(process.env.PENDING ?? 1000);
+const POLL = process.env.VERIFY_POLL_MS ?? '250';
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+const main = async () => {
+  const db = await createTestDatabase();
+  const amqpUrl = await testAmqpUrl();
+  const prefix = testQueuePrefix();
+  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+  const stack = await startStack({
+    varDir,
+    databaseUrl: db.url,
+    amqpUrl,
+    amqpPrefix: prefix,
+    logLevel: 'error',
+    persistChains: false,
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, devnet: 0 },
+    env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', VERIFY_POLL_MS: POLL },
+  });
+  const conn = await amqp.connect(amqpUrl);
+  try {
+    // payment.completed as it reaches the bus, timed on arrival.
+    const completedAt = new Map<string, number>();
+    const waiters = new Map<string, () => void>();
+    const ch = await conn.createChannel();
+    const { queue } = await ch.assertQueue('', { exclusive: true });
+    await ch.bindQueue(queue, `${prefix}stablepay.events`, 'payment.completed');
+    await ch.consume(
+      queue,
+      (m) => {
+        if (!m) return;
+        const id = JSON.parse(m.content.toString()).data.payment_id as string;
+        completedAt.set(id, performance.now());
+        waiters.get(id)?.();
+      },
+      { noAck: true },
+    );
+
+    const gw = stack.gatewayUrl;
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const r = await fetch(`${gw}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const email = 'bench@shop.example';
+    const password = 'correct horse battery staple';
+    const reg = await post('/auth/register', { email, password, merchantName: 'Bench', blockchain: 'BASE' });
+    const merchantId = reg.body.data.merchant.id as string;
+    let wallet: { address: string; chainId: number } | undefined;
+    while (!wallet) {
+      const r = await fetch(`${gw}/merchants/${merchantId}/wallet`);
+      if (r.status === 200) wallet = ((await r.json()) as any).data.wallet;
+      else await new Promise((res) => setTimeout(res, 100));
+    }
+    const chain = stack.devnet.chains.find((c) => c.name === 'BASE')!;
+    const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const payers = stack.devnet.customers.map((c) => {
+      const signer = new NonceManager(new Wallet(c.privateKey, provider));
+      return { address: c.address, token: new Contract(chain.tokens.USDC, fiatTokenAbi(), signer) };
+    });
+    const report = (txHash: string, from: string) =>
+      post('/payments/create-public', {
+        merchantId,
+        txHash,
+        amount: 1,
+        expectedAmount: 1,
+        token: 'USDC',
+        chainId: chain.chainId,
+        fromAddress: from,
+        toAddress: wallet!.address,
+        customerEmail: 'payer@example.com',
+      });
+
+    // 1. Latency, one payment at a time: inclusion (receipt) → payment.completed on the bus.
+    const latencies: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const payer = payers[i % payers.length]!;
+      const tx = await payer.token.getFunction('transfer')(wallet.address, parseUnits('1', 6));
+      await tx.wait();
+      const included = performance.now();
+      const created = await report(tx.hash, payer.address);
+      const id = created.body.data.paymentId as string;
+      if (!completedAt.has(id)) await new Promise<void>((res) => waiters.set(id, res));
+      latencies.push(completedAt.get(id)! - included);
+    }
+    latencies.sort((a, b) => a - b);
+
+    // 2. Throughput: PENDING transfers mined first, then all reported at once.
+    const txs: Array<{ hash: string; from: string }> = [];
+    await Promise.all(
+      payers.map(async (payer, p) => {
+        const sent = [];
+        for (let i = p; i < PENDING; i += payers.length)
+          sent.push(await payer.token.getFunction('transfer')(wallet!.address, parseUnits('1', 6)));
+        for (const tx of sent) {
+          await tx.wait();
+          txs.push({ hash: tx.hash, from: payer.address });
+        }
+      }),
+    );
+    const ids: string[] = [];
+    const started = performance.now();
+    for (let i = 0; i < txs.length; i += 32) {
+      const batch = await Promise.all(txs.slice(i, i + 32).map((t) => report(t.hash, t.from)));
+      for (const r of batch) ids.push(r.body.data.paymentId);
+    }
+    const reported = performance.now();
+    await Promise.all(
+      ids.map((id) => (completedAt.has(id) ? undefined : new Promise<void>((res) => waiters.set(id, res)))),
+    );
+    const finished = Math.max(...ids.map((id) => completedAt.get(id)!));
+    provider.destroy();
+
+    console.log(
+      `\nsame-chain verification on the devnet (anvil, 1 confirmation), PostgreSQL + RabbitMQ, VERIFY_POLL_MS=${POLL}, node ${process.version}, ${cpus().length} cores`,
+    );
+    console.table([
+      {
+        measure: `inclusion → payment.completed, p50 (${SAMPLES} payments)`,
+        value: `${percentile(latencies, 50).toFixed(0)} ms`,
+      },
+      { measure: 'inclusion → payment.completed, p99', value: `${percentile(latencies, 99).toFixed(0)} ms` },
+      {
+        measure: 'inclusion → payment.completed, max',
+        value: `${latencies[latencies.length - 1]!.toFixed(0)} ms`,
+      },
+      { measure: `${PENDING} payments: reported in`, value: `${((reported - started) / 1000).toFixed(2)} s` },
+      {
+        measure: `${PENDING} payments: all completed after`,
+        value: `${((finished - started) / 1000).toFixed(2)} s`,
+      },
+      {
+        measure: 'verified payments per second',
+        value: (ids.length / ((finished - started) / 1000)).toFixed(0),
+      },
+    ]);
+  } finally {
+    await conn.close();
+    await stack.stop();
+    await db.drop();
+    rmSync(varDir, { recursive: true, force: true });
+  }
+};
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
