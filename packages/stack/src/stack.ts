@@ -129,6 +129,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
           ...common,
           PAYMENTS_URL: payments.url,
           CHAIN_WATCHER_URL: chainWatcher.url,
+          SUPPORTED_BLOCKCHAINS: registry.chains.map((c) => c.name).join(','),
         }),
         deps,
         port: ports.gateway,

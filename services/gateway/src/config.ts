@@ -1,3 +1,4 @@
+import { BlockchainName } from '@stablepay/contracts';
 import { z } from 'zod';
 import { baseConfigShape, envInt, envPort, envSecret, loadConfig } from '@stablepay/platform';
 
@@ -55,6 +56,20 @@ export const gatewayConfigSchema = z.object({
   /** Login and registration attempts per client IP. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
   TRUST_PROXY: trustProxy,
+  /**
+   * Blockchains merchants may register on: the chains this deployment's chain-watcher serves (a
+   * merchant elsewhere would never get a wallet). All known names when unset.
+   */
+  SUPPORTED_BLOCKCHAINS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(BlockchainName).min(1))
+    .optional(),
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
 });

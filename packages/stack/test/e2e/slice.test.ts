@@ -157,6 +157,17 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     ]) {
       expect(paths, f).to.include(f);
     }
+    // A merchant on a chain this deployment does not serve would never get a wallet.
+    const arb = await gw.call('POST', '/auth/register', {
+      body: {
+        email: 'arb@shop.example',
+        password: 'correct horse battery staple',
+        merchantName: 'A',
+        blockchain: 'ARB',
+      },
+    });
+    expect(arb.status).to.equal(400);
+    expect(arb.body.details[0]).to.include({ path: 'blockchain', code: 'unsupported_blockchain' });
     const unknownMerchant = await gw.call('POST', '/payments/create-public', {
       body: paymentBody(`sp_live_${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { txHash: hex(32) }),
     });

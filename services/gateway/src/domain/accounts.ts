@@ -14,6 +14,7 @@ import {
   conflict,
   currentContext,
   enqueueEvent,
+  fieldDetail,
   isUniqueViolation,
   unauthorized,
 } from '@stablepay/platform';
@@ -61,6 +62,15 @@ export const register = async (
   meta: RequestMeta,
 ): Promise<RegisteredAccount> => {
   const { config, db } = ctx;
+  if (config.SUPPORTED_BLOCKCHAINS && !config.SUPPORTED_BLOCKCHAINS.includes(body.blockchain)) {
+    throw new AppError('validation', 'Body validation failed', [
+      fieldDetail(
+        'blockchain',
+        `must be one of ${config.SUPPORTED_BLOCKCHAINS.join(', ')}`,
+        'unsupported_blockchain',
+      ),
+    ]);
+  }
   const passwordHash = await hashPassword(body.password, config.SCRYPT_COST);
   const merchantId = randomUUID();
   const publicId = merchantPublicId(config.MERCHANT_ID_PREFIX, config.ENVIRONMENT, merchantId);
