@@ -39,6 +39,8 @@ export type PaymentCreatedData = z.infer<typeof PaymentCreatedData>;
 export const PaymentCompletedData = PaymentWebhookData.extend({
   merchant_id: Uuid,
   completed_at: IsoTimestamp,
+  /** When the payment was recorded; optional so that earlier producers' events still parse. */
+  created_at: IsoTimestamp.optional(),
 });
 export type PaymentCompletedData = z.infer<typeof PaymentCompletedData>;
 

@@ -120,7 +120,11 @@ export const completePaymentIn = async (
   if (!result.changed) return result;
   const p = result.payment;
   const completedAt = (p.completedAt ?? p.updatedAt).toISOString();
-  const data: PaymentCompletedData = { ...paymentEventData(p), completed_at: completedAt };
+  const data: PaymentCompletedData = {
+    ...paymentEventData(p),
+    completed_at: completedAt,
+    created_at: p.createdAt.toISOString(),
+  };
   await writeEvent(trx, EventTypes.PaymentCompleted, p.merchantId, data);
   if (p.sessionId) {
     const session = await completeSessionRow(trx, p.sessionId, p.id);

@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import { RefundReason, RefundStatus } from '@stablepay/contracts';
+import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+
+export const PAYMENTS = 'refundable_payments';
+export const REFUNDS = 'refunds';
+
+/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
+const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+
+const inList = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
+
+const paymentsMigration: Migration = {
+  name: '0001_refundable_payments',
+  async up(db) {
+    // A projection of payment.completed: the payments this service may refund, never read from
+    // the payments database. `blockchain` is the chain the merchant received the funds on.
+    await db.schema.createTable(PAYMENTS, (t) => {
+      t.uuid('payment_id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.decimal('amount', 20, 6).notNullable();
+      t.text('currency').notNullable();
+      t.text('status').notNullable();
+      t.text('blockchain').notNullable();
+      t.text('from_address').notNullable();
+      t.text('tx_hash').notNullable();
+      ts(t, 'payment_created_at').notNullable();
+      ts(t, 'completed_at').notNullable();
+      ts(t, 'projected_at').notNullable().defaultTo(db.fn.now());
+    });
+  },
+};
+
+const refundsMigration: Migration = {
+  name: '0002_refunds',
+  async up(db) {
+    await db.schema.createTable(REFUNDS, (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.uuid('payment_id').notNullable().references('payment_id').inTable(PAYMENTS);
+      t.decimal('amount', 20, 6).notNullable();
+      t.text('currency').notNullable();
+      t.text('status').notNullable();
+      t.text('destination_address').notNullable();
+      t.text('blockchain').notNullable();
+      t.text('reason').notNullable();
+      t.text('note');
+      t.text('tx_hash');
+      t.text('failure_reason');
+      // Set by the dispatcher when the merchant wallet last held too little of the token.
+      t.boolean('waiting_for_funds').notNullable().defaultTo(false);
+      // The dispatcher's lease on a pending refund, and its backoff when the balance was unknown.
+      ts(t, 'dispatch_not_before');
+      t.integer('dispatch_failures').notNullable().defaultTo(0);
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'processing_at');
+      ts(t, 'completed_at');
+      ts(t, 'failed_at');
+      ts(t, 'cancelled_at');
+      t.check(`status in (${inList(RefundStatus.options)})`, [], 'refunds_status_check');
+      t.check(`reason in (${inList(RefundReason.options)})`, [], 'refunds_reason_check');
+      t.check('amount > 0', [], 'refunds_amount_positive');
+    });
+    await db.raw(
+      `create index refunds_merchant_created_idx on ${REFUNDS} (merchant_id, created_at desc, id)`,
+    );
+    await db.raw(`create index refunds_payment_idx on ${REFUNDS} (payment_id, status)`);
+    await db.raw(`create index refunds_merchant_token_idx on ${REFUNDS} (merchant_id, currency, status)`);
+    await db.raw(`create index refunds_pending_idx on ${REFUNDS} (created_at) where status = 'pending'`);
+  },
+};
+
+/** In order; each runs once per database. */
+export const refundsMigrations: Migration[] = [
+  outboxMigration,
+  inboxMigration,
+  paymentsMigration,
+  refundsMigration,
+];

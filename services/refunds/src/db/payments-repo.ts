@@ -1,0 +1,66 @@
+import type { Knex } from 'knex';
+import type { RefundablePayment } from '../domain/records.js';
+import { PAYMENTS, REFUNDS } from './migrations.js';
+import { sumToDecimal, toPayment, type Row } from './rows.js';
+
+type Db = Knex | Knex.Transaction;
+
+/**
+ * Records a completed payment once. A payment completes only once, so a repeated or late
+ * payment.completed never changes what refunds were checked against.
+ */
+export const insertPaymentIfNew = async (db: Db, p: RefundablePayment): Promise<boolean> => {
+  const rows = await db(PAYMENTS)
+    .insert({
+      payment_id: p.paymentId,
+      merchant_id: p.merchantId,
+      amount: p.amount,
+      currency: p.currency,
+      status: p.status,
+      blockchain: p.blockchain,
+      from_address: p.fromAddress,
+      tx_hash: p.txHash,
+      payment_created_at: p.createdAt,
+      completed_at: p.completedAt,
+    })
+    .onConflict('payment_id')
+    .ignore()
+    .returning('payment_id');
+  return rows.length === 1;
+};
+
+/** Another merchant's payment is simply not found. */
+export const findPayment = async (
+  db: Db,
+  paymentId: string,
+  merchantId: string,
+): Promise<RefundablePayment | undefined> => {
+  const row = (await db(PAYMENTS).where({ payment_id: paymentId, merchant_id: merchantId }).first()) as
+    Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+/**
+ * The payment row locked until the caller's transaction ends: refunds of one payment are created
+ * one at a time, so the refundable remainder each of them sees is exact.
+ */
+export const lockPayment = async (
+  trx: Knex.Transaction,
+  paymentId: string,
+  merchantId: string,
+): Promise<RefundablePayment | undefined> => {
+  const row = (await trx(PAYMENTS)
+    .where({ payment_id: paymentId, merchant_id: merchantId })
+    .forUpdate()
+    .first()) as Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+/** What refunds already claim of a payment: pending, processing and completed ones. */
+export const committedRefundTotal = async (db: Db, paymentId: string): Promise<string> => {
+  const [row] = (await db(REFUNDS)
+    .where({ payment_id: paymentId })
+    .whereIn('status', ['pending', 'processing', 'completed'])
+    .sum<Row[]>('amount as total')) as Row[];
+  return sumToDecimal(row?.total);
+};

@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
+import type { RefundRecord } from '../domain/records.js';
+import { REFUNDS } from './migrations.js';
+import { toRefund, type Row } from './rows.js';
+
+type Db = Knex | Knex.Transaction;
+
+export interface NewRefundRow {
+  id: string;
+  merchant_id: string;
+  payment_id: string;
+  amount: string;
+  currency: Currency;
+  destination_address: string;
+  blockchain: string;
+  reason: RefundReason;
+  note: string | null;
+}
+
+export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRecord> => {
+  const [inserted] = (await db(REFUNDS)
+    .insert({ ...row, status: 'pending' })
+    .returning('*')) as Row[];
+  return toRefund(inserted!);
+};
+
+/** With `merchantId`, another merchant's refund is simply not found. */
+export const findRefund = async (
+  db: Db,
+  id: string,
+  merchantId?: string,
+): Promise<RefundRecord | undefined> => {
+  const q = db(REFUNDS).where({ id });
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const row = (await q.first()) as Row | undefined;
+  return row ? toRefund(row) : undefined;
+};
+
+/**
+ * Moves a refund to `to` only if its current status is one of `from`, in the UPDATE itself, so two
+ * racing transitions (a cancel and the dispatcher, two replicas) cannot both win. Undefined when
+ * the guard did not hold.
+ */
+export const transitionRefundRow = async (
+  db: Db,
+  id: string,
+  from: readonly RefundStatus[],
+  to: RefundStatus,
+  patch: Record<string, unknown> = {},
+  merchantId?: string,
+): Promise<RefundRecord | undefined> => {
+  const q = db(REFUNDS)
+    .where({ id })
+    .whereIn('status', [...from]);
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const rows = (await q.update({ ...patch, status: to, updated_at: db.fn.now() }).returning('*')) as Row[];
+  return rows[0] ? toRefund(rows[0]) : undefined;
+};
+
+/** Records the refund transaction's hash while it is processing; undefined when not processing. */
+export const setProcessingTxHash = async (
+  db: Db,
+  id: string,
+  txHash: string,
+): Promise<RefundRecord | undefined> => {
+  const rows = (await db(REFUNDS)
+    .where({ id, status: 'processing' })
+    .update({ tx_hash: txHash, updated_at: db.fn.now() })
+    .returning('*')) as Row[];
+  return rows[0] ? toRefund(rows[0]) : undefined;
+};
+
+export interface RefundQuery {
+  merchantId: string;
+  status?: RefundStatus;
+  currency?: Currency;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** `%` and `_` typed by the user match themselves, not "anything". */
+export const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const listRefunds = async (
+  db: Db,
+  q: RefundQuery,
+): Promise<{ refunds: RefundRecord[]; total: number }> => {
+  const base = db(REFUNDS).where({ merchant_id: q.merchantId });
+  if (q.status) base.andWhere({ status: q.status });
+  if (q.currency) base.andWhere({ currency: q.currency });
+  if (q.search) {
+    const p = likePattern(q.search);
+    base.andWhereRaw('(payment_id::text ilike ? or destination_address ilike ? or tx_hash ilike ?)', [
+      p,
+      p,
+      p,
+    ]);
+  }
+  const [countRow] = (await base.clone().count<Row[]>('* as count')) as Row[];
+  const rows = (await base
+    .clone()
+    .select('*')
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(q.limit)
+    .offset(q.offset)) as Row[];
+  return { refunds: rows.map(toRefund), total: Number(countRow?.count ?? 0) };
+};

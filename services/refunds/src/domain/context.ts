@@ -1,0 +1,13 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@stablepay/platform';
+
+/** Everything the domain operations need, passed explicitly. */
+export interface RefundsContext {
+  db: Knex;
+  logger: Logger;
+  /** Refunds are accepted up to this many days after the payment completed. */
+  refundWindowDays: number;
+  now: () => Date;
+  /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
+  eventsCommitted: () => void;
+}

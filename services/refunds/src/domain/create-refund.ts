@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@stablepay/contracts';
+import { AppError, fieldDetail, notFound } from '@stablepay/platform';
+import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
+import { insertRefund } from '../db/refunds-repo.js';
+import { writeRefundEvent } from '../messaging/events.js';
+import type { RefundsContext } from './context.js';
+import type { RefundRecord } from './records.js';
+import { refundableRemainder, withinRefundWindow } from './rules.js';
+
+const refused = (message: string, path: string, detail: string, code: string): AppError =>
+  new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
+
+/**
+ * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent
+ * refunds of one payment are decided one after another and their sum can never pass the payment
+ * amount. The refund and its refund.created event are committed together.
+ */
+export const createRefund = async (
+  ctx: RefundsContext,
+  merchantId: string,
+  body: CreateRefundBody,
+): Promise<RefundRecord> => {
+  if (body.note?.includes('\u0000')) {
+    // PostgreSQL text cannot hold U+0000; say so instead of failing with a 500.
+    throw new AppError('validation', 'Body validation failed', [
+      fieldDetail('note', 'Text must not contain NUL characters'),
+    ]);
+  }
+  const refund = await ctx.db.transaction(async (trx) => {
+    const payment = await lockPayment(trx, body.paymentId, merchantId);
+    if (!payment) throw notFound('Payment');
+    if (payment.status !== 'completed') {
+      throw refused(
+        'Only a completed payment can be refunded',
+        'paymentId',
+        `The payment is ${payment.status}`,
+        'payment_not_completed',
+      );
+    }
+    if (!withinRefundWindow(payment.completedAt, ctx.now(), ctx.refundWindowDays)) {
+      throw refused(
+        `A payment can be refunded only within ${ctx.refundWindowDays} days after it completed`,
+        'paymentId',
+        `The payment completed on ${payment.completedAt.toISOString()}`,
+        'refund_window_expired',
+      );
+    }
+    const remainder = refundableRemainder(payment.amount, await committedRefundTotal(trx, payment.paymentId));
+    if (remainder === 0n) {
+      throw refused(
+        'The payment is already fully refunded',
+        'paymentId',
+        'Pending, processing and completed refunds already cover the whole payment amount',
+        'payment_fully_refunded',
+      );
+    }
+    const amount = body.amount ?? baseUnitsToDecimal(remainder);
+    if (decimalToBaseUnits(amount) > remainder) {
+      const left = `${baseUnitsToDecimal(remainder)} ${payment.currency}`;
+      throw refused(
+        'Refund amount exceeds the refundable amount of the payment',
+        'amount',
+        `At most ${left} of this payment can still be refunded`,
+        'amount_exceeds_refundable',
+      );
+    }
+    const created = await insertRefund(trx, {
+      id: randomUUID(),
+      merchant_id: merchantId,
+      payment_id: payment.paymentId,
+      amount,
+      currency: payment.currency,
+      destination_address: payment.fromAddress,
+      blockchain: payment.blockchain,
+      reason: body.reason,
+      note: body.note ?? null,
+    });
+    await writeRefundEvent(trx, 'refund.created', created);
+    return created;
+  });
+  ctx.eventsCommitted();
+  ctx.logger.info('refund created', {
+    refundId: refund.id,
+    paymentId: refund.paymentId,
+    amount: refund.amount,
+  });
+  return refund;
+};

@@ -1,0 +1,45 @@
+import type {
+  BlockchainName,
+  Currency,
+  PaymentStatus,
+  RefundReason,
+  RefundStatus,
+} from '@stablepay/contracts';
+
+/**
+ * A payment this service may refund, as projected from payment.completed. Amounts are exact
+ * 6-decimal strings ("12.500000"), never floats.
+ */
+export interface RefundablePayment {
+  paymentId: string;
+  merchantId: string;
+  amount: string;
+  currency: Currency;
+  status: PaymentStatus;
+  /** the chain the merchant holds the funds on (the destination chain of a cross-chain payment) */
+  blockchain: BlockchainName;
+  /** the payer, and so where a refund goes */
+  fromAddress: string;
+  txHash: string;
+  createdAt: Date;
+  completedAt: Date;
+}
+
+export interface RefundRecord {
+  id: string;
+  merchantId: string;
+  paymentId: string;
+  amount: string;
+  currency: Currency;
+  status: RefundStatus;
+  destinationAddress: string;
+  blockchain: BlockchainName;
+  reason: RefundReason;
+  note: string | null;
+  txHash: string | null;
+  failureReason: string | null;
+  waitingForFunds: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}

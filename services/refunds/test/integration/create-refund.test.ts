@@ -1,0 +1,213 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import {
+  DAY_MS,
+  createRefund,
+  newMerchant,
+  observeEvents,
+  startHarness,
+  waitForMessage,
+  type Harness,
+  type TestMerchant,
+} from '../support/harness.js';
+
+const CREATED_FIELDS = [
+  'amount',
+  'blockchain',
+  'currency',
+  'destination_address',
+  'id',
+  'payment_id',
+  'reason',
+  'status',
+];
+
+describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let shop: TestMerchant;
+
+  before(async () => {
+    h = await startHarness();
+    shop = newMerchant();
+  });
+  after(async () => h?.close());
+
+  const create = (merchant: TestMerchant, body: Record<string, unknown>) =>
+    h.call('POST', '/refunds/api/create', { merchant, body });
+
+  it('refunds everything still refundable by default, with exactly the spec fields, and publishes refund.created', async () => {
+    const observer = await observeEvents(h, ['refund.created']);
+    try {
+      const p = await h.seedPayment(shop, { amount: '25.500000' });
+      const res = await create(shop, { paymentId: p.id, reason: 'duplicate' });
+      expect(res.status).to.equal(201);
+      expect(res.body.success).to.equal(true);
+      expect(Object.keys(res.body.data).sort()).to.deep.equal(CREATED_FIELDS);
+      expect(res.body.data).to.deep.include({
+        payment_id: p.id,
+        amount: '25.500000',
+        currency: 'USDC',
+        status: 'pending',
+        destination_address: p.fromAddress,
+        blockchain: 'BASE',
+        reason: 'duplicate',
+      });
+      const event = await waitForMessage(observer, res.body.data.id);
+      expect(event).to.include({ type: 'refund.created', producer: 'refunds', merchantId: shop.merchantId });
+      expect(event.data).to.deep.include({
+        refund_id: res.body.data.id,
+        merchant_id: shop.merchantId,
+        payment_id: p.id,
+        amount: '25.500000',
+        currency: 'USDC',
+        status: 'pending',
+        destination_address: p.fromAddress,
+        blockchain: 'BASE',
+        reason: 'duplicate',
+        tx_hash: null,
+      });
+      expect(event.data).not.to.have.property('failure_reason');
+      // Nothing is left to refund now.
+      const again = await create(shop, { paymentId: p.id, reason: 'other' });
+      expect(again.status).to.equal(422);
+      expect(again.body.details[0]).to.include({ path: 'paymentId', code: 'payment_fully_refunded' });
+    } finally {
+      await observer.close();
+    }
+  });
+
+  it('refunds partially, then defaults to what remains', async () => {
+    const p = await h.seedPayment(shop, { amount: '10', currency: 'EURC' });
+    const first = await create(shop, {
+      paymentId: p.id,
+      amount: '2.5',
+      reason: 'requested_by_customer',
+      note: 'half',
+    });
+    expect(first.status).to.equal(201);
+    expect(first.body.data).to.include({ amount: '2.500000', currency: 'EURC' });
+    const rest = await create(shop, { paymentId: p.id, reason: 'other' });
+    expect(rest.status).to.equal(201);
+    expect(rest.body.data.amount).to.equal('7.500000');
+  });
+
+  it('accepts six decimals and refuses a seventh', async () => {
+    const p = await h.seedPayment(shop, { amount: '1' });
+    const tiny = await create(shop, { paymentId: p.id, amount: '0.000001', reason: 'other' });
+    expect(tiny.status).to.equal(201);
+    expect(tiny.body.data.amount).to.equal('0.000001');
+    const seventh = await create(shop, { paymentId: p.id, amount: '0.0000001', reason: 'other' });
+    expect(seventh.status).to.equal(400);
+    expect(seventh.body.details).to.deep.include({
+      path: 'amount',
+      message: 'Amount must have at most 6 decimal places',
+      code: 'custom',
+    });
+  });
+
+  it('names every invalid field', async () => {
+    const res = await create(shop, {
+      paymentId: 'nope',
+      amount: '-1',
+      reason: 'changed_mind',
+      note: 'x'.repeat(501),
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.include({ success: false, error: 'Body validation failed' });
+    const paths = res.body.details.map((d: { path: string }) => d.path).sort();
+    expect(paths).to.deep.equal(['amount', 'note', 'paymentId', 'reason']);
+    const missing = await create(shop, {});
+    expect(missing.status).to.equal(400);
+    expect(missing.body.details.map((d: { path: string }) => d.path).sort()).to.deep.equal([
+      'paymentId',
+      'reason',
+    ]);
+    const p = await h.seedPayment(shop);
+    for (const amount of ['0', '0.000000', 5, '1e2', ' 1', 'abc']) {
+      const bad = await create(shop, { paymentId: p.id, amount, reason: 'other' });
+      expect(bad.status, `amount ${JSON.stringify(amount)}`).to.equal(400);
+      expect(bad.body.details[0].path).to.equal('amount');
+    }
+    const nul = await create(shop, { paymentId: p.id, reason: 'other', note: 'a\u0000b' });
+    expect(nul.status).to.equal(400);
+    expect(nul.body.details[0].path).to.equal('note');
+    const longest = await create(shop, {
+      paymentId: p.id,
+      amount: '1',
+      reason: 'other',
+      note: 'n'.repeat(500),
+    });
+    expect(longest.status).to.equal(201);
+  });
+
+  it('refuses more than the refundable remainder with 422', async () => {
+    const p = await h.seedPayment(shop, { amount: '10' });
+    expect((await create(shop, { paymentId: p.id, amount: '10.000001', reason: 'other' })).status).to.equal(
+      422,
+    );
+    await createRefund(h, p, { amount: '6' });
+    const over = await create(shop, { paymentId: p.id, amount: '4.000001', reason: 'other' });
+    expect(over.status).to.equal(422);
+    expect(over.body).to.include({
+      success: false,
+      error: 'Refund amount exceeds the refundable amount of the payment',
+    });
+    expect(over.body.details).to.deep.equal([
+      {
+        path: 'amount',
+        message: 'At most 4.000000 USDC of this payment can still be refunded',
+        code: 'amount_exceeds_refundable',
+      },
+    ]);
+    expect((await create(shop, { paymentId: p.id, amount: '4', reason: 'other' })).status).to.equal(201);
+  });
+
+  it('lets exactly the allowed share of 21 concurrent partial refunds through', async () => {
+    const p = await h.seedPayment(shop, { amount: '100' });
+    const results = await Promise.all(
+      Array.from({ length: 21 }, () =>
+        create(shop, { paymentId: p.id, amount: '10', reason: 'requested_by_customer' }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).to.have.length(10);
+    expect(statuses.filter((s) => s === 422)).to.have.length(11);
+    const [row] = await h.db('refunds').where({ payment_id: p.id }).sum('amount as total').count('* as n');
+    expect(row).to.deep.equal({ total: '100.000000', n: '10' });
+    const events = await h
+      .db('outbox')
+      .where({ type: 'refund.created' })
+      .whereRaw("envelope->'data'->>'payment_id' = ?", [p.id]);
+    expect(events).to.have.length(10);
+  });
+
+  it('refunds within 180 days of completion and not after', async () => {
+    const recent = await h.seedPayment(shop, { completedAt: new Date(Date.now() - 179 * DAY_MS) });
+    expect((await create(shop, { paymentId: recent.id, reason: 'other' })).status).to.equal(201);
+    const old = await h.seedPayment(shop, { completedAt: new Date(Date.now() - 181 * DAY_MS) });
+    const res = await create(shop, { paymentId: old.id, reason: 'other' });
+    expect(res.status).to.equal(422);
+    expect(res.body.error).to.equal('A payment can be refunded only within 180 days after it completed');
+    expect(res.body.details[0]).to.include({ path: 'paymentId', code: 'refund_window_expired' });
+    expect(await h.db('refunds').where({ payment_id: old.id })).to.have.length(0);
+  });
+
+  it("answers 404 for another merchant's payment and for an unknown one", async () => {
+    const p = await h.seedPayment(shop);
+    for (const paymentId of [p.id, randomUUID()]) {
+      const res = await create(newMerchant(), { paymentId, reason: 'fraudulent' });
+      expect(res.status).to.equal(404);
+      expect(res.body).to.deep.equal({ success: false, error: 'Payment not found', details: [] });
+    }
+    expect(await h.db('refunds').where({ payment_id: p.id })).to.have.length(0);
+  });
+
+  it('serves API-key callers only', async () => {
+    const body = { paymentId: randomUUID(), reason: 'other' };
+    expect((await h.call('POST', '/refunds/api/create', { anonymous: true, body })).status).to.equal(401);
+    expect((await h.call('POST', '/refunds/api/create', { body })).status).to.equal(401);
+    const asUser = await h.call('POST', '/refunds/api/create', { merchant: shop, caller: 'user', body });
+    expect(asUser.status).to.equal(403);
+  });
+});
