@@ -22,6 +22,7 @@ const CONNECTIONS = [32, 128];
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
 const CHAIN_WATCHER_PORT = 18102;
+const REFUNDS_PORT = 18103;
 const DEVNET_PORT = 18645;
 
 const waitForFile = async (file: string, timeoutMs = 60_000) => {
@@ -46,6 +47,7 @@ const main = async () => {
       GATEWAY_PORT: String(GATEWAY_PORT),
       PAYMENTS_PORT: String(PAYMENTS_PORT),
       CHAIN_WATCHER_PORT: String(CHAIN_WATCHER_PORT),
+      REFUNDS_PORT: String(REFUNDS_PORT),
       DEVNET_PORT: String(DEVNET_PORT),
       LOG_LEVEL: 'error',
       RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',

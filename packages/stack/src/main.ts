@@ -16,13 +16,14 @@ const stack = await startStack({
   // Tuning knobs pass through to every service; the rest of the environment stays the stack's own.
   env: Object.fromEntries(
     Object.entries(env).filter(
-      (e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_|VERIFY_)/.test(e[0]) && !!e[1],
+      (e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_)/.test(e[0]) && !!e[1],
     ),
   ),
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
     chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
+    refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
     devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
   },
 });

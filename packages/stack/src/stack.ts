@@ -17,9 +17,10 @@ import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { loadChainWatcherConfig, startChainWatcherService } from '@stablepay/chain-watcher';
 import { loadGatewayConfig, startGatewayService } from '@stablepay/gateway';
 import { loadPaymentsConfig, startPaymentsService } from '@stablepay/payments';
+import { loadRefundsConfig, startRefundsService } from '@stablepay/refunds';
 import { loadOrCreateSecrets } from './secrets.js';
 
-export type StackPort = 'gateway' | 'payments' | 'chainWatcher' | 'checkout' | 'devnet';
+export type StackPort = 'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'checkout' | 'devnet';
 
 export interface StackOptions {
   /** Where embedded data, chain state, secrets and devnet.json live. */
@@ -53,6 +54,7 @@ export const DEFAULT_PORTS: Record<StackPort, number> = {
   checkout: 8081,
   payments: 8101,
   chainWatcher: 8102,
+  refunds: 8103,
   devnet: 8545,
 };
 
@@ -123,12 +125,22 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
         ownsConnections: false,
       }),
     );
+    const refunds = await start('refunds', 'refunds', (deps) =>
+      startRefundsService({
+        config: loadRefundsConfig({ ...common, CHAIN_WATCHER_URL: chainWatcher.url }),
+        deps,
+        port: ports.refunds,
+        host,
+        ownsConnections: false,
+      }),
+    );
     await start('gateway', 'gateway', (deps) =>
       startGatewayService({
         config: loadGatewayConfig({
           ...common,
           PAYMENTS_URL: payments.url,
           CHAIN_WATCHER_URL: chainWatcher.url,
+          REFUNDS_URL: refunds.url,
           SUPPORTED_BLOCKCHAINS: registry.chains.map((c) => c.name).join(','),
         }),
         deps,

@@ -41,7 +41,7 @@ export const startStackHarness = async (env: Record<string, string> = {}): Promi
     amqpUrl,
     amqpPrefix: prefix,
     logLevel: 'error',
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, devnet: 0 },
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, devnet: 0 },
     persistChains: false,
     env: { SCRYPT_COST: '10', ...env },
   });

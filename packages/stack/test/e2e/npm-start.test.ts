@@ -17,6 +17,7 @@ describe('npm start (embedded defaults)', function () {
     GATEWAY_PORT: '18480',
     PAYMENTS_PORT: '18481',
     CHAIN_WATCHER_PORT: '18482',
+    REFUNDS_PORT: '18483',
     DEVNET_PORT: '18545',
   };
 
