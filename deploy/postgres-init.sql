@@ -2,3 +2,4 @@
 CREATE DATABASE gateway;
 CREATE DATABASE payments;
 CREATE DATABASE chain_watcher;
+CREATE DATABASE refunds;
