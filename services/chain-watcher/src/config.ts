@@ -11,6 +11,7 @@ import {
   type ChainRegistry,
 } from '@stablepay/contracts';
 import { ConfigError, baseConfigShape, envInt, envPort, loadConfig } from '@stablepay/platform';
+import { parseRelayerKeys } from './custody/relayer-keys.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
 
@@ -39,6 +40,15 @@ const walletKek = z.string().transform((text, ctx) => {
     return z.NEVER;
   }
   return key;
+});
+
+const relayerKeys = z.string().transform((text, ctx) => {
+  const parsed = parseRelayerKeys(text);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
 });
 
 const rpcUrlList = z
@@ -82,12 +92,38 @@ export const chainWatcherConfigSchema = z.object({
   SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
   /** A pending verification nobody has looked at for this long is made due again at once. */
   RECOVERY_AFTER_MS: millis(100, 10 * 60_000),
+  /**
+   * Per-chain relayer keys as JSON, e.g. {"BASE":"0x..."}; a chain left out gets a key derived from
+   * the master seed. Secret: parsed into a value that neither logs nor serialises.
+   */
+  RELAYER_PRIVATE_KEYS: relayerKeys.optional(),
+  /** Sender pace when idle, and how often a broadcast transaction is looked at. */
+  TRANSFER_POLL_MS: millis(10, 1_000),
+  TRANSFER_BATCH_SIZE: envInt.pipe(z.number().int().min(1).max(1_000)).default(20),
+  TRANSFER_CONCURRENCY: envInt.pipe(z.number().int().min(1).max(100)).default(8),
+  /** Longest wait between two looks at a transfer whose chain is failing. */
+  TRANSFER_MAX_BACKOFF_MS: millis(10, 60_000),
+  /** How long one replica holds a transfer; by default long enough for every RPC call of a step. */
+  TRANSFER_LEASE_MS: envInt.pipe(z.number().int().min(500)).optional(),
+  /** A broadcast transaction not mined after this long is replaced with the same nonce and higher fees. */
+  TRANSFER_STUCK_AFTER_MS: millis(100, 3 * 60_000),
+  /** validBefore of the EIP-3009 authorization: this long after it is first signed. */
+  TRANSFER_AUTHORIZATION_TTL_MS: millis(60_000, 24 * 3600_000),
+  /**
+   * A transfer nothing was signed for yet fails `chain_unavailable` once its chain's RPC has failed
+   * this long; until then, and always once something was signed, the sender keeps trying.
+   */
+  TRANSFER_CHAIN_UNAVAILABLE_AFTER_MS: millis(100, 30 * 60_000),
+  /** Fault injection for the crash tests; read only when NODE_ENV=test. */
+  TRANSFER_CRASH_POINT: z.enum(['after_sign', 'after_broadcast']).optional(),
 });
 
 export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;
 
 /** The validated variables plus the chain registry they resolve to. */
 export type ChainWatcherConfig = ChainWatcherEnv & { registry: ChainRegistry };
+
+export type TransferCrashPoint = NonNullable<ChainWatcherEnv['TRANSFER_CRASH_POINT']>;
 
 /**
  * The registry: CHAIN_REGISTRY when set, else the CHAIN_NETWORK preset; then the per-chain RPC URL
@@ -109,6 +145,11 @@ export const resolveChainRegistry = (env: ChainWatcherEnv): ChainRegistry => {
     if (base.chains.some((chain) => chain.name === name)) overrides[name] = { rpcUrls: urls };
     else problems.push(`CHAIN_RPC_URLS_${name}: chain ${name} is not in the ${base.network} chain registry`);
   }
+  for (const name of env.RELAYER_PRIVATE_KEYS?.chains() ?? []) {
+    if (!base.chains.some((chain) => chain.name === name)) {
+      problems.push(`RELAYER_PRIVATE_KEYS: chain ${name} is not in the ${base.network} chain registry`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.keys(overrides).length > 0 ? withChainOverrides(base, overrides) : base;
 };
@@ -117,5 +158,7 @@ export const loadChainWatcherConfig = (
   env: Record<string, string | undefined> = process.env,
 ): ChainWatcherConfig => {
   const parsed = loadConfig(chainWatcherConfigSchema, env);
+  // A crash point outside tests would be a way to kill production by configuration: never read.
+  if (parsed.NODE_ENV !== 'test') parsed.TRANSFER_CRASH_POINT = undefined;
   return { ...parsed, registry: resolveChainRegistry(parsed) };
 };

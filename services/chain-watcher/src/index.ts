@@ -5,6 +5,7 @@ export {
   resolveChainRegistry,
   type ChainWatcherConfig,
   type ChainWatcherEnv,
+  type TransferCrashPoint,
 } from './config.js';
 export {
   SERVICE_NAME,
@@ -15,6 +16,8 @@ export {
 } from './service.js';
 export { chainWatcherMigrations } from './db/migrations.js';
 export { SeedWalletSigner, type WalletSigner } from './custody/wallet-signer.js';
+export { RelayerKeySet, RelayerWallets, parseRelayerKeys, type RelayerInfo } from './custody/relayer-keys.js';
+export { authorizationNonce } from './chain/fiat-token.js';
 export { WalletKeyError } from './custody/seed-crypto.js';
 export { ChainClients, ChainRpc } from './chain/chain-rpc.js';
 export { RpcUnavailableError, type RpcErrorKind } from './chain/rpc-errors.js';

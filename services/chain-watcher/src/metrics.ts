@@ -15,6 +15,14 @@ export interface ChainWatcherMetrics {
   recovered: Counter;
   reorgs: Counter<'chain'>;
   scannedBlock: Gauge<'chain'>;
+  /** outgoing transfers finished, by outcome (confirmed, failed) and failure code */
+  transferOutcomes: Counter<'chain' | 'outcome' | 'code'>;
+  /** transfer requested → outcome committed */
+  transferLatency: Histogram<'chain' | 'outcome'>;
+  /** relayer broadcasts by the node's answer (accepted, known, rejected) */
+  transferBroadcasts: Counter<'chain' | 'result'>;
+  /** relayer transactions signed, by kind (first, replacement, renonce) and action (transfer, cancel) */
+  transferAttempts: Counter<'chain' | 'kind' | 'action'>;
 }
 
 export const createChainWatcherMetrics = (base: Metrics): ChainWatcherMetrics => {
@@ -72,6 +80,31 @@ export const createChainWatcherMetrics = (base: Metrics): ChainWatcherMetrics =>
       name: 'chain_scanner_last_block',
       help: 'Last block the transfer scanner has committed, per chain',
       labelNames: ['chain'],
+      registers,
+    }),
+    transferOutcomes: new Counter({
+      name: 'chain_transfers_total',
+      help: 'Outgoing transfers finished, by outcome and failure code',
+      labelNames: ['chain', 'outcome', 'code'],
+      registers,
+    }),
+    transferLatency: new Histogram({
+      name: 'chain_transfer_latency_seconds',
+      help: 'Time from the transfer request to its outcome',
+      labelNames: ['chain', 'outcome'],
+      buckets: [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600],
+      registers,
+    }),
+    transferBroadcasts: new Counter({
+      name: 'chain_transfer_broadcasts_total',
+      help: 'Relayer transactions broadcast, by the node answer (accepted, known, rejected)',
+      labelNames: ['chain', 'result'],
+      registers,
+    }),
+    transferAttempts: new Counter({
+      name: 'chain_transfer_attempts_total',
+      help: 'Relayer transactions signed, by kind (first, replacement, renonce) and action (transfer, cancel)',
+      labelNames: ['chain', 'kind', 'action'],
       registers,
     }),
   };

@@ -2,7 +2,13 @@ import { FetchRequest, JsonRpcProvider, Network, toQuantity, type Filter, type L
 import type { ChainConfig } from '@stablepay/contracts';
 import type { Logger } from '@stablepay/platform';
 import type { ChainWatcherMetrics } from '../metrics.js';
-import { parseBlock, parseReceipt, type BlockFacts, type ReceiptFacts } from './rpc-facts.js';
+import {
+  MalformedRpcAnswer,
+  parseBlock,
+  parseReceipt,
+  type BlockFacts,
+  type ReceiptFacts,
+} from './rpc-facts.js';
 import {
   RpcUnavailableError,
   classifyRpcError,
@@ -119,10 +125,98 @@ export class ChainRpc {
     return this.call('eth_call', (p) => p.call({ to, data }));
   }
 
+  /** Transactions sent from `address`: mined (`latest`) or including the node's mempool (`pending`). */
+  transactionCount(address: string, tag: 'latest' | 'pending'): Promise<number> {
+    return this.call('eth_getTransactionCount', async (p) =>
+      Number(BigInt(await p.send('eth_getTransactionCount', [address, tag]))),
+    );
+  }
+
+  /** A revert comes back as CALL_EXCEPTION (the same on every node), never as an RPC failure. */
+  estimateGas(tx: { from: string; to: string; data: string }): Promise<bigint> {
+    return this.call('eth_estimateGas', (p) => p.estimateGas(tx));
+  }
+
+  /**
+   * Fees for a transaction sent now: EIP-1559 (twice the latest base fee plus the node's suggested
+   * tip, so a few full blocks do not strand it) where the chain has a base fee, a gas price otherwise.
+   */
+  feeSuggestion(): Promise<FeeSuggestion> {
+    return this.call('fee_suggestion', async (p) => {
+      const block = (await p.send('eth_getBlockByNumber', ['latest', false])) as {
+        baseFeePerGas?: string | null;
+      } | null;
+      if (!block) throw new MalformedRpcAnswer('no latest block');
+      if (block.baseFeePerGas === undefined || block.baseFeePerGas === null) {
+        return { kind: 'legacy', gasPrice: BigInt(await p.send('eth_gasPrice', [])) };
+      }
+      const baseFee = BigInt(block.baseFeePerGas);
+      let tip: bigint;
+      try {
+        tip = BigInt(await p.send('eth_maxPriorityFeePerGas', []));
+      } catch (err) {
+        if (classifyRpcError(err) !== 'rpc_error') throw err;
+        // A node without eth_maxPriorityFeePerGas: its gas price minus the base fee is the same idea.
+        const gasPrice = BigInt(await p.send('eth_gasPrice', []));
+        tip = gasPrice > baseFee ? gasPrice - baseFee : 1n;
+      }
+      return { kind: 'eip1559', maxPriorityFeePerGas: tip, maxFeePerGas: 2n * baseFee + tip };
+    });
+  }
+
+  /**
+   * eth_sendRawTransaction. A node's answer is returned, never retried elsewhere: `known` (the node
+   * has this very transaction), `nonce_taken` (the nonce is used, by this transaction or another
+   * with the same nonce, mined or pooled: look for receipts), or `rejected` with the node's
+   * message. Only transport failures try the next URL.
+   */
+  broadcast(rawTx: string): Promise<BroadcastResult> {
+    return this.call('eth_sendRawTransaction', async (p): Promise<BroadcastResult> => {
+      try {
+        await p.send('eth_sendRawTransaction', [rawTx]);
+        return { kind: 'accepted' };
+      } catch (err) {
+        const message = nodeErrorMessage(err);
+        if (message === undefined) throw err;
+        if (KNOWN_TX.test(message)) return { kind: 'known', message };
+        if (NONCE_TAKEN.test(message)) return { kind: 'nonce_taken', message };
+        return { kind: 'rejected', message };
+      }
+    });
+  }
+
   destroy(): void {
     for (const e of this.endpoints) e.provider.destroy();
   }
 }
+
+export type FeeSuggestion =
+  | { kind: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  | { kind: 'legacy'; gasPrice: bigint };
+
+export type BroadcastResult =
+  | { kind: 'accepted' }
+  | { kind: 'known'; message: string }
+  | { kind: 'nonce_taken'; message: string }
+  | { kind: 'rejected'; message: string };
+
+/* geth, erigon, nethermind, reth and anvil word these differently. */
+/** The node already holds this very transaction. */
+const KNOWN_TX =
+  /already known|known transaction|already imported|already exists|already in (the )?(mem)?pool|ALREADY_EXISTS/i;
+/** The nonce is spent or pooled by some transaction, maybe this one: only receipts can tell. */
+const NONCE_TAKEN =
+  /nonce too low|nonce has already been used|replacement transaction underpriced|replacement fee too low/i;
+
+/** The message of a JSON-RPC error the node answered with; undefined for transport failures. */
+const nodeErrorMessage = (err: unknown): string | undefined => {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as {
+    error?: { message?: unknown };
+    info?: { error?: { message?: unknown } };
+  };
+  const message = e.error?.message ?? e.info?.error?.message;
+  return typeof message === 'string' ? message.slice(0, 300) : undefined;
+};
 
 /** One ChainRpc per chain of the registry, by chain id. */
 export class ChainClients {

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { ChainRegistry } from '@stablepay/contracts';
 import type { Logger } from '@stablepay/platform';
 import type { ChainClients } from '../chain/chain-rpc.js';
+import type { TransferCrashPoint } from '../config.js';
+import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { ChainWatcherMetrics } from '../metrics.js';
 import type { WalletDirectory } from './wallet-directory.js';
@@ -15,6 +17,23 @@ export interface VerificationSettings {
   leaseMs: number;
 }
 
+/** Timing rules of outgoing transfers, from configuration. */
+export interface TransferSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+  /** the latest attempt unmined this long is replaced (same nonce, higher fees) */
+  stuckAfterMs: number;
+  /** validBefore = first signature + this */
+  authorizationTtlMs: number;
+  /** an unsigned transfer fails chain_unavailable after its chain failed this long */
+  chainUnavailableAfterMs: number;
+  /** blocks per eth_getLogs when looking for the transaction that spent an authorization nonce */
+  logWindowBlocks: number;
+  /** tests only: where the sender kills its own process */
+  crashPoint?: TransferCrashPoint;
+}
+
 /** Everything the domain operations need, passed explicitly. */
 export interface WatcherContext {
   db: Knex;
@@ -25,6 +44,11 @@ export interface WatcherContext {
   metrics: ChainWatcherMetrics;
   logger: Logger;
   verification: VerificationSettings;
+  /** the per-chain gas-paying accounts that submit merchants' authorizations */
+  relayers: RelayerWallets;
+  transfers: TransferSettings;
+  /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
+  tokenNames: Map<string, string>;
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
   eventsCommitted: () => void;
 }

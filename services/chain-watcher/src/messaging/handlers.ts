@@ -3,11 +3,13 @@ import {
   EventTypes,
   MerchantCreatedData,
   PaymentCreatedData,
+  TransferRequestedData,
   chainById,
   decimalToBaseUnits,
 } from '@stablepay/contracts';
 import { PermanentError, type TransactionalHandler } from '@stablepay/platform';
 import type { WatcherContext } from '../domain/context.js';
+import { acceptTransferRequest } from '../domain/transfer-requests.js';
 import { assignPrimaryWallet } from '../domain/wallets.js';
 import { lockTransaction, markMatched } from '../db/unclaimed-repo.js';
 import { insertVerification } from '../db/verifications-repo.js';
@@ -64,8 +66,16 @@ const onPaymentCreated =
     }
   };
 
+/** A command to move money: recorded here, sent by the transfer sender (see transfer-requests.ts). */
+const onTransferRequested =
+  (ctx: WatcherContext): TransactionalHandler =>
+  async (event, trx) => {
+    await acceptTransferRequest(ctx, trx, parse(TransferRequestedData, event.data, event.type));
+  };
+
 /** Every event the chain-watcher consumes, with its handler: one list, registered at start. */
 export const chainWatcherHandlers = (ctx: WatcherContext): Record<string, TransactionalHandler> => ({
   [EventTypes.MerchantCreated]: onMerchantCreated(ctx),
   [EventTypes.PaymentCreated]: onPaymentCreated(ctx),
+  [EventTypes.TransferRequested]: onTransferRequested(ctx),
 });

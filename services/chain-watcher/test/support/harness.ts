@@ -121,6 +121,9 @@ export const startHarness = async (opts: HarnessOptions): Promise<Harness> => {
     'wallet.assigned',
     'chain.payment.verified',
     'chain.payment.rejected',
+    'transfer.submitted',
+    'transfer.confirmed',
+    'transfer.failed',
   ]);
   // The service owns its connection (closed when it stops); the test reads through one of its own.
   const serviceDb = await createDatabase({ url: testDb.url, schema: config.DATABASE_SCHEMA, poolMax: 20 });

@@ -38,9 +38,21 @@ const internalWalletRoute =
     ok(res, { wallet: view });
   };
 
+/**
+ * GET /internal/wallets/:merchantId/balances (service): the same balances as /wallets/api/balance,
+ * for services deciding whether a merchant's funds cover a refund or a withdrawal.
+ */
+const internalBalancesRoute =
+  (ctx: WatcherContext): RequestHandler =>
+  async (req, res) => {
+    const { merchantId } = parseParams(InternalWalletParams, req);
+    ok(res, await walletBalance(ctx, merchantId));
+  };
+
 export const walletsRouter = (ctx: WatcherContext): Router => {
   const r = Router();
   r.get('/wallets/api/balance', apiKeyOnly, balanceRoute(ctx));
   r.get('/internal/wallets/:merchantId', serviceOnly, internalWalletRoute(ctx));
+  r.get('/internal/wallets/:merchantId/balances', serviceOnly, noStore, internalBalancesRoute(ctx));
   return r;
 };

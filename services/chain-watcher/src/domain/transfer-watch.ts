@@ -1,0 +1,228 @@
+import { baseUnitsToDecimal, type ChainConfig } from '@stablepay/contracts';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { balanceOf } from '../chain/erc20.js';
+import { authorizationState, findAuthorizationEvent } from '../chain/fiat-token.js';
+import type { ReceiptFacts } from '../chain/rpc-facts.js';
+import { listAttempts, type AttemptRecord } from '../db/attempts-repo.js';
+import type { TransferRecord } from '../db/transfers-repo.js';
+import type { WatcherContext } from './context.js';
+import { broadcastAttempt } from './transfer-attempts.js';
+import { recordConfirmed, recordFailed } from './transfer-outcomes.js';
+import { DONE, again, beginCancel, parts, resign, type Step } from './transfer-send.js';
+
+const OPEN = ['pending', 'sending', 'cancelling'] as const;
+
+/** Node refusals that a higher fee answers. */
+const UNDERPRICED = /underpriced|fee.*(too low|less than)|base fee|gas price.*(too low|below)/i;
+
+interface Mined {
+  attempt: AttemptRecord;
+  receipt: ReceiptFacts;
+}
+
+/** Receipts of every attempt: replacements share a nonce, so at most one of those is ever mined. */
+const minedAttempts = async (rpc: ChainRpc, attempts: AttemptRecord[]): Promise<Mined[]> => {
+  const receipts = await Promise.all(attempts.map((a) => rpc.receipt(a.txHash)));
+  return attempts.flatMap((attempt, i) => (receipts[i] ? [{ attempt, receipt: receipts[i] }] : []));
+};
+
+/** `confirmations` deep (the including block counting as one) and still on the canonical chain. */
+const isFinal = async (rpc: ChainRpc, chain: ChainConfig, receipt: ReceiptFacts): Promise<boolean> => {
+  const head = await rpc.blockNumber();
+  if (head - receipt.blockNumber + 1 < chain.confirmations) return false;
+  const block = await rpc.block(receipt.blockNumber);
+  return block?.hash === receipt.blockHash;
+};
+
+/**
+ * The authorization nonce is spent, and not by a mined attempt we know of: find the transaction that
+ * spent it. A transfer (AuthorizationUsed) is this key's transfer, whoever sent it: only this
+ * service signs that nonce, always for the same transfer. A cancellation means nothing moved.
+ */
+export const resolveSpent = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+  /** our transaction that reverted because of it, if any */
+  revertedTxHash: string | null = t.txHash,
+): Promise<Step> => {
+  const { from, token } = parts(t);
+  const head = await rpc.blockNumber();
+  const window = ctx.transfers.logWindowBlocks;
+  const fromBlock = t.searchFromBlock ?? Math.max(0, head - 10 * window);
+  const found = await findAuthorizationEvent(rpc, token, from, t.authNonce, fromBlock, head, window);
+  if (!found) {
+    ctx.logger.error('authorization nonce spent, but no transaction found that spent it', {
+      idempotencyKey: t.idempotencyKey,
+      chain: chain.name,
+      fromBlock,
+    });
+    await recordFailed(ctx, t, [...OPEN], {
+      code: 'unknown',
+      reason: `the authorization of this transfer is spent on ${chain.name}, but no transaction that spent it was found after block ${fromBlock}; check the wallet before trying again`,
+      txHash: revertedTxHash,
+    });
+    return DONE;
+  }
+  const receipt = await rpc.receipt(found.txHash);
+  if (!receipt || !(await isFinal(rpc, chain, receipt))) return again(ctx, 'waiting for confirmations');
+  if (found.kind === 'used') {
+    await recordConfirmed(ctx, t, {
+      txHash: found.txHash,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+    });
+    return DONE;
+  }
+  const ours = t.status === 'cancelling' && t.failureCode && t.failureReason;
+  await recordFailed(
+    ctx,
+    t,
+    [...OPEN],
+    ours
+      ? { code: t.failureCode!, reason: t.failureReason!, txHash: t.txHash }
+      : {
+          code: 'reverted',
+          reason: `the authorization of this transfer was cancelled on ${chain.name} (transaction ${found.txHash}); nothing was transferred`,
+          txHash: revertedTxHash,
+        },
+  );
+  return DONE;
+};
+
+/** What a mined attempt decides, once final. */
+const settle = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+  attempts: AttemptRecord[],
+  mined: Mined[],
+): Promise<Step> => {
+  // A successful transfer wins over everything, then a successful cancellation. A revert counts
+  // when it is news: the transfer's own while sending, or that of the latest cancellation's nonce
+  // while cancelling (an older reverted one was already answered with a new cancellation).
+  const latest = attempts.at(-1)!;
+  const decisive =
+    mined.find((m) => m.attempt.action === 'transfer' && m.receipt.status === 1) ??
+    mined.find((m) => m.attempt.action === 'cancel' && m.receipt.status === 1) ??
+    (t.status === 'sending'
+      ? mined.find((m) => m.attempt.action === 'transfer')
+      : mined.find(
+          (m) =>
+            m.attempt.action === 'cancel' &&
+            m.attempt.relayerNonce === latest.relayerNonce &&
+            m.attempt.relayerAddress === latest.relayerAddress,
+        ));
+  if (!decisive) return watchUnmined(ctx, t, rpc, chain, attempts);
+  const { attempt, receipt } = decisive;
+  if (!(await isFinal(rpc, chain, receipt))) return again(ctx, 'waiting for confirmations');
+  const at = { txHash: attempt.txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+  if (attempt.action === 'transfer' && receipt.status === 1) {
+    await recordConfirmed(ctx, t, at);
+    return DONE;
+  }
+  if (attempt.action === 'cancel' && receipt.status === 1) {
+    await recordFailed(ctx, t, ['cancelling'], {
+      code: t.failureCode ?? 'reverted',
+      reason: t.failureReason ?? 'the transfer reverted',
+      txHash: t.txHash,
+    });
+    return DONE;
+  }
+  // A revert. With the authorization spent, an attempt of this key may have succeeded elsewhere, or
+  // the wallet's key cancelled it: the logs tell.
+  const { from, token, value } = parts(t);
+  if (await authorizationState(rpc, token, from, t.authNonce)) {
+    return resolveSpent(ctx, t, rpc, chain, attempt.action === 'transfer' ? attempt.txHash : t.txHash);
+  }
+  if (attempt.action === 'cancel') {
+    // The cancellation itself reverted (out of gas, say) and nothing spent the nonce: once more.
+    await resign(ctx, t, rpc, chain, attempts, 'renonce');
+    return again(ctx);
+  }
+  const balance = await balanceOf(rpc, token, from);
+  const short = balance < value;
+  return beginCancel(ctx, t, rpc, chain, attempts, {
+    code: short ? 'insufficient_funds' : 'reverted',
+    reason: short
+      ? `insufficient funds: the merchant wallet ${from} held ${baseUnitsToDecimal(balance)} ${t.token} when the transfer of ${baseUnitsToDecimal(value)} ${t.token} was mined`
+      : `the transfer transaction reverted on ${chain.name} (transaction ${attempt.txHash})`,
+    txHash: attempt.txHash,
+  });
+};
+
+/**
+ * Nothing decisive is mined. The latest attempt is broadcast if it never was; once it has waited
+ * TRANSFER_STUCK_AFTER_MS: replaced with higher fees if its nonce is the relayer's next one (and
+ * fees are what keeps it out), signed under a new nonce if that nonce went to a transaction not
+ * ours, and otherwise (an earlier nonce of the relayer is holding it up) broadcast again in case a
+ * node dropped it.
+ */
+const watchUnmined = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+  attempts: AttemptRecord[],
+): Promise<Step> => {
+  const latest = attempts.at(-1)!;
+  const waited = Date.now() - (latest.broadcastAt ?? latest.signedAt).getTime();
+  if (waited < ctx.transfers.stuckAfterMs) {
+    if (!latest.broadcastAt) await broadcastAttempt(ctx, t, rpc, latest);
+    return again(ctx);
+  }
+  const minedNonce = await rpc.transactionCount(latest.relayerAddress, 'latest');
+  if (minedNonce > latest.relayerNonce) {
+    // A block may have landed between the receipts and the count: look again before concluding.
+    const sameNonce = attempts.filter(
+      (a) => a.relayerNonce === latest.relayerNonce && a.relayerAddress === latest.relayerAddress,
+    );
+    if ((await minedAttempts(rpc, sameNonce)).length > 0) return again(ctx, null, 0);
+    if (await authorizationState(rpc, parts(t).token, parts(t).from, t.authNonce)) {
+      return resolveSpent(ctx, t, rpc, chain);
+    }
+    ctx.logger.warn('relayer nonce taken by a transaction not ours: signing under a new nonce', {
+      idempotencyKey: t.idempotencyKey,
+      relayer: latest.relayerAddress,
+      relayerNonce: latest.relayerNonce,
+    });
+    const renonced = await resign(ctx, t, rpc, chain, attempts, 'renonce');
+    if (renonced) await broadcastAttempt(ctx, t, rpc, renonced);
+    return again(ctx);
+  }
+  // Never accepted by a node for a reason higher fees do not cure (the relayer has no gas, say):
+  // the same bytes again, rather than ever higher fees.
+  const feesCure = latest.broadcastAt !== null || UNDERPRICED.test(latest.lastBroadcastError ?? '');
+  if (minedNonce === latest.relayerNonce && feesCure) {
+    const replacement = await resign(ctx, t, rpc, chain, attempts, 'replacement');
+    if (replacement) {
+      ctx.logger.warn('relayer transaction stuck: replaced with higher fees', {
+        idempotencyKey: t.idempotencyKey,
+        chain: chain.name,
+        stuck: latest.txHash,
+        replacement: replacement.txHash,
+        waitedMs: waited,
+      });
+      await broadcastAttempt(ctx, t, rpc, replacement);
+      return again(ctx);
+    }
+  }
+  await broadcastAttempt(ctx, t, rpc, latest);
+  return again(ctx, 'waiting behind an earlier relayer nonce');
+};
+
+/** One look at a transfer whose transactions are signed: every attempt's hash is watched. */
+export const watchTransfer = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+): Promise<Step> => {
+  const attempts = await listAttempts(ctx.db, t.id);
+  if (attempts.length === 0) throw new Error(`transfer ${t.id} is ${t.status} without any transaction`);
+  const mined = await minedAttempts(rpc, attempts);
+  if (mined.length > 0) return settle(ctx, t, rpc, chain, attempts, mined);
+  return watchUnmined(ctx, t, rpc, chain, attempts);
+};
