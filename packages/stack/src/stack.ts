@@ -98,9 +98,14 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     const chainWatcher = await start('chain-watcher', 'chain_watcher', (deps) =>
       startChainWatcherService({
         config: loadChainWatcherConfig({
+          VERIFY_POLL_MS: '250',
+          TRANSFER_POLL_MS: '250',
           ...common,
           CHAIN_REGISTRY: JSON.stringify(registry),
-          VERIFY_POLL_MS: '250',
+          // The devnet's relayers are funded with gas; they submit merchants' outgoing transfers.
+          RELAYER_PRIVATE_KEYS: JSON.stringify(
+            Object.fromEntries(Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey])),
+          ),
         }),
         deps,
         port: ports.chainWatcher,
