@@ -16,7 +16,8 @@ const stack = await startStack({
   // Tuning knobs pass through to every service; the rest of the environment stays the stack's own.
   env: Object.fromEntries(
     Object.entries(env).filter(
-      (e): e is [string, string] => /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_)/.test(e[0]) && !!e[1],
+      (e): e is [string, string] =>
+        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_)/.test(e[0]) && !!e[1],
     ),
   ),
   ports: {
