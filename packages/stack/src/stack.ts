@@ -38,6 +38,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Keep chain state across restarts (default true; tests may want throwaway chains). */
   persistChains?: boolean;
+  /** Confirmations required on every devnet chain (default: the devnet preset's). */
+  confirmations?: number;
 }
 
 export interface RunningStack {
@@ -85,7 +87,14 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     return { db, bus, logger: createLogger({ service, level }), metrics: createMetrics(service) };
   };
   const checkoutUrl = `http://${host}:${ports.checkout}/`;
-  const registry = devnet.registry();
+  const devnetRegistry = devnet.registry();
+  const registry =
+    opts.confirmations === undefined
+      ? devnetRegistry
+      : {
+          ...devnetRegistry,
+          chains: devnetRegistry.chains.map((c) => ({ ...c, confirmations: opts.confirmations! })),
+        };
   const common: Record<string, string> = { NODE_ENV: 'development', ...secrets, ...opts.env };
   const start = async (name: string, schema: string, run: (deps: ServiceDeps) => Promise<RunningService>) => {
     const service = await run(await depsFor(name, schema));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
+import pg from 'pg';
 import { expect } from 'chai';
 import {
   createTestDatabase,
@@ -18,6 +19,8 @@ export interface StackHarness {
   /** Every event the services publish, in arrival order. */
   events: Array<{ type: string; body: any }>;
   register(email: string): Promise<Merchant>;
+  /** Read-only SQL against the stack's database, to observe a service's progress in tests. */
+  query<T = Record<string, unknown>>(sql: string, bindings?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,10 @@ export interface Merchant {
 }
 
 /** The whole stack on PostgreSQL and RabbitMQ (fresh database and vhost/prefix), devnet included. */
-export const startStackHarness = async (env: Record<string, string> = {}): Promise<StackHarness> => {
+export const startStackHarness = async (
+  env: Record<string, string> = {},
+  options: { confirmations?: number } = {},
+): Promise<StackHarness> => {
   const tdb: TestDatabase = await createTestDatabase();
   const varDir = mkdtempSync(join(tmpdir(), 'sp-e2e-'));
   const amqpUrl = await testAmqpUrl();
@@ -43,6 +49,7 @@ export const startStackHarness = async (env: Record<string, string> = {}): Promi
     logLevel: 'error',
     ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, devnet: 0 },
     persistChains: false,
+    confirmations: options.confirmations,
     env: { SCRYPT_COST: '10', ...env },
   });
   const gw = api(stack.gatewayUrl);
@@ -80,11 +87,22 @@ export const startStackHarness = async (env: Record<string, string> = {}): Promi
     return { merchantId, bearer, key: { 'x-api-key': key.body.data.key }, keyId: key.body.data.id, wallet };
   };
 
+  const query: StackHarness['query'] = async (sql, bindings = []) => {
+    const client = new pg.Client({ connectionString: tdb.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, bindings)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
   return {
     stack,
     gw,
     events,
     register,
+    query,
     close: async () => {
       await conn.close().catch(() => undefined);
       await stack.stop();
