@@ -4,15 +4,13 @@
  *
  *   npm run bench:payments            (DURATION=10 seconds per run by default)
  *
- * The stack runs in a child process (so the load generator does not share its event loop) on a fresh
- * database and queue prefix; every request carries a new txHash, so each one inserts a payment and an
- * outbox row that is published to RabbitMQ.
+ * The gateway and the payments service run as separate processes, as deployed, on a fresh database
+ * and queue prefix; every request carries a new txHash, so each one inserts a payment and an outbox
+ * row that the relay publishes to RabbitMQ with confirms.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
@@ -21,91 +19,102 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = [32, 128];
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
-const CHAIN_WATCHER_PORT = 18102;
-const REFUNDS_PORT = 18103;
-const DEVNET_PORT = 18645;
+const INTERNAL_TOKEN_SECRET = randomBytes(32).toString('hex');
 
-const waitForFile = async (file: string, timeoutMs = 60_000) => {
+const startProcess = (entry: string, env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, [entry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      INTERNAL_TOKEN_SECRET,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
-  while (!existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`${file} did not appear`);
-    await new Promise((r) => setTimeout(r, 100));
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 };
 
 const main = async () => {
   const db = await createTestDatabase();
   const amqpUrl = await testAmqpUrl();
-  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
-  const child = spawn(process.execPath, ['packages/stack/dist/main.js'], {
-    env: {
-      ...process.env,
-      VAR_DIR: varDir,
-      DATABASE_URL: db.url,
-      AMQP_URL: amqpUrl,
-      AMQP_PREFIX: testQueuePrefix(),
-      GATEWAY_PORT: String(GATEWAY_PORT),
-      PAYMENTS_PORT: String(PAYMENTS_PORT),
-      CHAIN_WATCHER_PORT: String(CHAIN_WATCHER_PORT),
-      REFUNDS_PORT: String(REFUNDS_PORT),
-      DEVNET_PORT: String(DEVNET_PORT),
-      LOG_LEVEL: 'error',
+  const prefix = testQueuePrefix();
+  const common = { DATABASE_URL: db.url, AMQP_URL: amqpUrl, AMQP_PREFIX: prefix };
+  const children = [
+    startProcess('services/payments/dist/main.js', {
+      ...common,
+      PORT: String(PAYMENTS_PORT),
+      CHECKOUT_URL: 'https://checkout.example.com/',
+    }),
+    startProcess('services/gateway/dist/main.js', {
+      ...common,
+      PORT: String(GATEWAY_PORT),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      API_KEY_PEPPER: randomBytes(32).toString('hex'),
+      PAYMENTS_URL: `http://127.0.0.1:${PAYMENTS_PORT}`,
       RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    }),
+  ];
   try {
-    await waitForFile(join(varDir, 'devnet.json'));
-    const devnet = JSON.parse(readFileSync(join(varDir, 'devnet.json'), 'utf8')) as {
-      merchant: { id: string };
-    };
-    const secrets = JSON.parse(readFileSync(join(varDir, 'secrets.json'), 'utf8')) as {
-      INTERNAL_TOKEN_SECRET: string;
-    };
-    // create-public requires the merchant's own wallet once the chain-watcher has assigned it.
-    const wallet = await (async () => {
-      for (let i = 0; i < 120; i++) {
-        const r = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/merchants/${devnet.merchant.id}/wallet`);
-        if (r.status === 200)
-          return ((await r.json()) as { data: { wallet: { address: string; chainId: number } } }).data.wallet;
-        await new Promise((res) => setTimeout(res, 500));
-      }
-      throw new Error('the demo merchant got no wallet');
-    })();
+    const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
+    await until('services ready', async () => {
+      const [a, b] = await Promise.all([
+        fetch(`${gw}/readyz`),
+        fetch(`http://127.0.0.1:${PAYMENTS_PORT}/readyz`),
+      ]);
+      return a.ok && b.ok;
+    });
+    const reg = await fetch(`${gw}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: 'bench@shop.example',
+        password: 'correct horse battery staple',
+        merchantName: 'Bench',
+        blockchain: 'BASE',
+      }),
+    });
+    const merchantId = ((await reg.json()) as { data: { merchant: { id: string } } }).data.merchant.id;
     const body = () =>
       JSON.stringify({
-        merchantId: devnet.merchant.id,
+        merchantId,
         txHash: `0x${randomBytes(32).toString('hex')}`,
         amount: 25.5,
         expectedAmount: 25.5,
         token: 'USDC',
-        chainId: wallet.chainId,
+        chainId: 8453,
         fromAddress: `0x${randomBytes(20).toString('hex')}`,
-        toAddress: wallet.address,
+        toAddress: `0x${randomBytes(20).toString('hex')}`,
         customerEmail: 'customer@example.com',
         reference: 'bench',
       });
-    // The internal token a gateway would add for a public route; refreshed per run (it lives 60 s).
     const targets = [
-      {
-        name: 'gateway',
-        url: `http://127.0.0.1:${GATEWAY_PORT}/payments/create-public`,
-        headers: () => ({}),
-      },
+      { name: 'gateway', url: `${gw}/payments/create-public`, headers: () => ({}) },
       {
         name: 'payments direct',
         url: `http://127.0.0.1:${PAYMENTS_PORT}/payments/create-public`,
+        // The internal token the gateway adds for a public route, valid for the whole run.
         headers: () => ({
-          'x-internal-token': signInternalToken(secrets.INTERNAL_TOKEN_SECRET, { caller: 'public' }, 600),
+          'x-internal-token': signInternalToken(INTERNAL_TOKEN_SECRET, { caller: 'public' }, 600),
         }),
       },
     ];
-    const warm = await fetch(targets[0]!.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body(),
+    // The payments service learns of the merchant from merchant.created.
+    await until('merchant projected', async () => {
+      const r = await fetch(targets[0]!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body(),
+      });
+      return r.status === 201;
     });
-    if (warm.status !== 201) throw new Error(`warm-up request failed: ${warm.status} ${await warm.text()}`);
 
     const rows: Array<Record<string, string | number>> = [];
     for (const connections of CONNECTIONS) {
@@ -131,21 +140,22 @@ const main = async () => {
       }
     }
     console.log(
-      `\ncreate-public on PostgreSQL + RabbitMQ (whole stack in one child process, chain-watcher verifying every payment), ${DURATION} s per run, node ${process.version}, ${cpus().length} cores`,
+      `\ncreate-public on PostgreSQL + RabbitMQ, gateway and payments as separate processes, ${DURATION} s per run, node ${process.version}, ${cpus().length} cores (load generator on the same machine)`,
     );
     console.table(rows);
     for (const connections of CONNECTIONS) {
-      const gw = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;
+      const gwRow = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;
       const direct = rows.find((r) => r.target === 'payments direct' && r.connections === connections)!;
-      const share = (Number(gw['p50 ms']) - Number(direct['p50 ms'])) / Number(gw['p50 ms']);
+      const added = Number(gwRow['p50 ms']) - Number(direct['p50 ms']);
       console.log(
-        `${connections} connections: the gateway adds ${(Number(gw['p50 ms']) - Number(direct['p50 ms'])).toFixed(1)} ms at p50 (${(share * 100).toFixed(0)}% of the end-to-end p50)`,
+        `${connections} connections: the gateway adds ${added.toFixed(1)} ms at p50 (${((added / Number(gwRow['p50 ms'])) * 100).toFixed(0)}% of the end-to-end p50)`,
       );
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(varDir, { recursive: true, force: true });
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+    );
     await db.drop();
   }
 };

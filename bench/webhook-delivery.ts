@@ -1,0 +1,272 @@
+/**
+ * Webhook delivery throughput and latency: the notifier (its own process, on PostgreSQL and
+ * RabbitMQ) fans events out to 100 endpoints on a local HTTPS receiver, every request signed;
+ * beside it, a plain HTTPS POST loop to the same receiver, as the ceiling.
+ *
+ *   npm run build && node --import tsx bench/webhook-delivery.ts
+ *
+ * Env: ENDPOINTS (100), BURST_EVENTS (200), PACED_EVENTS_PER_SECOND (5), PACED_SECONDS (5),
+ * CONCURRENCY (64, the notifier's default pool and the ceiling loop's).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { AmqpBus, INTERNAL_TOKEN_HEADER, buildEvent, signInternalToken } from '@stablepay/platform';
+import { createTestDatabase, quietLogger, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+
+const ENDPOINTS = Number(process.env.ENDPOINTS ?? 100);
+const BURST_EVENTS = Number(process.env.BURST_EVENTS ?? 200);
+const PACED_RATE = Number(process.env.PACED_EVENTS_PER_SECOND ?? 5);
+const PACED_SECONDS = Number(process.env.PACED_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
+const NOTIFIER_PORT = 18105;
+const INTERNAL_SECRET = randomBytes(32).toString('hex');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+const certificate = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-tls-'));
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+  ], { stdio: 'ignore' }); // prettier-ignore
+  return {
+    key: readFileSync(join(dir, 'key.pem')),
+    cert: readFileSync(join(dir, 'cert.pem')),
+    file: join(dir, 'cert.pem'),
+  };
+};
+
+/** The merchants' side: counts deliveries and notes when each (event, endpoint) arrived. */
+const startReceiver = async (tls: { key: Buffer; cert: Buffer }) => {
+  const arrivals = new Map<string, number>();
+  let received = 0;
+  let checked = 0;
+  const secrets = new Map<string, string>();
+  const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received++;
+      const eventId = req.headers['x-service-event-id'];
+      if (eventId) {
+        arrivals.set(`${String(eventId)} ${req.url}`, performance.now());
+        const secret = secrets.get(req.url ?? '');
+        // Every 50th request is verified as a receiver would, to show the signatures are right.
+        if (secret && received % 50 === 0) {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const want = `sha256=${createHmac('sha256', secret).update(`${req.headers['x-service-timestamp']}.${raw}`).digest('hex')}`;
+          if (want !== req.headers['x-service-signature']) throw new Error('bad signature');
+          checked++;
+        }
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    arrivals,
+    secrets,
+    received: () => received,
+    checked: () => checked,
+    close: () => server.close(),
+  };
+};
+
+const paymentData = (merchantId: string) => ({
+  payment_id: randomUUID(),
+  merchant_id: merchantId,
+  amount: '25.500000',
+  currency: 'USDC',
+  status: 'completed',
+  tx_hash: `0x${randomBytes(32).toString('hex')}`,
+  from_address: `0x${randomBytes(20).toString('hex')}`,
+  to_address: `0x${randomBytes(20).toString('hex')}`,
+  source_chain: 'BASE',
+  destination_chain: null,
+  is_cross_chain: false,
+  customer_email: null,
+  reference: 'bench',
+  metadata: { bench: true },
+  completed_at: new Date().toISOString(),
+});
+
+/** The ceiling: the same receiver, plain HTTPS POSTs, CONCURRENCY in flight, for `ms`. */
+const ceiling = async (url: string, ca: Buffer, ms: number) => {
+  const agent = new Agent({ connect: { ca } });
+  const body = JSON.stringify({
+    event: 'payment.completed',
+    timestamp: new Date().toISOString(),
+    data: paymentData(randomUUID()),
+  });
+  let done = 0;
+  const end = performance.now() + ms;
+  const lane = async () => {
+    while (performance.now() < end) {
+      const res = await request(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        dispatcher: agent,
+      });
+      await res.body.text();
+      done++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  const perSecond = done / ((performance.now() - started) / 1000);
+  await agent.close();
+  return perSecond;
+};
+
+const main = async () => {
+  const tls = certificate();
+  const rx = await startReceiver(tls);
+  const db = await createTestDatabase();
+  const amqpUrl = await testAmqpUrl();
+  const prefix = testQueuePrefix();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/notifier/src/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(NOTIFIER_PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      AMQP_URL: amqpUrl,
+      AMQP_PREFIX: prefix,
+      INTERNAL_TOKEN_SECRET: INTERNAL_SECRET,
+      WEBHOOK_SECRET_KEK: randomBytes(32).toString('hex'),
+      ALLOW_INSECURE_WEBHOOKS: 'true',
+      WEBHOOK_EXTRA_CA_FILE: tls.file,
+      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+      WEBHOOK_MAX_ENDPOINTS: String(Math.max(20, ENDPOINTS)),
+      MAIL_DIR: mkdtempSync(join(tmpdir(), 'bench-mail-')),
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const publisher = new AmqpBus({ url: amqpUrl, prefix, logger: quietLogger('bench') });
+  try {
+    const base = `http://127.0.0.1:${NOTIFIER_PORT}`;
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600) throw new Error('notifier did not become ready');
+      await sleep(100);
+    }
+    const merchantId = randomUUID();
+    const token = signInternalToken(INTERNAL_SECRET, { caller: 'api_key', merchantId }, 3600);
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const path = `/ep${i}`;
+      const res = await fetch(`${base}/merchant-webhooks/api/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: token },
+        body: JSON.stringify({ url: `https://127.0.0.1:${rx.port}${path}`, events: ['payment.completed'] }),
+      });
+      if (res.status !== 201) throw new Error(`create endpoint: ${res.status} ${await res.text()}`);
+      rx.secrets.set(path, ((await res.json()) as { data: { secret: string } }).data.secret);
+    }
+    await publisher.connect();
+    const published = new Map<string, number>();
+    const publish = async () => {
+      const event = buildEvent({
+        type: 'payment.completed',
+        producer: 'bench',
+        merchantId,
+        data: paymentData(merchantId),
+      });
+      published.set(event.id, performance.now());
+      await publisher.publish({
+        id: event.id,
+        type: event.type,
+        body: event as unknown as Record<string, unknown>,
+      });
+      return event.id;
+    };
+    const waitForAll = async (ids: string[]) => {
+      const want = ids.length * ENDPOINTS;
+      const deadline = performance.now() + 300_000;
+      const count = () =>
+        ids.reduce(
+          (n, id) => n + [...Array(ENDPOINTS).keys()].filter((i) => rx.arrivals.has(`${id} /ep${i}`)).length,
+          0,
+        );
+      while (count() < want) {
+        if (performance.now() > deadline) throw new Error(`only ${count()} of ${want} deliveries arrived`);
+        await sleep(50);
+      }
+    };
+    const latencies = (ids: string[]) =>
+      ids
+        .flatMap((id) =>
+          [...Array(ENDPOINTS).keys()].map((i) => rx.arrivals.get(`${id} /ep${i}`)! - published.get(id)!),
+        )
+        .sort((a, b) => a - b);
+
+    // Warm-up: connections, TLS sessions, query plans.
+    await waitForAll([await publish(), await publish()]);
+
+    // Latency at a steady pace well below capacity.
+    const paced: string[] = [];
+    const pacedStart = performance.now();
+    for (let i = 0; i < PACED_RATE * PACED_SECONDS; i++) {
+      paced.push(await publish());
+      const next = pacedStart + ((i + 1) * 1000) / PACED_RATE;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+    await waitForAll(paced);
+    const pacedLat = latencies(paced);
+
+    // Throughput: a burst of events, each to every endpoint.
+    const burst: string[] = [];
+    const burstStart = performance.now();
+    for (let i = 0; i < BURST_EVENTS; i++) burst.push(await publish());
+    await waitForAll(burst);
+    const burstLast = Math.max(
+      ...burst.flatMap((id) => [...Array(ENDPOINTS).keys()].map((i) => rx.arrivals.get(`${id} /ep${i}`)!)),
+    );
+    const burstSeconds = (burstLast - burstStart) / 1000;
+    const burstLat = latencies(burst);
+
+    const plain = await ceiling(`https://127.0.0.1:${rx.port}/ceiling`, tls.cert, 5_000);
+
+    const ms = (v: number) => `${v.toFixed(1)} ms`;
+    console.log(
+      `\nwebhook delivery, ${ENDPOINTS} endpoints, pool ${CONCURRENCY}, PostgreSQL + RabbitMQ, local HTTPS receiver`,
+    );
+    console.log(
+      `  paced ${PACED_RATE} events/s × ${ENDPOINTS} endpoints (${pacedLat.length} deliveries): event→delivery p50 ${ms(percentile(pacedLat, 0.5))}, p99 ${ms(percentile(pacedLat, 0.99))}`,
+    );
+    console.log(
+      `  burst ${BURST_EVENTS} events × ${ENDPOINTS} endpoints (${burstLat.length} deliveries): ${(burstLat.length / burstSeconds).toFixed(0)} signed deliveries/s; event→delivery p50 ${ms(percentile(burstLat, 0.5))}, p99 ${ms(percentile(burstLat, 0.99))}`,
+    );
+    console.log(
+      `  ceiling: plain HTTPS POST loop to the same receiver, ${CONCURRENCY} in flight: ${plain.toFixed(0)} requests/s`,
+    );
+    console.log(`  signatures verified at the receiver (every 50th request): ${rx.checked()}, all valid`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await publisher.close().catch(() => undefined);
+    rx.close();
+    await db.drop();
+  }
+};
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

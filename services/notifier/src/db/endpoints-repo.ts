@@ -1,0 +1,168 @@
+import type { Knex } from 'knex';
+import type { WebhookEventName } from '@stablepay/contracts';
+import { ENDPOINTS } from './migrations.js';
+
+export interface EndpointRecord {
+  id: string;
+  merchantId: string;
+  url: string;
+  events: WebhookEventName[];
+  description: string | null;
+  secretSealed: string;
+  isActive: boolean;
+  failureCount: number;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  url: string;
+  events: WebhookEventName[] | string;
+  description: string | null;
+  secret_sealed: string;
+  is_active: boolean;
+  failure_count: number;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+const toRecord = (r: EndpointRow): EndpointRecord => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  url: r.url,
+  events: typeof r.events === 'string' ? (JSON.parse(r.events) as WebhookEventName[]) : r.events,
+  description: r.description,
+  secretSealed: r.secret_sealed,
+  isActive: r.is_active,
+  failureCount: r.failure_count,
+  disabledAt: r.disabled_at,
+  disabledReason: r.disabled_reason,
+  createdAt: new Date(r.created_at),
+});
+
+type Db = Knex | Knex.Transaction;
+
+export const insertEndpoint = async (
+  db: Db,
+  e: Pick<EndpointRecord, 'id' | 'merchantId' | 'url' | 'events' | 'description' | 'secretSealed'>,
+): Promise<EndpointRecord> => {
+  const [row] = await db(ENDPOINTS)
+    .insert({
+      id: e.id,
+      merchant_id: e.merchantId,
+      url: e.url,
+      events: JSON.stringify(e.events),
+      description: e.description,
+      secret_sealed: e.secretSealed,
+    })
+    .returning('*');
+  return toRecord(row as EndpointRow);
+};
+
+export const listEndpoints = async (db: Db, merchantId: string): Promise<EndpointRecord[]> =>
+  (
+    (await db(ENDPOINTS)
+      .where({ merchant_id: merchantId })
+      .orderBy([
+        { column: 'created_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])) as EndpointRow[]
+  ).map(toRecord);
+
+export const countEndpoints = async (db: Db, merchantId: string): Promise<number> => {
+  const [row] = await db(ENDPOINTS).where({ merchant_id: merchantId }).count<{ n: string }[]>('* as n');
+  return Number(row?.n ?? 0);
+};
+
+/** Scoped by merchant: another merchant's endpoint is simply not found. */
+export const findEndpoint = async (
+  db: Db,
+  merchantId: string,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<EndpointRecord | undefined> => {
+  const q = db(ENDPOINTS).where({ id, merchant_id: merchantId }).first();
+  if (opts.forUpdate) void q.forUpdate();
+  const row = (await q) as EndpointRow | undefined;
+  return row ? toRecord(row) : undefined;
+};
+
+export interface EndpointPatch {
+  url?: string;
+  events?: WebhookEventName[];
+  description?: string | null;
+  secretSealed?: string;
+  /** true: active with the failure count reset; false: disabled by the merchant. */
+  active?: boolean;
+}
+
+export const updateEndpoint = async (
+  trx: Db,
+  id: string,
+  patch: EndpointPatch,
+  disabledReason = 'disabled by the merchant',
+): Promise<EndpointRecord> => {
+  const set: Record<string, unknown> = { updated_at: trx.fn.now() };
+  if (patch.url !== undefined) set.url = patch.url;
+  if (patch.events !== undefined) set.events = JSON.stringify(patch.events);
+  if (patch.description !== undefined) set.description = patch.description;
+  if (patch.secretSealed !== undefined) set.secret_sealed = patch.secretSealed;
+  if (patch.active === true) {
+    Object.assign(set, { is_active: true, failure_count: 0, disabled_at: null, disabled_reason: null });
+  } else if (patch.active === false) {
+    Object.assign(set, { is_active: false, disabled_at: trx.fn.now(), disabled_reason: disabledReason });
+  }
+  const [row] = await trx(ENDPOINTS).where({ id }).update(set).returning('*');
+  return toRecord(row as EndpointRow);
+};
+
+export const deleteEndpoint = async (db: Db, merchantId: string, id: string): Promise<boolean> =>
+  (await db(ENDPOINTS).where({ id, merchant_id: merchantId }).del()) > 0;
+
+/** The merchant's active endpoints subscribed to `type`, in the event handler's transaction. */
+export const subscribedEndpointIds = async (
+  trx: Db,
+  merchantId: string,
+  type: WebhookEventName,
+): Promise<string[]> => {
+  const rows = (await trx(ENDPOINTS)
+    .where({ merchant_id: merchantId, is_active: true })
+    .whereRaw('events @> ?::jsonb', [JSON.stringify([type])])
+    .select('id')) as Array<{ id: string }>;
+  return rows.map((r) => r.id);
+};
+
+/** Locks the endpoint row first, so every transaction touching an endpoint's attempts orders its locks alike. */
+export const lockEndpoint = async (
+  trx: Knex.Transaction,
+  id: string,
+): Promise<{ id: string; merchantId: string; url: string; isActive: boolean } | undefined> => {
+  const row = (await trx(ENDPOINTS)
+    .where({ id })
+    .forUpdate()
+    .first('id', 'merchant_id', 'url', 'is_active')) as
+    { id: string; merchant_id: string; url: string; is_active: boolean } | undefined;
+  return row && { id: row.id, merchantId: row.merchant_id, url: row.url, isActive: row.is_active };
+};
+
+/** A failure while active: counts it and returns the new count (undefined when not active). */
+export const countFailure = async (trx: Knex.Transaction, id: string): Promise<number | undefined> => {
+  const [row] = (await trx(ENDPOINTS)
+    .where({ id, is_active: true })
+    .update({ failure_count: trx.raw('failure_count + 1') })
+    .returning('failure_count')) as Array<{ failure_count: number }>;
+  return row?.failure_count;
+};
+
+/** Disables an active endpoint; false when it was already disabled (so the notice goes out once). */
+export const disableEndpoint = async (trx: Knex.Transaction, id: string, reason: string): Promise<boolean> =>
+  (await trx(ENDPOINTS).where({ id, is_active: true }).update({
+    is_active: false,
+    disabled_at: trx.fn.now(),
+    disabled_reason: reason,
+    updated_at: trx.fn.now(),
+  })) > 0;

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import { customerOfPayment, enqueueEmail, findMerchant, rememberCustomer } from '../db/mail-repo.js';
+import type { RenderedEmail } from '../mail/layout.js';
+import {
+  TEMPLATES,
+  endpointDisabled,
+  paymentReceipt,
+  paymentReceived,
+  refundCompleted,
+  type TemplateName,
+} from '../mail/templates.js';
+import type { NotifierContext } from './context.js';
+
+/** The domain of MAIL_FROM, for Message-IDs (`StablePay <no-reply@pay.example>` → `pay.example`). */
+export const messageIdDomain = (from: string): string => {
+  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from.trim());
+  return m?.[1]?.toLowerCase() ?? 'stablepay.local';
+};
+
+/**
+ * The same message always gets the same Message-ID, derived from its idempotency key: if a crash
+ * between the server's acceptance and our mark makes us send it again, mail systems and readers
+ * can recognise the copy.
+ */
+export const messageIdFor = (domain: string, eventId: string, template: string, recipient: string): string =>
+  `<${createHash('sha256').update(`${eventId}\n${template}\n${recipient}`).digest('hex').slice(0, 40)}@${domain}>`;
+
+const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+/** Addresses are matched lower-cased; anything that is not plainly one address is not written to. */
+const normaliseAddress = (value: string | null | undefined): string | undefined => {
+  const v = value?.trim().toLowerCase();
+  return v && v.length <= 254 && EMAIL.test(v) ? v : undefined;
+};
+
+const queue = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  m: {
+    eventId: string;
+    template: TemplateName;
+    recipient: string;
+    merchantId: string | null;
+    content: RenderedEmail;
+  },
+): Promise<boolean> =>
+  enqueueEmail(trx, {
+    eventId: m.eventId,
+    template: m.template,
+    recipient: m.recipient,
+    merchantId: m.merchantId,
+    subject: m.content.subject,
+    text: m.content.text,
+    html: m.content.html,
+    messageId: messageIdFor(ctx.mail.messageIdDomain, m.eventId, m.template, m.recipient),
+  });
+
+/** payment.completed: a receipt to the customer, a notice to the merchant; remembers the customer. */
+export const queuePaymentEmails = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string; merchantId: string; occurredAt: string },
+  payment: PaymentWebhookData,
+): Promise<number> => {
+  const merchant = await findMerchant(trx, event.merchantId);
+  const completedAt = new Date(event.occurredAt).toISOString();
+  let queued = 0;
+  const customer = normaliseAddress(payment.customer_email);
+  if (customer) {
+    await rememberCustomer(trx, {
+      paymentId: payment.payment_id,
+      merchantId: event.merchantId,
+      email: customer,
+    });
+    const content = paymentReceipt({ payment, merchantName: merchant?.name, completedAt });
+    const template = TEMPLATES.paymentReceipt;
+    if (
+      await queue(ctx, trx, {
+        eventId: event.id,
+        template,
+        recipient: customer,
+        merchantId: event.merchantId,
+        content,
+      })
+    )
+      queued++;
+  }
+  const merchantAddress = normaliseAddress(merchant?.email);
+  if (merchant && merchantAddress) {
+    const content = paymentReceived({ payment, merchantName: merchant.name, completedAt });
+    const template = TEMPLATES.paymentReceived;
+    if (
+      await queue(ctx, trx, {
+        eventId: event.id,
+        template,
+        recipient: merchantAddress,
+        merchantId: event.merchantId,
+        content,
+      })
+    )
+      queued++;
+  } else {
+    ctx.logger.warn('no merchant e-mail known; payment notice not sent', { merchantId: event.merchantId });
+  }
+  return queued;
+};
+
+/** refund.completed: a notice to the customer whose payment it refunds, when we know the address. */
+export const queueRefundEmail = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string; merchantId: string; occurredAt: string },
+  refund: RefundWebhookData,
+): Promise<number> => {
+  const customer = normaliseAddress(await customerOfPayment(trx, event.merchantId, refund.payment_id));
+  if (!customer) return 0;
+  const merchant = await findMerchant(trx, event.merchantId);
+  const content = refundCompleted({
+    refund,
+    merchantName: merchant?.name,
+    completedAt: new Date(event.occurredAt).toISOString(),
+  });
+  const template = TEMPLATES.refundCompleted;
+  return (await queue(ctx, trx, {
+    eventId: event.id,
+    template,
+    recipient: customer,
+    merchantId: event.merchantId,
+    content,
+  }))
+    ? 1
+    : 0;
+};
+
+/**
+ * The endpoint-disabled notice, keyed by the attempt whose failure disabled it: one notice per
+ * time the endpoint is disabled, never two for the same.
+ */
+export const queueDisabledNotice = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  d: {
+    attemptId: string;
+    merchantId: string;
+    endpointId: string;
+    url: string;
+    failures: number;
+    lastError: string | null;
+  },
+): Promise<number> => {
+  const merchant = await findMerchant(trx, d.merchantId);
+  const recipient = normaliseAddress(merchant?.email);
+  if (!merchant || !recipient) {
+    ctx.logger.warn('no merchant e-mail known; endpoint-disabled notice not sent', {
+      merchantId: d.merchantId,
+    });
+    return 0;
+  }
+  const content = endpointDisabled({
+    merchantName: merchant.name,
+    endpointId: d.endpointId,
+    url: d.url,
+    failures: d.failures,
+    lastError: d.lastError,
+    disabledAt: new Date().toISOString(),
+  });
+  const template = TEMPLATES.endpointDisabled;
+  return (await queue(ctx, trx, {
+    eventId: d.attemptId,
+    template,
+    recipient,
+    merchantId: d.merchantId,
+    content,
+  }))
+    ? 1
+    : 0;
+};

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WEBHOOK_DESCRIPTION_MAX,
+  type CreateWebhookBody,
+  type UpdateWebhookBody,
+  type WebhookEndpoint,
+} from '@stablepay/contracts';
+import { AppError, fieldDetail, notFound } from '@stablepay/platform';
+import { failPendingAttempts } from '../db/attempts-repo.js';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+  type EndpointRecord,
+} from '../db/endpoints-repo.js';
+import { UrlRejected, checkWebhookUrl } from '../ssrf/url-policy.js';
+import { DISABLED_ERROR } from './attempt-outcome.js';
+import type { NotifierContext } from './context.js';
+import { generateWebhookSecret, sealSecret } from './secrets.js';
+
+export const endpointView = (e: EndpointRecord): WebhookEndpoint => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  description: e.description,
+  is_active: e.isActive,
+  failure_count: e.failureCount,
+  created_at: e.createdAt.toISOString(),
+});
+
+/** The URL rules beyond the schema (HTTPS, public addresses only) as a 400 naming the `url` field. */
+const acceptableUrl = async (ctx: NotifierContext, url: string): Promise<string> => {
+  try {
+    await checkWebhookUrl(url, ctx.urlPolicy, ctx.resolve);
+    return url;
+  } catch (err) {
+    if (!(err instanceof UrlRejected)) throw err;
+    throw new AppError('validation', 'Body validation failed', [fieldDetail('url', err.message, err.code)]);
+  }
+};
+
+export const getEndpoint = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  id: string,
+): Promise<EndpointRecord> => {
+  const endpoint = await findEndpoint(ctx.db, merchantId, id);
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+};
+
+export const listMerchantEndpoints = (ctx: NotifierContext, merchantId: string): Promise<EndpointRecord[]> =>
+  listEndpoints(ctx.db, merchantId);
+
+/** Creates an endpoint with a fresh secret; the plaintext secret is returned here and never again. */
+export const createEndpoint = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  body: CreateWebhookBody,
+): Promise<{ endpoint: EndpointRecord; secret: string }> => {
+  const url = await acceptableUrl(ctx, body.url);
+  // A soft limit: two creations racing at the limit may both pass, which costs nothing.
+  if ((await countEndpoints(ctx.db, merchantId)) >= ctx.limits.maxEndpoints) {
+    throw new AppError('unprocessable', `At most ${ctx.limits.maxEndpoints} webhook endpoints per merchant`, [
+      fieldDetail('', 'Delete an endpoint before creating another', 'endpoint_limit_reached'),
+    ]);
+  }
+  const id = randomUUID();
+  const secret = generateWebhookSecret();
+  const endpoint = await insertEndpoint(ctx.db, {
+    id,
+    merchantId,
+    url,
+    events: body.events,
+    description: body.description?.slice(0, WEBHOOK_DESCRIPTION_MAX) ?? null,
+    secretSealed: sealSecret(secret, ctx.kek, id),
+  });
+  return { endpoint, secret };
+};
+
+/**
+ * PUT: only the given fields change. `is_active: true` re-enables (and resets the failure count);
+ * `is_active: false` disables, failing what was waiting for the endpoint.
+ */
+export const changeEndpoint = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  id: string,
+  body: UpdateWebhookBody,
+): Promise<EndpointRecord> => {
+  const url = body.url === undefined ? undefined : await acceptableUrl(ctx, body.url);
+  return ctx.db.transaction(async (trx) => {
+    const current = await findEndpoint(trx, merchantId, id, { forUpdate: true });
+    if (!current) throw notFound('Webhook endpoint');
+    // Disabling a disabled endpoint keeps the reason it was disabled for.
+    const disabling = body.is_active === false && current.isActive;
+    const updated = await updateEndpoint(trx, id, {
+      url,
+      events: body.events,
+      description: body.description,
+      active: body.is_active === true ? true : disabling ? false : undefined,
+    });
+    if (disabling) await failPendingAttempts(trx, id, DISABLED_ERROR);
+    return updated;
+  });
+};
+
+export const removeEndpoint = async (ctx: NotifierContext, merchantId: string, id: string): Promise<void> => {
+  if (!(await deleteEndpoint(ctx.db, merchantId, id))) throw notFound('Webhook endpoint');
+};
+
+/** A new secret replaces the old at once: every attempt signed from now on uses the new one. */
+export const regenerateSecret = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  id: string,
+): Promise<string> =>
+  ctx.db.transaction(async (trx) => {
+    const current = await findEndpoint(trx, merchantId, id, { forUpdate: true });
+    if (!current) throw notFound('Webhook endpoint');
+    const secret = generateWebhookSecret();
+    await updateEndpoint(trx, id, { secretSealed: sealSecret(secret, ctx.kek, id) });
+    return secret;
+  });

@@ -1,0 +1,33 @@
+export {
+  DEFAULT_MAIL_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  loadNotifierConfig,
+  notifierConfigSchema,
+  parseSecretKek,
+  type NotifierConfig,
+  type NotifierEnv,
+} from './config.js';
+export {
+  SERVICE_NAME,
+  buildNotifierService,
+  startNotifierService,
+  type BuildNotifierOptions,
+  type NotifierService,
+} from './service.js';
+export { openDependencies } from './dependencies.js';
+export { notifierMigrations } from './db/migrations.js';
+export type { NotifierContext } from './domain/context.js';
+export { signWebhook } from './domain/signature.js';
+export { SecretUnavailableError } from './domain/secrets.js';
+export { blockedAddressReason, type AddressPolicy } from './ssrf/addresses.js';
+export {
+  UrlRejected,
+  checkWebhookUrl,
+  systemResolver,
+  urlPolicy,
+  type ResolvedAddress,
+  type Resolver,
+  type UrlPolicy,
+} from './ssrf/url-policy.js';
+export { createMailTransport, type MailMessage, type MailTransport } from './mail/transport.js';
+export type { NotifierMetrics } from './metrics.js';

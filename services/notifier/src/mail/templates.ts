@@ -1,0 +1,116 @@
+import type { PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import { renderMessage, type RenderedEmail } from './layout.js';
+
+export const TEMPLATES = {
+  paymentReceipt: 'payment_receipt',
+  paymentReceived: 'payment_received',
+  refundCompleted: 'refund_completed',
+  endpointDisabled: 'endpoint_disabled',
+} as const;
+export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
+
+const money = (amount: string, currency: string) => `${amount} ${currency}`;
+const chainOf = (p: PaymentWebhookData) =>
+  p.destination_chain && p.destination_chain !== p.source_chain
+    ? `${p.source_chain ?? '?'} → ${p.destination_chain}`
+    : p.source_chain;
+
+/** To the customer, on payment.completed. */
+export const paymentReceipt = (p: {
+  payment: PaymentWebhookData;
+  merchantName: string | undefined;
+  completedAt: string;
+}): RenderedEmail => {
+  const to = p.merchantName ?? 'the merchant';
+  return renderMessage({
+    subject: `Receipt: ${money(p.payment.amount, p.payment.currency)} paid to ${to}`,
+    heading: 'Payment receipt',
+    intro: [`Your payment of ${money(p.payment.amount, p.payment.currency)} to ${to} is confirmed.`],
+    details: [
+      ['Amount', money(p.payment.amount, p.payment.currency)],
+      ['Paid to', p.merchantName],
+      ['Reference', p.payment.reference],
+      ['Network', chainOf(p.payment)],
+      ['Transaction', p.payment.tx_hash],
+      ['From', p.payment.from_address],
+      ['Payment ID', p.payment.payment_id],
+      ['Date', p.completedAt],
+    ],
+    outro: ['Keep this e-mail as your receipt. Questions about the order go to the merchant.'],
+  });
+};
+
+/** To the merchant, on payment.completed. */
+export const paymentReceived = (p: {
+  payment: PaymentWebhookData;
+  merchantName: string;
+  completedAt: string;
+}): RenderedEmail =>
+  renderMessage({
+    subject: `Payment received: ${money(p.payment.amount, p.payment.currency)}`,
+    heading: 'Payment received',
+    intro: [
+      `${p.merchantName}, a payment of ${money(p.payment.amount, p.payment.currency)} was confirmed and credited to your wallet.`,
+    ],
+    details: [
+      ['Amount', money(p.payment.amount, p.payment.currency)],
+      ['Reference', p.payment.reference],
+      ['Customer', p.payment.customer_email],
+      ['Network', chainOf(p.payment)],
+      ['Transaction', p.payment.tx_hash],
+      ['Payment ID', p.payment.payment_id],
+      ['Date', p.completedAt],
+    ],
+  });
+
+/** To the customer, on refund.completed (the address comes from the payment's completion). */
+export const refundCompleted = (p: {
+  refund: RefundWebhookData;
+  merchantName: string | undefined;
+  completedAt: string;
+}): RenderedEmail => {
+  const from = p.merchantName ?? 'The merchant';
+  return renderMessage({
+    subject: `Refund sent: ${money(p.refund.amount, p.refund.currency)}`,
+    heading: 'Your refund was sent',
+    intro: [
+      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${p.refund.blockchain}.`,
+    ],
+    details: [
+      ['Amount', money(p.refund.amount, p.refund.currency)],
+      ['Network', p.refund.blockchain],
+      ['Sent to', p.refund.destination_address],
+      ['Transaction', p.refund.tx_hash],
+      ['Refund ID', p.refund.refund_id],
+      ['Payment ID', p.refund.payment_id],
+      ['Date', p.completedAt],
+    ],
+  });
+};
+
+/** To the merchant, when an endpoint is disabled after consecutive failures. */
+export const endpointDisabled = (p: {
+  merchantName: string;
+  endpointId: string;
+  url: string;
+  failures: number;
+  lastError: string | null;
+  disabledAt: string;
+}): RenderedEmail =>
+  renderMessage({
+    subject: `Webhook endpoint disabled after ${p.failures} consecutive failures`,
+    heading: 'A webhook endpoint was disabled',
+    intro: [
+      `${p.merchantName}, the last ${p.failures} deliveries to one of your webhook endpoints failed in a row, so it was disabled and no longer receives events.`,
+    ],
+    details: [
+      ['Endpoint', p.url],
+      ['Endpoint ID', p.endpointId],
+      ['Last error', p.lastError],
+      ['Disabled at', p.disabledAt],
+    ],
+    outro: [
+      'Fix the endpoint, then re-enable it with PUT /merchant-webhooks/api/:id and {"is_active": true}.',
+      'Events missed in the meantime can be sent again with POST /merchant-webhooks/api/:id/replay.',
+    ],
+  });

@@ -1,0 +1,87 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per (event, template, recipient), so a resend after a crash can be recognised. */
+  messageId: string;
+  template: string;
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'files';
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** A failure that no retry can fix (the server refused the recipient or the message for good). */
+export class PermanentMailError extends Error {
+  override readonly name = 'PermanentMailError';
+}
+
+const toMail = (m: MailMessage) => ({
+  from: m.from,
+  to: m.to,
+  subject: m.subject,
+  text: m.text,
+  html: m.html,
+  messageId: m.messageId,
+  headers: { 'X-StablePay-Notification': m.template },
+});
+
+/** SMTP from SMTP_URL (`smtp://`, `smtps://`, nodemailer options as query parameters). */
+const smtpTransport = (url: string, timeoutMs: number): MailTransport => {
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  return {
+    kind: 'smtp',
+    send: async (m) => {
+      try {
+        await transporter.sendMail(toMail(m));
+      } catch (err) {
+        const code = (err as { responseCode?: number }).responseCode;
+        // 5xx is the server's final word on this message; anything else (4xx, network) may pass later.
+        if (code !== undefined && code >= 500 && code < 600) {
+          throw new PermanentMailError(`SMTP ${code}: ${(err as Error).message}`);
+        }
+        throw err;
+      }
+    },
+    close: () => transporter.close(),
+  };
+};
+
+/**
+ * Without SMTP (embedded runs): each message becomes `<dir>/<message key>.eml`, written to a temp
+ * name and renamed, so a reader never sees half a file and a resend overwrites instead of adding.
+ */
+const fileTransport = (dir: string): MailTransport => {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'files',
+    send: async (m) => {
+      const info = await transporter.sendMail(toMail(m));
+      await mkdir(dir, { recursive: true });
+      const name = m.messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
+      const file = join(dir, `${name}.eml`);
+      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await rename(`${file}.tmp`, file);
+    },
+    close: () => transporter.close(),
+  };
+};
+
+export const createMailTransport = (opts: {
+  smtpUrl?: string;
+  dir: string;
+  timeoutMs: number;
+}): MailTransport => (opts.smtpUrl ? smtpTransport(opts.smtpUrl, opts.timeoutMs) : fileTransport(opts.dir));

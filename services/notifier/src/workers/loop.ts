@@ -1,0 +1,66 @@
+import { errorText, type Logger, type Worker } from '@stablepay/platform';
+
+export interface LoopWorker extends Worker {
+  /** Run a pass now instead of at the next interval (after new work was committed). */
+  wake(): void;
+}
+
+/**
+ * A background loop: one pass at a time, the next one `intervalMs` after the last, or at once when
+ * the pass reports more work or someone woke it. A failed pass is logged and the loop goes on;
+ * stop waits for the pass in flight.
+ */
+export const loopWorker = (opts: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  /** Returns true when there is more to do right away. */
+  pass: () => Promise<boolean>;
+}): LoopWorker => {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+  let wakeRequested = false;
+
+  const schedule = (ms: number): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      let more = false;
+      running = opts
+        .pass()
+        .then((m) => {
+          more = m;
+        })
+        .catch((err: unknown) => {
+          opts.logger.warn(`${opts.name} pass failed`, { err: errorText(err) });
+        })
+        .finally(() => {
+          running = undefined;
+          if (stopped) return;
+          const now = more || wakeRequested;
+          wakeRequested = false;
+          schedule(now ? 0 : opts.intervalMs);
+        });
+    }, ms);
+  };
+
+  return {
+    name: opts.name,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    wake() {
+      if (stopped) return;
+      if (running) wakeRequested = true;
+      else schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+};

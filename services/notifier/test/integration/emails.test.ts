@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { simpleParser } from 'mailparser';
+import { paymentData, refundData } from '../support/fixtures.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { SmtpSink, freePort } from '../support/smtp.js';
+import { waitFor } from '../support/wait.js';
+
+describe('e-mails (real SMTP server)', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let smtp: SmtpSink;
+  let port: number;
+
+  before(async () => {
+    port = await freePort();
+    smtp = await SmtpSink.start(port);
+    h = await startHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true` } });
+  });
+  after(async () => {
+    await h?.close();
+    await smtp?.close();
+  });
+
+  const settled = () => waitFor(async () => (await h.db('emails').where({ status: 'pending' })).length === 0);
+
+  it('sends the customer a receipt and the merchant a notice on payment.completed, once each', async () => {
+    const merchantEmail = 'owner@acme.example.test';
+    const merchantId = await h.merchant(merchantEmail);
+    const customer = 'Buyer.One@Example.com';
+    const payment = paymentData(merchantId, { customer_email: customer, reference: '<b>order-7</b>' });
+    const eventId = await h.publish('payment.completed', merchantId, payment, 3); // redelivered twice
+    const [receipt] = await smtp.waitForMessages('buyer.one@example.com', 1);
+    const [notice] = await smtp.waitForMessages(merchantEmail, 1);
+    await settled();
+    // A later event of another merchant has been handled: any duplicate would have been sent by now.
+    const other = await h.merchant();
+    await h.publish('payment.completed', other, paymentData(other, { customer_email: 'marker@example.com' }));
+    await smtp.waitForMessages('marker@example.com', 1);
+    await settled();
+    expect(smtp.to('buyer.one@example.com')).to.have.length(1);
+    expect(smtp.to(merchantEmail)).to.have.length(1);
+
+    expect(receipt!.subject).to.equal('Receipt: 25.500000 USDC paid to Acme Shop');
+    expect(receipt!.from!.value).to.deep.equal([{ address: 'no-reply@pay.example.test', name: 'StablePay' }]);
+    expect(receipt!.text)
+      .to.include(payment.tx_hash)
+      .and.include(payment.payment_id)
+      .and.include('<b>order-7</b>');
+    expect(receipt!.html).to.include('&lt;b&gt;order-7&lt;/b&gt;').and.not.include('<b>order-7</b>');
+    expect(receipt!.headers.get('x-stablepay-notification')).to.equal('payment_receipt');
+    expect(notice!.subject).to.equal('Payment received: 25.500000 USDC');
+    expect(notice!.text).to.include(customer);
+    const rows = await h.db('emails').where({ event_id: eventId }).orderBy('template');
+    expect(rows.map((r) => [r.template, r.recipient, r.status])).to.deep.equal([
+      ['payment_receipt', 'buyer.one@example.com', 'sent'],
+      ['payment_received', merchantEmail, 'sent'],
+    ]);
+    expect(receipt!.messageId).to.equal(rows[0].message_id);
+  });
+
+  it('tells the customer when a refund completed, using the address from the payment', async () => {
+    const merchantId = await h.merchant();
+    const payment = paymentData(merchantId, { customer_email: 'refund-me@example.com' });
+    await h.publish('payment.completed', merchantId, payment);
+    await smtp.waitForMessages('refund-me@example.com', 1);
+    await h.publish(
+      'refund.created',
+      merchantId,
+      refundData(merchantId, payment.payment_id, { status: 'pending', tx_hash: null }),
+    );
+    const refund = refundData(merchantId, payment.payment_id, { amount: '3.250000' });
+    await h.publish('refund.completed', merchantId, refund, 2);
+    const mails = await smtp.waitForMessages('refund-me@example.com', 2);
+    await settled();
+    const notice = mails.find((m) => m.subject?.startsWith('Refund sent'))!;
+    expect(notice.subject).to.equal('Refund sent: 3.250000 USDC');
+    expect(notice.text)
+      .to.include(refund.tx_hash)
+      .and.include(refund.destination_address)
+      .and.include('Acme Shop');
+    expect(smtp.to('refund-me@example.com')).to.have.length(2); // the receipt and the refund notice
+    // A refund of a payment we never saw has nobody to tell.
+    const orphan = await h.publish('refund.completed', merchantId, refundData(merchantId, randomUUID()));
+    await waitFor(() => h.db('webhook_events').where({ id: orphan }).first());
+    expect(await h.db('emails').where({ event_id: orphan })).to.deep.equal([]);
+  });
+
+  it('retries while the SMTP server is down and sends once it is back', async () => {
+    await smtp.close();
+    const merchantId = await h.merchant();
+    await h.publish(
+      'payment.completed',
+      merchantId,
+      paymentData(merchantId, { customer_email: 'patient@example.com' }),
+    );
+    const [row] = await waitFor(async () => {
+      const r = await h.db('emails').where({ recipient: 'patient@example.com' });
+      return r.length === 1 && r[0].attempts >= 2 && r;
+    });
+    expect(row.status).to.equal('pending');
+    expect(row.last_error).to.match(/ECONNREFUSED|connect/i);
+    smtp = await SmtpSink.start(port);
+    await smtp.waitForMessages('patient@example.com', 1, 15_000);
+    await waitFor(
+      async () =>
+        (await h.db('emails').where({ recipient: 'patient@example.com' }).first()).status === 'sent',
+      15_000,
+    );
+    expect(smtp.to('patient@example.com')).to.have.length(1);
+  });
+
+  it('retries a temporary refusal (4xx) and gives up at once on a permanent one (5xx)', async () => {
+    const merchantId = await h.merchant();
+    smtp.refuseWith = 451;
+    await h.publish(
+      'payment.completed',
+      merchantId,
+      paymentData(merchantId, { customer_email: 'later@example.com' }),
+    );
+    await waitFor(
+      async () => (await h.db('emails').where({ recipient: 'later@example.com' }).first())?.attempts >= 2,
+    );
+    smtp.refuseWith = undefined;
+    await smtp.waitForMessages('later@example.com', 1, 15_000);
+
+    smtp.refuseWith = 550;
+    await h.publish(
+      'payment.completed',
+      merchantId,
+      paymentData(merchantId, { customer_email: 'nobody@example.com' }),
+    );
+    const failed = await waitFor(async () => {
+      const r = await h.db('emails').where({ recipient: 'nobody@example.com' }).first();
+      return r?.status === 'failed' && r;
+    });
+    expect(failed.attempts).to.equal(1);
+    expect(failed.last_error).to.include('550');
+    smtp.refuseWith = undefined;
+  });
+});
+
+describe('e-mails without SMTP (.eml files)', function () {
+  this.timeout(30_000);
+  let h: Harness;
+
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('writes each message once as an .eml file under MAIL_DIR', async () => {
+    expect(h.config.SMTP_URL).to.equal(undefined);
+    const merchantId = await h.merchant('files@acme.example.test');
+    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId), 2);
+    const dir = h.config.MAIL_DIR;
+    const files = await waitFor(() => {
+      const list = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+      return list.length === 2 && list;
+    });
+    const parsed = await Promise.all(files.map((f) => simpleParser(readFileSync(join(dir, f)))));
+    expect(parsed.map((m) => m.subject).sort()).to.deep.equal([
+      'Payment received: 25.500000 USDC',
+      'Receipt: 25.500000 USDC paid to Acme Shop',
+    ]);
+    const rows = await h.db('emails').where({ event_id: eventId });
+    expect(rows.every((r) => r.status === 'sent')).to.equal(true);
+    expect(parsed.map((m) => m.messageId).sort()).to.deep.equal(rows.map((r) => r.message_id).sort());
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
+  });
+});

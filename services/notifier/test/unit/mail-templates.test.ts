@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { PaymentWebhookData } from '@stablepay/contracts';
+import { escapeHtml } from '../../src/mail/layout.js';
+import {
+  endpointDisabled,
+  paymentReceipt,
+  paymentReceived,
+  refundCompleted,
+} from '../../src/mail/templates.js';
+import { messageIdDomain, messageIdFor } from '../../src/domain/emails.js';
+
+const evil = `<script>alert("x")</script>&'`;
+const payment: PaymentWebhookData = {
+  payment_id: randomUUID(),
+  amount: '12.500000',
+  currency: 'USDC',
+  status: 'completed',
+  tx_hash: `0x${'ab'.repeat(32)}`,
+  from_address: `0x${'1'.repeat(40)}`,
+  to_address: `0x${'2'.repeat(40)}`,
+  source_chain: 'BASE',
+  destination_chain: null,
+  is_cross_chain: false,
+  customer_email: `buyer+${evil}@example.com`,
+  reference: evil,
+  metadata: null,
+};
+
+describe('e-mail templates', () => {
+  it('escape every piece of merchant and customer data in the HTML part', () => {
+    const messages = [
+      paymentReceipt({ payment, merchantName: evil, completedAt: '2025-03-01T12:00:00.000Z' }),
+      paymentReceived({ payment, merchantName: evil, completedAt: '2025-03-01T12:00:00.000Z' }),
+      refundCompleted({
+        refund: {
+          refund_id: randomUUID(),
+          payment_id: payment.payment_id,
+          amount: '1.000000',
+          currency: 'USDC',
+          status: 'completed',
+          destination_address: evil,
+          blockchain: 'BASE',
+          reason: 'other',
+          tx_hash: null,
+        },
+        merchantName: evil,
+        completedAt: '2025-03-01T12:00:00.000Z',
+      }),
+      endpointDisabled({
+        merchantName: evil,
+        endpointId: randomUUID(),
+        url: `https://x.example/${evil}`,
+        failures: 10,
+        lastError: evil,
+        disabledAt: '2025-03-01T12:00:00.000Z',
+      }),
+    ];
+    for (const m of messages) {
+      expect(m.html).to.not.include('<script>');
+      expect(m.html).to.include('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;');
+      expect(m.text).to.include(evil); // the text part is text
+      expect(m.subject).to.not.match(/[\r\n]/);
+    }
+  });
+
+  it('say what happened in the subject and the body', () => {
+    const m = paymentReceipt({ payment, merchantName: 'Shop', completedAt: '2025-03-01T12:00:00.000Z' });
+    expect(m.subject).to.equal('Receipt: 12.500000 USDC paid to Shop');
+    expect(m.text).to.include(payment.tx_hash!);
+    expect(m.text).to.include(payment.payment_id);
+    const notice = endpointDisabled({
+      merchantName: 'Shop',
+      endpointId: 'e1',
+      url: 'https://x.example/hook',
+      failures: 10,
+      lastError: 'HTTP 500',
+      disabledAt: '2025-03-01T12:00:00.000Z',
+    });
+    expect(notice.subject).to.equal('Webhook endpoint disabled after 10 consecutive failures');
+    expect(notice.text).to.include('https://x.example/hook').and.include('HTTP 500').and.include('is_active');
+  });
+
+  it('cannot break the subject line with data', () => {
+    const m = paymentReceipt({ payment, merchantName: 'Shop\r\nBcc: victim@example.com', completedAt: 'x' });
+    expect(m.subject).to.not.match(/[\r\n]/);
+  });
+
+  it('derive a stable Message-ID from the idempotency key', () => {
+    expect(messageIdDomain('StablePay <no-reply@Pay.Example.com>')).to.equal('pay.example.com');
+    expect(messageIdDomain('bare@mail.example')).to.equal('mail.example');
+    expect(messageIdDomain('nobody')).to.equal('stablepay.local');
+    const a = messageIdFor('pay.example', 'e1', 'payment_receipt', 'a@b.c');
+    expect(a).to.match(/^<[0-9a-f]{40}@pay\.example>$/);
+    expect(messageIdFor('pay.example', 'e1', 'payment_receipt', 'a@b.c')).to.equal(a);
+    expect(messageIdFor('pay.example', 'e1', 'payment_received', 'a@b.c')).to.not.equal(a);
+    expect(escapeHtml(`"'<>&`)).to.equal('&quot;&#39;&lt;&gt;&amp;');
+  });
+});

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { PaymentWebhookEnvelope, RefundWebhookEnvelope } from '@stablepay/contracts';
+import { webhookBody } from '../../src/domain/payloads.js';
+
+const hash = `0x${'ab'.repeat(32)}`;
+const payment = (over: Record<string, unknown> = {}) => ({
+  payment_id: randomUUID(),
+  merchant_id: randomUUID(),
+  amount: '12.500000',
+  currency: 'USDC',
+  status: 'completed',
+  tx_hash: hash,
+  from_address: `0x${'1'.repeat(40)}`,
+  to_address: `0x${'2'.repeat(40)}`,
+  source_chain: 'BASE',
+  destination_chain: null,
+  is_cross_chain: false,
+  customer_email: 'buyer@example.com',
+  reference: 'order-1',
+  metadata: { order: 1 },
+  completed_at: '2025-03-01T12:00:00.000Z',
+  ...over,
+});
+const refund = (over: Record<string, unknown> = {}) => ({
+  refund_id: randomUUID(),
+  payment_id: randomUUID(),
+  merchant_id: randomUUID(),
+  amount: '2.000000',
+  currency: 'EURC',
+  status: 'failed',
+  destination_address: `0x${'3'.repeat(40)}`,
+  blockchain: 'ETH',
+  reason: 'requested_by_customer',
+  tx_hash: null,
+  failure_reason: 'insufficient_funds',
+  ...over,
+});
+
+describe('webhook bodies', () => {
+  it('carry the spec payment fields and drop the internal ones', () => {
+    const body = JSON.parse(webhookBody('payment.completed', '2025-03-01T12:00:00Z', payment()));
+    expect(PaymentWebhookEnvelope.parse(body)).to.deep.equal(body);
+    expect(Object.keys(body)).to.deep.equal(['event', 'timestamp', 'data']);
+    expect(body.timestamp).to.equal('2025-03-01T12:00:00.000Z');
+    expect(body.data).to.not.have.any.keys('merchant_id', 'completed_at', 'merchant_transfer_tx_hash');
+    expect(body.data).to.include({
+      amount: '12.500000',
+      status: 'completed',
+      customer_email: 'buyer@example.com',
+    });
+  });
+
+  it('keep merchant_transfer_tx_hash for cross-chain payments only', () => {
+    const cross = JSON.parse(
+      webhookBody(
+        'payment.completed',
+        '2025-03-01T12:00:00Z',
+        payment({ is_cross_chain: true, destination_chain: 'ARB', merchant_transfer_tx_hash: hash }),
+      ),
+    );
+    expect(cross.data.merchant_transfer_tx_hash).to.equal(hash);
+    const same = JSON.parse(
+      webhookBody('payment.completed', '2025-03-01T12:00:00Z', payment({ merchant_transfer_tx_hash: hash })),
+    );
+    expect(same.data).to.not.have.property('merchant_transfer_tx_hash');
+  });
+
+  it('do not leak the internal failure reason of a failed payment', () => {
+    const body = JSON.parse(
+      webhookBody(
+        'payment.failed',
+        '2025-03-01T12:00:00Z',
+        payment({ status: 'failed', failure_reason: 'x' }),
+      ),
+    );
+    expect(body.data).to.not.have.any.keys('failure_reason', 'merchant_id');
+    expect(body.data.status).to.equal('failed');
+  });
+
+  it('carry the refund fields, failure_reason on refund.failed only', () => {
+    const failed = JSON.parse(webhookBody('refund.failed', '2025-03-01T12:00:00Z', refund()));
+    expect(RefundWebhookEnvelope.parse(failed)).to.deep.equal(failed);
+    expect(failed.data).to.not.have.property('merchant_id');
+    expect(failed.data.failure_reason).to.equal('insufficient_funds');
+    expect(Object.keys(failed.data).sort()).to.deep.equal(
+      [
+        'refund_id',
+        'payment_id',
+        'amount',
+        'currency',
+        'status',
+        'destination_address',
+        'blockchain',
+        'reason',
+        'tx_hash',
+        'failure_reason',
+      ].sort(),
+    );
+    const done = JSON.parse(
+      webhookBody('refund.completed', '2025-03-01T12:00:00Z', refund({ status: 'completed', tx_hash: hash })),
+    );
+    expect(done.data).to.not.have.property('failure_reason');
+    expect(done.data.tx_hash).to.equal(hash);
+  });
+});
