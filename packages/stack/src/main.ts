@@ -17,7 +17,7 @@ const stack = await startStack({
   env: Object.fromEntries(
     Object.entries(env).filter(
       (e): e is [string, string] =>
-        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_)/.test(e[0]) && !!e[1],
+        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_|WEBHOOK_|SMTP_|MAIL_)/.test(e[0]) && !!e[1],
     ),
   ),
   ports: {
@@ -25,6 +25,7 @@ const stack = await startStack({
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
     chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
     refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
+    notifier: env.NOTIFIER_PORT ? Number(env.NOTIFIER_PORT) : undefined,
     devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
   },
 });
@@ -62,6 +63,7 @@ Stablepay is running (data in ${varDir}).
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}
   Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId})`).join('\n                       ')}
+  Mail (no SMTP set)   written as .eml files under ${join(varDir, 'mail')}
   Customer accounts    ${stack.devnet.customers.length} funded with gas, USDC and EURC (keys in devnet.json; public devnet keys)
 Everything above is also in ${devnetFile}. Ctrl-C stops the stack.
 `);

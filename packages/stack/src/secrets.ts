@@ -8,6 +8,8 @@ export interface StackSecrets {
   API_KEY_PEPPER: string;
   /** Encrypts the custody master seed at rest; losing it loses the merchant wallets. */
   WALLET_KEK: string;
+  /** Encrypts webhook signing secrets at rest. */
+  WEBHOOK_SECRET_KEK: string;
 }
 
 const NAMES: Array<keyof StackSecrets> = [
@@ -15,6 +17,7 @@ const NAMES: Array<keyof StackSecrets> = [
   'JWT_SECRET',
   'API_KEY_PEPPER',
   'WALLET_KEK',
+  'WEBHOOK_SECRET_KEK',
 ];
 
 /**

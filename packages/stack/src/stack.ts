@@ -17,10 +17,12 @@ import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { loadChainWatcherConfig, startChainWatcherService } from '@stablepay/chain-watcher';
 import { loadGatewayConfig, startGatewayService } from '@stablepay/gateway';
 import { loadPaymentsConfig, startPaymentsService } from '@stablepay/payments';
+import { loadNotifierConfig, startNotifierService } from '@stablepay/notifier';
 import { loadRefundsConfig, startRefundsService } from '@stablepay/refunds';
 import { loadOrCreateSecrets } from './secrets.js';
 
-export type StackPort = 'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'checkout' | 'devnet';
+export type StackPort =
+  'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'notifier' | 'checkout' | 'devnet';
 
 export interface StackOptions {
   /** Where embedded data, chain state, secrets and devnet.json live. */
@@ -57,6 +59,7 @@ export const DEFAULT_PORTS: Record<StackPort, number> = {
   payments: 8101,
   chainWatcher: 8102,
   refunds: 8103,
+  notifier: 8105,
   devnet: 8545,
 };
 
@@ -148,6 +151,20 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
         ownsConnections: false,
       }),
     );
+    const notifier = await start('notifier', 'notifier', (deps) =>
+      startNotifierService({
+        config: loadNotifierConfig({
+          // Local development: webhooks to http:// and loopback receivers, mail written as .eml files.
+          ALLOW_INSECURE_WEBHOOKS: 'true',
+          MAIL_DIR: join(varDir, 'mail'),
+          ...common,
+        }),
+        deps,
+        port: ports.notifier,
+        host,
+        ownsConnections: false,
+      }),
+    );
     await start('gateway', 'gateway', (deps) =>
       startGatewayService({
         config: loadGatewayConfig({
@@ -155,6 +172,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
           PAYMENTS_URL: payments.url,
           CHAIN_WATCHER_URL: chainWatcher.url,
           REFUNDS_URL: refunds.url,
+          NOTIFIER_URL: notifier.url,
           SUPPORTED_BLOCKCHAINS: registry.chains.map((c) => c.name).join(','),
         }),
         deps,

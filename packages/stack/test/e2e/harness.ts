@@ -15,6 +15,7 @@ import { api, waitFor, type Api } from '../support.js';
 
 export interface StackHarness {
   stack: RunningStack;
+  varDir: string;
   gw: Api;
   /** Every event the services publish, in arrival order. */
   events: Array<{ type: string; body: any }>;
@@ -47,7 +48,7 @@ export const startStackHarness = async (
     amqpUrl,
     amqpPrefix: prefix,
     logLevel: 'error',
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, devnet: 0 },
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0 },
     persistChains: false,
     confirmations: options.confirmations,
     env: { SCRYPT_COST: '10', ...env },
@@ -99,6 +100,7 @@ export const startStackHarness = async (
 
   return {
     stack,
+    varDir,
     gw,
     events,
     register,

@@ -18,6 +18,7 @@ describe('npm start (embedded defaults)', function () {
     PAYMENTS_PORT: '18481',
     CHAIN_WATCHER_PORT: '18482',
     REFUNDS_PORT: '18483',
+    NOTIFIER_PORT: '18485',
     DEVNET_PORT: '18545',
   };
 
