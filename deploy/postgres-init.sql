@@ -3,3 +3,4 @@ CREATE DATABASE gateway;
 CREATE DATABASE payments;
 CREATE DATABASE chain_watcher;
 CREATE DATABASE refunds;
+CREATE DATABASE notifier;
