@@ -45,11 +45,18 @@ const main = async () => {
     const ch = await conn.createChannel();
     const { queue } = await ch.assertQueue('', { exclusive: true });
     await ch.bindQueue(queue, `${prefix}stablepay.events`, 'payment.completed');
+    await ch.bindQueue(queue, `${prefix}stablepay.events`, 'chain.payment.verified');
+    const verifiedAt = new Map<string, number>();
     await ch.consume(
       queue,
       (m) => {
         if (!m) return;
-        const id = JSON.parse(m.content.toString()).data.payment_id as string;
+        const event = JSON.parse(m.content.toString());
+        if (m.fields.routingKey === 'chain.payment.verified') {
+          verifiedAt.set(event.data.paymentId as string, performance.now());
+          return;
+        }
+        const id = event.data.payment_id as string;
         completedAt.set(id, performance.now());
         waiters.get(id)?.();
       },
@@ -135,6 +142,7 @@ const main = async () => {
       ids.map((id) => (completedAt.has(id) ? undefined : new Promise<void>((res) => waiters.set(id, res)))),
     );
     const finished = Math.max(...ids.map((id) => completedAt.get(id)!));
+    const verified = Math.max(...ids.map((id) => verifiedAt.get(id) ?? 0));
     provider.destroy();
 
     console.log(
@@ -151,6 +159,10 @@ const main = async () => {
         value: `${latencies[latencies.length - 1]!.toFixed(0)} ms`,
       },
       { measure: `${PENDING} payments: reported in`, value: `${((reported - started) / 1000).toFixed(2)} s` },
+      {
+        measure: `${PENDING} payments: all verified (chain-watcher verdicts) after`,
+        value: `${((verified - started) / 1000).toFixed(2)} s`,
+      },
       {
         measure: `${PENDING} payments: all completed after`,
         value: `${((finished - started) / 1000).toFixed(2)} s`,
