@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**', 'bench/**', 'packages/stack/src/**'],
+    files: ['**/test/**', 'bench/**', 'scripts/**', 'packages/stack/src/**'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unused-expressions': 'off',
