@@ -18,3 +18,4 @@ export * from './messaging/in-process-bus.js';
 export * from './messaging/outbox.js';
 export * from './messaging/inbox.js';
 export * from './messaging/consumer.js';
+export * from './loop-worker.js';

@@ -8,7 +8,7 @@ import { advanceCursor, initCursor, readCursor } from '../db/cursors-repo.js';
 import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from '../db/unclaimed-repo.js';
 import { hasVerificationForTx } from '../db/verifications-repo.js';
 import { walletsOnChain, type WalletRecord } from '../db/wallets-repo.js';
-import { loopWorker, type LoopWorker } from './loop.js';
+import { loopWorker, type LoopWorker } from '@stablepay/platform';
 
 /** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
 const ADDRESSES_PER_QUERY = 500;

@@ -13,7 +13,7 @@ import {
   rescheduleTransfer,
   type TransferRecord,
 } from '../db/transfers-repo.js';
-import { forEachConcurrent, loopWorker, type LoopWorker } from './loop.js';
+import { forEachConcurrent, loopWorker, type LoopWorker } from '@stablepay/platform';
 
 const step = async (ctx: WatcherContext, t: TransferRecord): Promise<Step> => {
   const chain = t.chainId === null ? undefined : chainById(ctx.registry, t.chainId);

@@ -9,7 +9,7 @@ import {
   releaseLeases,
   type VerificationRecord,
 } from '../db/verifications-repo.js';
-import { forEachConcurrent, loopWorker, type LoopWorker } from './loop.js';
+import { forEachConcurrent, loopWorker, type LoopWorker } from '@stablepay/platform';
 
 /** Checks one leased payment and either commits its verdict or puts it back with a next check time. */
 export const verifyOne = async (

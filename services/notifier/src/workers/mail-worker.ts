@@ -4,7 +4,7 @@ import { claimDueEmails, markEmailFailed, markEmailSent, type ClaimedEmail } fro
 import { withJitter } from '../domain/retry-schedule.js';
 import { PermanentMailError, type MailTransport } from '../mail/transport.js';
 import type { NotifierMetrics } from '../metrics.js';
-import { loopWorker, type LoopWorker } from './loop.js';
+import { loopWorker, type LoopWorker } from '@stablepay/platform';
 
 export interface MailWorkerOptions {
   db: Knex;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { INBOX_TABLE, type Logger } from '@stablepay/platform';
 import { EMAILS, EVENTS, PAYMENT_CUSTOMERS } from '../db/migrations.js';
-import { loopWorker, type LoopWorker } from './loop.js';
+import { loopWorker, type LoopWorker } from '@stablepay/platform';
 
 /** A refund may come up to 180 days after its payment; the customer's address must outlive that. */
 const CUSTOMER_RETENTION_DAYS = 200;

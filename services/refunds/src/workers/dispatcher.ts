@@ -3,7 +3,7 @@ import type { BalanceSource, WalletBalances } from '../clients/chain-watcher.js'
 import { claimDueRefunds, deferDispatch, type DueRefund } from '../db/dispatch-repo.js';
 import type { RefundsContext } from '../domain/context.js';
 import { decideDispatch } from '../domain/dispatch.js';
-import { forEachConcurrent, loopWorker } from './loop.js';
+import { forEachConcurrent, loopWorker } from '@stablepay/platform';
 
 const BATCH = 100;
 /** Merchants whose balances are asked for at once. */
