@@ -19,3 +19,4 @@ export * from './messaging/outbox.js';
 export * from './messaging/inbox.js';
 export * from './messaging/consumer.js';
 export * from './loop-worker.js';
+export * from './standalone.js';

@@ -14,7 +14,6 @@ export {
   type BuildNotifierOptions,
   type NotifierService,
 } from './service.js';
-export { openDependencies } from './dependencies.js';
 export { notifierMigrations } from './db/migrations.js';
 export type { NotifierContext } from './domain/context.js';
 export { signWebhook } from './domain/signature.js';

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { ConfigError } from './config.js';
+import { EmbeddedPostgres } from './db/embedded.js';
+import { createDatabase } from './db/database.js';
+import { onTermination } from './lifecycle.js';
+import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { createBus, type RunningService, type ServiceDeps } from './service.js';
+
+/** The part of every service's configuration that running it on its own needs. */
+export interface StandaloneConfig {
+  LOG_LEVEL: string;
+  LOG_PRETTY: boolean;
+  DATABASE_URL?: string;
+  DATABASE_SCHEMA: string;
+  DATA_DIR: string;
+  AMQP_URL?: string;
+  AMQP_PREFIX: string;
+}
+
+/**
+ * The entry point of a service run as its own process: validate the configuration (a bad variable
+ * stops it with a message naming it), connect to PostgreSQL (or PGlite under DATA_DIR) and RabbitMQ
+ * (or the in-process bus), start, and shut down in order on SIGTERM/SIGINT.
+ */
+export const runStandalone = async <C extends StandaloneConfig>(opts: {
+  service: string;
+  loadConfig: () => C;
+  start: (config: C, deps: ServiceDeps) => Promise<RunningService>;
+}): Promise<void> => {
+  let config: C;
+  try {
+    config = opts.loadConfig();
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  }
+  const logger = createLogger({ service: opts.service, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
+  try {
+    const embedded = config.DATABASE_URL
+      ? undefined
+      : await EmbeddedPostgres.open(join(config.DATA_DIR, opts.service));
+    const db = await createDatabase({ url: config.DATABASE_URL, embedded, schema: config.DATABASE_SCHEMA });
+    const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
+    const service = await opts.start(config, { logger, metrics: createMetrics(opts.service), db, bus });
+    onTermination(async () => {
+      await service.stop();
+      await embedded?.close();
+    }, logger);
+  } catch (err) {
+    // Start-up failures (unreachable database, a key that cannot open the stored secrets) are the
+    // operator's to fix: say what failed, without a stack.
+    logger.error(`${opts.service} failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+};
