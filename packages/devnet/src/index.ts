@@ -19,3 +19,4 @@ export type {
   FundAmounts,
   StartDevnetOptions,
 } from './types.js';
+export { RpcProxy, deadUrl, type ProxyMode } from './rpc-proxy.js';

@@ -36,7 +36,7 @@ export interface Merchant {
 /** The whole stack on PostgreSQL and RabbitMQ (fresh database and vhost/prefix), devnet included. */
 export const startStackHarness = async (
   env: Record<string, string> = {},
-  options: { confirmations?: number } = {},
+  options: { confirmations?: number; devnetPort?: number } = {},
 ): Promise<StackHarness> => {
   const tdb: TestDatabase = await createTestDatabase();
   const varDir = mkdtempSync(join(tmpdir(), 'sp-e2e-'));
@@ -48,7 +48,14 @@ export const startStackHarness = async (
     amqpUrl,
     amqpPrefix: prefix,
     logLevel: 'error',
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0 },
+    ports: {
+      gateway: 0,
+      payments: 0,
+      chainWatcher: 0,
+      refunds: 0,
+      notifier: 0,
+      devnet: options.devnetPort ?? 0,
+    },
     persistChains: false,
     confirmations: options.confirmations,
     env: { SCRYPT_COST: '10', ...env },

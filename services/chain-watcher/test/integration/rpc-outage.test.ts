@@ -4,7 +4,7 @@ import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer } from '../support/chain.js';
 import { waitFor } from '../support/events.js';
 import { metricValue, startHarness, type Harness } from '../support/harness.js';
-import { RpcProxy, deadUrl } from '../support/rpc-proxy.js';
+import { RpcProxy, deadUrl } from '@stablepay/devnet';
 
 const withBaseUrls = (devnet: Devnet, rpcUrls: string[]): ChainRegistry => {
   const registry = devnet.registry();

@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
 import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { RpcProxy } from '../support/rpc-proxy.js';
+import { RpcProxy } from '@stablepay/devnet';
 import {
   ChainProbe,
   devnetRelayerKeys,

@@ -5,7 +5,7 @@ import type { ChainConfig } from '@stablepay/contracts';
 import { createMetrics } from '@stablepay/platform';
 import { ChainRpc, RpcUnavailableError } from '../../src/index.js';
 import { createChainWatcherMetrics } from '../../src/metrics.js';
-import { deadUrl } from '../support/rpc-proxy.js';
+import { deadUrl } from '@stablepay/devnet';
 
 type Behaviour = 'ok' | '429' | '503' | 'hang' | 'rpc_error' | 'revert';
 

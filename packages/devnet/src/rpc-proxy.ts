@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 export type ProxyMode = 'up' | 'refuse' | 'http_502' | 'http_429' | 'hang';
 
 /**
- * A JSON-RPC endpoint in front of a real node that a test can break and mend: it forwards requests
+ * For tests of RPC outages: a JSON-RPC endpoint in front of a real node that a test can break and mend: it forwards requests
  * while `up`, and otherwise drops the connection, answers 502 or 429, or never answers.
  */
 export class RpcProxy {
@@ -12,10 +12,11 @@ export class RpcProxy {
   requests = 0;
   private server?: Server;
   private readonly hanging = new Set<() => void>();
-  private target = '';
+  /** The node requests are forwarded to; may be set after start (when the node starts later). */
+  target = '';
 
   /** Listens on a free loopback port in front of `target`; returns the proxy's URL. */
-  async start(target: string): Promise<string> {
+  async start(target = ''): Promise<string> {
     this.target = target;
     this.server = createServer((req, res) => {
       this.requests++;
