@@ -15,7 +15,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**', 'bench/**', 'scripts/**', 'packages/stack/src/**'],
+    files: [
+      '**/test/**',
+      'bench/**',
+      'scripts/**',
+      'packages/stack/src/**',
+      'packages/platform/src/testing/**',
+    ],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unused-expressions': 'off',

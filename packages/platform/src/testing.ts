@@ -1,2 +1,3 @@
 export * from './testing/backends.js';
 export * from './testing/vhost.js';
+export * from './testing/observe.js';

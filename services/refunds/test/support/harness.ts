@@ -221,35 +221,7 @@ export const paymentCompleted = (p: SeededPayment, opts: SeedOptions = {}) =>
     },
   });
 
-/** Collects every message published on the run's exchange for the given routing keys. */
-export const observeEvents = async (
-  h: Harness,
-  routingKeys: string[],
-): Promise<{ messages: Array<Record<string, any>>; drain(): Promise<void>; close(): Promise<void> }> => {
-  const bus = new AmqpBus({ url: h.amqpUrl, prefix: h.prefix, logger: quietLogger('observer') });
-  await bus.connect();
-  const messages: Array<Record<string, any>> = [];
-  const sentinels = new Set<string>();
-  await bus.subscribe({
-    queue: `observer-${randomBytes(4).toString('hex')}`,
-    routingKeys: [...routingKeys, 'test.sentinel'],
-    retryDelaysMs: [],
-    handler: async ({ message }) => {
-      if (message.type === 'test.sentinel') sentinels.add(message.id);
-      else messages.push(message.body);
-    },
-  });
-  return {
-    messages,
-    /** Waits until everything published before this call has reached the observer (FIFO queue). */
-    drain: async () => {
-      const id = randomUUID();
-      await bus.publish({ id, type: 'test.sentinel', body: { id } });
-      await waitFor(async () => sentinels.has(id));
-    },
-    close: () => bus.close(),
-  };
-};
+export { observeEvents } from '@stablepay/platform/testing';
 
 /** Waits for the event about `refundId` (of `type`, when given) to reach the observer. */
 export const waitForMessage = (

@@ -1,0 +1,55 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AmqpBus } from '../messaging/amqp-bus.js';
+import { quietLogger } from './backends.js';
+
+/** Polls until `check` returns a truthy value; no fixed sleeps. */
+export const waitFor = async <T>(
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+};
+
+export interface EventObserver {
+  /** Bodies (integration-event envelopes) of every matching message, in arrival order. */
+  messages: Array<Record<string, any>>;
+  /** Waits until everything published before this call has reached the observer (FIFO queue). */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Collects every message published on a run's exchange for the given routing keys. */
+export const observeEvents = async (
+  run: { amqpUrl: string; prefix: string },
+  routingKeys: string[],
+): Promise<EventObserver> => {
+  const bus = new AmqpBus({ url: run.amqpUrl, prefix: run.prefix, logger: quietLogger('observer') });
+  await bus.connect();
+  const messages: Array<Record<string, any>> = [];
+  const sentinels = new Set<string>();
+  await bus.subscribe({
+    queue: `observer-${randomBytes(4).toString('hex')}`,
+    routingKeys: [...routingKeys, 'test.sentinel'],
+    retryDelaysMs: [],
+    handler: async ({ message }) => {
+      if (message.type === 'test.sentinel') sentinels.add(message.id);
+      else messages.push(message.body);
+    },
+  });
+  return {
+    messages,
+    drain: async () => {
+      const id = randomUUID();
+      await bus.publish({ id, type: 'test.sentinel', body: { id } });
+      await waitFor(async () => sentinels.has(id));
+    },
+    close: () => bus.close(),
+  };
+};
