@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { HttpApp } from './http/app.js';
+import type { HttpApp, ReadinessCheck } from './http/app.js';
+import { pingDatabase } from './db/database.js';
 import { listen, type RunningServer } from './http/server.js';
 import { shutdownInOrder, type ShutdownStep } from './lifecycle.js';
 import type { Logger } from './logger.js';
@@ -30,6 +31,12 @@ export interface RunningService {
   server: RunningServer;
   stop(): Promise<void>;
 }
+
+/** The readiness checks every service has: a real query and a broker round trip. */
+export const dependencyChecks = (deps: Pick<ServiceDeps, 'db' | 'bus'>): ReadinessCheck[] => [
+  { name: 'database', check: () => pingDatabase(deps.db) },
+  { name: 'bus', check: () => deps.bus.check() },
+];
 
 export const createBus = async (opts: {
   url?: string;

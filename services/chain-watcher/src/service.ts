@@ -2,7 +2,6 @@ import {
   OutboxRelay,
   createHttpApp,
   migrate,
-  pingDatabase,
   requireInternalToken,
   startService,
   subscribeEvents,
@@ -10,6 +9,7 @@ import {
   type RunningService,
   type ServiceDeps,
   type Worker,
+  dependencyChecks,
 } from '@stablepay/platform';
 import { ChainClients } from './chain/chain-rpc.js';
 import type { ChainWatcherConfig } from './config.js';
@@ -125,10 +125,7 @@ export async function buildChainWatcherService(opts: BuildChainWatcherOptions): 
     metrics: deps.metrics,
     // RPC endpoints are not a readiness condition: an outage must not take the wallet API and the
     // consumers out of rotation; verification simply waits.
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      { name: 'bus', check: () => bus.check() },
-    ],
+    readiness: dependencyChecks(deps),
   });
   http.app.use('/wallets/api/balance', noStore);
   http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
@@ -140,7 +137,7 @@ export async function buildChainWatcherService(opts: BuildChainWatcherOptions): 
     sender,
     recoveryWorker(ctx, { recoveryAfterMs: config.RECOVERY_AFTER_MS, onRecovered: () => verifier.wake() }),
     scannerWorker(ctx, { intervalMs: config.SCAN_INTERVAL_MS, maxBlocks: config.SCAN_MAX_BLOCKS }),
-    { name: 'outbox-relay', start: () => relay.start(), stop: () => relay.stop() },
+    relay,
     {
       // Last: nothing uses the RPC clients or the keys once the workers above have stopped.
       name: 'chain-clients',

@@ -2,13 +2,13 @@ import {
   OutboxRelay,
   createHttpApp,
   migrate,
-  pingDatabase,
   startService,
   subscribeEvents,
   type HttpApp,
   type RunningService,
   type ServiceDeps,
   type Worker,
+  dependencyChecks,
 } from '@stablepay/platform';
 import type { GatewayConfig } from './config.js';
 import { createMaintenanceWorker } from './db/maintenance.js';
@@ -59,16 +59,10 @@ export const buildGatewayService = async ({
     logger,
     metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      { name: 'broker', check: () => bus.check() },
-    ],
+    readiness: dependencyChecks(deps),
     beforeBody: [buildGatewayRouter(ctx, createUpstreams(config))],
   });
-  const workers: Worker[] = [
-    { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },
-    createMaintenanceWorker(db, logger),
-  ];
+  const workers: Worker[] = [relay, createMaintenanceWorker(db, logger)];
   const subscribe = () =>
     subscribeEvents({ bus, db, consumer: SERVICE_NAME, handlers: gatewayEventHandlers, logger, metrics });
   return { http, workers, subscribe };

@@ -1,7 +1,6 @@
 import {
   createHttpApp,
   migrate,
-  pingDatabase,
   requireInternalToken,
   startService,
   subscribeEvents,
@@ -9,6 +8,7 @@ import {
   type RunningService,
   type ServiceDeps,
   type Worker,
+  dependencyChecks,
 } from '@stablepay/platform';
 import type { NotifierConfig } from './config.js';
 import { ENDPOINTS, notifierMigrations } from './db/migrations.js';
@@ -128,10 +128,7 @@ export async function buildNotifierService(opts: BuildNotifierOptions): Promise<
     metrics: deps.metrics,
     // Merchants' endpoints and the SMTP server are not readiness conditions: their outages are
     // retried, and must not take the management API or the consumers out of rotation.
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      { name: 'bus', check: () => bus.check() },
-    ],
+    readiness: dependencyChecks(deps),
   });
   http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
   http.app.use(webhooksRouter(ctx));

@@ -2,7 +2,6 @@ import {
   OutboxRelay,
   createHttpApp,
   migrate,
-  pingDatabase,
   requireInternalToken,
   startService,
   subscribeEvents,
@@ -10,6 +9,7 @@ import {
   type RunningService,
   type ServiceDeps,
   type Worker,
+  dependencyChecks,
 } from '@stablepay/platform';
 import type { PaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations.js';
@@ -52,17 +52,14 @@ export async function buildPaymentsService(opts: {
     service: SERVICE_NAME,
     logger,
     metrics,
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      { name: 'bus', check: () => bus.check() },
-    ],
+    readiness: dependencyChecks(deps),
   });
   http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
   http.app.use(paymentsRouter(ctx));
   http.app.use(checkoutRouter(ctx));
 
   const workers: Worker[] = [
-    { name: 'outbox-relay', start: () => relay.start(), stop: () => relay.stop() },
+    relay,
     checkoutExpiryWorker(ctx, { intervalMs: config.CHECKOUT_EXPIRY_SWEEP_MS, logger }),
   ];
   const subscribe = () =>

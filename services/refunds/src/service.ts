@@ -2,7 +2,6 @@ import {
   OutboxRelay,
   createHttpApp,
   migrate,
-  pingDatabase,
   requireInternalToken,
   startService,
   subscribeEvents,
@@ -10,6 +9,7 @@ import {
   type RunningService,
   type ServiceDeps,
   type Worker,
+  dependencyChecks,
 } from '@stablepay/platform';
 import { ChainWatcherClient, type BalanceSource } from './clients/chain-watcher.js';
 import type { RefundsConfig } from './config.js';
@@ -63,16 +63,13 @@ export async function buildRefundsService(opts: BuildRefundsOptions): Promise<Re
     service: SERVICE_NAME,
     logger,
     metrics,
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      { name: 'bus', check: () => bus.check() },
-    ],
+    readiness: dependencyChecks(deps),
   });
   http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
   http.app.use(refundsRouter(context));
 
   const workers: Worker[] = [
-    { name: 'outbox-relay', start: () => relay.start(), stop: () => relay.stop() },
+    relay,
     dispatcherWorker(context, balances, {
       holdSeconds: config.REFUND_HOLD_SECONDS,
       pollMs: config.DISPATCH_POLL_MS,

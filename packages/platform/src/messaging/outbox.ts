@@ -6,6 +6,7 @@ import type { Migration } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorText, type EventBus } from './bus.js';
+import type { Worker } from '../service.js';
 
 export interface EventEnvelope<D = unknown> {
   id: string;
@@ -78,7 +79,8 @@ export interface OutboxRelayOptions {
  * that dies after publishing and before marking leaves the row to be published again when its lease
  * runs out: delivery is at least once, and consumers' inboxes make the effect happen once.
  */
-export class OutboxRelay {
+export class OutboxRelay implements Worker {
+  readonly name = 'outbox-relay';
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = true;

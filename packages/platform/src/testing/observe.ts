@@ -6,15 +6,27 @@ import { quietLogger } from './backends.js';
 export const waitFor = async <T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 10_000,
+  what = 'condition',
   intervalMs = 25,
 ): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+};
+
+/** Sum of one metric's series in Prometheus text that carry the given labels; 0 when absent. */
+export const metricValue = (text: string, name: string, labels: Record<string, string> = {}): number => {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    total += Number(line.split(' ').pop());
+  }
+  return total;
 };
 
 export interface EventObserver {

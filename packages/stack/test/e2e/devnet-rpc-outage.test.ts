@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { RpcProxy, fiatTokenAbi } from '@stablepay/devnet';
+import { metricValue } from '@stablepay/platform/testing';
 import { waitFor } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
@@ -27,11 +28,9 @@ describe('an RPC outage in the middle of a payment, through the gateway (Postgre
 
   const rpcErrors = async (): Promise<number> => {
     const watcher = h.stack.services.find((s) => s.name === 'chain-watcher')!;
-    const text = await (await fetch(`${watcher.url}/metrics`)).text();
-    return text
-      .split('\n')
-      .filter((l) => l.startsWith('chain_rpc_errors_total{') && l.includes('chain="BASE"'))
-      .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    return metricValue(await (await fetch(`${watcher.url}/metrics`)).text(), 'chain_rpc_errors_total', {
+      chain: 'BASE',
+    });
   };
 
   it('keeps the payment pending while the node answers 502 or refuses, past the not-found time, then completes it', async () => {

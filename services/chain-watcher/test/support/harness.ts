@@ -235,15 +235,6 @@ export const startHarness = async (opts: HarnessOptions): Promise<Harness> => {
   return h;
 };
 
-/** Value of one series in the Prometheus text, or 0 when absent. */
-export const metricValue = (text: string, name: string, labels: Record<string, string> = {}): number => {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
-    total += Number(line.split(' ').pop());
-  }
-  return total;
-};
+export { metricValue } from '@stablepay/platform/testing';
 
 export { waitFor };

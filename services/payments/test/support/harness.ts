@@ -22,19 +22,9 @@ import { loadPaymentsConfig, startPaymentsService, type PaymentsConfig } from '.
 
 export const SECRET = 'test-internal-token-secret-0123456789abcdef';
 
-/** Polls until `check` returns a truthy value; no fixed sleeps. */
-export const waitFor = async <T>(
-  check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+import { waitFor } from '@stablepay/platform/testing';
+
+export { waitFor };
 
 export const randomTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 export const randomAddress = (): string => `0x${randomBytes(20).toString('hex')}`;
