@@ -29,6 +29,7 @@ const SECURITY: Record<RouteSpec['auth'], Array<Record<string, string[]>>> = {
   key: [{ ApiKeyAuth: [] }],
   jwt: [{ BearerAuth: [] }],
   jwt_or_key: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+  service: [],
 };
 
 /** OpenAPI 3.1 description of every route, generated from the same zod schemas the services use. */
@@ -85,10 +86,16 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     responses[status] = { description: response.description, ...responseContent(response, components) };
   }
   Object.assign(responses, errorResponsesFor(route));
+  if (route.planned) {
+    responses['501'] = { $ref: '#/components/responses/NotImplemented' };
+  }
+  const description = route.planned
+    ? `**Not available yet**: answers 501 (${route.planned}).${route.description ? ` ${route.description}` : ''}`
+    : route.description;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(description ? { description } : {}),
     tags: [...route.tags],
     security: SECURITY[route.auth],
     ...(parameters.length ? { parameters } : {}),
@@ -104,6 +111,7 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     ...(route.deprecated ? { deprecated: true } : {}),
     'x-service': route.service,
     ...(route.extension ? { 'x-extension': true } : {}),
+    ...(route.planned ? { 'x-status': 'planned' } : {}),
   };
 }
 

@@ -1,28 +1,74 @@
 import { gatewayRoutes } from './routes/gateway-routes.js';
+import { internalRoutes } from './routes/internal-routes.js';
 import { moneyRoutes } from './routes/money-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
-import type { RouteSpec } from './routes/types.js';
+import type { OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
 export type { HttpMethod, OwningService, RouteAuth, RouteResponse, RouteSpec } from './routes/types.js';
 
-/**
- * Every merchant-facing route, in registration order: within a prefix, static segments come before
- * parameter segments (`/payments/api/list` and `/payments/cctp-fee` before `/payments/:id`).
- */
-export const routes: readonly RouteSpec[] = [
+const catalogue = [
   ...gatewayRoutes,
   ...paymentRoutes,
   ...moneyRoutes,
   ...webhookRoutes,
-];
+  ...internalRoutes,
+] as const;
 
-/** Routes owned by one service. */
-export function routesOf(service: RouteSpec['service']): RouteSpec[] {
-  return routes.filter((route) => route.service === service);
+/** Every route of the catalogue, each with its literal operation id, path and schemas. */
+export type CatalogueRoute = (typeof catalogue)[number];
+export type OperationId = CatalogueRoute['operationId'];
+export type RouteOf<Op extends OperationId> = Extract<CatalogueRoute, { operationId: Op }>;
+/** Operation ids a service must serve (planned routes excluded). */
+export type ServedOperationOf<S extends OwningService> = Extract<
+  CatalogueRoute,
+  { service: S }
+>['operationId'] extends infer Op
+  ? Op extends OperationId
+    ? RouteOf<Op> extends { planned: string }
+      ? never
+      : Op
+    : never
+  : never;
+
+/** Every merchant-facing route (internal ones aside), in the catalogue's order. */
+export const routes: readonly RouteSpec[] = catalogue.filter((r: RouteSpec) => !r.internal);
+
+/** Every route, internal ones included. */
+export const allRoutes: readonly RouteSpec[] = catalogue;
+
+export function routeById<Op extends OperationId>(operationId: Op): RouteOf<Op> {
+  const route = catalogue.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no route ${operationId} in the catalogue`);
+  return route as RouteOf<Op>;
+}
+
+/** Routes owned by one service, internal ones included. */
+export function routesOf(service: OwningService): RouteSpec[] {
+  return allRoutes.filter((route) => route.service === service);
 }
 
 /** `/payments/:id/status` -> `/payments/{id}/status` */
 export function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
+
+const shape = (path: string): number[] => path.split('/').map((s) => (s.startsWith(':') ? 1 : 0));
+
+/**
+ * Registration order in which no parameter segment shadows a static one: `/payments/cctp-fee`
+ * (public) is tried before `/payments/:id` (jwt), whatever order a table lists them in. Paths with
+ * different segment counts never match the same URL, so ordering by segment count, then by shape
+ * (static before parameter, segment by segment), is enough; the sort is stable.
+ */
+export const orderRoutes = <R extends Pick<RouteSpec, 'path'>>(table: readonly R[]): R[] =>
+  [...table].sort((a, b) => {
+    const sa = shape(a.path);
+    const sb = shape(b.path);
+    if (sa.length !== sb.length) return sa.length - sb.length;
+    for (let i = 0; i < sa.length; i++) {
+      const d = sa[i]! - sb[i]!;
+      if (d !== 0) return d;
+    }
+    return 0;
+  });

@@ -59,4 +59,27 @@ export const baseConfigShape = {
     .default(''),
   INTERNAL_TOKEN_SECRET: envSecret(32),
   SHUTDOWN_GRACE_MS: envInt.default(10_000),
+  /**
+   * `api` serves HTTP only, `worker` runs consumers and background workers only (HTTP keeps
+   * /healthz, /readyz and /metrics), `all` both: one image, scaled per role.
+   */
+  SERVICE_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
 };
+
+/** What every service's configuration carries. */
+export interface BaseServiceConfig {
+  PORT: number;
+  HOST: string;
+  DATABASE_SCHEMA: string;
+  INTERNAL_TOKEN_SECRET: string;
+  SHUTDOWN_GRACE_MS: number;
+  SERVICE_ROLE: ServiceRole;
+  LOG_LEVEL: string;
+  LOG_PRETTY: boolean;
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+  AMQP_URL?: string;
+  AMQP_PREFIX: string;
+}
+
+export type ServiceRole = 'api' | 'worker' | 'all';

@@ -10,9 +10,12 @@ export const errorStatus = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  headers_too_large: 431,
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
+  not_implemented: 501,
   unavailable: 503,
 } as const;
 

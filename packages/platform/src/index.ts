@@ -20,3 +20,6 @@ export * from './messaging/inbox.js';
 export * from './messaging/consumer.js';
 export * from './loop-worker.js';
 export * from './standalone.js';
+export * from './service-definition.js';
+export * from './http/routes.js';
+export * from './chains.js';

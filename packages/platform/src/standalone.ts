@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import type { OwningService } from '@stablepay/contracts';
+import type { BaseServiceConfig } from './config.js';
+import { startDefinedService, type ServiceDefinition } from './service-definition.js';
 import { ConfigError } from './config.js';
 import { EmbeddedPostgres } from './db/embedded.js';
 import { createDatabase } from './db/database.js';
@@ -54,3 +57,13 @@ export const runStandalone = async <C extends StandaloneConfig>(opts: {
     process.exit(1);
   }
 };
+
+/** A defined service as its own process: `await runServiceMain(paymentsService)` is its whole main. */
+export const runServiceMain = <S extends OwningService, C extends BaseServiceConfig, X, O>(
+  definition: ServiceDefinition<S, C, X, O>,
+): Promise<void> =>
+  runStandalone({
+    service: definition.name,
+    loadConfig: () => definition.loadConfig(),
+    start: (config, deps) => startDefinedService(definition, { config, deps }),
+  });

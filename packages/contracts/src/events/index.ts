@@ -8,3 +8,4 @@ export * from './money-events.js';
 export * from './catalog.js';
 export * from './parse.js';
 export * from './create.js';
+export * from './routing.js';

@@ -8,3 +8,4 @@ export * from './withdrawals.js';
 export * from './refunds.js';
 export * from './webhooks.js';
 export * from './wallets.js';
+export * from './internal.js';

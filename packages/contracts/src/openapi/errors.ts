@@ -21,6 +21,10 @@ export const errorResponses = {
   PayloadTooLarge: { description: 'Request body larger than allowed', content: errorContent },
   TooManyRequests: { description: 'Rate limited', headers: retryAfter, content: errorContent },
   InternalError: { description: 'Unexpected error (never contains internals)', content: errorContent },
+  NotImplemented: {
+    description: 'Part of the interface, not served by this release yet',
+    content: errorContent,
+  },
   ServiceUnavailable: { description: 'A dependency is down', headers: retryAfter, content: errorContent },
 } as const;
 

@@ -22,7 +22,7 @@ const auth = { service: 'gateway', tags: ['Auth'], extension: true } as const;
 const keys = { service: 'gateway', tags: ['API keys'], auth: 'jwt' } as const;
 const merchants = { service: 'gateway', tags: ['Merchants'], auth: 'public' } as const;
 
-export const gatewayRoutes: RouteSpec[] = [
+export const gatewayRoutes = [
   {
     ...auth,
     operationId: 'register',
@@ -116,4 +116,4 @@ export const gatewayRoutes: RouteSpec[] = [
     request: { params: MerchantIdParams },
     responses: { 200: { description: 'Merchant info', schema: MerchantInfoResponse } },
   },
-];
+] as const satisfies readonly RouteSpec[];

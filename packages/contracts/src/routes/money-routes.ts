@@ -21,8 +21,17 @@ import {
 } from '../http/index.js';
 import type { RouteSpec } from './types.js';
 
-const invoices = { service: 'invoicing', tags: ['Invoices'] } as const;
-const withdrawals = { service: 'invoicing', tags: ['Withdrawals'], extension: true } as const;
+const invoices = {
+  service: 'invoicing',
+  tags: ['Invoices'],
+  planned: 'Invoices are not available yet',
+} as const;
+const withdrawals = {
+  service: 'invoicing',
+  tags: ['Withdrawals'],
+  extension: true,
+  planned: 'Withdrawals are not available yet',
+} as const;
 const refunds = { service: 'refunds', tags: ['Refunds'], auth: 'key' } as const;
 const pdf = { 200: { description: 'The invoice PDF', contentType: PDF_CONTENT_TYPE } };
 
@@ -41,7 +50,7 @@ const invoicePdf = {
   responses: pdf,
 } as const;
 
-export const moneyRoutes: RouteSpec[] = [
+export const moneyRoutes = [
   { ...listInvoices, operationId: 'listInvoicesApi', path: '/invoices/api/list', auth: 'key' },
   { ...invoicePdf, operationId: 'getInvoicePdfApi', path: '/invoices/api/:id/pdf', auth: 'key' },
   { ...listInvoices, operationId: 'listInvoices', path: '/invoices', auth: 'jwt' },
@@ -116,6 +125,7 @@ export const moneyRoutes: RouteSpec[] = [
     path: '/wallets/api/balance',
     auth: 'key',
     summary: 'Token balances of the primary wallet (Cache-Control: no-store)',
+    noStore: true,
     responses: { 200: { description: 'Balances', schema: WalletBalanceResponse } },
   },
 
@@ -157,4 +167,4 @@ export const moneyRoutes: RouteSpec[] = [
     request: { params: RefundIdParams },
     responses: { 200: { description: 'Cancelled', schema: CancelRefundResponse } },
   },
-];
+] as const satisfies readonly RouteSpec[];

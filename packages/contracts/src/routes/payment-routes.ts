@@ -30,7 +30,7 @@ const createSession = {
   responses: { 201: { description: 'Session created', schema: CreateCheckoutSessionResponse } },
 } as const;
 
-export const paymentRoutes: RouteSpec[] = [
+export const paymentRoutes = [
   {
     ...payments,
     operationId: 'createPublicPayment',
@@ -56,6 +56,7 @@ export const paymentRoutes: RouteSpec[] = [
     path: '/payments/cctp-fee',
     auth: 'public',
     summary: 'Signed cross-chain fee quote (legacy relayer flow)',
+    planned: 'Cross-chain fee quotes are not available yet',
     request: { query: CctpFeeQuery },
     responses: { 200: { description: 'Fee quote', schema: CctpFeeResponse } },
   },
@@ -138,4 +139,4 @@ export const paymentRoutes: RouteSpec[] = [
     request: { params: CheckoutSessionIdParams },
     responses: { 200: { description: 'Session', schema: CheckoutSessionResponse } },
   },
-];
+] as const satisfies readonly RouteSpec[];

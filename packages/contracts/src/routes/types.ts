@@ -2,8 +2,11 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
-/** `key` = X-API-Key, `jwt` = dashboard bearer token, `public` = no credential. */
-export type RouteAuth = 'public' | 'key' | 'jwt' | 'jwt_or_key';
+/**
+ * `key` = X-API-Key, `jwt` = dashboard bearer token, `public` = no credential, `service` = another
+ * service with a service token (internal routes only; the gateway never exposes them).
+ */
+export type RouteAuth = 'public' | 'key' | 'jwt' | 'jwt_or_key' | 'service';
 
 export type OwningService = 'gateway' | 'payments' | 'chain-watcher' | 'refunds' | 'invoicing' | 'notifier';
 
@@ -31,8 +34,17 @@ export interface RouteSpec {
     params?: z.ZodType;
   };
   /** success responses (error responses are common to all routes, see openapi.ts) */
-  responses: Record<number, RouteResponse>;
+  responses: Readonly<Record<number, RouteResponse>>;
   /** true for routes that are not in the interface specification */
   extension?: boolean;
   deprecated?: boolean;
+  /** Every answer, errors included, carries `Cache-Control: no-store` (balances change every block). */
+  noStore?: boolean;
+  /**
+   * Set while the route is part of the interface but not served yet: the gateway answers 501 in the
+   * envelope with this text, the owning service registers no handler, and the OpenAPI document says so.
+   */
+  planned?: string;
+  /** Service-to-service route: not in the OpenAPI document, never routed by the gateway. */
+  internal?: boolean;
 }

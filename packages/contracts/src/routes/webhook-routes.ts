@@ -21,7 +21,7 @@ import type { RouteSpec } from './types.js';
 const hooks = { service: 'notifier', tags: ['Webhooks'], auth: 'key' } as const;
 const byId = { params: WebhookIdParams };
 
-export const webhookRoutes: RouteSpec[] = [
+export const webhookRoutes = [
   {
     ...hooks,
     operationId: 'listWebhooks',
@@ -121,4 +121,4 @@ export const webhookRoutes: RouteSpec[] = [
     responses: { 202: { description: 'Replay queued', schema: WebhookReplayResponse } },
     extension: true,
   },
-];
+] as const satisfies readonly RouteSpec[];

@@ -24,13 +24,27 @@ const fromParserError = (err: { type?: string; status?: number }): AppError | un
     case 'entity.too.large':
       return new AppError('payload_too_large', 'Request body too large');
     case 'encoding.unsupported':
+      return new AppError('unsupported_media_type', 'Unsupported Content-Encoding');
     case 'charset.unsupported':
-      return new AppError('bad_request', 'Unsupported body encoding');
+      return new AppError('unsupported_media_type', 'Unsupported body charset');
     case 'request.aborted':
       return new AppError('bad_request', 'Request aborted');
     default:
       return undefined;
   }
+};
+
+/**
+ * Other client errors raised before a handler runs (a path that is not valid percent-encoding, a
+ * body that does not match its Content-Encoding): the envelope with the client status, never a 500.
+ */
+const fromClientError = (err: { status?: number; statusCode?: number; name?: string }): AppError | undefined => {
+  const status = err.status ?? err.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (err.name === 'URIError') return new AppError('bad_request', 'The URL path is not valid percent-encoding');
+  if (status === 413) return new AppError('payload_too_large', 'Request body too large');
+  if (status === 415) return new AppError('unsupported_media_type', 'Unsupported request body');
+  return new AppError('bad_request', 'The request body could not be read (check Content-Encoding and Content-Length)');
 };
 
 export const errorHandler =
@@ -41,7 +55,9 @@ export const errorHandler =
     if (err instanceof AppError) appErr = err;
     else {
       const parsed =
-        typeof err === 'object' && err !== null ? fromParserError(err as { type?: string }) : undefined;
+        typeof err === 'object' && err !== null
+          ? (fromParserError(err as { type?: string }) ?? fromClientError(err as { status?: number }))
+          : undefined;
       if (parsed) appErr = parsed;
       else {
         // Never leak internals: the envelope says only that something failed, the log says what.

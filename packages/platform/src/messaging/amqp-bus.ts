@@ -113,7 +113,7 @@ export class AmqpBus implements EventBus {
     await this.confirmSend((ch, done) =>
       ch.publish(
         this.exchange,
-        message.type,
+        message.routingKey ?? message.type,
         body,
         {
           persistent: true,

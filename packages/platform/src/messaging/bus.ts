@@ -2,6 +2,8 @@
 export interface BusMessage {
   id: string;
   type: string;
+  /** RabbitMQ routing key; the type unless the event is addressed to one requester. */
+  routingKey?: string;
   correlationId?: string;
   /** The whole envelope (id, type, version, occurredAt, producer, correlationId, merchantId, data). */
   body: Record<string, unknown>;

@@ -1,21 +1,37 @@
 import type { Knex } from 'knex';
-import { parseEvent } from '@stablepay/contracts';
+import {
+  eventBinding,
+  parseEvent,
+  type EventType,
+  type IntegrationEvent,
+  type TransferPurpose,
+} from '@stablepay/contracts';
 import { runWithContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { PermanentError, errorText, type EventBus } from './bus.js';
 import { claimInbox } from './inbox.js';
-import type { EventEnvelope } from './outbox.js';
 
-/** Applies one event's effect inside the transaction that also records it in the inbox. */
-export type TransactionalHandler = (event: EventEnvelope, trx: Knex.Transaction) => Promise<void>;
+/**
+ * Applies one event's effect inside the transaction that also records it in the inbox. The event
+ * arrives parsed against the contracts' catalogue: `data` is typed by `type`, never parsed again.
+ */
+export type EventHandler<T extends EventType = EventType> = (
+  event: IntegrationEvent<T>,
+  trx: Knex.Transaction,
+) => Promise<void>;
+
+/** A service's subscriptions: one typed handler per event type it consumes. */
+export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
 export interface EventConsumerOptions {
   bus: EventBus;
   db: Knex;
   /** The consuming service; names its queue and its inbox rows. */
   consumer: string;
-  handlers: Record<string, TransactionalHandler>;
+  handlers: EventHandlers;
+  /** The purpose this consumer requests transfers for; it receives only those outcomes. */
+  addressedAs?: TransferPurpose;
   logger: Logger;
   metrics?: Metrics;
   retryDelaysMs?: number[];
@@ -30,10 +46,12 @@ export interface EventConsumerOptions {
  * transaction as its effect, and measured.
  */
 export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void> => {
-  const { bus, db, consumer, handlers, logger, metrics } = opts;
+  const { bus, db, consumer, logger, metrics } = opts;
+  const handlers = opts.handlers as Record<string, EventHandler | undefined>;
+  const types = Object.keys(handlers) as EventType[];
   await bus.subscribe({
     queue: consumer,
-    routingKeys: Object.keys(handlers),
+    routingKeys: types.map((type) => eventBinding(type, opts.addressedAs)),
     retryDelaysMs: opts.retryDelaysMs,
     prefetch: opts.prefetch,
     handler: async ({ message, attempt }) => {
@@ -42,7 +60,7 @@ export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void>
         metrics?.handlerOutcomes.inc({ queue: consumer, type: message.type, outcome: 'dead_letter' });
         throw new PermanentError(`unacceptable event ${message.type}: ${parsed.reason}`);
       }
-      const event = parsed.event as EventEnvelope;
+      const event = parsed.event;
       const handle = handlers[event.type];
       if (!handle) throw new PermanentError(`no handler for ${event.type}`);
       const labels = { queue: consumer, type: event.type };

@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createEvent, type CreateEventInput, type EventData, type EventType } from '@stablepay/contracts';
+import {
+  createEvent,
+  eventRoutingKey,
+  type CreateEventInput,
+  type EventDataInput,
+  type EventType,
+  type IntegrationEvent,
+  type ServiceName,
+} from '@stablepay/contracts';
 import { currentContext } from '../context.js';
 import type { Migration } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorText, type EventBus } from './bus.js';
 import type { Worker } from '../service.js';
-
-export interface EventEnvelope<D = unknown> {
-  id: string;
-  type: string;
-  version: number;
-  occurredAt: string;
-  producer: string;
-  correlationId: string;
-  merchantId: string;
-  data: D;
-}
 
 /**
  * Builds an envelope whose data is validated against the contracts' catalogue (a producer cannot
@@ -26,11 +23,11 @@ export interface EventEnvelope<D = unknown> {
  */
 export const buildEvent = <T extends EventType>(
   input: Omit<CreateEventInput<T>, 'correlationId'> & { correlationId?: string },
-): EventEnvelope<EventData<T>> =>
+): IntegrationEvent<T> =>
   createEvent({
     ...input,
     correlationId: input.correlationId ?? currentContext().correlationId ?? randomUUID(),
-  } as CreateEventInput<T>) as EventEnvelope<EventData<T>>;
+  } as CreateEventInput<T>);
 
 export const OUTBOX_TABLE = 'outbox';
 
@@ -54,9 +51,30 @@ export const outboxMigration: Migration = {
 };
 
 /** Writes the event in the caller's transaction, so it exists exactly when the state change does. */
-export const enqueueEvent = async (trx: Knex.Transaction | Knex, event: EventEnvelope): Promise<void> => {
+export const enqueueEvent = async <T extends EventType>(
+  trx: Knex.Transaction | Knex,
+  event: IntegrationEvent<T>,
+): Promise<void> => {
   await trx(OUTBOX_TABLE).insert({ id: event.id, type: event.type, envelope: JSON.stringify(event) });
 };
+
+/** Writes one integration event of `producer` to the outbox, in the caller's transaction. */
+export type EventWriter = <T extends EventType>(
+  trx: Knex.Transaction,
+  type: T,
+  merchantId: string,
+  data: EventDataInput<T>,
+) => Promise<void>;
+
+/**
+ * The one way a service writes its events: the data is checked against the contracts' catalogue
+ * (no consumer ever receives a payload it would reject) and stored with the state change it reports.
+ */
+export const eventWriter =
+  (producer: ServiceName): EventWriter =>
+  async (trx, type, merchantId, data) => {
+    await enqueueEvent(trx, buildEvent({ type, producer, merchantId, data }));
+  };
 
 export interface OutboxRelayOptions {
   db: Knex;
@@ -155,17 +173,18 @@ export class OutboxRelay implements Worker {
             for update skip locked)
        returning id, type, envelope, created_at`,
       [leaseMs, batchSize],
-    )) as { rows: Array<{ id: string; type: string; envelope: EventEnvelope | string; created_at: string }> };
+    )) as { rows: Array<{ id: string; type: string; envelope: IntegrationEvent | string; created_at: string }> };
     const rows = [...claimed.rows].sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     if (rows.length === 0) return { count: 0, full: false };
     const done: string[] = [];
     try {
       for (const row of rows) {
         const envelope =
-          typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
+          typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as IntegrationEvent) : row.envelope;
         await bus.publish({
           id: envelope.id,
           type: envelope.type,
+          routingKey: eventRoutingKey(envelope),
           correlationId: envelope.correlationId,
           body: envelope as unknown as Record<string, unknown>,
         });

@@ -79,7 +79,11 @@ for (const dbBackend of dbBackends) {
           .catch(() => undefined);
         relay().start();
         await waitFor(async () => (await countEffects(consumerDb, kept.merchantId)) === 1, 'effect');
-        const rows = await producerDb(OUTBOX_TABLE).select('id', 'published_at');
+        // The consumer may apply the effect before the relay has marked the row it published.
+        const rows = await waitFor(async () => {
+          const all = await producerDb(OUTBOX_TABLE).select('id', 'published_at');
+          return all.every((r) => r.published_at !== null) && all;
+        }, 'outbox row marked published');
         expect(rows).to.have.length(1);
         expect(rows[0].published_at).to.not.equal(null);
         expect(await countEffects(consumerDb, dropped.merchantId)).to.equal(0);

@@ -1,0 +1,214 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { z } from 'zod';
+import {
+  orderRoutes,
+  routesOf,
+  type OperationId,
+  type OwningService,
+  type RouteAuth,
+  type RouteOf,
+  type RouteSpec,
+  type ServedOperationOf,
+} from '@stablepay/contracts';
+import type { CallerKind, InternalClaims } from '../auth/internal-token.js';
+import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
+import { fieldDetail } from '../errors.js';
+
+type Part<R, K extends 'body' | 'query' | 'params'> = R extends { request: infer Q }
+  ? Q extends { [P in K]: infer S extends z.ZodType }
+    ? z.output<S>
+    : undefined
+  : undefined;
+
+/** The merchant a `key` or `jwt` route acts for; guaranteed present by the caller guard. */
+export interface RouteMerchant {
+  merchantId: string;
+  merchantPublicId?: string;
+  caller: CallerKind;
+}
+
+/** What a route handler receives: every part already validated against the catalogue's schemas. */
+export interface RouteInput<R extends RouteSpec> {
+  body: Part<R, 'body'>;
+  query: Part<R, 'query'>;
+  params: Part<R, 'params'>;
+  merchant: R['auth'] extends 'key' | 'jwt' | 'jwt_or_key' ? RouteMerchant : undefined;
+  auth: InternalClaims | undefined;
+  req: Request;
+  res: Response;
+}
+
+export type RouteHandler<R extends RouteSpec> = (input: RouteInput<R>) => Promise<void> | void;
+
+/** One handler per catalogue route the service serves (planned routes excluded): checked by tsc. */
+export type RouteHandlers<S extends OwningService> = {
+  [Op in ServedOperationOf<S>]: RouteHandler<RouteOf<Op>>;
+};
+
+/** Handler of one catalogue operation, typed from its schemas. */
+export type HandlerOf<Op extends OperationId> = RouteHandler<RouteOf<Op>>;
+
+const ALLOWED: Record<RouteAuth, { kinds: CallerKind[]; what: string }> = {
+  public: { kinds: ['public', 'api_key', 'user', 'service'], what: 'no credential' },
+  key: { kinds: ['api_key'], what: 'an API key' },
+  jwt: { kinds: ['user'], what: 'a dashboard session' },
+  jwt_or_key: { kinds: ['api_key', 'user'], what: 'an API key or a dashboard session' },
+  service: { kinds: ['service'], what: 'a service token' },
+};
+
+/**
+ * The gateway routes each credential only to the endpoints it may use; checking the caller kind
+ * again in the owning service means a mistake there cannot hand, say, an API key a dashboard route.
+ */
+export const callerGuard = (auth: RouteAuth): RequestHandler => {
+  const { kinds, what } = ALLOWED[auth];
+  return (_req, res, next) => {
+    const caller = res.locals.auth?.caller;
+    if (caller !== undefined && kinds.includes(caller)) return next();
+    next(
+      caller === undefined || caller === 'public'
+        ? unauthorized()
+        : forbidden(`This endpoint requires ${what}`),
+    );
+  };
+};
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** NUL characters and lone UTF-16 surrogates: no field of the interface may carry them. */
+export const unsafeTextDetails = (value: unknown, path = ''): ReturnType<typeof fieldDetail>[] => {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
+      return [fieldDetail(path, 'Text must not contain NUL characters or invalid Unicode', 'invalid_text')];
+    }
+    return [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => unsafeTextDetails(v, path ? `${path}.${i}` : String(i)));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [
+      ...unsafeTextDetails(k, path),
+      ...unsafeTextDetails(v, path ? `${path}.${k}` : k),
+    ]);
+  }
+  return [];
+};
+
+const objectKeys = (schema: z.ZodType | undefined): Set<string> | undefined => {
+  if (!schema) return new Set();
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  return shape ? new Set(Object.keys(shape)) : undefined;
+};
+
+/**
+ * A query parameter the route does not define (bracket forms such as `status[$ne]` included) is
+ * refused by name rather than silently ignored; a repeated parameter is refused too.
+ */
+const queryProblems = (spec: RouteSpec, query: Record<string, unknown>) => {
+  const known = objectKeys(spec.request?.query);
+  const problems: ReturnType<typeof fieldDetail>[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (known && !known.has(name)) {
+      problems.push(fieldDetail(name, `Unknown query parameter "${name}"`, 'unrecognized_parameter'));
+    } else if (typeof value !== 'string') {
+      problems.push(fieldDetail(name, `Query parameter "${name}" must be given once`, 'invalid_type'));
+    }
+  }
+  return problems;
+};
+
+export interface ParsedRequest {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+}
+
+/**
+ * Validates a request against its catalogue route: text rules first (one rule for every route),
+ * then unknown query parameters, then each part's schema. Throws the envelope's 400.
+ */
+export const parseRouteRequest = (
+  spec: RouteSpec,
+  req: { params?: unknown; query?: unknown; body?: unknown },
+  parts: { body?: boolean } = {},
+): ParsedRequest => {
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const checkBody = parts.body ?? true;
+  const text = [
+    ...unsafeTextDetails(params),
+    ...unsafeTextDetails(query),
+    ...(checkBody ? unsafeTextDetails(req.body) : []),
+  ];
+  if (text.length) throw new AppError('validation', 'Request validation failed', text);
+  const unknown = queryProblems(spec, query);
+  if (unknown.length) throw new AppError('validation', 'Query validation failed', unknown);
+  const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
+    if (!schema) return undefined;
+    const r = schema.safeParse(value);
+    if (!r.success) throw validationError(r.error, where);
+    return r.data;
+  };
+  return {
+    params: parse(spec.request?.params, params, 'Path parameter'),
+    query: parse(spec.request?.query, query, 'Query'),
+    body: checkBody ? parse(spec.request?.body, req.body ?? {}, 'Body') : undefined,
+  };
+};
+
+/** Balances and anything marked noStore: no answer may be reused, errors included. */
+export const noStoreHeader: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * Checks that a service's handlers and its catalogue routes match one to one: a catalogue route
+ * without a handler, or a handler without a catalogue route, stops the start.
+ */
+export const assertHandlersMatchCatalogue = (
+  service: OwningService,
+  handlerIds: readonly string[],
+  catalogue: readonly RouteSpec[] = routesOf(service),
+): RouteSpec[] => {
+  const served = catalogue.filter((r) => r.service === service && !r.planned);
+  const ids = new Set(handlerIds);
+  const missing = served.filter((r) => !ids.has(r.operationId));
+  const known = new Set(served.map((r) => r.operationId));
+  const stray = handlerIds.filter((id) => !known.has(id));
+  const problems = [
+    ...missing.map((r) => `catalogue route ${r.operationId} (${r.method.toUpperCase()} ${r.path}) has no handler`),
+    ...stray.map((id) => `handler ${id} has no catalogue route`),
+  ];
+  if (problems.length) throw new Error(`${service}: ${problems.join('; ')}`);
+  return served;
+};
+
+/**
+ * Mounts a service's catalogue routes in an order where no parameter segment shadows a static
+ * one; each gets the caller guard of its auth column, validation of every part, then its handler.
+ */
+export const mountRoutes = <S extends OwningService>(
+  router: Router,
+  service: S,
+  handlers: RouteHandlers<S>,
+  catalogue?: readonly RouteSpec[],
+): void => {
+  const table = handlers as unknown as Record<string, RouteHandler<RouteSpec>>;
+  const served = assertHandlersMatchCatalogue(service, Object.keys(table), catalogue);
+  for (const spec of orderRoutes(served)) {
+    const handler = table[spec.operationId]!;
+    const chain: RequestHandler[] = [];
+    if (spec.noStore) chain.push(noStoreHeader);
+    chain.push(callerGuard(spec.auth));
+    chain.push(async (req, res) => {
+      const parsed = parseRouteRequest(spec, req);
+      const auth = res.locals.auth;
+      const merchant =
+        auth?.merchantId && spec.auth !== 'public' && spec.auth !== 'service'
+          ? { merchantId: auth.merchantId, merchantPublicId: auth.merchantPublicId, caller: auth.caller }
+          : undefined;
+      await handler({ ...parsed, merchant, auth, req, res } as RouteInput<RouteSpec>);
+    });
+    router[spec.method](spec.path, ...chain);
+  }
+};
