@@ -150,8 +150,26 @@ export type PaymentAmountInput = z.input<typeof PaymentAmountInput>;
 export const PositiveDecimalInput = moneyAmountString({ min: '0', minExclusive: true });
 export type PositiveDecimalInput = z.input<typeof PositiveDecimalInput>;
 
-/** Page parameters shared by list endpoints; query strings are coerced to integers. */
-export function pageLimit(opts: { max: number; default: number }) {
-  return z.coerce.number().int().min(1).max(opts.max).default(opts.default);
+/**
+ * A whole number in a query string, written in decimal digits only: `0x10`, `1e3`, ` 5` or `5.0`
+ * are refused rather than read as something the client may not have meant.
+ */
+export function queryInt(opts: { min?: number; max?: number } = {}) {
+  return z
+    .string()
+    .regex(/^(0|[1-9]\d{0,14})$/, 'must be a whole number written in decimal digits')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(opts.min ?? 0)
+        .max(opts.max ?? Number.MAX_SAFE_INTEGER),
+    );
 }
-export const PageOffset = z.coerce.number().int().min(0).default(0);
+
+/** Page parameters shared by list endpoints. */
+export function pageLimit(opts: { max: number; default: number }) {
+  return queryInt({ min: 1, max: opts.max }).default(opts.default);
+}
+export const PageOffset = queryInt({ min: 0 }).default(0);

@@ -24,6 +24,7 @@ export function eventRoutingKey(event: { type: string; data?: unknown }): string
 /** The binding a consumer needs for one event type; addressed types bind only its own purpose. */
 export function eventBinding(type: EventType, addressedAs?: TransferPurpose): string {
   if (!isAddressed(type)) return type;
-  if (!addressedAs) throw new Error(`${type} is addressed to a requester: say which purpose this consumer is`);
+  if (!addressedAs)
+    throw new Error(`${type} is addressed to a requester: say which purpose this consumer is`);
   return `${type}.${addressedAs}`;
 }

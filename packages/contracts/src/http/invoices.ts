@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, DecimalString, IsoTimestamp, Uuid } from '../common.js';
+import { Currency, DecimalString, IsoTimestamp, Uuid, queryInt } from '../common.js';
 import { successEnvelope } from '../envelope.js';
 
 export const InvoiceStatus = z.enum(['issued', 'rectified']);
@@ -26,7 +26,7 @@ export const Invoice = z.object({
 export type Invoice = z.infer<typeof Invoice>;
 
 export const InvoiceListQuery = z.object({
-  year: z.coerce.number().int().min(2000).max(9999).optional(),
+  year: queryInt({ min: 2000, max: 9999 }).optional(),
   status: InvoiceStatus.optional(),
 });
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;

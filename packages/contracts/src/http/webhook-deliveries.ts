@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp, Uuid } from '../common.js';
+import { IsoTimestamp, Uuid, queryInt } from '../common.js';
 import { successEnvelope } from '../envelope.js';
 import { WebhookEventName } from '../webhook-payloads.js';
 
@@ -7,7 +7,7 @@ export const WEBHOOK_LOG_DEFAULT_LIMIT = 20;
 export const WEBHOOK_LOG_MAX_LIMIT = 100;
 
 export const WebhookLogsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_MAX_LIMIT).default(WEBHOOK_LOG_DEFAULT_LIMIT),
+  limit: queryInt({ min: 1, max: WEBHOOK_LOG_MAX_LIMIT }).default(WEBHOOK_LOG_DEFAULT_LIMIT),
 });
 export type WebhookLogsQuery = z.infer<typeof WebhookLogsQuery>;
 

@@ -38,13 +38,21 @@ const fromParserError = (err: { type?: string; status?: number }): AppError | un
  * Other client errors raised before a handler runs (a path that is not valid percent-encoding, a
  * body that does not match its Content-Encoding): the envelope with the client status, never a 500.
  */
-const fromClientError = (err: { status?: number; statusCode?: number; name?: string }): AppError | undefined => {
+const fromClientError = (err: {
+  status?: number;
+  statusCode?: number;
+  name?: string;
+}): AppError | undefined => {
   const status = err.status ?? err.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (err.name === 'URIError') return new AppError('bad_request', 'The URL path is not valid percent-encoding');
+  if (err.name === 'URIError')
+    return new AppError('bad_request', 'The URL path is not valid percent-encoding');
   if (status === 413) return new AppError('payload_too_large', 'Request body too large');
   if (status === 415) return new AppError('unsupported_media_type', 'Unsupported request body');
-  return new AppError('bad_request', 'The request body could not be read (check Content-Encoding and Content-Length)');
+  return new AppError(
+    'bad_request',
+    'The request body could not be read (check Content-Encoding and Content-Length)',
+  );
 };
 
 export const errorHandler =

@@ -83,7 +83,8 @@ export const unsafeTextDetails = (value: unknown, path = ''): ReturnType<typeof 
     }
     return [];
   }
-  if (Array.isArray(value)) return value.flatMap((v, i) => unsafeTextDetails(v, path ? `${path}.${i}` : String(i)));
+  if (Array.isArray(value))
+    return value.flatMap((v, i) => unsafeTextDetails(v, path ? `${path}.${i}` : String(i)));
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([k, v]) => [
       ...unsafeTextDetails(k, path),
@@ -176,7 +177,9 @@ export const assertHandlersMatchCatalogue = (
   const known = new Set(served.map((r) => r.operationId));
   const stray = handlerIds.filter((id) => !known.has(id));
   const problems = [
-    ...missing.map((r) => `catalogue route ${r.operationId} (${r.method.toUpperCase()} ${r.path}) has no handler`),
+    ...missing.map(
+      (r) => `catalogue route ${r.operationId} (${r.method.toUpperCase()} ${r.path}) has no handler`,
+    ),
     ...stray.map((id) => `handler ${id} has no catalogue route`),
   ];
   if (problems.length) throw new Error(`${service}: ${problems.join('; ')}`);

@@ -35,7 +35,11 @@ export const answerClientErrors = (server: Server): void => {
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     socket.end(
       tooLarge
-        ? rawEnvelope(431, 'Request Header Fields Too Large', 'Request line and headers too large (16 KiB at most)')
+        ? rawEnvelope(
+            431,
+            'Request Header Fields Too Large',
+            'Request line and headers too large (16 KiB at most)',
+          )
         : rawEnvelope(400, 'Bad Request', 'Malformed HTTP request'),
     );
   });

@@ -28,7 +28,8 @@ export class InProcessBus implements EventBus {
     if (this.closed) throw new Error('bus is closed');
     const copy = JSON.parse(JSON.stringify(message)) as BusMessage;
     for (const sub of this.subscriptions) {
-      if (sub.routingKeys.some((k) => topicMatches(k, copy.routingKey ?? copy.type))) this.schedule(sub, copy, 1, 0);
+      if (sub.routingKeys.some((k) => topicMatches(k, copy.routingKey ?? copy.type)))
+        this.schedule(sub, copy, 1, 0);
     }
   }
 

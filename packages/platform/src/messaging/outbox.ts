@@ -173,7 +173,9 @@ export class OutboxRelay implements Worker {
             for update skip locked)
        returning id, type, envelope, created_at`,
       [leaseMs, batchSize],
-    )) as { rows: Array<{ id: string; type: string; envelope: IntegrationEvent | string; created_at: string }> };
+    )) as {
+      rows: Array<{ id: string; type: string; envelope: IntegrationEvent | string; created_at: string }>;
+    };
     const rows = [...claimed.rows].sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     if (rows.length === 0) return { count: 0, full: false };
     const done: string[] = [];

@@ -2,18 +2,41 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AmqpBus } from '../messaging/amqp-bus.js';
 import { quietLogger } from './backends.js';
 
-/** Polls until `check` returns a truthy value; no fixed sleeps. */
+/**
+ * Polls until `check` returns a truthy value; no fixed sleeps. A check that throws is tried again,
+ * and its last error is reported on time-out. The second and third arguments are the time-out (ms)
+ * and what is awaited, in either order.
+ */
 export const waitFor = async <T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 10_000,
-  what = 'condition',
+  timeoutOrWhat: number | string = 10_000,
+  whatOrTimeout: string | number = 'condition',
   intervalMs = 25,
 ): Promise<T> => {
+  const timeoutMs =
+    typeof timeoutOrWhat === 'number'
+      ? timeoutOrWhat
+      : typeof whatOrTimeout === 'number'
+        ? whatOrTimeout
+        : 10_000;
+  const what =
+    typeof timeoutOrWhat === 'string'
+      ? timeoutOrWhat
+      : typeof whatOrTimeout === 'string'
+        ? whatOrTimeout
+        : 'condition';
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${what} not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 };

@@ -43,7 +43,6 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   // Tests read answers of every shape; the contracts' schemas are what they assert against.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }
@@ -123,7 +122,11 @@ export interface ServiceUnderTest<C, X> {
   service: RunningDefinedService<X>;
   context: X;
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
-  publish<T extends EventType>(type: T, data: EventDataInput<T>, opts?: PublishOptions): Promise<IntegrationEvent<T>>;
+  publish<T extends EventType>(
+    type: T,
+    data: EventDataInput<T>,
+    opts?: PublishOptions,
+  ): Promise<IntegrationEvent<T>>;
   observe(routingKeys: string[]): Promise<EventObserver>;
   /** Stops the service and drops its database. */
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { PermanentError, type BusMessage, type EventBus } from '../../src/messaging/bus.js';
 import { busBackends } from '../support/backends.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor } from '../../src/testing.js';
 
 const message = (type: string, extra: Record<string, unknown> = {}): BusMessage => {
   const id = randomUUID();

@@ -8,7 +8,7 @@ import { OUTBOX_TABLE, OutboxRelay, enqueueEvent, outboxMigration } from '../../
 import { quietLogger } from '../../src/testing/backends.js';
 import { busBackends, dbBackends } from '../support/backends.js';
 import { countEffects, effectsMigration, merchantCreated } from '../support/events.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor } from '../../src/testing.js';
 
 for (const dbBackend of dbBackends) {
   for (const busBackend of busBackends) {

@@ -16,7 +16,7 @@ import {
   type TestDatabase,
 } from '../../src/testing/backends.js';
 import { countEffects, effectsMigration, merchantCreated } from '../support/events.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor } from '../../src/testing.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/die-midway.ts', import.meta.url));
 
