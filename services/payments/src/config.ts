@@ -1,22 +1,18 @@
 import { z } from 'zod';
-import { BlockchainName } from '@stablepay/contracts';
-import { baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
-
-/** `{"31337":"BASE"}`: extra chain ids (devnets, testnets) and the blockchain name they stand for. */
-const extraChains = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"31337":"BASE"}' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string().regex(/^[1-9]\d*$/, 'chain ids must be positive integers'), BlockchainName));
+import type { ChainRegistry } from '@stablepay/contracts';
+import {
+  baseConfigShape,
+  chainConfigShape,
+  chainRegistryFromEnv,
+  envBool,
+  envInt,
+  envPort,
+  loadConfig,
+} from '@stablepay/platform';
 
 export const paymentsConfigSchema = z.object({
   ...baseConfigShape,
+  ...chainConfigShape,
   PORT: envPort.default(8101),
   DATABASE_SCHEMA: z
     .string()
@@ -29,10 +25,13 @@ export const paymentsConfigSchema = z.object({
   CHECKOUT_EXPIRY_SWEEP_MS: envInt.pipe(z.number().min(10)).default(5000),
   /** `live` issues `cs_live_` session ids, `test` issues `cs_test_`. */
   ENVIRONMENT: z.enum(['live', 'test']).default('live'),
-  EXTRA_CHAINS: extraChains.default({}),
 });
 
-export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
+/** The variables, plus the chain registry they resolve to (the chains a payment may come from). */
+export type PaymentsConfig = z.infer<typeof paymentsConfigSchema> & { chainRegistry: ChainRegistry };
 
-export const loadPaymentsConfig = (env: Record<string, string | undefined> = process.env): PaymentsConfig =>
-  loadConfig(paymentsConfigSchema, env);
+/** A bad chain registry stops the service at start, like any other bad variable. */
+export const loadPaymentsConfig = (env: Record<string, string | undefined> = process.env): PaymentsConfig => {
+  const config = loadConfig(paymentsConfigSchema, env);
+  return { ...config, chainRegistry: chainRegistryFromEnv(config) };
+};

@@ -1,8 +1,7 @@
 export { loadPaymentsConfig, paymentsConfigSchema, type PaymentsConfig } from './config.js';
-export { buildPaymentsService, startPaymentsService, SERVICE_NAME, type PaymentsService } from './service.js';
+export { paymentsService } from './service.js';
 export { paymentsMigrations } from './db/migrations.js';
-export { createChainDirectory, MAINNET_CHAINS, type ChainDirectory } from './domain/chains.js';
-export type { PaymentsContext } from './domain/context.js';
+export { createPaymentsContext, type PaymentsContext } from './domain/context.js';
 export type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './domain/records.js';
 export {
   PAYMENT_TRANSITIONS,

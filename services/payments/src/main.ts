@@ -1,9 +1,4 @@
-import { runStandalone } from '@stablepay/platform';
-import { loadPaymentsConfig } from './config.js';
-import { startPaymentsService } from './service.js';
+import { runServiceMain } from '@stablepay/platform';
+import { paymentsService } from './service.js';
 
-await runStandalone({
-  service: 'payments',
-  loadConfig: () => loadPaymentsConfig(),
-  start: (config, deps) => startPaymentsService({ config, deps }),
-});
+await runServiceMain(paymentsService);

@@ -1,15 +1,10 @@
 export { loadRefundsConfig, refundsConfigSchema, type RefundsConfig } from './config.js';
-export {
-  buildRefundsService,
-  startRefundsService,
-  SERVICE_NAME,
-  type BuildRefundsOptions,
-  type RefundsService,
-} from './service.js';
+export { refundsService, type RefundsOptions } from './service.js';
 export { refundsMigrations } from './db/migrations.js';
 export {
   BalanceUnavailableError,
   ChainWatcherClient,
+  chainWatcherBalances,
   type BalanceSource,
   type WalletBalances,
 } from './clients/chain-watcher.js';

@@ -1,9 +1,4 @@
-import { runStandalone } from '@stablepay/platform';
-import { loadRefundsConfig } from './config.js';
-import { startRefundsService } from './service.js';
+import { runServiceMain } from '@stablepay/platform';
+import { refundsService } from './service.js';
 
-await runStandalone({
-  service: 'refunds',
-  loadConfig: () => loadRefundsConfig(),
-  start: (config, deps) => startRefundsService({ config, deps }),
-});
+await runServiceMain(refundsService);

@@ -49,7 +49,7 @@ export type BridgeKitInfo = z.infer<typeof BridgeKitInfo>;
  * - txHash and bridge-kit hashes are lower-cased so the same transaction is always one payment;
  * - unknown fields are ignored (stripped), not rejected;
  * - same-chain payments (isCrossChain not true) require expectedAmount; bridgeKit and feeQuote are
- *   only allowed when isCrossChain is true.
+ *   only allowed when isCrossChain is true, and a cross-chain payment needs one of them.
  */
 export const CreatePublicPaymentBody = z
   .object({
@@ -75,6 +75,15 @@ export const CreatePublicPaymentBody = z
     }).optional(),
   })
   .superRefine((body, ctx) => {
+    // The flow decides how the payment is followed: bridge-kit (burn hash) or the legacy relayer
+    // (fee quote). A cross-chain payment with neither could never be verified.
+    if (body.isCrossChain === true && body.bridgeKit === undefined && body.feeQuote === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bridgeKit'],
+        message: 'bridgeKit (or the deprecated feeQuote) is required for cross-chain payments',
+      });
+    }
     if (body.isCrossChain !== true) {
       if (body.expectedAmount === undefined) {
         ctx.addIssue({

@@ -194,6 +194,15 @@ describe('CreatePublicPaymentBody', () => {
       fails(body({ feeQuote: feeQuote() }), 'feeQuote');
       parses(body({ ...crossChain, bridgeKit: undefined, feeQuote: feeQuote() }));
     });
+    it('requires bridgeKit or feeQuote for cross-chain payments, naming bridgeKit', () => {
+      const result = CreatePublicPaymentBody.safeParse(body({ ...crossChain, bridgeKit: undefined }));
+      expect(result.success).to.equal(false);
+      const details = zodIssuesToDetails(result.error!.issues);
+      expect(details.map((d) => d.path)).to.deep.equal(['bridgeKit']);
+      expect(details[0]!.message).to.include('feeQuote');
+      parses(body(crossChain));
+      parses(body({ ...crossChain, bridgeKit: undefined, feeQuote: feeQuote() }));
+    });
     it('validates the bridgeKit hashes and the fee quote shape', () => {
       fails(body({ ...crossChain, bridgeKit: { burnTxHash: '0x12' } }), 'bridgeKit.burnTxHash');
       fails(

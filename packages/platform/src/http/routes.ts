@@ -87,7 +87,7 @@ export const unsafeTextDetails = (value: unknown, path = ''): ReturnType<typeof 
     return value.flatMap((v, i) => unsafeTextDetails(v, path ? `${path}.${i}` : String(i)));
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([k, v]) => [
-      ...unsafeTextDetails(k, path),
+      ...unsafeTextDetails(k, path ? `${path}.${k}` : k),
       ...unsafeTextDetails(v, path ? `${path}.${k}` : k),
     ]);
   }

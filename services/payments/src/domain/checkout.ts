@@ -4,10 +4,8 @@ import { AppError, fieldDetail, notFound } from '@stablepay/platform';
 import { findMerchantById } from '../db/merchants-repo.js';
 import { findPayment } from '../db/payments-repo.js';
 import { expireDueSessionRows, findSession, insertSession } from '../db/sessions-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { PaymentsContext } from './context.js';
+import { writeEvent, type PaymentsContext } from './context.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './records.js';
-import { assertStorableText } from './text.js';
 
 export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.checkoutUrl}?session=${id}`;
 
@@ -17,7 +15,6 @@ export const createCheckoutSession = async (
   merchantId: string,
   body: CreateCheckoutSessionBody,
 ): Promise<{ session: CheckoutSessionRecord; url: string }> => {
-  assertStorableText(body);
   const details: ErrorDetail[] = [];
   if (!ctx.allowInsecureUrls) {
     for (const field of ['return_url', 'cancel_url'] as const) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   EventTypes,
+  chainById,
   decimalToBaseUnits,
   type BlockchainName,
   type CreatePublicPaymentBody,
@@ -16,10 +17,8 @@ import {
   type NewPaymentRow,
 } from '../db/payments-repo.js';
 import { attachPayment, lockSession } from '../db/sessions-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { PaymentsContext } from './context.js';
+import { writeEvent, type PaymentsContext } from './context.js';
 import type { MerchantRecord, PaymentRecord } from './records.js';
-import { assertStorableText } from './text.js';
 
 export interface CreatePaymentResult {
   /** false: the txHash was already known and `payment` is the existing one */
@@ -48,7 +47,7 @@ const checkAgainstMerchant = (
   } else if (crossChain && body.token === 'EURC') {
     details.push(fieldDetail('token', 'EURC payments are same-chain only', 'cross_chain_unsupported'));
   }
-  const sourceChain = ctx.chains.nameOf(body.chainId);
+  const sourceChain = chainById(ctx.chains, body.chainId)?.name;
   if (!sourceChain)
     details.push(fieldDetail('chainId', `Unsupported chain id ${body.chainId}`, 'unknown_chain'));
   let destinationChain: BlockchainName | null = null;
@@ -56,7 +55,7 @@ const checkAgainstMerchant = (
   if (crossChain) {
     if (body.destinationChainId !== undefined) {
       destinationChainId = body.destinationChainId;
-      destinationChain = ctx.chains.nameOf(body.destinationChainId) ?? null;
+      destinationChain = chainById(ctx.chains, body.destinationChainId)?.name ?? null;
       if (!destinationChain) {
         details.push(
           fieldDetail(
@@ -166,17 +165,32 @@ const linkSession = async (
 };
 
 /**
- * POST /payments/create-public. Idempotent on txHash: the insert itself decides (ON CONFLICT DO
- * NOTHING), and a known hash returns the existing payment without touching any session. A new
- * payment, its session link and payment.created commit together or not at all.
+ * A txHash is one payment. Its resubmission is answered from the payment already recorded, whatever
+ * the merchant's settings or the session say now; only another merchant cannot claim it.
+ */
+const resubmitted = (existing: PaymentRecord, merchant: MerchantRecord): CreatePaymentResult => {
+  if (existing.merchantId !== merchant.merchantId) {
+    throw conflict('Transaction already recorded for another merchant', [
+      fieldDetail('txHash', 'This transaction is already recorded', 'tx_already_recorded'),
+    ]);
+  }
+  return { created: false, payment: existing };
+};
+
+/**
+ * POST /payments/create-public. Idempotent on txHash: a known hash is answered before any rule that
+ * depends on the merchant or the session runs. For a new hash the insert itself decides (ON CONFLICT
+ * DO NOTHING), so a concurrent request with the same hash ends up answered from the winner's
+ * payment. A new payment, its session link and payment.created commit together or not at all.
  */
 export const createPublicPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
 ): Promise<CreatePaymentResult> => {
-  assertStorableText(body);
   const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
+  const known = await findPaymentByTxHash(ctx.db, body.txHash);
+  if (known) return resubmitted(known, merchant);
   const placement = checkAgainstMerchant(ctx, body, merchant);
   let result: CreatePaymentResult;
   try {
@@ -185,13 +199,7 @@ export const createPublicPayment = async (
       if (!inserted) {
         const existing = await findPaymentByTxHash(trx, body.txHash);
         if (!existing) throw new Error(`payment with tx_hash ${body.txHash} vanished`);
-        // A transaction pays one merchant; the hash cannot be claimed for another.
-        if (existing.merchantId !== merchant.merchantId) {
-          throw conflict('Transaction already recorded for another merchant', [
-            fieldDetail('txHash', 'This transaction is already recorded', 'tx_already_recorded'),
-          ]);
-        }
-        return { created: false, payment: existing };
+        return resubmitted(existing, merchant);
       }
       const sessionCreatedAt = body.sessionId ? await linkSession(trx, body, inserted) : null;
       await writeEvent(trx, EventTypes.PaymentCreated, merchant.merchantId, {

@@ -3,8 +3,7 @@ import { EventTypes, type PaymentCompletedData, type PaymentStatus } from '@stab
 import { conflict, notFound } from '@stablepay/platform';
 import { findPayment, transitionPaymentRow } from '../db/payments-repo.js';
 import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { PaymentsContext } from './context.js';
+import { writeEvent, type PaymentsContext } from './context.js';
 import type { PaymentRecord } from './records.js';
 
 /**

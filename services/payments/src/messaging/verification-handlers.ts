@@ -1,5 +1,5 @@
-import { ChainPaymentRejectedData, ChainPaymentVerifiedData, EventTypes } from '@stablepay/contracts';
-import { isAppError, type Logger, type TransactionalHandler } from '@stablepay/platform';
+import { EventTypes, type EventType } from '@stablepay/contracts';
+import { isAppError, type EventHandler, type EventHandlers, type Logger } from '@stablepay/platform';
 import { completePaymentIn, failPaymentIn } from '../domain/payment-state.js';
 
 /**
@@ -7,9 +7,9 @@ import { completePaymentIn, failPaymentIn } from '../domain/payment-state.js';
  * already reached the other final status is stale (the payment's state wins) and is dropped with a
  * warning rather than retried forever.
  */
-export const verificationHandlers = (logger: Logger): Record<string, TransactionalHandler> => {
+export const verificationHandlers = (logger: Logger): EventHandlers => {
   const applying =
-    (apply: TransactionalHandler): TransactionalHandler =>
+    <T extends EventType>(apply: EventHandler<T>): EventHandler<T> =>
     async (event, trx) => {
       try {
         await apply(event, trx);
@@ -26,15 +26,13 @@ export const verificationHandlers = (logger: Logger): Record<string, Transaction
       }
     };
   return {
-    [EventTypes.ChainPaymentVerified]: applying(async (event, trx) => {
-      const verdict = ChainPaymentVerifiedData.parse(event.data);
-      await completePaymentIn(trx, verdict.paymentId, { receivedAmount: verdict.receivedAmount });
+    [EventTypes.ChainPaymentVerified]: applying(async ({ data }, trx) => {
+      await completePaymentIn(trx, data.paymentId, { receivedAmount: data.receivedAmount });
     }),
-    [EventTypes.ChainPaymentRejected]: applying(async (event, trx) => {
-      const verdict = ChainPaymentRejectedData.parse(event.data);
-      await failPaymentIn(trx, verdict.paymentId, verdict.reason, {
-        receivedAmount: verdict.receivedAmount,
-        detail: verdict.detail,
+    [EventTypes.ChainPaymentRejected]: applying(async ({ data }, trx) => {
+      await failPaymentIn(trx, data.paymentId, data.reason, {
+        receivedAmount: data.receivedAmount,
+        detail: data.detail,
       });
     }),
   };

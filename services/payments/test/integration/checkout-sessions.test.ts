@@ -5,7 +5,8 @@ import {
   PublicCheckoutSession,
   type CheckoutSessionExpiredData,
 } from '@stablepay/contracts';
-import { observeEvents, startHarness, waitFor, type Harness, type TestMerchant } from '../support/harness.js';
+import { waitFor } from '@stablepay/platform/testing';
+import { actingAs, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const keysOf = (o: object) => Object.keys(o).sort();
@@ -25,7 +26,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
 
   const createSession = (body: Record<string, unknown>, merchant = shop) =>
     h.call('POST', '/checkout/sessions', {
-      merchant,
+      ...actingAs(merchant),
       body: { return_url: 'https://shop.example/done', ...body },
     });
   const paths = (res: { body: any }) => (res.body.details as Array<{ path: string }>).map((d) => d.path);
@@ -47,7 +48,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
 
     it('is also served at /public/checkout/sessions', async () => {
       const res = await h.call('POST', '/public/checkout/sessions', {
-        merchant: shop,
+        ...actingAs(shop),
         body: { return_url: 'https://shop.example/done' },
       });
       expect(res.status).to.equal(201);
@@ -62,7 +63,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
       for (const expires_in of [60, 86400]) {
         const res = await createSession({ expires_in });
         expect(res.status).to.equal(201);
-        const got = await h.call('GET', `/checkout/sessions/${res.body.data.id}`, { merchant: shop });
+        const got = await h.call('GET', `/checkout/sessions/${res.body.data.id}`, actingAs(shop));
         const { created_at, expires_at } = got.body.data;
         expect(Date.parse(expires_at) - Date.parse(created_at)).to.equal(expires_in * 1000);
       }
@@ -75,7 +76,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
       });
       expect(res.status).to.equal(400);
       expect(paths(res)).to.have.members(['return_url', 'cancel_url']);
-      const missing = await h.call('POST', '/checkout/sessions', { merchant: shop, body: {} });
+      const missing = await h.call('POST', '/checkout/sessions', { ...actingAs(shop), body: {} });
       expect(missing.status).to.equal(400);
       expect(paths(missing)).to.deep.equal(['return_url']);
       const notUrl = await createSession({ return_url: 'javascript:alert(1)' });
@@ -112,7 +113,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
       const body = { return_url: 'https://shop.example/done' };
       expect((await h.call('POST', '/checkout/sessions', { caller: 'public', body })).status).to.equal(401);
       expect(
-        (await h.call('POST', '/checkout/sessions', { caller: 'user', merchant: shop, body })).status,
+        (await h.call('POST', '/checkout/sessions', { ...actingAs(shop), caller: 'user', body })).status,
       ).to.equal(403);
     });
   });
@@ -126,7 +127,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
         cancel_url: 'https://shop.example/c',
       });
       const id = created.body.data.id;
-      const full = await h.call('GET', `/checkout/sessions/${id}`, { merchant: shop });
+      const full = await h.call('GET', `/checkout/sessions/${id}`, actingAs(shop));
       expect(full.status).to.equal(200);
       expect(keysOf(full.body.data)).to.deep.equal(keysOf(CheckoutSession.shape));
       expect(full.body.data).to.deep.include({
@@ -155,14 +156,14 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
 
     it('defaults to USDC and a variable amount', async () => {
       const created = await createSession({});
-      const got = await h.call('GET', `/checkout/sessions/${created.body.data.id}`, { merchant: shop });
+      const got = await h.call('GET', `/checkout/sessions/${created.body.data.id}`, actingAs(shop));
       expect(got.body.data).to.include({ currency: 'USDC', amount: null, cancel_url: null });
       expect(got.body.data.metadata).to.deep.equal({});
     });
 
     it("answers 404 for another merchant's session and for unknown ids", async () => {
       const created = await createSession({});
-      const other = await h.call('GET', `/checkout/sessions/${created.body.data.id}`, { merchant: usdcOnly });
+      const other = await h.call('GET', `/checkout/sessions/${created.body.data.id}`, actingAs(usdcOnly));
       expect(other.status).to.equal(404);
       expect(other.body).to.deep.equal({ success: false, error: 'Checkout session not found', details: [] });
       expect((await h.call('GET', `/checkout/sessions/cs_live_${randomUUID()}/public`)).status).to.equal(404);
@@ -172,14 +173,14 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
     it('keeps the key view from dashboard and public callers', async () => {
       const created = await createSession({});
       const path = `/checkout/sessions/${created.body.data.id}`;
-      expect((await h.call('GET', path, { caller: 'user', merchant: shop })).status).to.equal(403);
+      expect((await h.call('GET', path, { ...actingAs(shop), caller: 'user' })).status).to.equal(403);
       expect((await h.call('GET', path, { caller: 'public' })).status).to.equal(401);
     });
   });
 
   describe('expiry', () => {
     it('the worker expires a due session without any read and publishes checkout.session.expired once', async () => {
-      const observer = await observeEvents(h, ['checkout.session.expired']);
+      const observer = await h.observe(['checkout.session.expired']);
       try {
         const created = await createSession({ expires_in: 60 });
         const id = created.body.data.id as string;
@@ -206,7 +207,7 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
         const data = events[0]!.data as CheckoutSessionExpiredData;
         expect(events[0]).to.include({ type: 'checkout.session.expired', merchantId: shop.merchantId });
         expect(data).to.include({ sessionId: id, merchantId: shop.merchantId });
-        const got = await h.call('GET', `/checkout/sessions/${id}`, { merchant: shop });
+        const got = await h.call('GET', `/checkout/sessions/${id}`, actingAs(shop));
         expect(got.body.data.status).to.equal('expired');
       } finally {
         await observer.close();
@@ -232,7 +233,7 @@ describe('checkout sessions in development mode (insecure URLs allowed, test ids
 
   it('accepts http URLs and issues cs_test_ ids', async () => {
     const res = await h.call('POST', '/checkout/sessions', {
-      merchant: shop,
+      ...actingAs(shop),
       body: { return_url: 'http://localhost:3000/done', cancel_url: 'http://localhost:3000/cancel' },
     });
     expect(res.status).to.equal(201);
@@ -241,7 +242,7 @@ describe('checkout sessions in development mode (insecure URLs allowed, test ids
 
   it('expires a due session on read when the sweeper has not run, writing the event once', async () => {
     const res = await h.call('POST', '/checkout/sessions', {
-      merchant: shop,
+      ...actingAs(shop),
       body: { return_url: 'http://localhost/done' },
     });
     const id = res.body.data.id as string;
@@ -250,7 +251,7 @@ describe('checkout sessions in development mode (insecure URLs allowed, test ids
       .where({ id })
       .update({ expires_at: h.db.raw(`now() - interval '1 second'`) });
     const [first, second] = await Promise.all([
-      h.call('GET', `/checkout/sessions/${id}`, { merchant: shop }),
+      h.call('GET', `/checkout/sessions/${id}`, actingAs(shop)),
       h.call('GET', `/checkout/sessions/${id}/public`),
     ]);
     expect(first.body.data.status).to.equal('expired');

@@ -1,14 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { buildEvent, signInternalToken } from '@stablepay/platform';
+import { waitFor } from '@stablepay/platform/testing';
 import {
-  SECRET,
-  observeEvents,
   paymentBody,
   randomAddress,
   randomTxHash,
   startHarness,
-  waitFor,
   type Harness,
   type TestMerchant,
 } from '../support/harness.js';
@@ -26,7 +23,6 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
   });
   after(async () => h?.close());
 
-  const publicToken = () => signInternalToken(SECRET, { caller: 'public' });
   const create = (body: unknown) => h.call('POST', '/payments/create-public', { body });
   const paths = (res: { body: any }) => (res.body.details as Array<{ path: string }>).map((d) => d.path);
 
@@ -50,6 +46,11 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
       ['metadata over 10 KB', { metadata: { blob: 'x'.repeat(10_300) } }, 'metadata'],
       ['expectedAmount missing for same-chain', { expectedAmount: undefined }, 'expectedAmount'],
       ['bridgeKit on a same-chain payment', { bridgeKit: { burnTxHash: randomTxHash() } }, 'bridgeKit'],
+      [
+        'cross-chain without bridgeKit or feeQuote',
+        { isCrossChain: true, expectedAmount: undefined },
+        'bridgeKit',
+      ],
       ['sessionId form', { sessionId: 'session-1' }, 'sessionId'],
     ];
     for (const [name, overrides, field] of cases) {
@@ -69,13 +70,9 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
     });
 
     it('answers 400 in the envelope for a body that is not JSON', async () => {
-      const res = await fetch(`${h.url}/payments/create-public`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-token': publicToken() },
-        body: '{',
-      });
+      const res = await h.call('POST', '/payments/create-public', { rawBody: '{' });
       expect(res.status).to.equal(400);
-      expect(await res.json()).to.include({ success: false });
+      expect(res.body).to.include({ success: false });
     });
 
     it('answers 404 for an unknown merchant', async () => {
@@ -96,7 +93,7 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
       const res = await create(paymentBody(shop, { chainId: 999 }));
       expect(res.status).to.equal(400);
       expect(paths(res)).to.deep.equal(['chainId']);
-      expect((await create(paymentBody(shop, { chainId: 8453 }))).status).to.equal(201);
+      expect((await create(paymentBody(shop, { chainId: 31338 }))).status).to.equal(201);
     });
 
     it("requires toAddress to be the merchant's wallet, case-insensitively", async () => {
@@ -108,7 +105,13 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
     });
 
     it('refuses cross-chain EURC', async () => {
-      const res = await create(paymentBody(walletShop, { token: 'EURC', isCrossChain: true }));
+      const res = await create(
+        paymentBody(walletShop, {
+          token: 'EURC',
+          isCrossChain: true,
+          bridgeKit: { burnTxHash: randomTxHash() },
+        }),
+      );
       expect(res.status).to.equal(400);
       expect(paths(res)).to.deep.equal(['token']);
     });
@@ -152,6 +155,64 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
       const other = await create({ ...paymentBody(walletShop), txHash: body.txHash });
       expect(other.status).to.equal(409);
     });
+
+    it("refuses another merchant's txHash with 409 before that merchant's own rules run", async () => {
+      const body = paymentBody(walletShop, { token: 'EURC' });
+      expect((await create(body)).status).to.equal(201);
+      // shop accepts USDC only and the chain is unknown: a new payment would be a 400 naming both
+      const claim = { ...paymentBody(shop, { token: 'EURC', chainId: 999 }), txHash: body.txHash };
+      const other = await create(claim);
+      expect(other.status).to.equal(409);
+      expect(other.body).to.deep.include({
+        success: false,
+        error: 'Transaction already recorded for another merchant',
+      });
+      expect(other.body.details).to.deep.equal([
+        { path: 'txHash', message: 'This transaction is already recorded', code: 'tx_already_recorded' },
+      ]);
+      expect(paths(await create({ ...claim, txHash: randomTxHash() }))).to.have.members(['token', 'chainId']);
+    });
+
+    it("answers a resubmission from the existing payment although the merchant's settings changed", async () => {
+      const merchant = await h.seedMerchant({ wallet: true });
+      const body = paymentBody(merchant);
+      const first = await create(body);
+      expect(first.status).to.equal(201);
+      // a new wallet, and USDC no longer accepted
+      const wallet = randomAddress();
+      await h.publish(
+        'wallet.assigned',
+        {
+          merchantId: merchant.merchantId,
+          walletId: randomUUID(),
+          address: wallet,
+          blockchain: 'BASE',
+          chainId: 31337,
+        },
+        { producer: 'chain-watcher' },
+      );
+      await h.publish('merchant.created', {
+        merchantId: merchant.merchantId,
+        publicId: merchant.publicId,
+        name: 'Test Shop',
+        blockchain: 'BASE',
+        acceptedCurrencies: ['EURC'],
+        email: 'shop@example.test',
+      });
+      await waitFor(() =>
+        h.db('merchants').where({ merchant_id: merchant.merchantId, wallet_address: wallet }).first(),
+      );
+      await waitFor(async () => {
+        const row = await h.db('merchants').where({ merchant_id: merchant.merchantId }).first();
+        return JSON.stringify(row.accepted_currencies) === '["EURC"]';
+      });
+      const fresh = await create({ ...body, txHash: randomTxHash() });
+      expect(fresh.status).to.equal(400);
+      expect(paths(fresh)).to.have.members(['token', 'toAddress']);
+      const again = await create(body);
+      expect(again.status).to.equal(200);
+      expect(again.body).to.deep.equal(first.body);
+    });
   });
 
   describe('cross-chain', () => {
@@ -180,7 +241,7 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
 
   describe('payment.created', () => {
     it('is published to RabbitMQ through the outbox with the contract data', async () => {
-      const observer = await observeEvents(h, ['payment.created']);
+      const observer = await h.observe(['payment.created']);
       try {
         const body = paymentBody(shop, { amount: '10.1', expectedAmount: '10.1', reference: 'order-7' });
         const res = await create(body);
@@ -244,24 +305,14 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
     it('applies a wallet.assigned that overtakes its merchant.created once the merchant arrives', async () => {
       const merchantId = randomUUID();
       const wallet = randomAddress();
-      const publish = async (type: 'merchant.created' | 'wallet.assigned', data: Record<string, unknown>) => {
-        const event = buildEvent({ type, producer: 'test', merchantId, data } as Parameters<
-          typeof buildEvent
-        >[0]);
-        await h.bus.publish({
-          id: event.id,
-          type: event.type,
-          body: event as unknown as Record<string, unknown>,
-        });
-      };
-      await publish('wallet.assigned', {
+      await h.publish('wallet.assigned', {
         merchantId,
         walletId: randomUUID(),
         address: wallet,
         blockchain: 'BASE',
         chainId: 8453,
       });
-      await publish('merchant.created', {
+      await h.publish('merchant.created', {
         merchantId,
         publicId: `sp_live_${randomUUID()}`,
         name: 'Late Shop',

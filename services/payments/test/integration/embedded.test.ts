@@ -2,17 +2,21 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   EmbeddedPostgres,
-  INTERNAL_TOKEN_HEADER,
   InProcessBus,
-  buildEvent,
   createDatabase,
   createMetrics,
-  signInternalToken,
+  startDefinedService,
   type RunningService,
 } from '@stablepay/platform';
-import { quietLogger } from '@stablepay/platform/testing';
-import { loadPaymentsConfig, startPaymentsService } from '../../src/index.js';
-import { SECRET, waitFor } from '../support/harness.js';
+import {
+  TEST_INTERNAL_SECRET,
+  callService,
+  publishEvent,
+  quietLogger,
+  waitFor,
+} from '@stablepay/platform/testing';
+import { paymentsService } from '../../src/index.js';
+import { TEST_CHAIN_REGISTRY } from '../support/harness.js';
 
 /** The embedded default of `npm start`: PGlite (one session) and the in-process bus. */
 describe('payments on PGlite with the in-process bus', function () {
@@ -33,35 +37,25 @@ describe('payments on PGlite with the in-process bus', function () {
       routingKeys: ['payment.*', 'checkout.session.*'],
       handler: async ({ message }) => void published.push(message.body),
     });
-    const config = loadPaymentsConfig({
-      INTERNAL_TOKEN_SECRET: SECRET,
+    const config = paymentsService.loadConfig({
+      INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
       ALLOW_INSECURE_URLS: 'true',
-      EXTRA_CHAINS: '{"31337":"BASE"}',
+      CHAIN_REGISTRY: JSON.stringify(TEST_CHAIN_REGISTRY),
       CHECKOUT_EXPIRY_SWEEP_MS: '100',
     });
-    service = await startPaymentsService({
+    service = await startDefinedService(paymentsService, {
       config,
       deps: { db, bus, logger: quietLogger('payments'), metrics: createMetrics('payments', false) },
       port: 0,
       host: '127.0.0.1',
     });
-    const created = buildEvent({
-      type: 'merchant.created',
-      producer: 'gateway',
+    await publishEvent(bus, 'merchant.created', {
       merchantId,
-      data: {
-        merchantId,
-        publicId,
-        name: 'Dev Shop',
-        blockchain: 'BASE',
-        acceptedCurrencies: ['USDC'],
-        email: 'd@x.test',
-      },
-    });
-    await bus.publish({
-      id: created.id,
-      type: created.type,
-      body: created as unknown as Record<string, unknown>,
+      publicId,
+      name: 'Dev Shop',
+      blockchain: 'BASE',
+      acceptedCurrencies: ['USDC'],
+      email: 'd@x.test',
     });
     await waitFor(() => db('merchants').where({ merchant_id: merchantId }).first());
   });
@@ -70,18 +64,8 @@ describe('payments on PGlite with the in-process bus', function () {
     await embedded?.close();
   });
 
-  const call = async (method: string, path: string, caller: 'public' | 'api_key', body?: unknown) => {
-    const claims = caller === 'public' ? { caller } : { caller, merchantId, merchantPublicId: publicId };
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        [INTERNAL_TOKEN_HEADER]: signInternalToken(SECRET, claims),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const call = (method: string, path: string, caller: 'public' | 'api_key', body?: unknown) =>
+    callService(service.url, method, path, { caller, merchantId, merchantPublicId: publicId, body });
 
   it('creates a session, takes one payment for it under concurrency and publishes payment.created', async () => {
     const session = await call('POST', '/checkout/sessions', 'api_key', {

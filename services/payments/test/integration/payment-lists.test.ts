@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { MerchantPaymentDetail, PaymentDetail, PaymentListItem, PaymentListPage } from '@stablepay/contracts';
-import { paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
+import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 const keysOf = (o: object) => Object.keys(o).sort();
 
@@ -79,7 +79,7 @@ describe('payment lists and details (PostgreSQL + RabbitMQ)', function () {
 
   const list = (query: string, merchant = shop, caller: 'api_key' | 'user' = 'api_key') =>
     h.call('GET', `${caller === 'api_key' ? '/payments/api/list' : '/payments'}${query ? `?${query}` : ''}`, {
-      merchant,
+      ...actingAs(merchant),
       caller,
     });
   const listIds = async (query: string) => {
@@ -177,14 +177,14 @@ describe('payment lists and details (PostgreSQL + RabbitMQ)', function () {
     expect(res.body.data.payments.map((p: { id: string }) => p.id)).to.not.include.members(ids);
     for (const path of [`/payments/api/${ids[0]}`, `/payments/${ids[0]}`]) {
       const caller = path.includes('/api/') ? 'api_key' : 'user';
-      const r = await h.call('GET', path, { merchant: other, caller });
+      const r = await h.call('GET', path, { ...actingAs(other), caller });
       expect(r.status, path).to.equal(404);
       expect(r.body).to.deep.equal({ success: false, error: 'Payment not found', details: [] });
     }
   });
 
   it('returns the detail views with exactly their fields', async () => {
-    const api = await h.call('GET', `/payments/api/${ids[3]}`, { merchant: shop });
+    const api = await h.call('GET', `/payments/api/${ids[3]}`, actingAs(shop));
     expect(api.status).to.equal(200);
     expect(keysOf(api.body.data)).to.deep.equal(keysOf(PaymentDetail.shape));
     expect(api.body.data).to.include({
@@ -195,7 +195,7 @@ describe('payment lists and details (PostgreSQL + RabbitMQ)', function () {
       destination_chain: null,
       bridge_provider: null,
     });
-    const dash = await h.call('GET', `/payments/${ids[3]}`, { merchant: shop, caller: 'user' });
+    const dash = await h.call('GET', `/payments/${ids[3]}`, { ...actingAs(shop), caller: 'user' });
     expect(dash.status).to.equal(200);
     expect(keysOf(dash.body.data)).to.deep.equal(keysOf(MerchantPaymentDetail.shape));
     expect(dash.body.data).to.include({
@@ -203,26 +203,26 @@ describe('payment lists and details (PostgreSQL + RabbitMQ)', function () {
       checkout_session_id: null,
       completed_at: null,
     });
-    expect((await h.call('GET', `/payments/api/${randomUUID()}`, { merchant: shop })).status).to.equal(404);
-    expect((await h.call('GET', '/payments/api/not-a-uuid', { merchant: shop })).status).to.equal(400);
+    expect((await h.call('GET', `/payments/api/${randomUUID()}`, actingAs(shop))).status).to.equal(404);
+    expect((await h.call('GET', '/payments/api/not-a-uuid', actingAs(shop))).status).to.equal(400);
   });
 
   it('enforces the caller kind of each route', async () => {
-    expect((await h.call('GET', '/payments/api/list', { merchant: shop, caller: 'user' })).status).to.equal(
-      403,
-    );
+    expect(
+      (await h.call('GET', '/payments/api/list', { ...actingAs(shop), caller: 'user' })).status,
+    ).to.equal(403);
     expect((await h.call('GET', '/payments/api/list', { caller: 'public' })).status).to.equal(401);
-    expect((await h.call('GET', '/payments', { merchant: shop, caller: 'api_key' })).status).to.equal(403);
+    expect((await h.call('GET', '/payments', { ...actingAs(shop), caller: 'api_key' })).status).to.equal(403);
     expect(
-      (await h.call('GET', `/payments/${ids[0]}`, { merchant: shop, caller: 'api_key' })).status,
+      (await h.call('GET', `/payments/${ids[0]}`, { ...actingAs(shop), caller: 'api_key' })).status,
     ).to.equal(403);
     expect(
-      (await h.call('GET', `/payments/api/${ids[0]}`, { merchant: shop, caller: 'user' })).status,
+      (await h.call('GET', `/payments/api/${ids[0]}`, { ...actingAs(shop), caller: 'user' })).status,
     ).to.equal(403);
-    expect((await h.call('GET', '/payments', { merchant: shop, caller: 'user' })).status).to.equal(200);
+    expect((await h.call('GET', '/payments', { ...actingAs(shop), caller: 'user' })).status).to.equal(200);
     // public routes accept any caller
     expect(
-      (await h.call('GET', `/payments/${ids[0]}/status`, { merchant: shop, caller: 'user' })).status,
+      (await h.call('GET', `/payments/${ids[0]}/status`, { ...actingAs(shop), caller: 'user' })).status,
     ).to.equal(200);
   });
 });

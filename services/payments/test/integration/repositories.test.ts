@@ -18,6 +18,21 @@ import { createPublicPayment } from '../../src/domain/create-payment.js';
 import { addMerchant, backends, migrated, testContext } from '../support/backends.js';
 
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
+/** A quote of the legacy relayer flow, the one that walks the intermediate cross-chain states. */
+const relayerFeeQuote = {
+  productPrice: 12.5,
+  amountToBurn: 12.7,
+  feeGas: 0.1,
+  feeCircle: 0.1,
+  feeTotal: 0.2,
+  totalUserPays: 12.7,
+  merchantReceives: 12.5,
+  destinationChain: 'BASE',
+  validUntil: 1_900_000_000,
+  validForSeconds: 300,
+  breakdown: { gasEstimateUSD: 0.05, gasWithBuffer: 0.06, minGasFee: 0.1, bufferPercent: 20 },
+  signature: 'ab'.repeat(32),
+};
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 
 const rejects = async (p: Promise<unknown>, status: number): Promise<void> => {
@@ -314,7 +329,12 @@ for (const backend of backends) {
       const m = await addMerchant(db);
       const { payment } = await createPublicPayment(
         ctx(),
-        body(m.publicId, { isCrossChain: true, expectedAmount: undefined, destinationChainId: 31337 }),
+        body(m.publicId, {
+          isCrossChain: true,
+          expectedAmount: undefined,
+          destinationChainId: 31337,
+          feeQuote: relayerFeeQuote,
+        }),
       );
       await advanceCrossChainPayment(ctx(), payment.id, 'pending_attestation', {
         cctpAttestationStatus: 'pending_confirmations',

@@ -1,38 +1,23 @@
 import { expect } from 'chai';
 import { CheckoutSessionCompletedData, PaymentCompletedData } from '@stablepay/contracts';
-import { completePayment, createChainDirectory, failPayment, type PaymentsContext } from '../../src/index.js';
-import {
-  observeEvents,
-  paymentBody,
-  startHarness,
-  waitFor,
-  type Harness,
-  type TestMerchant,
-} from '../support/harness.js';
+import { waitFor } from '@stablepay/platform/testing';
+import { completePayment, failPayment } from '../../src/index.js';
+import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);
   let h: Harness;
   let shop: TestMerchant;
-  let ctx: PaymentsContext;
 
   before(async () => {
     h = await startHarness();
     shop = await h.seedMerchant({ wallet: true });
-    ctx = {
-      db: h.db,
-      chains: createChainDirectory(h.config.EXTRA_CHAINS),
-      checkoutUrl: h.config.CHECKOUT_URL,
-      sessionIdPrefix: 'cs_live_',
-      allowInsecureUrls: false,
-      eventsCommitted: () => undefined, // the service's relay polls the outbox
-    };
   });
   after(async () => h?.close());
 
   const newSession = async (body: Record<string, unknown> = {}) => {
     const res = await h.call('POST', '/checkout/sessions', {
-      merchant: shop,
+      ...actingAs(shop),
       body: { return_url: 'https://shop.example/r', ...body },
     });
     expect(res.status).to.equal(201);
@@ -43,7 +28,7 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
       body: paymentBody(shop, { amount: '42', expectedAmount: '42', ...overrides }),
     });
   const getSession = async (id: string) =>
-    (await h.call('GET', `/checkout/sessions/${id}`, { merchant: shop })).body.data;
+    (await h.call('GET', `/checkout/sessions/${id}`, actingAs(shop))).body.data;
 
   it('links a payment and shows it on the session', async () => {
     const sessionId = await newSession({ amount: 42 });
@@ -91,6 +76,35 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
     expect((await getSession(second)).payment).to.equal(null);
   });
 
+  it('answers a resubmission from the existing payment when its session could not take it any more', async () => {
+    const create = (body: Record<string, unknown>) => h.call('POST', '/payments/create-public', { body });
+    const sessionId = await newSession({ amount: 42 });
+    const failedBody = paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId });
+    const failed = await create(failedBody);
+    await failPayment(h.context, failed.body.data.paymentId, 'Transaction reverted');
+    const paidBody = paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId });
+    const paid = await create(paidBody);
+    expect(paid.status).to.equal(201);
+    await completePayment(h.context, paid.body.data.paymentId, { receivedAmount: '42' });
+    expect((await getSession(sessionId)).status).to.equal('complete');
+    // A new payment for the session is refused now; the two known transactions are answered as recorded.
+    expect((await pay({ sessionId })).status).to.equal(409);
+    const again = await create(paidBody);
+    expect(again.status).to.equal(200);
+    expect(again.body.data).to.deep.equal({
+      paymentId: paid.body.data.paymentId,
+      status: 'completed',
+      isCrossChain: false,
+    });
+    const failedAgain = await create(failedBody);
+    expect(failedAgain.status).to.equal(200);
+    expect(failedAgain.body.data).to.deep.equal({
+      paymentId: failed.body.data.paymentId,
+      status: 'failed',
+      isCrossChain: false,
+    });
+  });
+
   it('checks the session: amount, currency, state and expiry', async () => {
     const fixed = await newSession({ amount: 42 });
     const wrongAmount = await pay({ sessionId: fixed, amount: '41.99', expectedAmount: '41.99' });
@@ -118,7 +132,7 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
     expect(late.body.error).to.equal('Checkout session has expired');
     const stranger = await h.seedMerchant({});
     const foreign = await h.call('POST', '/checkout/sessions', {
-      merchant: stranger,
+      ...actingAs(stranger),
       body: { return_url: 'https://x.example/r' },
     });
     const theirs = await pay({ sessionId: foreign.body.data.id });
@@ -127,12 +141,12 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   });
 
   it('completing the payment completes the session and publishes payment.completed and checkout.session.completed', async () => {
-    const observer = await observeEvents(h, ['payment.completed', 'checkout.session.completed']);
+    const observer = await h.observe(['payment.completed', 'checkout.session.completed']);
     try {
       const sessionId = await newSession({ amount: 42 });
       const paymentId = (await pay({ sessionId, reference: 'order-9', metadata: { cart: 3 } })).body.data
         .paymentId as string;
-      await completePayment(ctx, paymentId, { receivedAmount: '42' });
+      await completePayment(h.context, paymentId, { receivedAmount: '42' });
       const completed = await waitFor(async () =>
         observer.messages.find((m) => m.type === 'payment.completed' && m.data.payment_id === paymentId),
       );
@@ -158,7 +172,7 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
       const session = await getSession(sessionId);
       expect(session.status).to.equal('complete');
       expect(session.payment).to.include({ id: paymentId, status: 'completed' });
-      const detail = await h.call('GET', `/payments/api/${paymentId}`, { merchant: shop });
+      const detail = await h.call('GET', `/payments/api/${paymentId}`, actingAs(shop));
       expect(detail.body.data).to.include({ status: 'completed', received_amount: '42.000000' });
     } finally {
       await observer.close();
@@ -168,7 +182,7 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   it('a failed payment frees its session for another attempt', async () => {
     const sessionId = await newSession({ amount: 42 });
     const first = (await pay({ sessionId })).body.data.paymentId as string;
-    await failPayment(ctx, first, 'Transaction reverted');
+    await failPayment(h.context, first, 'Transaction reverted');
     expect((await getSession(sessionId)).payment).to.equal(null);
     const second = await pay({ sessionId });
     expect(second.status).to.equal(201);

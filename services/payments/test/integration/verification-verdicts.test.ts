@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { buildEvent } from '@stablepay/platform';
-import {
-  observeEvents,
-  paymentBody,
-  startHarness,
-  waitFor,
-  type Harness,
-  type TestMerchant,
-} from '../support/harness.js';
+import type { EventDataInput } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
+import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 /** The chain-watcher's verdicts, as real events over RabbitMQ, move payments to their final status. */
 describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
@@ -28,22 +22,11 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
     return { id: res.body.data.paymentId as string, body };
   };
 
-  const publish = async (event: ReturnType<typeof buildEvent>, times = 1) => {
-    for (let i = 0; i < times; i++) {
-      await h.bus.publish({
-        id: event.id,
-        type: event.type,
-        body: event as unknown as Record<string, unknown>,
-      });
-    }
-  };
-
-  const verified = (p: { id: string; body: Record<string, any> }, receivedAmount: string) =>
-    buildEvent({
-      type: 'chain.payment.verified',
-      producer: 'chain-watcher',
-      merchantId: shop.merchantId,
-      data: {
+  const fromChainWatcher = () => ({ producer: 'chain-watcher' as const, merchantId: shop.merchantId });
+  const verify = (p: { id: string; body: Record<string, any> }, receivedAmount: string, times = 1) =>
+    h.publish(
+      'chain.payment.verified',
+      {
         paymentId: p.id,
         txHash: p.body.txHash,
         chainId: p.body.chainId,
@@ -55,17 +38,19 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
         blockTimestamp: new Date().toISOString(),
         confirmations: 1,
       },
-    });
+      { ...fromChainWatcher(), times },
+    );
+  const reject = (data: EventDataInput<'chain.payment.rejected'>) =>
+    h.publish('chain.payment.rejected', data, fromChainWatcher());
 
-  const detail = async (id: string) =>
-    (await h.call('GET', `/payments/api/${id}`, { merchant: shop })).body.data;
+  const detail = async (id: string) => (await h.call('GET', `/payments/api/${id}`, actingAs(shop))).body.data;
 
   it('completes on chain.payment.verified, records an overpayment, and publishes payment.completed once', async () => {
-    const observer = await observeEvents(h, ['payment.completed']);
+    const observer = await h.observe(['payment.completed']);
     try {
       const p = await newPayment();
       // Delivered three times, as at-least-once delivery may: one completion, one event.
-      await publish(verified(p, '40.5'), 3);
+      await verify(p, '40.5', 3);
       const d = await waitFor(async () => {
         const v = await detail(p.id);
         return v.status === 'completed' ? v : undefined;
@@ -74,7 +59,7 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
       await waitFor(async () => observer.messages.some((m) => m.data.payment_id === p.id));
       // A later, unrelated completion proves no duplicate was still on its way.
       const q = await newPayment();
-      await publish(verified(q, '40'));
+      await verify(q, '40');
       await waitFor(async () => observer.messages.some((m) => m.data.payment_id === q.id));
       expect(observer.messages.filter((m) => m.data.payment_id === p.id)).to.have.length(1);
     } finally {
@@ -83,23 +68,16 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
   });
 
   it('fails on chain.payment.rejected with the documented reason code and keeps the received amount', async () => {
-    const observer = await observeEvents(h, ['payment.failed']);
+    const observer = await h.observe(['payment.failed']);
     try {
       const p = await newPayment();
-      await publish(
-        buildEvent({
-          type: 'chain.payment.rejected',
-          producer: 'chain-watcher',
-          merchantId: shop.merchantId,
-          data: {
-            paymentId: p.id,
-            txHash: p.body.txHash,
-            reason: 'underpaid',
-            receivedAmount: '12.25',
-            detail: 'received 12.25 USDC of 40',
-          },
-        }),
-      );
+      await reject({
+        paymentId: p.id,
+        txHash: p.body.txHash as string,
+        reason: 'underpaid',
+        receivedAmount: '12.25',
+        detail: 'received 12.25 USDC of 40',
+      });
       const d = await waitFor(async () => {
         const v = await detail(p.id);
         return v.status === 'failed' ? v : undefined;
@@ -114,25 +92,18 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
 
   it('ignores a stale verdict for a payment already in a final status', async () => {
     const p = await newPayment();
-    await publish(verified(p, '40'));
+    await verify(p, '40');
     await waitFor(async () => (await detail(p.id)).status === 'completed');
-    await publish(
-      buildEvent({
-        type: 'chain.payment.rejected',
-        producer: 'chain-watcher',
-        merchantId: shop.merchantId,
-        data: {
-          paymentId: p.id,
-          txHash: p.body.txHash,
-          reason: 'tx_not_found',
-          receivedAmount: null,
-          detail: 'late',
-        },
-      }),
-    );
+    await reject({
+      paymentId: p.id,
+      txHash: p.body.txHash as string,
+      reason: 'tx_not_found',
+      receivedAmount: null,
+      detail: 'late',
+    });
     // Followed by a verdict for another payment on the same queue: once that one lands, the stale one was handled.
     const q = await newPayment();
-    await publish(verified(q, '40'));
+    await verify(q, '40');
     await waitFor(async () => (await detail(q.id)).status === 'completed');
     expect((await detail(p.id)).status).to.equal('completed');
     expect(await h.bus.peekDeadLetters('payments')).to.have.length(0);

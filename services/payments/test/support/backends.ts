@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
-import { createChainDirectory, paymentsMigrations, type PaymentsContext } from '../../src/index.js';
+import { paymentsMigrations, type PaymentsContext } from '../../src/index.js';
 import { upsertMerchant } from '../../src/db/merchants-repo.js';
+import { TEST_CHAIN_REGISTRY } from './harness.js';
 
 export interface Backend {
   name: string;
@@ -46,7 +47,7 @@ export const migrated = async (db: Knex): Promise<void> => migrate(db, 'payments
 
 export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}): PaymentsContext => ({
   db,
-  chains: createChainDirectory({ '31337': 'BASE' }),
+  chains: TEST_CHAIN_REGISTRY,
   checkoutUrl: 'https://pay.example.test/',
   sessionIdPrefix: 'cs_live_',
   allowInsecureUrls: false,

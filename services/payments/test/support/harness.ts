@@ -1,33 +1,33 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import {
-  AmqpBus,
-  INTERNAL_TOKEN_HEADER,
-  buildEvent,
-  createDatabase,
-  createMetrics,
-  signInternalToken,
-  type CallerKind,
-  type RunningService,
-} from '@stablepay/platform';
-import {
-  createTestDatabase,
-  quietLogger,
-  testAmqpUrl,
-  testQueuePrefix,
-  type TestDatabase,
-} from '@stablepay/platform/testing';
-import type { BlockchainName, Currency } from '@stablepay/contracts';
-import { loadPaymentsConfig, startPaymentsService, type PaymentsConfig } from '../../src/index.js';
-
-export const SECRET = 'test-internal-token-secret-0123456789abcdef';
-
-import { waitFor } from '@stablepay/platform/testing';
-
-export { waitFor };
+import { parseChainRegistry, type BlockchainName, type Currency } from '@stablepay/contracts';
+import { bootService, waitFor, type CallOptions, type ServiceUnderTest } from '@stablepay/platform/testing';
+import { paymentsService, type PaymentsConfig, type PaymentsContext } from '../../src/index.js';
 
 export const randomTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 export const randomAddress = (): string => `0x${randomBytes(20).toString('hex')}`;
+
+/** The chains the tests pay on: ids no public network uses, one same-chain and one cross-chain source. */
+export const TEST_CHAIN_REGISTRY = parseChainRegistry({
+  network: 'devnet',
+  chains: [
+    {
+      name: 'BASE',
+      chainId: 31337,
+      cctpDomain: 6,
+      rpcUrls: ['http://127.0.0.1:8545'],
+      confirmations: 1,
+      tokens: {},
+    },
+    {
+      name: 'ARB',
+      chainId: 31338,
+      cctpDomain: 3,
+      rpcUrls: ['http://127.0.0.1:8546'],
+      confirmations: 1,
+      tokens: {},
+    },
+  ],
+});
 
 export interface TestMerchant {
   merchantId: string;
@@ -35,139 +35,61 @@ export interface TestMerchant {
   wallet?: string;
 }
 
-export interface CallOptions {
-  caller?: CallerKind;
-  merchant?: TestMerchant;
-  body?: unknown;
-  /** send no internal token at all */
-  anonymous?: boolean;
-}
+/** Call options of a request made with `merchant`'s credential (an API key unless `caller` says otherwise). */
+export const actingAs = (merchant: TestMerchant): CallOptions => ({
+  merchantId: merchant.merchantId,
+  merchantPublicId: merchant.publicId,
+});
 
-export interface Harness {
-  url: string;
-  db: Knex;
-  bus: AmqpBus;
-  prefix: string;
-  amqpUrl: string;
-  config: PaymentsConfig;
-  service: RunningService;
-  call(method: string, path: string, opts?: CallOptions): Promise<{ status: number; body: any }>;
+export interface Harness extends ServiceUnderTest<PaymentsConfig, PaymentsContext> {
   seedMerchant(opts?: {
     currencies?: Currency[];
     wallet?: boolean;
     blockchain?: BlockchainName;
   }): Promise<TestMerchant>;
-  close(): Promise<void>;
 }
 
-/** The real service on port 0, on a fresh PostgreSQL database and a fresh RabbitMQ prefix. */
+/** The real service (platform test kit), on the test chains, with a fast session sweeper. */
 export const startHarness = async (env: Record<string, string> = {}): Promise<Harness> => {
-  const testDb: TestDatabase = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
-  const config = loadPaymentsConfig({
-    INTERNAL_TOKEN_SECRET: SECRET,
-    DATABASE_URL: testDb.url,
-    AMQP_URL: amqpUrl,
-    AMQP_PREFIX: prefix,
-    CHECKOUT_URL: 'https://pay.example.test/',
-    EXTRA_CHAINS: '{"31337":"BASE","31338":"ARB"}',
-    CHECKOUT_EXPIRY_SWEEP_MS: '100',
-    ...env,
-  });
-  const logger = quietLogger('payments');
-  const db = await createDatabase({ url: testDb.url, schema: config.DATABASE_SCHEMA, poolMax: 20 });
-  const bus = new AmqpBus({ url: amqpUrl, prefix, logger });
-  await bus.connect();
-  const service = await startPaymentsService({
-    config,
-    deps: { db, bus, logger, metrics: createMetrics('payments', false) },
-    port: 0,
-    host: '127.0.0.1',
-  });
-
-  const call: Harness['call'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (!opts.anonymous) {
-      const caller = opts.caller ?? (opts.merchant ? 'api_key' : 'public');
-      headers[INTERNAL_TOKEN_HEADER] = signInternalToken(SECRET, {
-        caller,
-        merchantId: caller === 'public' ? undefined : opts.merchant?.merchantId,
-        merchantPublicId: caller === 'public' ? undefined : opts.merchant?.publicId,
-      });
-    }
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-
-  const seedMerchant: Harness['seedMerchant'] = async (opts = {}) => {
-    const merchantId = randomUUID();
-    const merchant: TestMerchant = { merchantId, publicId: `sp_live_${randomUUID()}` };
-    const created = buildEvent({
-      type: 'merchant.created',
-      producer: 'gateway',
-      merchantId,
-      data: {
-        merchantId,
-        publicId: merchant.publicId,
-        name: 'Test Shop',
-        blockchain: opts.blockchain ?? 'BASE',
-        acceptedCurrencies: opts.currencies ?? ['USDC', 'EURC'],
-        email: 'shop@example.test',
-      },
-    });
-    await bus.publish({
-      id: created.id,
-      type: created.type,
-      body: created as unknown as Record<string, unknown>,
-    });
-    await waitFor(() => db('merchants').where({ merchant_id: merchantId }).first());
-    if (opts.wallet) {
-      merchant.wallet = randomAddress();
-      const assigned = buildEvent({
-        type: 'wallet.assigned',
-        producer: 'chain-watcher',
-        merchantId,
-        data: {
-          merchantId,
-          walletId: randomUUID(),
-          address: merchant.wallet,
-          blockchain: 'BASE',
-          chainId: 31337,
-        },
-      });
-      await bus.publish({
-        id: assigned.id,
-        type: assigned.type,
-        body: assigned as unknown as Record<string, unknown>,
-      });
-      await waitFor(() =>
-        db('merchants').where({ merchant_id: merchantId }).whereNotNull('wallet_address').first(),
-      );
-    }
-    return merchant;
-  };
-
-  return {
-    url: service.url,
-    db,
-    bus,
-    prefix,
-    amqpUrl,
-    config,
-    service,
-    call,
-    seedMerchant,
-    close: async () => {
-      await service.stop();
-      await testDb.drop();
+  const sut = await bootService(paymentsService, {
+    env: {
+      CHECKOUT_URL: 'https://pay.example.test/',
+      CHAIN_REGISTRY: JSON.stringify(TEST_CHAIN_REGISTRY),
+      CHECKOUT_EXPIRY_SWEEP_MS: '100',
+      ...env,
     },
-  };
+  });
+  return { ...sut, seedMerchant: (opts) => seedMerchant(sut, opts) };
+};
+
+/** A merchant as the gateway announces it (merchant.created, then wallet.assigned), once projected. */
+const seedMerchant = async (
+  sut: ServiceUnderTest<PaymentsConfig, PaymentsContext>,
+  opts: { currencies?: Currency[]; wallet?: boolean; blockchain?: BlockchainName } = {},
+): Promise<TestMerchant> => {
+  const merchantId = randomUUID();
+  const merchant: TestMerchant = { merchantId, publicId: `sp_live_${randomUUID()}` };
+  await sut.publish('merchant.created', {
+    merchantId,
+    publicId: merchant.publicId,
+    name: 'Test Shop',
+    blockchain: opts.blockchain ?? 'BASE',
+    acceptedCurrencies: opts.currencies ?? ['USDC', 'EURC'],
+    email: 'shop@example.test',
+  });
+  await waitFor(() => sut.db('merchants').where({ merchant_id: merchantId }).first());
+  if (opts.wallet) {
+    merchant.wallet = randomAddress();
+    await sut.publish(
+      'wallet.assigned',
+      { merchantId, walletId: randomUUID(), address: merchant.wallet, blockchain: 'BASE', chainId: 31337 },
+      { producer: 'chain-watcher' },
+    );
+    await waitFor(() =>
+      sut.db('merchants').where({ merchant_id: merchantId }).whereNotNull('wallet_address').first(),
+    );
+  }
+  return merchant;
 };
 
 /** A valid same-chain create-public body for `merchant`, with overrides. */
@@ -186,5 +108,3 @@ export const paymentBody = (
   customerEmail: 'buyer@example.test',
   ...overrides,
 });
-
-export { observeEvents } from '@stablepay/platform/testing';

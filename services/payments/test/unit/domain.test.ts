@@ -1,27 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { PaymentListQuery } from '@stablepay/contracts';
-import { createChainDirectory, PAYMENT_TRANSITIONS } from '../../src/index.js';
+import { PAYMENT_TRANSITIONS } from '../../src/index.js';
 import { likePattern } from '../../src/db/payments-repo.js';
 import { IN_PROGRESS_STATUSES, statusesLeadingTo } from '../../src/domain/payment-state.js';
 import { toPaymentQuery } from '../../src/domain/payment-queries.js';
-
-describe('chain directory', () => {
-  it('knows the mainnet ids and configured extras', () => {
-    const chains = createChainDirectory({ '31337': 'BASE', '10': 'ARB' });
-    expect([1, 8453, 137, 42161, 43114].map((id) => chains.nameOf(id))).to.deep.equal([
-      'ETH',
-      'BASE',
-      'MATIC',
-      'ARB',
-      'AVAX',
-    ]);
-    expect(chains.nameOf(31337)).to.equal('BASE');
-    expect(chains.nameOf(10)).to.equal('ARB'); // extras win
-    expect(chains.nameOf(5)).to.equal(undefined);
-    expect(createChainDirectory().nameOf(10)).to.equal('OP');
-  });
-});
 
 describe('payment state machine', () => {
   it('has no way out of completed or failed', () => {

@@ -5,6 +5,7 @@ import {
   type WalletBalance,
 } from '@stablepay/contracts';
 import { INTERNAL_TOKEN_HEADER, currentContext, signInternalToken } from '@stablepay/platform';
+import type { RefundsConfig } from '../config.js';
 
 /** The balance could not be read (chain-watcher down, slow, or answering nonsense). */
 export class BalanceUnavailableError extends Error {
@@ -79,3 +80,11 @@ export class ChainWatcherClient implements BalanceSource {
     return this.opts.baseUrl.endsWith('/') ? this.opts.baseUrl : `${this.opts.baseUrl}/`;
   }
 }
+
+/** The balance source a deployed service uses: the chain-watcher named in the configuration. */
+export const chainWatcherBalances = (config: RefundsConfig): BalanceSource =>
+  new ChainWatcherClient({
+    baseUrl: config.CHAIN_WATCHER_URL,
+    internalTokenSecret: config.INTERNAL_TOKEN_SECRET,
+    timeoutMs: config.CHAIN_WATCHER_TIMEOUT_MS,
+  });

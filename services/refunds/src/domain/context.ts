@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Logger } from '@stablepay/platform';
+import { eventWriter, type Logger } from '@stablepay/platform';
 
 /** Everything the domain operations need, passed explicitly. */
 export interface RefundsContext {
@@ -11,3 +11,6 @@ export interface RefundsContext {
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
   eventsCommitted: () => void;
 }
+
+/** Every event this service publishes goes through this writer, in the transaction of its change. */
+export const writeEvent = eventWriter('refunds');

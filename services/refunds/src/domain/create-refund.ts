@@ -3,7 +3,7 @@ import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@
 import { AppError, fieldDetail, notFound } from '@stablepay/platform';
 import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
 import { insertRefund } from '../db/refunds-repo.js';
-import { writeRefundEvent } from '../messaging/events.js';
+import { writeRefundEvent } from './refund-events.js';
 import type { RefundsContext } from './context.js';
 import type { RefundRecord } from './records.js';
 import { refundableRemainder, withinRefundWindow } from './rules.js';
@@ -21,12 +21,6 @@ export const createRefund = async (
   merchantId: string,
   body: CreateRefundBody,
 ): Promise<RefundRecord> => {
-  if (body.note?.includes('\u0000')) {
-    // PostgreSQL text cannot hold U+0000; say so instead of failing with a 500.
-    throw new AppError('validation', 'Body validation failed', [
-      fieldDetail('note', 'Text must not contain NUL characters'),
-    ]);
-  }
   const refund = await ctx.db.transaction(async (trx) => {
     const payment = await lockPayment(trx, body.paymentId, merchantId);
     if (!payment) throw notFound('Payment');

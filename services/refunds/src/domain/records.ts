@@ -43,3 +43,14 @@ export interface RefundRecord {
   updatedAt: Date;
   completedAt: Date | null;
 }
+
+/** The spec's snake_case refund fields shared by the API views and the refund events. */
+export const refundFields = (r: RefundRecord) => ({
+  payment_id: r.paymentId,
+  amount: r.amount,
+  currency: r.currency,
+  status: r.status,
+  destination_address: r.destinationAddress,
+  blockchain: r.blockchain,
+  reason: r.reason,
+});

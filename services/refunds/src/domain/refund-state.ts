@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import type { RefundStatus } from '@stablepay/contracts';
 import { conflict, fieldDetail, notFound } from '@stablepay/platform';
 import { findRefund, transitionRefundRow } from '../db/refunds-repo.js';
-import { writeEvent, writeRefundEvent } from '../messaging/events.js';
-import type { RefundsContext } from './context.js';
+import { writeEvent, type RefundsContext } from './context.js';
+import { writeRefundEvent } from './refund-events.js';
 import type { RefundRecord } from './records.js';
 import { statusesLeadingTo } from './rules.js';
 

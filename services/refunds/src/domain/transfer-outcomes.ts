@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@stablepay/platform';
 import { findRefund, setProcessingTxHash } from '../db/refunds-repo.js';
-import { writeRefundEvent } from '../messaging/events.js';
+import { writeRefundEvent } from './refund-events.js';
 import { transitionRefund } from './refund-state.js';
 
 /**

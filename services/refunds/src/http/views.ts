@@ -1,18 +1,9 @@
 import type { CreatedRefund, RefundDetail, RefundListItem, RefundPayment } from '@stablepay/contracts';
-import type { RefundablePayment, RefundRecord } from '../domain/records.js';
+import { refundFields, type RefundablePayment, type RefundRecord } from '../domain/records.js';
 
 /** Records → the spec's response views; each view lists exactly its fields. */
 
-export const toCreatedView = (r: RefundRecord): CreatedRefund => ({
-  id: r.id,
-  payment_id: r.paymentId,
-  amount: r.amount,
-  currency: r.currency,
-  status: r.status,
-  destination_address: r.destinationAddress,
-  blockchain: r.blockchain,
-  reason: r.reason,
-});
+export const toCreatedView = (r: RefundRecord): CreatedRefund => ({ id: r.id, ...refundFields(r) });
 
 export const toListItem = (r: RefundRecord): RefundListItem => ({
   ...toCreatedView(r),

@@ -1,5 +1,5 @@
-import { EventTypes, PaymentCompletedData } from '@stablepay/contracts';
-import { PermanentError, type Logger, type TransactionalHandler } from '@stablepay/platform';
+import { EventTypes } from '@stablepay/contracts';
+import { PermanentError, type EventHandlers, type Logger } from '@stablepay/platform';
 import { insertPaymentIfNew } from '../db/payments-repo.js';
 import { toRefundablePayment } from '../domain/payment-projection.js';
 
@@ -7,9 +7,8 @@ import { toRefundablePayment } from '../domain/payment-projection.js';
  * Keeps the projection of refundable payments. A completed payment whose funds cannot be sent back
  * (no known chain, no payer address) is dead-lettered with the reason, for an operator to see.
  */
-export const paymentProjectionHandlers = (logger: Logger): Record<string, TransactionalHandler> => ({
-  [EventTypes.PaymentCompleted]: async (event, trx) => {
-    const data = PaymentCompletedData.parse(event.data);
+export const paymentProjectionHandlers = (logger: Logger): EventHandlers => ({
+  [EventTypes.PaymentCompleted]: async ({ data }, trx) => {
     const projected = toRefundablePayment(data);
     if (!projected.ok)
       throw new PermanentError(`payment ${data.payment_id} cannot be refunded: ${projected.problem}`);

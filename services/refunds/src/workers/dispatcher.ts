@@ -1,9 +1,9 @@
-import { errorText, type Worker } from '@stablepay/platform';
+import { errorText, forEachConcurrent, loopWorker, type Worker } from '@stablepay/platform';
 import type { BalanceSource, WalletBalances } from '../clients/chain-watcher.js';
+import type { RefundsConfig } from '../config.js';
 import { claimDueRefunds, deferDispatch, type DueRefund } from '../db/dispatch-repo.js';
 import type { RefundsContext } from '../domain/context.js';
 import { decideDispatch } from '../domain/dispatch.js';
-import { forEachConcurrent, loopWorker } from '@stablepay/platform';
 
 const BATCH = 100;
 /** Merchants whose balances are asked for at once. */
@@ -16,6 +16,13 @@ export interface DispatcherOptions {
   /** How long a claimed refund is reserved for this replica (covers the balance request). */
   leaseMs: number;
 }
+
+/** The lease outlives several balance requests that time out, so a slow pass keeps its refunds. */
+export const dispatcherOptions = (config: RefundsConfig): DispatcherOptions => ({
+  holdSeconds: config.REFUND_HOLD_SECONDS,
+  pollMs: config.DISPATCH_POLL_MS,
+  leaseMs: Math.max(60_000, config.CHAIN_WATCHER_TIMEOUT_MS * 4),
+});
 
 /** What the wallet holds of the refund's token on the refund's chain; nothing when it is elsewhere. */
 const balanceFor = (ctx: RefundsContext, wallet: WalletBalances | null, r: DueRefund): string => {

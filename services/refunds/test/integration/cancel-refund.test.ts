@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import {
   createRefund,
   newMerchant,
-  observeEvents,
   refundRow,
   startHarness,
   waitForMessage,
@@ -22,17 +21,18 @@ describe('POST /refunds/api/:id/cancel (PostgreSQL + RabbitMQ)', function () {
   });
   after(async () => h?.close());
 
-  const cancel = (id: string, merchant = shop) => h.call('POST', `/refunds/api/${id}/cancel`, { merchant });
+  const cancel = (id: string, merchant = shop) =>
+    h.call('POST', `/refunds/api/${id}/cancel`, { ...merchant });
 
   it('cancels a pending refund, publishes refund.cancelled and frees the amount', async () => {
-    const observer = await observeEvents(h, ['refund.cancelled']);
+    const observer = await h.observe(['refund.cancelled']);
     try {
       const p = await h.seedPayment(shop, { amount: '30' });
       const id = await createRefund(h, p);
       const res = await cancel(id);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ success: true });
-      const detail = (await h.call('GET', `/refunds/api/${id}`, { merchant: shop })).body.data;
+      const detail = (await h.call('GET', `/refunds/api/${id}`, { ...shop })).body.data;
       expect(detail.status).to.equal('cancelled');
       const event = await waitForMessage(observer, id, 'refund.cancelled');
       expect(event.data).to.deep.include({

@@ -4,7 +4,6 @@ import {
   DAY_MS,
   createRefund,
   newMerchant,
-  observeEvents,
   startHarness,
   waitForMessage,
   type Harness,
@@ -34,10 +33,10 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
   after(async () => h?.close());
 
   const create = (merchant: TestMerchant, body: Record<string, unknown>) =>
-    h.call('POST', '/refunds/api/create', { merchant, body });
+    h.call('POST', '/refunds/api/create', { ...merchant, body });
 
   it('refunds everything still refundable by default, with exactly the spec fields, and publishes refund.created', async () => {
-    const observer = await observeEvents(h, ['refund.created']);
+    const observer = await h.observe(['refund.created']);
     try {
       const p = await h.seedPayment(shop, { amount: '25.500000' });
       const res = await create(shop, { paymentId: p.id, reason: 'duplicate' });
@@ -207,7 +206,7 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
     const body = { paymentId: randomUUID(), reason: 'other' };
     expect((await h.call('POST', '/refunds/api/create', { anonymous: true, body })).status).to.equal(401);
     expect((await h.call('POST', '/refunds/api/create', { body })).status).to.equal(401);
-    const asUser = await h.call('POST', '/refunds/api/create', { merchant: shop, caller: 'user', body });
+    const asUser = await h.call('POST', '/refunds/api/create', { ...shop, caller: 'user', body });
     expect(asUser.status).to.equal(403);
   });
 });

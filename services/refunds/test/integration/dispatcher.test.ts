@@ -1,15 +1,13 @@
 import { expect } from 'chai';
-import { quietLogger } from '@stablepay/platform/testing';
+import { quietLogger, waitFor, type EventObserver } from '@stablepay/platform/testing';
 import type { DueRefund } from '../../src/db/dispatch-repo.js';
 import { decideDispatch } from '../../src/domain/dispatch.js';
 import type { RefundsContext } from '../../src/index.js';
 import {
   createRefund,
   newMerchant,
-  observeEvents,
   refundRow,
   startHarness,
-  waitFor,
   waitForStatus,
   type Harness,
 } from '../support/harness.js';
@@ -18,11 +16,11 @@ import {
 describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);
   let h: Harness;
-  let observer: Awaited<ReturnType<typeof observeEvents>>;
+  let observer: EventObserver;
 
   before(async () => {
     h = await startHarness({ REFUND_HOLD_SECONDS: '1', DISPATCH_POLL_MS: '50' });
-    observer = await observeEvents(h, ['transfer.requested']);
+    observer = await h.observe(['transfer.requested']);
   });
   after(async () => {
     await observer?.close();
@@ -32,7 +30,7 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
   const transfersFor = (id: string) =>
     observer.messages.filter((m) => m.type === 'transfer.requested' && m.data.idempotencyKey === id);
   const detail = async (merchant: { merchantId: string }, id: string) =>
-    (await h.call('GET', `/refunds/api/${id}`, { merchant })).body.data;
+    (await h.call('GET', `/refunds/api/${id}`, { ...merchant })).body.data;
 
   it('holds a new refund, then sends it with one transfer.requested', async () => {
     const shop = newMerchant();
@@ -83,7 +81,7 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
     expect(waiting.status).to.equal('pending');
     const checks = h.balances.requestsFor(shop.merchantId).length;
     await waitFor(async () => h.balances.requestsFor(shop.merchantId).length > checks + 1);
-    expect((await h.call('POST', `/refunds/api/${spare}/cancel`, { merchant: shop })).status).to.equal(200);
+    expect((await h.call('POST', `/refunds/api/${spare}/cancel`, { ...shop })).status).to.equal(200);
 
     h.balances.setBalance(shop.merchantId, { USDC: '10' });
     const sent = await waitForStatus(h, p, id, 'processing');

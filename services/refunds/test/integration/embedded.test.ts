@@ -2,18 +2,22 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import {
   EmbeddedPostgres,
-  INTERNAL_TOKEN_HEADER,
   InProcessBus,
-  buildEvent,
   createDatabase,
   createMetrics,
-  signInternalToken,
+  startDefinedService,
   type RunningService,
 } from '@stablepay/platform';
-import { quietLogger } from '@stablepay/platform/testing';
-import { loadRefundsConfig, startRefundsService } from '../../src/index.js';
+import {
+  TEST_INTERNAL_SECRET,
+  callService,
+  publishEvent,
+  quietLogger,
+  waitFor,
+} from '@stablepay/platform/testing';
+import { loadRefundsConfig, refundsService } from '../../src/index.js';
 import { BalanceServer } from '../support/balance-server.js';
-import { SECRET, paymentCompleted, randomAddress, randomTxHash, waitFor } from '../support/harness.js';
+import { paymentCompleted, randomAddress, randomTxHash } from '../support/harness.js';
 
 /** The embedded default of `npm start`: PGlite (one session) and the in-process bus. */
 describe('refunds on PGlite with the in-process bus', function () {
@@ -34,15 +38,15 @@ describe('refunds on PGlite with the in-process bus', function () {
       routingKeys: ['refund.*', 'transfer.requested'],
       handler: async ({ message }) => void published.push(message.body),
     });
-    balances = await new BalanceServer(SECRET).start();
+    balances = await new BalanceServer().start();
     balances.setBalance(merchantId, { USDC: '1000' });
     const config = loadRefundsConfig({
-      INTERNAL_TOKEN_SECRET: SECRET,
+      INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
       CHAIN_WATCHER_URL: balances.url,
       REFUND_HOLD_SECONDS: '0',
       DISPATCH_POLL_MS: '50',
     });
-    service = await startRefundsService({
+    service = await startDefinedService(refundsService, {
       config,
       deps: { db, bus, logger: quietLogger('refunds'), metrics: createMetrics('refunds', false) },
       port: 0,
@@ -55,19 +59,8 @@ describe('refunds on PGlite with the in-process bus', function () {
     await embedded?.close();
   });
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        [INTERNAL_TOKEN_HEADER]: signInternalToken(SECRET, { caller: 'api_key', merchantId }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const publish = (event: ReturnType<typeof buildEvent>) =>
-    bus.publish({ id: event.id, type: event.type, body: event as unknown as Record<string, unknown> });
+  const call = (method: string, path: string, body?: unknown) =>
+    callService(service.url, method, path, { merchantId, body });
 
   it('projects, refunds concurrently, dispatches and completes', async () => {
     const payment = {
@@ -80,7 +73,10 @@ describe('refunds on PGlite with the in-process bus', function () {
       blockchain: 'BASE' as const,
       completedAt: new Date().toISOString(),
     };
-    await publish(paymentCompleted(payment));
+    await publishEvent(bus, 'payment.completed', paymentCompleted(payment), {
+      producer: 'payments',
+      merchantId,
+    });
     const create = () =>
       call('POST', '/refunds/api/create', { paymentId: payment.id, amount: '10', reason: 'other' });
     const first = await waitFor(async () => {
@@ -100,13 +96,11 @@ describe('refunds on PGlite with the in-process bus', function () {
       toAddress: payment.fromAddress,
     });
     const txHash = randomTxHash();
-    await publish(
-      buildEvent({
-        type: 'transfer.confirmed',
-        producer: 'chain-watcher',
-        merchantId,
-        data: { idempotencyKey: id, purpose: 'refund', txHash, blockNumber: 7 },
-      }),
+    await publishEvent(
+      bus,
+      'transfer.confirmed',
+      { idempotencyKey: id, purpose: 'refund', txHash, blockNumber: 7 },
+      { producer: 'chain-watcher', merchantId },
     );
     const done = await waitFor(async () => {
       const d = (await call('GET', `/refunds/api/${id}`)).body.data;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '@stablepay/platform/testing';
 import {
   createRefund,
   newMerchant,
@@ -7,7 +8,6 @@ import {
   randomAddress,
   randomTxHash,
   startHarness,
-  waitFor,
   type Harness,
   type SeededPayment,
   type TestMerchant,
@@ -30,7 +30,7 @@ describe('projection of completed payments (PostgreSQL + RabbitMQ)', function ()
     const p = await h.seedPayment(shop, { crossChain: { source: 'ETH', destination: 'ARB' } });
     expect((await projected(p.id)).blockchain).to.equal('ARB');
     const res = await h.call('POST', '/refunds/api/create', {
-      merchant: shop,
+      ...shop,
       body: { paymentId: p.id, reason: 'other' },
     });
     expect(res.status).to.equal(201);
@@ -41,12 +41,15 @@ describe('projection of completed payments (PostgreSQL + RabbitMQ)', function ()
     const p = await h.seedPayment(shop, { amount: '10' });
     await createRefund(h, p, { amount: '4' });
     // The same event again, and a later completion claiming another amount: the first one stands.
-    const repeat = paymentCompleted({ ...p, amount: '1.000000' });
-    await h.publish(repeat, 2);
+    const repeat = await h.publish('payment.completed', paymentCompleted({ ...p, amount: '1.000000' }), {
+      producer: 'payments',
+      merchantId: shop.merchantId,
+      times: 2,
+    });
     await waitFor(() => h.db('inbox').where({ message_id: repeat.id }).first());
     expect((await projected(p.id)).amount).to.equal('10.000000');
     const rest = await h.call('POST', '/refunds/api/create', {
-      merchant: shop,
+      ...shop,
       body: { paymentId: p.id, reason: 'other' },
     });
     expect(rest.body.data.amount).to.equal('6.000000');
@@ -63,8 +66,10 @@ describe('projection of completed payments (PostgreSQL + RabbitMQ)', function ()
       blockchain: 'BASE',
       completedAt: new Date().toISOString(),
     };
-    const event = paymentCompleted(p, { sourceChain: 'DOGE' });
-    await h.publish(event);
+    const event = await h.publish('payment.completed', paymentCompleted(p, { sourceChain: 'DOGE' }), {
+      producer: 'payments',
+      merchantId: shop.merchantId,
+    });
     const [dead] = await waitFor(async () => {
       const letters = await h.bus.peekDeadLetters('refunds');
       return letters.length > 0 ? letters : undefined;

@@ -47,7 +47,7 @@ describe('refund list and detail (PostgreSQL + RabbitMQ)', function () {
     ids.push(await createRefund(h, usdc, { amount: '20' }));
     ids.push(await createRefund(h, eurc, { amount: '5' }));
     ids.push(await createRefund(h, usdc, { amount: '1.25' }));
-    expect((await h.call('POST', `/refunds/api/${ids[1]}/cancel`, { merchant: shop })).status).to.equal(200);
+    expect((await h.call('POST', `/refunds/api/${ids[1]}/cancel`, { ...shop })).status).to.equal(200);
     // Another merchant's refunds never show up.
     const other = newMerchant();
     await createRefund(h, await h.seedPayment(other));
@@ -55,7 +55,7 @@ describe('refund list and detail (PostgreSQL + RabbitMQ)', function () {
   after(async () => h?.close());
 
   const list = async (query = '') => {
-    const res = await h.call('GET', `/refunds/api/list${query}`, { merchant: shop });
+    const res = await h.call('GET', `/refunds/api/list${query}`, { ...shop });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.data as {
       refunds: Array<Record<string, any>>;
@@ -108,14 +108,14 @@ describe('refund list and detail (PostgreSQL + RabbitMQ)', function () {
     expect(idsOf(page)).to.deep.equal([ids[2], ids[1]]);
     expect((await list('?limit=200&offset=4')).refunds).to.deep.equal([]);
     for (const q of ['?limit=0', '?limit=201', '?offset=-1', '?status=done', '?currency=BTC', '?search=']) {
-      const res = await h.call('GET', `/refunds/api/list${q}`, { merchant: shop });
+      const res = await h.call('GET', `/refunds/api/list${q}`, { ...shop });
       expect(res.status, q).to.equal(400);
       expect(res.body.success).to.equal(false);
     }
   });
 
   it('shows the detail view with the note and the payment', async () => {
-    const res = await h.call('GET', `/refunds/api/${ids[0]}`, { merchant: shop });
+    const res = await h.call('GET', `/refunds/api/${ids[0]}`, { ...shop });
     expect(res.status).to.equal(200);
     const d = res.body.data;
     expect(Object.keys(d).sort()).to.deep.equal([...DETAIL_FIELDS, 'note'].sort());
@@ -139,21 +139,19 @@ describe('refund list and detail (PostgreSQL + RabbitMQ)', function () {
       from_address: usdc.fromAddress,
       created_at: usdc.completedAt,
     });
-    const noNote = await h.call('GET', `/refunds/api/${ids[2]}`, { merchant: shop });
+    const noNote = await h.call('GET', `/refunds/api/${ids[2]}`, { ...shop });
     expect(Object.keys(noNote.body.data).sort()).to.deep.equal(DETAIL_FIELDS);
     expect(noNote.body.data.payment).to.include({ id: eurc.id, amount: '50.000000', currency: 'EURC' });
   });
 
   it("answers 404 for another merchant's refund, 400 for a malformed id", async () => {
-    const other = await h.call('GET', `/refunds/api/${ids[0]}`, { merchant: newMerchant() });
+    const other = await h.call('GET', `/refunds/api/${ids[0]}`, { ...newMerchant() });
     expect(other.status).to.equal(404);
     expect(other.body).to.deep.equal({ success: false, error: 'Refund not found', details: [] });
-    expect((await h.call('GET', `/refunds/api/${randomUUID()}`, { merchant: shop })).status).to.equal(404);
-    const bad = await h.call('GET', '/refunds/api/not-a-uuid', { merchant: shop });
+    expect((await h.call('GET', `/refunds/api/${randomUUID()}`, { ...shop })).status).to.equal(404);
+    const bad = await h.call('GET', '/refunds/api/not-a-uuid', { ...shop });
     expect(bad.status).to.equal(400);
     expect(bad.body.details[0]).to.include({ path: 'id' });
-    expect((await h.call('GET', '/refunds/api/list', { merchant: newMerchant() })).body.data.total).to.equal(
-      0,
-    );
+    expect((await h.call('GET', '/refunds/api/list', { ...newMerchant() })).body.data.total).to.equal(0);
   });
 });

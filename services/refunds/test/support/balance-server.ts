@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BlockchainName, Currency } from '@stablepay/contracts';
 import { INTERNAL_TOKEN_HEADER, verifyInternalToken, type CallerKind } from '@stablepay/platform';
+import { TEST_INTERNAL_SECRET } from '@stablepay/platform/testing';
 
 export interface BalanceRequest {
   merchantId: string;
@@ -25,7 +26,8 @@ export class BalanceServer {
   private server?: Server;
   url = '';
 
-  constructor(private readonly secret: string) {}
+  /** The secret the services under test sign with, unless a test wants another. */
+  constructor(private readonly secret: string = TEST_INTERNAL_SECRET) {}
 
   setBalance(
     merchantId: string,

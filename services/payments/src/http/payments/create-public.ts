@@ -1,14 +1,12 @@
-import type { RequestHandler } from 'express';
-import { CreatePublicPaymentBody, type CreatedPayment } from '@stablepay/contracts';
-import { ok, parseBody } from '@stablepay/platform';
+import type { CreatedPayment } from '@stablepay/contracts';
+import { ok, type HandlerOf } from '@stablepay/platform';
 import type { PaymentsContext } from '../../domain/context.js';
 import { createPublicPayment } from '../../domain/create-payment.js';
 
 /** POST /payments/create-public (public): 201 for a new payment, 200 for a known txHash. */
 export const createPublicPaymentRoute =
-  (ctx: PaymentsContext): RequestHandler =>
-  async (req, res) => {
-    const body = parseBody(CreatePublicPaymentBody, req);
+  (ctx: PaymentsContext): HandlerOf<'createPublicPayment'> =>
+  async ({ body, res }) => {
     const { created, payment } = await createPublicPayment(ctx, body);
     const data: CreatedPayment = {
       paymentId: payment.id,

@@ -1,6 +1,4 @@
-import type { RequestHandler } from 'express';
-import { PaymentIdParams } from '@stablepay/contracts';
-import { ok, parseParams } from '@stablepay/platform';
+import { ok, type HandlerOf } from '@stablepay/platform';
 import type { PaymentsContext } from '../../domain/context.js';
 import { getPaymentById } from '../../domain/payment-queries.js';
 import { toStatusView } from '../views.js';
@@ -10,8 +8,7 @@ import { toStatusView } from '../views.js';
  * validation failure); a well-formed id that matches nothing is a 404.
  */
 export const paymentStatusRoute =
-  (ctx: PaymentsContext): RequestHandler =>
-  async (req, res) => {
-    const { id } = parseParams(PaymentIdParams, req);
-    ok(res, toStatusView(await getPaymentById(ctx, id)));
+  (ctx: PaymentsContext): HandlerOf<'getPaymentStatus'> =>
+  async ({ params, res }) => {
+    ok(res, toStatusView(await getPaymentById(ctx, params.id)));
   };

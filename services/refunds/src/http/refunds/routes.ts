@@ -1,0 +1,14 @@
+import type { RouteHandlers } from '@stablepay/platform';
+import type { RefundsContext } from '../../domain/context.js';
+import { cancelRefundRoute } from './cancel.js';
+import { createRefundRoute } from './create.js';
+import { refundDetailRoute } from './detail.js';
+import { listRefundsRoute } from './list.js';
+
+/** The refunds catalogue routes (contracts `money-routes.ts`), one handler each. */
+export const refundsRoutes = (ctx: RefundsContext): RouteHandlers<'refunds'> => ({
+  createRefund: createRefundRoute(ctx),
+  listRefunds: listRefundsRoute(ctx),
+  getRefund: refundDetailRoute(ctx),
+  cancelRefund: cancelRefundRoute(ctx),
+});
