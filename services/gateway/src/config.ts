@@ -1,6 +1,14 @@
-import { BlockchainName } from '@stablepay/contracts';
+import type { BlockchainName } from '@stablepay/contracts';
 import { z } from 'zod';
-import { baseConfigShape, envInt, envPort, envSecret, loadConfig } from '@stablepay/platform';
+import {
+  baseConfigShape,
+  chainConfigShape,
+  chainRegistryFromEnv,
+  envInt,
+  envPort,
+  envSecret,
+  loadConfig,
+} from '@stablepay/platform';
 
 const idPrefix = z
   .string()
@@ -32,6 +40,7 @@ const originList = z
 
 export const gatewayConfigSchema = z.object({
   ...baseConfigShape,
+  ...chainConfigShape,
   PORT: envPort.default(8080),
   DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('gateway'),
   /** Signs dashboard access tokens (HS256). */
@@ -56,25 +65,19 @@ export const gatewayConfigSchema = z.object({
   /** Login and registration attempts per client IP. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
   TRUST_PROXY: trustProxy,
-  /**
-   * Blockchains merchants may register on: the chains this deployment's chain-watcher serves (a
-   * merchant elsewhere would never get a wallet). All known names when unset.
-   */
-  SUPPORTED_BLOCKCHAINS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(BlockchainName).min(1))
-    .optional(),
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
 });
 
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
+  /**
+   * Blockchains merchants may register on: the chains of this deployment's registry, which the
+   * chain-watcher serves too (a merchant elsewhere would never get a wallet).
+   */
+  supportedBlockchains: BlockchainName[];
+};
 
-export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
-  loadConfig(gatewayConfigSchema, env);
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
+  const config = loadConfig(gatewayConfigSchema, env);
+  return { ...config, supportedBlockchains: chainRegistryFromEnv(config).chains.map((chain) => chain.name) };
+};

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Logger, Metrics } from '@stablepay/platform';
+import { eventWriter, type Logger, type Metrics, type ServiceDeps } from '@stablepay/platform';
 import type { GatewayConfig } from './config.js';
+import { createDecoyHash } from './domain/passwords.js';
 
 /** What the gateway's operations run with; built once per service instance and passed down. */
 export interface GatewayContext {
@@ -13,6 +14,29 @@ export interface GatewayContext {
   /** The hash verified against when a login names no account (same cost either way). */
   decoyPasswordHash: () => Promise<string>;
 }
+
+/** Writes the gateway's integration events to its outbox, in the caller's transaction. */
+export const writeEvent = eventWriter('gateway');
+
+export const createGatewayContext = (
+  config: GatewayConfig,
+  { db, logger, metrics }: ServiceDeps,
+  eventsCommitted: () => void,
+): GatewayContext => {
+  const ctx = {
+    config,
+    db,
+    logger,
+    metrics,
+    eventsCommitted,
+    decoyPasswordHash: createDecoyHash(config.SCRYPT_COST),
+  };
+  // Made now, so the first login naming an unknown account costs no more than any other.
+  ctx
+    .decoyPasswordHash()
+    .catch((err: unknown) => logger.warn('could not prepare the decoy password hash', { err }));
+  return ctx;
+};
 
 /** Where a request came from, for the audit log. */
 export interface RequestMeta {

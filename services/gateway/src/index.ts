@@ -1,11 +1,5 @@
 export { gatewayConfigSchema, loadGatewayConfig, type GatewayConfig } from './config.js';
-export {
-  SERVICE_NAME,
-  buildGatewayService,
-  startGatewayService,
-  type GatewayService,
-  type GatewayServiceOptions,
-  type StartGatewayOptions,
-} from './service.js';
+export { gatewayService, type GatewayOptions } from './service.js';
+export type { GatewayContext } from './gateway-context.js';
 export { gatewayMigrations } from './db/migrations.js';
-export { gatewayEventHandlers } from './messaging/wallet-assigned.js';
+export { gatewayConsumers } from './messaging/wallet-assigned.js';

@@ -1,9 +1,4 @@
-import { runStandalone } from '@stablepay/platform';
-import { loadGatewayConfig } from './config.js';
-import { startGatewayService } from './service.js';
+import { runServiceMain } from '@stablepay/platform';
+import { gatewayService } from './service.js';
 
-await runStandalone({
-  service: 'gateway',
-  loadConfig: () => loadGatewayConfig(),
-  start: (config, deps) => startGatewayService({ config, deps }),
-});
+await runServiceMain(gatewayService);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   EventTypes,
-  createEvent,
   type LoginBody,
   type LogoutBody,
   type RefreshBody,
@@ -9,15 +8,7 @@ import {
   type RegisteredAccount,
   type TokenPair,
 } from '@stablepay/contracts';
-import {
-  AppError,
-  conflict,
-  currentContext,
-  enqueueEvent,
-  fieldDetail,
-  isUniqueViolation,
-  unauthorized,
-} from '@stablepay/platform';
+import { AppError, conflict, fieldDetail, isUniqueViolation, unauthorized } from '@stablepay/platform';
 import type { Knex } from 'knex';
 import {
   findMerchantById,
@@ -36,7 +27,7 @@ import {
   markRefreshTokenUsed,
   revokeFamily,
 } from '../db/refresh-tokens.js';
-import type { GatewayContext, RequestMeta } from '../gateway-context.js';
+import { writeEvent, type GatewayContext, type RequestMeta } from '../gateway-context.js';
 import { signAccessToken } from './access-tokens.js';
 import { randomSecret, refreshTokenDigest } from './credentials.js';
 import { merchantPublicId } from './merchant-ids.js';
@@ -62,11 +53,11 @@ export const register = async (
   meta: RequestMeta,
 ): Promise<RegisteredAccount> => {
   const { config, db } = ctx;
-  if (config.SUPPORTED_BLOCKCHAINS && !config.SUPPORTED_BLOCKCHAINS.includes(body.blockchain)) {
+  if (!config.supportedBlockchains.includes(body.blockchain)) {
     throw new AppError('validation', 'Body validation failed', [
       fieldDetail(
         'blockchain',
-        `must be one of ${config.SUPPORTED_BLOCKCHAINS.join(', ')}`,
+        `must be one of ${config.supportedBlockchains.join(', ')}`,
         'unsupported_blockchain',
       ),
     ]);
@@ -89,21 +80,14 @@ export const register = async (
         password_hash: passwordHash,
         merchant_id: merchantId,
       });
-      const event = createEvent({
-        type: EventTypes.MerchantCreated,
-        producer: 'gateway',
+      await writeEvent(trx, EventTypes.MerchantCreated, merchantId, {
         merchantId,
-        correlationId: currentContext().correlationId ?? randomUUID(),
-        data: {
-          merchantId,
-          publicId,
-          name: merchant.name,
-          blockchain: body.blockchain,
-          acceptedCurrencies: body.acceptedCurrencies,
-          email: user.email,
-        },
+        publicId,
+        name: merchant.name,
+        blockchain: body.blockchain,
+        acceptedCurrencies: body.acceptedCurrencies,
+        email: user.email,
       });
-      await enqueueEvent(trx, event);
       await appendAudit(trx, { action: 'user.registered', userId: user.id, merchantId, ...meta });
       return accountView(user, merchant);
     });

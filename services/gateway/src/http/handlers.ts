@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RouteHandlers } from '@stablepay/platform';
 
-/** Handlers of the gateway's own routes, by the contracts' operationId. */
-export type GatewayHandlers = Record<string, RequestHandler>;
+/** Handlers of the gateway's own routes: one per gateway route of the catalogue (tsc checks the set). */
+export type GatewayRoutes = RouteHandlers<'gateway'>;

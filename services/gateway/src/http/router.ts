@@ -1,69 +1,83 @@
-import { routes as routeTable, type RouteSpec } from '@stablepay/contracts';
-import { notFoundHandler } from '@stablepay/platform';
+import { orderRoutes, routes as merchantFacingRoutes, type RouteSpec } from '@stablepay/contracts';
+import { AppError, noStoreHeader, notFoundHandler, parseRouteRequest, sendError } from '@stablepay/platform';
 import { Router, type RequestHandler } from 'express';
 import type { GatewayContext } from '../gateway-context.js';
 import { forwardTo } from '../proxy/forward.js';
 import type { Upstreams } from '../proxy/upstreams.js';
-import { apiKeyHandlers } from './api-keys/routes.js';
-import { authHandlers } from './auth/routes.js';
 import { docsRouter } from './docs/routes.js';
-import type { GatewayHandlers } from './handlers.js';
-import { merchantHandlers } from './merchants/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { PROXY_BODY_LIMIT, bufferForIdempotency, jsonBody } from './middleware/body.js';
 import { corsPolicyFor, createCors } from './middleware/cors.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiters } from './middleware/rate-limit.js';
 import { apiSecurityHeaders } from './middleware/security-headers.js';
-import { orderRoutes } from './route-order.js';
+import { ownRoutes } from './own-routes.js';
 
 /** Routes where a password is checked or an account created: their own, tighter, per-IP limit. */
 const CREDENTIAL_ROUTES = new Set(['/auth/login', '/auth/register']);
 
+/** A route of the interface that is not served yet: 501 in the envelope, and no service is asked. */
+const notServedYet =
+  (message: string): RequestHandler =>
+  (_req, res) => {
+    sendError(res, new AppError('not_implemented', message));
+  };
+
 /**
- * The whole merchant-facing surface, built from the contracts' route table: every route gets
+ * Path parameters and query of a forwarded request, checked here so that a bad request is a 400
+ * even while the owning service is down; the body is streamed through, and its service checks it.
+ */
+const validateForwarded =
+  (spec: RouteSpec): RequestHandler =>
+  (req, _res, next) => {
+    parseRouteRequest(spec, req, { body: false });
+    next();
+  };
+
+/**
+ * The whole merchant-facing surface, built from the contracts' route catalogue: every route gets
  * CORS by its class, a rate limit, authentication by its auth column, idempotency for POST, and
- * then either the gateway's own handler (JSON parsed here) or a streaming forward to the owning
- * service (body untouched). Mounted before the platform's JSON parser; anything unmatched ends
- * in the 404 envelope here, so no stray body is ever parsed.
+ * then either the gateway's own handler (JSON parsed here), a streaming forward to the owning
+ * service (body untouched), or 501 while the route is planned. Service-to-service routes are never
+ * served, whatever table is given. Mounted before the platform's JSON parser; anything unmatched
+ * ends in the 404 envelope here, so no stray body is ever parsed.
  */
 export const buildGatewayRouter = (
   ctx: GatewayContext,
   upstreams: Upstreams,
-  table: readonly RouteSpec[] = routeTable,
+  table: readonly RouteSpec[] = merchantFacingRoutes,
 ): Router => {
   const { config } = ctx;
+  const served = table.filter((spec) => !spec.internal);
   const router = Router();
   const cors = createCors(config.CORS_DASHBOARD_ORIGINS);
   const limiters = createRateLimiters(config);
   const idempotent = idempotency(ctx);
   const json = jsonBody();
   const buffered = bufferForIdempotency(PROXY_BODY_LIMIT);
-  const handlers: GatewayHandlers = {
-    ...authHandlers(ctx),
-    ...apiKeyHandlers(ctx),
-    ...merchantHandlers(ctx),
-  };
+  const own = ownRoutes(ctx, served);
 
-  const finalHandlers = (spec: RouteSpec): RequestHandler[] => {
-    if (spec.service === 'gateway') {
-      const handler = handlers[spec.operationId];
-      if (!handler) throw new Error(`gateway route ${spec.method.toUpperCase()} ${spec.path} has no handler`);
-      return [json, idempotent, handler];
-    }
+  const forwardFor = (spec: RouteSpec): RequestHandler => {
     const upstream = upstreams.get(spec.service);
     if (!upstream) throw new Error(`no upstream configured for service ${spec.service}`);
-    const forward = forwardTo(upstream, {
+    return forwardTo(upstream, {
       internalTokenSecret: config.INTERNAL_TOKEN_SECRET,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       maxBodyBytes: PROXY_BODY_LIMIT,
       logger: ctx.logger,
     });
-    return [buffered, idempotent, forward];
+  };
+
+  const finalHandlers = (spec: RouteSpec): RequestHandler[] => {
+    if (spec.planned) return [notServedYet(spec.planned)];
+    if (spec.service === 'gateway') return [json, idempotent, own(spec)];
+    return [validateForwarded(spec), buffered, idempotent, forwardFor(spec)];
   };
 
   const chainFor = (spec: RouteSpec): RequestHandler[] => {
-    const chain: RequestHandler[] = [cors.forRoute(corsPolicyFor(spec.auth, spec.path))];
+    // First, so that every answer carries it, the gateway's own refusals included.
+    const chain: RequestHandler[] = spec.noStore ? [noStoreHeader] : [];
+    chain.push(cors.forRoute(corsPolicyFor(spec.auth, spec.path)));
     // Limits that need no verified identity run before authentication, so floods cost no lookups.
     if (spec.auth === 'public')
       chain.push(CREDENTIAL_ROUTES.has(spec.path) ? limiters.auth : limiters.public);
@@ -76,7 +90,7 @@ export const buildGatewayRouter = (
   router.use(apiSecurityHeaders());
   router.use(docsRouter(cors));
 
-  const ordered = orderRoutes(table);
+  const ordered = orderRoutes(served);
   const byPath = new Map<string, RouteSpec[]>();
   for (const spec of ordered) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), spec]);
   for (const [path, specs] of byPath) {

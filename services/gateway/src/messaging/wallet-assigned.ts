@@ -1,10 +1,10 @@
-import { EventTypes, WalletAssignedData } from '@stablepay/contracts';
-import type { TransactionalHandler } from '@stablepay/platform';
+import { EventTypes } from '@stablepay/contracts';
+import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { upsertMerchantWallet } from '../db/wallets.js';
 
 /** Keeps the projection behind GET /merchants/:id/wallet (the chain-watcher owns the wallet). */
-export const onWalletAssigned: TransactionalHandler = async (event, trx) => {
-  const data = WalletAssignedData.parse(event.data);
+export const onWalletAssigned: EventHandler<typeof EventTypes.WalletAssigned> = async (event, trx) => {
+  const { data } = event;
   await upsertMerchantWallet(trx, {
     merchant_id: data.merchantId,
     wallet_id: data.walletId,
@@ -17,6 +17,6 @@ export const onWalletAssigned: TransactionalHandler = async (event, trx) => {
 };
 
 /** Every event the gateway consumes, with its handler: one list, registered at start. */
-export const gatewayEventHandlers: Record<string, TransactionalHandler> = {
+export const gatewayConsumers: EventHandlers = {
   [EventTypes.WalletAssigned]: onWalletAssigned,
 };

@@ -29,3 +29,8 @@ export const createUpstreams = (config: GatewayConfig): Upstreams => {
   }
   return upstreams;
 };
+
+/** Closes the pooled connections, at shutdown. */
+export const closeUpstreams = (upstreams: Upstreams): void => {
+  for (const { agent } of upstreams.values()) agent.destroy();
+};

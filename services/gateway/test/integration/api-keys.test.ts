@@ -2,36 +2,31 @@ import { expect } from 'chai';
 import {
   bearer,
   call,
-  cleanupTestEnv,
   createKey,
-  createTestEnv,
-  gatewayEnv,
   signUp,
   startEchoUpstream,
+  startReplica,
   startTestGateway,
   type EchoUpstream,
-  type TestEnv,
+  type Replica,
   type TestGateway,
 } from './harness.js';
 
 describe('gateway: API keys', () => {
-  let env: TestEnv;
   let upstream: EchoUpstream;
   let gw: TestGateway;
-  let replica: TestGateway;
+  let replica: Replica;
 
   before(async () => {
-    env = await createTestEnv();
     upstream = await startEchoUpstream();
-    gw = await startTestGateway(gatewayEnv(env, upstream.url));
+    gw = await startTestGateway(upstream.url);
     // A second replica on the same database: revocation must hold there at once too.
-    replica = await startTestGateway(gatewayEnv(env, upstream.url));
+    replica = await startReplica(gw, upstream.url);
   });
   after(async () => {
     await replica?.stop();
-    await gw?.stop();
+    await gw?.close();
     await upstream?.close();
-    await cleanupTestEnv(env);
   });
 
   it('creates a key shown once, stores only its HMAC digest, and lists it masked', async () => {

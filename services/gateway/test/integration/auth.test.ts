@@ -4,28 +4,21 @@ import {
   STRONG_PASSWORD,
   bearer,
   call,
-  cleanupTestEnv,
   closedPortUrl,
-  createTestEnv,
-  gatewayEnv,
   signUp,
   startTestGateway,
   uniqueEmail,
-  type TestEnv,
   type TestGateway,
 } from './harness.js';
 
 describe('gateway: accounts and sessions', () => {
-  let env: TestEnv;
   let gw: TestGateway;
 
   before(async () => {
-    env = await createTestEnv();
-    gw = await startTestGateway(gatewayEnv(env, await closedPortUrl()));
+    gw = await startTestGateway(await closedPortUrl());
   });
   after(async () => {
-    await gw?.stop();
-    await cleanupTestEnv(env);
+    await gw?.close();
   });
 
   it('registers a user with its merchant (201) and stores only a scrypt hash', async () => {

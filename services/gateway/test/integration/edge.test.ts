@@ -2,16 +2,15 @@ import { expect } from 'chai';
 import {
   bearer,
   call,
-  cleanupTestEnv,
   createKey,
-  createTestEnv,
-  gatewayEnv,
+  routingCatalogue,
   signUp,
   startEchoUpstream,
+  startReplica,
   startTestGateway,
   type Account,
   type EchoUpstream,
-  type TestEnv,
+  type Replica,
   type TestGateway,
 } from './harness.js';
 
@@ -19,32 +18,29 @@ const WIDGET = 'https://shop.example';
 const DASHBOARD = 'https://dashboard.stablepay.example';
 
 describe('gateway: CORS, security headers, rate limits, API description', () => {
-  let env: TestEnv;
   let upstream: EchoUpstream;
   let gw: TestGateway;
-  let limited: TestGateway;
+  let limited: Replica;
   let account: Account;
   let key: string;
 
   before(async () => {
-    env = await createTestEnv();
     upstream = await startEchoUpstream();
-    gw = await startTestGateway(gatewayEnv(env, upstream.url, { CORS_DASHBOARD_ORIGINS: DASHBOARD }));
-    limited = await startTestGateway(
-      gatewayEnv(env, upstream.url, {
-        RATE_LIMIT_PUBLIC_PER_MINUTE: '3',
-        RATE_LIMIT_AUTH_PER_MINUTE: '2',
-        RATE_LIMIT_KEY_PER_MINUTE: '2',
-      }),
+    gw = await startTestGateway(upstream.url, { CORS_DASHBOARD_ORIGINS: DASHBOARD });
+    // Its public route limit is counted on GET /payments/cctp-fee, served here by the echo upstream.
+    limited = await startReplica(
+      gw,
+      upstream.url,
+      { RATE_LIMIT_PUBLIC_PER_MINUTE: '3', RATE_LIMIT_AUTH_PER_MINUTE: '2', RATE_LIMIT_KEY_PER_MINUTE: '2' },
+      { catalogue: routingCatalogue },
     );
     account = await signUp(gw.url);
     key = (await createKey(gw.url, account)).key;
   });
   after(async () => {
     await limited?.stop();
-    await gw?.stop();
+    await gw?.close();
     await upstream?.close();
-    await cleanupTestEnv(env);
   });
 
   describe('CORS', () => {

@@ -1,29 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import amqp from 'amqplib';
+import { routes, type RouteSpec } from '@stablepay/contracts';
 import {
   AmqpBus,
-  DEFAULT_RETRY_DELAYS_MS,
   createDatabase,
   createMetrics,
+  startDefinedService,
   verifyInternalToken,
   type InternalClaims,
-  type RunningService,
 } from '@stablepay/platform';
 import {
-  createTestDatabase,
+  TEST_INTERNAL_SECRET,
+  bootService,
   quietLogger,
-  testAmqpUrl,
-  testQueuePrefix,
-  type TestDatabase,
+  type ServiceUnderTest,
 } from '@stablepay/platform/testing';
 import express from 'express';
-import type { Knex } from 'knex';
-import { loadGatewayConfig, type GatewayConfig } from '../../src/config.js';
-import { startGatewayService } from '../../src/service.js';
-
-export const INTERNAL_SECRET = 'internal-token-secret-for-tests-0123456789';
+import { z } from 'zod';
+import type { GatewayConfig } from '../../src/config.js';
+import type { GatewayContext } from '../../src/gateway-context.js';
+import { gatewayService, type GatewayOptions } from '../../src/service.js';
 
 /** What the echo upstream saw of one forwarded request. */
 export interface Seen {
@@ -65,7 +62,7 @@ export const startEchoUpstream = async (): Promise<EchoUpstream> => {
       body: Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '',
     };
     try {
-      record.claims = verifyInternalToken(INTERNAL_SECRET, token ?? '');
+      record.claims = verifyInternalToken(TEST_INTERNAL_SECRET, token ?? '');
     } catch (err) {
       record.tokenError = err instanceof Error ? err.message : String(err);
     }
@@ -114,59 +111,12 @@ export const closedPortUrl = async (): Promise<string> => {
   return `http://127.0.0.1:${port}`;
 };
 
-export interface TestGateway {
-  url: string;
-  config: GatewayConfig;
-  db: Knex;
-  bus: AmqpBus;
-  service: RunningService;
-  stop(): Promise<void>;
-}
+export type TestGateway = ServiceUnderTest<GatewayConfig, GatewayContext>;
 
-export interface TestEnv {
-  database: TestDatabase;
-  amqpUrl: string;
-  prefix: string;
-}
-
-export const createTestEnv = async (): Promise<TestEnv> => ({
-  database: await createTestDatabase(),
-  amqpUrl: await testAmqpUrl(),
-  prefix: testQueuePrefix(),
-});
-
-/**
- * Drops the suite's database and deletes the queues and exchange its gateways declared: durable
- * queues left behind by every run would pile up in the shared broker.
- */
-export const cleanupTestEnv = async (env: TestEnv | undefined): Promise<void> => {
-  if (!env) return;
-  await env.database.drop();
-  const connection = await amqp.connect(env.amqpUrl);
-  try {
-    const ch = await connection.createChannel();
-    const queue = `${env.prefix}gateway`;
-    for (const name of [
-      queue,
-      `${queue}.dlq`,
-      ...DEFAULT_RETRY_DELAYS_MS.map((d) => `${queue}.retry.${d}`),
-    ]) {
-      await ch.deleteQueue(name);
-    }
-    await ch.deleteExchange(`${env.prefix}stablepay.events`);
-    await ch.close();
-  } finally {
-    await connection.close();
-  }
-};
-
-export const gatewayEnv = (env: TestEnv, upstreamUrl: string, overrides: Record<string, string> = {}) => ({
+/** What every test gateway is configured with; `upstreamUrl` stands for every service behind it. */
+export const gatewayEnv = (upstreamUrl: string, overrides: Record<string, string> = {}) => ({
   NODE_ENV: 'test',
   LOG_LEVEL: 'error',
-  DATABASE_URL: env.database.url,
-  AMQP_URL: env.amqpUrl,
-  AMQP_PREFIX: env.prefix,
-  INTERNAL_TOKEN_SECRET: INTERNAL_SECRET,
   JWT_SECRET: 'jwt-secret-for-tests-0123456789abcdefghij',
   API_KEY_PEPPER: 'api-key-pepper-for-tests-0123456789abcdef',
   SCRYPT_COST: '10',
@@ -178,22 +128,61 @@ export const gatewayEnv = (env: TestEnv, upstreamUrl: string, overrides: Record<
   ...overrides,
 });
 
-/** Boots the real gateway on port 0 against the suite's database and RabbitMQ. */
-export const startTestGateway = async (env: Record<string, string>): Promise<TestGateway> => {
-  const config = loadGatewayConfig(env);
+/** Boots the real gateway on port 0 with a fresh database and queue prefix (the platform's kit). */
+export const startTestGateway = (
+  upstreamUrl: string,
+  overrides: Record<string, string> = {},
+  options: GatewayOptions = {},
+): Promise<TestGateway> => bootService(gatewayService, { env: gatewayEnv(upstreamUrl, overrides), options });
+
+export interface Replica {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Another gateway on `first`'s database and queues, with settings of its own: a second replica
+ * behind the same balancer, or one whose services are down or whose limits are low. Stop it
+ * before `first`, whose close drops the database.
+ */
+export const startReplica = async (
+  first: TestGateway,
+  upstreamUrl: string,
+  overrides: Record<string, string> = {},
+  options: GatewayOptions = {},
+): Promise<Replica> => {
+  const config = gatewayService.loadConfig({
+    ...gatewayEnv(upstreamUrl, overrides),
+    INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+    DATABASE_URL: first.databaseUrl,
+    AMQP_URL: first.amqpUrl,
+    AMQP_PREFIX: first.prefix,
+  });
   const logger = quietLogger('gateway');
-  const metrics = createMetrics('gateway', false);
-  const db = await createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, poolMax: 20 });
-  const bus = new AmqpBus({ url: config.AMQP_URL!, prefix: config.AMQP_PREFIX, logger });
+  const db = await createDatabase({ url: first.databaseUrl, schema: config.DATABASE_SCHEMA });
+  const bus = new AmqpBus({ url: first.amqpUrl, prefix: first.prefix, logger });
   await bus.connect();
-  const service = await startGatewayService({
+  const deps = { db, bus, logger, metrics: createMetrics('gateway', false) };
+  const service = await startDefinedService(gatewayService, {
     config,
-    deps: { logger, metrics, db, bus },
+    deps,
     port: 0,
     host: '127.0.0.1',
+    options,
   });
-  return { url: service.url, config, db, bus, service, stop: () => service.stop() };
+  return { url: service.url, stop: () => service.stop() };
 };
+
+/**
+ * The catalogue with every merchant-facing route served (none planned) and any query accepted, for
+ * tests of routing, authentication and forwarding through the echo upstream; what the real
+ * catalogue refuses is tested on its own.
+ */
+export const routingCatalogue: RouteSpec[] = routes.map((spec) => ({
+  ...spec,
+  planned: undefined,
+  request: { ...spec.request, query: z.record(z.string(), z.string()) },
+}));
 
 export interface Reply<T = any> {
   status: number;
@@ -271,19 +260,4 @@ export const createKey = async (
   const res = await call(base, 'POST', '/api-keys', { body: { name }, headers: bearer(account.accessToken) });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);
   return { id: res.body.data.id, key: res.body.data.key };
-};
-
-/** Polls until `probe` returns a value (or throws after `timeoutMs`). */
-export const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  everyMs = 50,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 };

@@ -2,23 +2,18 @@ import { expect } from 'chai';
 import {
   bearer,
   call,
-  cleanupTestEnv,
   createKey,
-  createTestEnv,
-  gatewayEnv,
   signUp,
   startEchoUpstream,
   startTestGateway,
   type Account,
   type EchoUpstream,
-  type TestEnv,
   type TestGateway,
 } from './harness.js';
 
 const session = { return_url: 'https://shop.example/done', amount: '12.50' };
 
 describe('gateway: Idempotency-Key', () => {
-  let env: TestEnv;
   let upstream: EchoUpstream;
   let gw: TestGateway;
   let account: Account;
@@ -27,16 +22,14 @@ describe('gateway: Idempotency-Key', () => {
   const hits = (path: string) => upstream.seen.filter((s) => s.url === path).length;
 
   before(async () => {
-    env = await createTestEnv();
     upstream = await startEchoUpstream();
-    gw = await startTestGateway(gatewayEnv(env, upstream.url));
+    gw = await startTestGateway(upstream.url);
     account = await signUp(gw.url);
     apiKey = (await createKey(gw.url, account)).key;
   });
   after(async () => {
-    await gw?.stop();
+    await gw?.close();
     await upstream?.close();
-    await cleanupTestEnv(env);
   });
 
   it('replays the first answer and reaches the service once, even for 10 concurrent requests', async () => {

@@ -1,41 +1,35 @@
 import { randomUUID } from 'node:crypto';
+import { EventTypes } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { expect } from 'chai';
 import {
   STRONG_PASSWORD,
   call,
-  cleanupTestEnv,
   closedPortUrl,
-  createTestEnv,
-  eventually,
-  gatewayEnv,
   signUp,
   startTestGateway,
   uniqueEmail,
-  type TestEnv,
   type TestGateway,
 } from './harness.js';
 
 describe('gateway: merchants and their events', () => {
-  let env: TestEnv;
   let gw: TestGateway;
   let connection: ChannelModel;
   let channel: Channel;
   let observed: string;
 
   before(async () => {
-    env = await createTestEnv();
-    gw = await startTestGateway(gatewayEnv(env, await closedPortUrl()));
-    connection = await amqp.connect(env.amqpUrl);
+    gw = await startTestGateway(await closedPortUrl());
+    connection = await amqp.connect(gw.amqpUrl);
     channel = await connection.createChannel();
     // An observer queue on the real exchange, as another service's queue would be.
     observed = (await channel.assertQueue('', { exclusive: true })).queue;
-    await channel.bindQueue(observed, `${env.prefix}stablepay.events`, 'merchant.created');
+    await channel.bindQueue(observed, `${gw.prefix}stablepay.events`, 'merchant.created');
   });
   after(async () => {
     await connection?.close();
-    await gw?.stop();
-    await cleanupTestEnv(env);
+    await gw?.close();
   });
 
   it('publishes merchant.created exactly once, from the outbox, on registration', async () => {
@@ -55,7 +49,7 @@ describe('gateway: merchants and their events', () => {
     const merchantId = publicId.replace(/^sp_live_/, '');
 
     // Published means confirmed by the broker, so the message is in the queue by then.
-    await eventually(async () => {
+    await waitFor(async () => {
       const row = await gw
         .db('outbox')
         .where({ type: 'merchant.created' })
@@ -63,7 +57,7 @@ describe('gateway: merchants and their events', () => {
         .first();
       return row ?? undefined;
     });
-    const message = await eventually(async () => (await channel.get(observed, { noAck: true })) || undefined);
+    const message = await waitFor(async () => channel.get(observed, { noAck: true }));
     expect(await channel.get(observed, { noAck: true })).to.equal(false);
 
     expect(message.properties.type).to.equal('merchant.created');
@@ -83,6 +77,16 @@ describe('gateway: merchants and their events', () => {
       acceptedCurrencies: ['EURC', 'USDC'],
       email,
     });
+  });
+
+  it('refuses a blockchain outside the chain registry with 400 naming the field', async () => {
+    const res = await call(gw.url, 'POST', '/auth/register', {
+      body: { email: uniqueEmail(), password: STRONG_PASSWORD, merchantName: 'A', blockchain: 'ARB' },
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body.details).to.deep.equal([
+      { path: 'blockchain', message: 'must be one of ETH, BASE, MATIC', code: 'unsupported_blockchain' },
+    ]);
   });
 
   it('serves public merchant info by public id or internal UUID, and 404 otherwise', async () => {
@@ -115,26 +119,14 @@ describe('gateway: merchants and their events', () => {
 
     const walletId = randomUUID();
     const address = '0x' + 'ab'.repeat(20);
-    const event = {
-      id: randomUUID(),
-      type: 'wallet.assigned',
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      producer: 'chain-watcher',
-      correlationId: randomUUID(),
-      merchantId,
-      data: { merchantId, walletId, address, blockchain: 'BASE', chainId: 8453 },
-    };
     // Delivered twice, as at-least-once delivery may: the inbox makes the second a no-op.
-    for (let i = 0; i < 2; i++)
-      await gw.bus.publish({
-        id: event.id,
-        type: event.type,
-        correlationId: event.correlationId,
-        body: event,
-      });
+    const event = await gw.publish(
+      EventTypes.WalletAssigned,
+      { merchantId, walletId, address, blockchain: 'BASE', chainId: 8453 },
+      { producer: 'chain-watcher', times: 2 },
+    );
 
-    const wallet = await eventually(async () => {
+    const wallet = await waitFor(async () => {
       const res = await call(gw.url, 'GET', `/merchants/${account.merchantPublicId}/wallet`);
       return res.status === 200 ? res : undefined;
     });
@@ -142,7 +134,7 @@ describe('gateway: merchants and their events', () => {
       success: true,
       data: { wallet: { id: walletId, address, blockchain: 'BASE', chainId: 8453 } },
     });
-    const inbox = await eventually(async () => {
+    const inbox = await waitFor(async () => {
       const rows = await gw.db('inbox').where({ message_id: event.id });
       return rows.length === 1 ? rows : undefined;
     });

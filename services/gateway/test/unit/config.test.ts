@@ -1,3 +1,4 @@
+import { devnetRegistry } from '@stablepay/contracts';
 import { ConfigError } from '@stablepay/platform';
 import { expect } from 'chai';
 import { loadGatewayConfig } from '../../src/config.js';
@@ -64,5 +65,21 @@ describe('gateway configuration', () => {
   it('rejects prefixes that would not form valid ids', () => {
     expect(() => loadGatewayConfig({ ...required, MERCHANT_ID_PREFIX: 'Sp_x' })).to.throw(ConfigError);
     expect(() => loadGatewayConfig({ ...required, ENVIRONMENT: 'prod' })).to.throw(ConfigError);
+  });
+
+  it('lets merchants register on the chains of the registry, the devnet preset unless told', () => {
+    expect(loadGatewayConfig(required).supportedBlockchains).to.deep.equal(['ETH', 'BASE', 'MATIC']);
+    expect(loadGatewayConfig({ ...required, CHAIN_NETWORK: 'mainnet' }).supportedBlockchains).to.have.members(
+      ['ETH', 'BASE', 'MATIC', 'ARB', 'AVAX', 'OP'],
+    );
+    const onlyBase = JSON.stringify({ network: 'devnet', chains: [devnetRegistry.chains[1]] });
+    expect(loadGatewayConfig({ ...required, CHAIN_REGISTRY: onlyBase }).supportedBlockchains).to.deep.equal([
+      'BASE',
+    ]);
+    expect(() => loadGatewayConfig({ ...required, CHAIN_REGISTRY: '{' })).to.throw(
+      ConfigError,
+      /CHAIN_REGISTRY/,
+    );
+    expect(() => loadGatewayConfig({ ...required, CHAIN_NETWORK: 'moonnet' })).to.throw(ConfigError);
   });
 });

@@ -1,7 +1,6 @@
-import { routes } from '@stablepay/contracts';
+import { orderRoutes, routes } from '@stablepay/contracts';
 import { expect } from 'chai';
 import { corsPolicyFor } from '../../src/http/middleware/cors.js';
-import { orderRoutes } from '../../src/http/route-order.js';
 
 /** Would an express path pattern match a concrete path of the same segments? */
 const matches = (pattern: string, path: string): boolean => {

@@ -1,14 +1,22 @@
 import { ok } from '@stablepay/platform';
+import { z } from 'zod';
 import { merchantInfo, merchantWallet } from '../../domain/merchants.js';
 import type { GatewayContext } from '../../gateway-context.js';
-import type { GatewayHandlers } from '../handlers.js';
+import type { GatewayRoutes } from '../handlers.js';
 
-/** `:id` is the public merchant id (the internal UUID is accepted too); anything else is 404. */
-export const merchantHandlers = (ctx: GatewayContext): GatewayHandlers => ({
-  getMerchantInfo: async (req, res) => {
-    ok(res, await merchantInfo(ctx, String(req.params.id)));
+/**
+ * The catalogue names a merchant by its public id; the gateway also resolves the internal UUID
+ * (links made with it keep working) and answers any other text like an unknown merchant (404), so
+ * these routes take the id as text and the domain decides.
+ */
+const MerchantRefParams = z.object({ id: z.string() });
+export const merchantParams = { getMerchantInfo: MerchantRefParams, getMerchantWallet: MerchantRefParams };
+
+export const merchantRoutes = (ctx: GatewayContext): Pick<GatewayRoutes, keyof typeof merchantParams> => ({
+  getMerchantInfo: async ({ params, res }) => {
+    ok(res, await merchantInfo(ctx, params.id));
   },
-  getMerchantWallet: async (req, res) => {
-    ok(res, await merchantWallet(ctx, String(req.params.id)));
+  getMerchantWallet: async ({ params, res }) => {
+    ok(res, await merchantWallet(ctx, params.id));
   },
 });

@@ -78,6 +78,9 @@ export const authenticate =
               'Authentication required: send X-API-Key or a bearer access token',
             );
           break;
+        case 'service':
+          // Service-to-service routes are never exposed; should one be routed here, nobody gets in.
+          throw new AppError('unauthorized', 'Authentication required');
       }
       next();
     } catch (err) {
@@ -85,17 +88,9 @@ export const authenticate =
     }
   };
 
-/** The caller of an authenticated route (set by `authenticate`). */
-export const callerOf = (res: Response): InternalClaims => {
-  const auth = res.locals.auth;
-  if (!auth) throw new AppError('unauthorized', 'Authentication required');
-  return auth;
-};
-
-/** The dashboard user and merchant behind a jwt route. */
-export const userOf = (res: Response): { userId: string; merchantId: string } => {
-  const auth = callerOf(res);
-  if (auth.caller !== 'user' || !auth.userId || !auth.merchantId)
+/** The dashboard user and merchant behind a jwt route (its caller, as `authenticate` resolved it). */
+export const dashboardUser = (auth: InternalClaims | undefined): { userId: string; merchantId: string } => {
+  if (auth?.caller !== 'user' || !auth.userId || !auth.merchantId)
     throw new AppError('unauthorized', BEARER_REQUIRED);
   return { userId: auth.userId, merchantId: auth.merchantId };
 };
