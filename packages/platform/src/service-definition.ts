@@ -111,7 +111,6 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
   }
 
   const workers: Worker[] = [...(runWorkers ? (parts.workers ?? []) : []), ...(relay ? [relay] : [])];
-  if (parts.close) workers.push({ name: 'close', start: () => undefined, stop: async () => parts.close?.() });
   const consumers = runWorkers ? parts.consumers : undefined;
   const subscribe =
     consumers && Object.keys(consumers).length > 0
@@ -140,6 +139,7 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
     subscribe,
     ownsConnections: opts.ownsConnections,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    afterClose: parts.close,
   });
   return { ...running, context: parts.context, role };
 };

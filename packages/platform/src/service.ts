@@ -61,6 +61,8 @@ export interface StartServiceOptions {
   /** Close the bus and the database on stop (false when a stack shares them). */
   ownsConnections?: boolean;
   graceMs?: number;
+  /** Runs once the server has closed (forget keys, close outbound clients). */
+  afterClose?: () => Promise<void> | void;
 }
 
 /**
@@ -83,6 +85,7 @@ export const startService = async (opts: StartServiceOptions): Promise<RunningSe
         ...(opts.workers ?? []).map((w) => ({ name: `stop ${w.name}`, run: () => w.stop() })),
         { name: 'close server', run: () => server.close() },
       ];
+      if (opts.afterClose) steps.push({ name: 'release', run: opts.afterClose });
       if (opts.ownsConnections ?? true) {
         steps.push({ name: 'close bus', run: () => deps.bus.close() });
         steps.push({ name: 'close database', run: () => deps.db.destroy() });

@@ -7,13 +7,7 @@ export {
   type NotifierConfig,
   type NotifierEnv,
 } from './config.js';
-export {
-  SERVICE_NAME,
-  buildNotifierService,
-  startNotifierService,
-  type BuildNotifierOptions,
-  type NotifierService,
-} from './service.js';
+export { notifierService, type NotifierOptions } from './service.js';
 export { notifierMigrations } from './db/migrations.js';
 export type { NotifierContext } from './domain/context.js';
 export { signWebhook } from './domain/signature.js';

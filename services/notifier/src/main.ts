@@ -1,9 +1,4 @@
-import { runStandalone } from '@stablepay/platform';
-import { loadNotifierConfig } from './config.js';
-import { startNotifierService } from './service.js';
+import { runServiceMain } from '@stablepay/platform';
+import { notifierService } from './service.js';
 
-await runStandalone({
-  service: 'notifier',
-  loadConfig: () => loadNotifierConfig(),
-  start: (config, deps) => startNotifierService({ config, deps }),
-});
+await runServiceMain(notifierService);

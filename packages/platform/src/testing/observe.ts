@@ -9,7 +9,7 @@ import { quietLogger } from './backends.js';
  */
 export const waitFor = async <T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutOrWhat: number | string = 10_000,
+  timeoutOrWhat: number | string = 20_000,
   whatOrTimeout: string | number = 'condition',
   intervalMs = 25,
 ): Promise<T> => {
@@ -18,7 +18,7 @@ export const waitFor = async <T>(
       ? timeoutOrWhat
       : typeof whatOrTimeout === 'number'
         ? whatOrTimeout
-        : 10_000;
+        : 20_000;
   const what =
     typeof timeoutOrWhat === 'string'
       ? timeoutOrWhat

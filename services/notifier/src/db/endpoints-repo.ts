@@ -120,8 +120,20 @@ export const updateEndpoint = async (
   return toRecord(row as EndpointRow);
 };
 
+/**
+ * Counts the deleted rows from `returning`, not from the driver's row count: under PGlite (the
+ * embedded stack) knex answers a plain `del()` with the raw result object instead of a number, so
+ * a count comparison said "nothing deleted" after deleting.
+ */
 export const deleteEndpoint = async (db: Db, merchantId: string, id: string): Promise<boolean> =>
-  (await db(ENDPOINTS).where({ id, merchant_id: merchantId }).del()) > 0;
+  (await db(ENDPOINTS).where({ id, merchant_id: merchantId }).del(['id'])).length > 0;
+
+/** One sealed secret, to prove at start that the configured key opens what is stored. */
+export const anySealedSecret = async (db: Db): Promise<{ id: string; secretSealed: string } | undefined> => {
+  const row = (await db(ENDPOINTS).first('id', 'secret_sealed')) as
+    { id: string; secret_sealed: string } | undefined;
+  return row && { id: row.id, secretSealed: row.secret_sealed };
+};
 
 /** The merchant's active endpoints subscribed to `type`, in the event handler's transaction. */
 export const subscribedEndpointIds = async (

@@ -9,10 +9,9 @@ import {
 } from '@stablepay/contracts';
 import { AppError, conflict, fieldDetail, notFound } from '@stablepay/platform';
 import { createDelivery, insertEvent, insertTestDelivery, queueReplay } from '../db/deliveries-repo.js';
-import { findEndpoint } from '../db/endpoints-repo.js';
 import { eventOfAttempt, listAttemptLogs, type AttemptLogRecord } from '../db/logs-repo.js';
 import type { NotifierContext } from './context.js';
-import { getEndpoint } from './endpoints.js';
+import { getEndpoint, lockMerchantEndpoint } from './endpoints.js';
 import { samplePaymentCompleted, webhookBody } from './payloads.js';
 import { openSecret } from './secrets.js';
 
@@ -126,8 +125,7 @@ export const redeliver = async (
   attemptId: string,
 ): Promise<WebhookRedelivery> => {
   const out = await ctx.db.transaction(async (trx) => {
-    const endpoint = await findEndpoint(trx, merchantId, id, { forUpdate: true });
-    if (!endpoint) throw notFound('Webhook endpoint');
+    const endpoint = await lockMerchantEndpoint(trx, merchantId, id);
     const eventId = await eventOfAttempt(trx, id, attemptId);
     if (!eventId) throw notFound('Webhook delivery');
     if (!endpoint.isActive) throw disabled();
@@ -164,8 +162,7 @@ export const replay = async (
     ]);
   }
   const queued = await ctx.db.transaction(async (trx) => {
-    const endpoint = await findEndpoint(trx, merchantId, id, { forUpdate: true });
-    if (!endpoint) throw notFound('Webhook endpoint');
+    const endpoint = await lockMerchantEndpoint(trx, merchantId, id);
     if (!endpoint.isActive) throw disabled();
     const types = body.events ? endpoint.events.filter((e) => body.events!.includes(e)) : endpoint.events;
     if (types.length === 0) return 0;

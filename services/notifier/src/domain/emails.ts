@@ -34,38 +34,49 @@ const normaliseAddress = (value: string | null | undefined): string | undefined 
   return v && v.length <= 254 && EMAIL.test(v) ? v : undefined;
 };
 
-const queue = async (
+/** One message to queue for an event (or an attempt, for the endpoint-disabled notice). */
+interface Notice {
+  template: TemplateName;
+  recipient: string;
+  content: RenderedEmail;
+}
+
+/** Queues each notice once (unique on key, template and recipient); returns how many were new. */
+const queueNotices = async (
   ctx: NotifierContext,
   trx: Knex.Transaction,
-  m: {
-    eventId: string;
-    template: TemplateName;
-    recipient: string;
-    merchantId: string | null;
-    content: RenderedEmail;
-  },
-): Promise<boolean> =>
-  enqueueEmail(trx, {
-    eventId: m.eventId,
-    template: m.template,
-    recipient: m.recipient,
-    merchantId: m.merchantId,
-    subject: m.content.subject,
-    text: m.content.text,
-    html: m.content.html,
-    messageId: messageIdFor(ctx.mail.messageIdDomain, m.eventId, m.template, m.recipient),
-  });
+  key: { eventId: string; merchantId: string },
+  notices: Notice[],
+): Promise<number> => {
+  let queued = 0;
+  for (const n of notices) {
+    const added = await enqueueEmail(trx, {
+      eventId: key.eventId,
+      template: n.template,
+      recipient: n.recipient,
+      merchantId: key.merchantId,
+      subject: n.content.subject,
+      text: n.content.text,
+      html: n.content.html,
+      messageId: messageIdFor(ctx.mail.messageIdDomain, key.eventId, n.template, n.recipient),
+    });
+    if (added) queued++;
+  }
+  return queued;
+};
+
+type EventRef = { id: string; merchantId: string; occurredAt: string };
 
 /** payment.completed: a receipt to the customer, a notice to the merchant; remembers the customer. */
 export const queuePaymentEmails = async (
   ctx: NotifierContext,
   trx: Knex.Transaction,
-  event: { id: string; merchantId: string; occurredAt: string },
+  event: EventRef,
   payment: PaymentWebhookData,
 ): Promise<number> => {
   const merchant = await findMerchant(trx, event.merchantId);
   const completedAt = new Date(event.occurredAt).toISOString();
-  let queued = 0;
+  const notices: Notice[] = [];
   const customer = normaliseAddress(payment.customer_email);
   if (customer) {
     await rememberCustomer(trx, {
@@ -73,44 +84,30 @@ export const queuePaymentEmails = async (
       merchantId: event.merchantId,
       email: customer,
     });
-    const content = paymentReceipt({ payment, merchantName: merchant?.name, completedAt });
-    const template = TEMPLATES.paymentReceipt;
-    if (
-      await queue(ctx, trx, {
-        eventId: event.id,
-        template,
-        recipient: customer,
-        merchantId: event.merchantId,
-        content,
-      })
-    )
-      queued++;
+    notices.push({
+      template: TEMPLATES.paymentReceipt,
+      recipient: customer,
+      content: paymentReceipt({ payment, merchantName: merchant?.name, completedAt }),
+    });
   }
   const merchantAddress = normaliseAddress(merchant?.email);
   if (merchant && merchantAddress) {
-    const content = paymentReceived({ payment, merchantName: merchant.name, completedAt });
-    const template = TEMPLATES.paymentReceived;
-    if (
-      await queue(ctx, trx, {
-        eventId: event.id,
-        template,
-        recipient: merchantAddress,
-        merchantId: event.merchantId,
-        content,
-      })
-    )
-      queued++;
+    notices.push({
+      template: TEMPLATES.paymentReceived,
+      recipient: merchantAddress,
+      content: paymentReceived({ payment, merchantName: merchant.name, completedAt }),
+    });
   } else {
     ctx.logger.warn('no merchant e-mail known; payment notice not sent', { merchantId: event.merchantId });
   }
-  return queued;
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId: event.merchantId }, notices);
 };
 
 /** refund.completed: a notice to the customer whose payment it refunds, when we know the address. */
 export const queueRefundEmail = async (
   ctx: NotifierContext,
   trx: Knex.Transaction,
-  event: { id: string; merchantId: string; occurredAt: string },
+  event: EventRef,
   refund: RefundWebhookData,
 ): Promise<number> => {
   const customer = normaliseAddress(await customerOfPayment(trx, event.merchantId, refund.payment_id));
@@ -121,16 +118,9 @@ export const queueRefundEmail = async (
     merchantName: merchant?.name,
     completedAt: new Date(event.occurredAt).toISOString(),
   });
-  const template = TEMPLATES.refundCompleted;
-  return (await queue(ctx, trx, {
-    eventId: event.id,
-    template,
-    recipient: customer,
-    merchantId: event.merchantId,
-    content,
-  }))
-    ? 1
-    : 0;
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId: event.merchantId }, [
+    { template: TEMPLATES.refundCompleted, recipient: customer, content },
+  ]);
 };
 
 /**
@@ -165,14 +155,7 @@ export const queueDisabledNotice = async (
     lastError: d.lastError,
     disabledAt: new Date().toISOString(),
   });
-  const template = TEMPLATES.endpointDisabled;
-  return (await queue(ctx, trx, {
-    eventId: d.attemptId,
-    template,
-    recipient,
-    merchantId: d.merchantId,
-    content,
-  }))
-    ? 1
-    : 0;
+  return queueNotices(ctx, trx, { eventId: d.attemptId, merchantId: d.merchantId }, [
+    { template: TEMPLATES.endpointDisabled, recipient, content },
+  ]);
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import {
   WEBHOOK_DESCRIPTION_MAX,
   type CreateWebhookBody,
@@ -42,15 +43,27 @@ const acceptableUrl = async (ctx: NotifierContext, url: string): Promise<string>
   }
 };
 
-export const getEndpoint = async (
-  ctx: NotifierContext,
+/** Scoped by merchant: another merchant's endpoint is not found, exactly like a missing one. */
+const endpointOf = async (
+  db: Knex | Knex.Transaction,
   merchantId: string,
   id: string,
+  opts?: { forUpdate: boolean },
 ): Promise<EndpointRecord> => {
-  const endpoint = await findEndpoint(ctx.db, merchantId, id);
+  const endpoint = await findEndpoint(db, merchantId, id, opts);
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpoint;
 };
+
+export const getEndpoint = (ctx: NotifierContext, merchantId: string, id: string): Promise<EndpointRecord> =>
+  endpointOf(ctx.db, merchantId, id);
+
+/** The merchant's endpoint, locked for the rest of the transaction. */
+export const lockMerchantEndpoint = (
+  trx: Knex.Transaction,
+  merchantId: string,
+  id: string,
+): Promise<EndpointRecord> => endpointOf(trx, merchantId, id, { forUpdate: true });
 
 export const listMerchantEndpoints = (ctx: NotifierContext, merchantId: string): Promise<EndpointRecord[]> =>
   listEndpoints(ctx.db, merchantId);
@@ -93,8 +106,7 @@ export const changeEndpoint = async (
 ): Promise<EndpointRecord> => {
   const url = body.url === undefined ? undefined : await acceptableUrl(ctx, body.url);
   return ctx.db.transaction(async (trx) => {
-    const current = await findEndpoint(trx, merchantId, id, { forUpdate: true });
-    if (!current) throw notFound('Webhook endpoint');
+    const current = await lockMerchantEndpoint(trx, merchantId, id);
     // Disabling a disabled endpoint keeps the reason it was disabled for.
     const disabling = body.is_active === false && current.isActive;
     const updated = await updateEndpoint(trx, id, {
@@ -119,8 +131,7 @@ export const regenerateSecret = async (
   id: string,
 ): Promise<string> =>
   ctx.db.transaction(async (trx) => {
-    const current = await findEndpoint(trx, merchantId, id, { forUpdate: true });
-    if (!current) throw notFound('Webhook endpoint');
+    await lockMerchantEndpoint(trx, merchantId, id);
     const secret = generateWebhookSecret();
     await updateEndpoint(trx, id, { secretSealed: sealSecret(secret, ctx.kek, id) });
     return secret;

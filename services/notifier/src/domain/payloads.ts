@@ -2,28 +2,34 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   PaymentWebhookData,
   RefundWebhookData,
-  WEBHOOK_EVENT_NAMES,
   type WebhookEnvelope,
   type WebhookEventName,
 } from '@stablepay/contracts';
 
-export const isWebhookEvent = (type: string): type is WebhookEventName =>
-  (WEBHOOK_EVENT_NAMES as readonly string[]).includes(type);
+/** The spec's fields of each payload, in the spec's order. */
+const PAYMENT_FIELDS = PaymentWebhookData.keyof().options;
+const REFUND_FIELDS = RefundWebhookData.keyof().options;
+
+/** Copies only the named fields: the integration event's data carries internal ones too. */
+const onlyFields = <T extends object>(data: T, fields: readonly (keyof T)[]): T => {
+  const out: Partial<T> = {};
+  for (const field of fields) if (data[field] !== undefined) out[field] = data[field];
+  return out as T;
+};
 
 /**
- * The spec's payment data from the integration event's: parsing through the webhook schema keeps
- * exactly the spec's fields (merchant_id, completed_at, failure_reason are internal and dropped);
- * `merchant_transfer_tx_hash` is only for cross-chain payments.
+ * The spec's payment data from the integration event's (merchant_id, completed_at, failure_reason
+ * are internal and dropped); `merchant_transfer_tx_hash` is only for cross-chain payments.
  */
-export const paymentWebhookData = (data: unknown): PaymentWebhookData => {
-  const out = PaymentWebhookData.parse(data);
+export const paymentWebhookData = (data: PaymentWebhookData): PaymentWebhookData => {
+  const out = onlyFields(data, PAYMENT_FIELDS);
   if (!out.is_cross_chain) delete out.merchant_transfer_tx_hash;
   return out;
 };
 
 /** The spec's refund data; `failure_reason` belongs to `refund.failed` only. */
-export const refundWebhookData = (type: WebhookEventName, data: unknown): RefundWebhookData => {
-  const out = RefundWebhookData.parse(data);
+export const refundWebhookData = (type: WebhookEventName, data: RefundWebhookData): RefundWebhookData => {
+  const out = onlyFields(data, REFUND_FIELDS);
   if (type === 'refund.failed') out.failure_reason = out.failure_reason ?? null;
   else delete out.failure_reason;
   return out;
@@ -34,11 +40,15 @@ export const refundWebhookData = (type: WebhookEventName, data: unknown): Refund
  * every retry, redelivery and replay sends the same bytes (only the signature's timestamp changes).
  * `timestamp` is when the event happened.
  */
-export const webhookBody = (type: WebhookEventName, occurredAt: string, data: unknown): string => {
+export const webhookBody = (
+  type: WebhookEventName,
+  occurredAt: string,
+  data: PaymentWebhookData | RefundWebhookData,
+): string => {
   const envelope: WebhookEnvelope = {
     event: type,
     timestamp: new Date(occurredAt).toISOString(),
-    data: type.startsWith('payment.') ? paymentWebhookData(data) : refundWebhookData(type, data),
+    data: 'refund_id' in data ? refundWebhookData(type, data) : paymentWebhookData(data),
   };
   return JSON.stringify(envelope);
 };

@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import { WEBHOOK_SECRET_PREFIX } from '@stablepay/contracts';
+import { anySealedSecret } from '../db/endpoints-repo.js';
 
 const ALGORITHM = 'aes-256-gcm';
 const SCHEME = 'v1';
@@ -51,4 +53,13 @@ export const openSecret = (sealed: string, kek: Buffer, endpointId: string): str
       'the webhook secret cannot be decrypted: WEBHOOK_SECRET_KEK is not the key it was sealed with, or the row was altered',
     );
   }
+};
+
+/**
+ * A KEK that cannot open the stored secrets stops the service at start, instead of every delivery
+ * failing later with a signature nobody can produce.
+ */
+export const checkSecretKek = async (db: Knex, kek: Buffer): Promise<void> => {
+  const stored = await anySealedSecret(db);
+  if (stored) openSecret(stored.secretSealed, kek, stored.id);
 };

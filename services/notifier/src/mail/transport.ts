@@ -1,6 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import type { Logger } from '@stablepay/platform';
+import type { NotifierConfig } from '../config.js';
 
 export interface MailMessage {
   from: string;
@@ -80,8 +82,12 @@ const fileTransport = (dir: string): MailTransport => {
   };
 };
 
-export const createMailTransport = (opts: {
-  smtpUrl?: string;
-  dir: string;
-  timeoutMs: number;
-}): MailTransport => (opts.smtpUrl ? smtpTransport(opts.smtpUrl, opts.timeoutMs) : fileTransport(opts.dir));
+/** SMTP when SMTP_URL is set; otherwise `.eml` files under MAIL_DIR (the embedded stack). */
+export const createMailTransport = (
+  config: Pick<NotifierConfig, 'SMTP_URL' | 'MAIL_DIR' | 'MAIL_TIMEOUT_MS'>,
+  logger: Logger,
+): MailTransport => {
+  if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_TIMEOUT_MS);
+  logger.info('no SMTP_URL: e-mails are written as .eml files', { dir: config.MAIL_DIR });
+  return fileTransport(config.MAIL_DIR);
+};

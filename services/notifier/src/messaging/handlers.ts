@@ -1,26 +1,12 @@
-import { z } from 'zod';
-import {
-  EventTypes,
-  MerchantCreatedData,
-  PaymentWebhookData,
-  RefundWebhookData,
-  Uuid,
-  type WebhookEventName,
-} from '@stablepay/contracts';
-import { PermanentError, type EventEnvelope, type TransactionalHandler } from '@stablepay/platform';
+import type { Knex } from 'knex';
+import { EventTypes, type IntegrationEvent, type WebhookEventName } from '@stablepay/contracts';
+import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { createEventDeliveries, insertEvent } from '../db/deliveries-repo.js';
 import { subscribedEndpointIds } from '../db/endpoints-repo.js';
 import { upsertMerchant } from '../db/mail-repo.js';
 import type { NotifierContext } from '../domain/context.js';
 import { queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
-import { paymentWebhookData, refundWebhookData, webhookBody } from '../domain/payloads.js';
-
-/** Parses at the boundary; a payload the contracts refuse can never succeed and is dead-lettered. */
-const parse = <S extends z.ZodType>(schema: S, data: unknown, type: string): z.output<S> => {
-  const r = schema.safeParse(data);
-  if (!r.success) throw new PermanentError(`invalid ${type} data: ${z.prettifyError(r.error)}`);
-  return r.data;
-};
+import { webhookBody } from '../domain/payloads.js';
 
 /**
  * A deliverable event, in the inbox transaction: stored once with the exact body to send, one
@@ -28,41 +14,41 @@ const parse = <S extends z.ZodType>(schema: S, data: unknown, type: string): z.o
  * e-mails it calls for. Sending happens after commit, in the delivery and mail workers.
  */
 const onWebhookEvent =
-  (ctx: NotifierContext, type: WebhookEventName): TransactionalHandler =>
-  async (event: EventEnvelope, trx) => {
-    const isPayment = type.startsWith('payment.');
-    parse(Uuid, event.merchantId, `${type} merchantId`);
-    parse(isPayment ? PaymentWebhookData : RefundWebhookData, event.data, type);
-    const body = webhookBody(type, event.occurredAt, event.data);
+  (ctx: NotifierContext) =>
+  async (event: IntegrationEvent<WebhookEventName>, trx: Knex.Transaction): Promise<void> => {
+    // The data's merchant id is a UUID by the catalogue's schema; the envelope's is any string.
+    const ref = { id: event.id, merchantId: event.data.merchant_id, occurredAt: event.occurredAt };
     await insertEvent(trx, {
-      id: event.id,
-      merchantId: event.merchantId,
-      type,
-      body,
-      occurredAt: event.occurredAt,
+      ...ref,
+      type: event.type,
+      body: webhookBody(event.type, event.occurredAt, event.data),
       isTest: false,
     });
-    const endpoints = await subscribedEndpointIds(trx, event.merchantId, type);
-    await createEventDeliveries(trx, event, endpoints, ctx.schedule.delaysMs[0] ?? 0);
-    if (type === 'payment.completed') {
-      await queuePaymentEmails(ctx, trx, event, paymentWebhookData(event.data));
-    } else if (type === 'refund.completed') {
-      await queueRefundEmail(ctx, trx, event, refundWebhookData(type, event.data));
-    }
+    const endpoints = await subscribedEndpointIds(trx, ref.merchantId, event.type);
+    await createEventDeliveries(trx, ref, endpoints, ctx.schedule.delaysMs[0] ?? 0);
+    if (event.type === EventTypes.PaymentCompleted) await queuePaymentEmails(ctx, trx, ref, event.data);
+    if (event.type === EventTypes.RefundCompleted) await queueRefundEmail(ctx, trx, ref, event.data);
   };
 
 /** The merchant's name and address, for the notices sent to the merchant. */
-const onMerchantCreated: TransactionalHandler = async (event, trx) => {
-  const m = parse(MerchantCreatedData, event.data, event.type);
-  await upsertMerchant(trx, { merchantId: m.merchantId, publicId: m.publicId, name: m.name, email: m.email });
+const onMerchantCreated: EventHandler<typeof EventTypes.MerchantCreated> = async ({ data }, trx) => {
+  await upsertMerchant(trx, {
+    merchantId: data.merchantId,
+    publicId: data.publicId,
+    name: data.name,
+    email: data.email,
+  });
 };
 
 /** Every event the notifier consumes, with its handler: one list, registered at start. */
-export const notifierHandlers = (ctx: NotifierContext): Record<string, TransactionalHandler> => ({
-  [EventTypes.MerchantCreated]: onMerchantCreated,
-  [EventTypes.PaymentCompleted]: onWebhookEvent(ctx, 'payment.completed'),
-  [EventTypes.PaymentFailed]: onWebhookEvent(ctx, 'payment.failed'),
-  [EventTypes.RefundCreated]: onWebhookEvent(ctx, 'refund.created'),
-  [EventTypes.RefundCompleted]: onWebhookEvent(ctx, 'refund.completed'),
-  [EventTypes.RefundFailed]: onWebhookEvent(ctx, 'refund.failed'),
-});
+export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
+  const deliver = onWebhookEvent(ctx);
+  return {
+    [EventTypes.MerchantCreated]: onMerchantCreated,
+    [EventTypes.PaymentCompleted]: deliver,
+    [EventTypes.PaymentFailed]: deliver,
+    [EventTypes.RefundCreated]: deliver,
+    [EventTypes.RefundCompleted]: deliver,
+    [EventTypes.RefundFailed]: deliver,
+  };
+};

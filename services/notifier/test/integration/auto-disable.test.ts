@@ -1,9 +1,9 @@
 import { expect } from 'chai';
+import { waitFor } from '@stablepay/platform/testing';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
 import { SmtpSink } from '../support/smtp.js';
-import { waitFor } from '../support/wait.js';
 
 const API = '/merchant-webhooks/api';
 
@@ -37,11 +37,11 @@ describe('consecutive failures disable an endpoint (spec: 10)', function () {
     const { id } = await h.endpoint(merchantId, rx.url('/dying'), ['payment.completed']);
     const healthy = await h.endpoint(merchantId, rx.url('/healthy'), ['payment.completed']);
 
-    for (let i = 0; i < 9; i++) await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    for (let i = 0; i < 9; i++) await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await failedFirstAttempts(id)) === 9);
     expect(await endpointOf(merchantId, id)).to.include({ is_active: true, failure_count: 9 });
 
-    const tenth = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: tenth } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => !(await endpointOf(merchantId, id)).is_active);
     expect(await endpointOf(merchantId, id)).to.include({ is_active: false, failure_count: 10 });
     // The retries that were waiting (the tenth's included) fail at once with the reason.
@@ -54,7 +54,7 @@ describe('consecutive failures disable an endpoint (spec: 10)', function () {
     expect(await endpointOf(merchantId, healthy.id)).to.include({ is_active: true, failure_count: 0 });
 
     // A disabled endpoint gets no new deliveries, and its failures no longer count.
-    const eleventh = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eleventh } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(() => rx.byEvent(eleventh, '/healthy').length === 1);
     expect(rx.at('/dying')).to.have.length(10);
     expect(await endpointOf(merchantId, id)).to.include({ failure_count: 10 });
@@ -75,7 +75,7 @@ describe('consecutive failures disable an endpoint (spec: 10)', function () {
     rx.on('/dying', () => ({ status: 200 }));
     const back = await h.call('PUT', `${API}/${id}`, { merchantId, body: { is_active: true } });
     expect(back.body.data).to.include({ is_active: true, failure_count: 0 });
-    const after = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: after } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(after, id)) === 'succeeded');
   });
 
@@ -84,15 +84,15 @@ describe('consecutive failures disable an endpoint (spec: 10)', function () {
     let failing = true;
     rx.on('/wobbly', () => (failing ? { status: 502 } : { status: 200 }));
     const { id } = await h.endpoint(merchantId, rx.url('/wobbly'), ['payment.completed']);
-    for (let i = 0; i < 8; i++) await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    for (let i = 0; i < 8; i++) await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await failedFirstAttempts(id)) === 8);
     expect((await endpointOf(merchantId, id)).failure_count).to.equal(8);
     failing = false;
-    const ok = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: ok } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(ok, id)) === 'succeeded');
     expect((await endpointOf(merchantId, id)).failure_count).to.equal(0);
     failing = true;
-    for (let i = 0; i < 9; i++) await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    for (let i = 0; i < 9; i++) await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await failedFirstAttempts(id)) === 17);
     expect(await endpointOf(merchantId, id)).to.include({ is_active: true, failure_count: 9 });
   });

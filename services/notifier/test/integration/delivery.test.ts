@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { WebhookDeliveryLog, type WebhookEventName } from '@stablepay/contracts';
-import { paymentData, refundData } from '../support/fixtures.js';
+import { WebhookDeliveryLog, type EventDataInput, type WebhookEventName } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
+import { failedPaymentData, paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver, signatureMatches } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function () {
   this.timeout(30_000);
@@ -26,7 +26,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const pay = paymentData(merchantId);
     const events: Array<[WebhookEventName, Record<string, unknown>]> = [
       ['payment.completed', pay],
-      ['payment.failed', paymentData(merchantId, { status: 'failed', failure_reason: 'expired' })],
+      ['payment.failed', failedPaymentData(merchantId, 'expired')],
       ['refund.created', refundData(merchantId, pay.payment_id, { status: 'pending', tx_hash: null })],
       ['refund.completed', refundData(merchantId, pay.payment_id)],
       [
@@ -35,7 +35,8 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
       ],
     ];
     const ids: string[] = [];
-    for (const [type, data] of events) ids.push(await h.publish(type, merchantId, data));
+    for (const [type, data] of events)
+      ids.push((await h.publish(type, data as EventDataInput<typeof type>)).id);
     const got = await rx.waitForRequests(path, 5);
 
     for (const [i, [type, data]] of events.entries()) {
@@ -74,13 +75,13 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const a = await h.endpoint(merchantId, rx.url('/twice-a'), ['payment.completed']);
     const b = await h.endpoint(merchantId, rx.url('/twice-b'), ['payment.completed', 'refund.created']);
     const refundsOnly = await h.endpoint(merchantId, rx.url('/twice-c'), ['refund.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId), 3);
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId), { times: 3 });
     await waitFor(async () => (await h.deliveryStatus(eventId, a.id)) === 'succeeded');
     await waitFor(async () => (await h.deliveryStatus(eventId, b.id)) === 'succeeded');
     // Another merchant's event behind it: when it has arrived, the copies have long been handled.
     const other = await h.merchant();
     await h.endpoint(other, rx.url('/twice-other'), ['payment.completed']);
-    const marker = await h.publish('payment.completed', other, paymentData(other));
+    const { id: marker } = await h.publish('payment.completed', paymentData(other));
     await waitFor(() => rx.byEvent(marker).length === 1);
     expect(rx.byEvent(eventId, '/twice-a')).to.have.length(1);
     expect(rx.byEvent(eventId, '/twice-b')).to.have.length(1);
@@ -95,7 +96,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const path = '/flaky';
     rx.on(path, (_req, n) => (n < 3 ? { status: 500, body: 'boom' } : { status: 204 }));
     const { id, secret } = await h.endpoint(merchantId, rx.url(path), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'succeeded');
     const got = rx.at(path);
     expect(got).to.have.length(3);
@@ -136,7 +137,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
           : { status: 200 },
     );
     const { id } = await h.endpoint(merchantId, rx.url(path), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'succeeded', 15_000);
     const [first, second, third] = rx.at(path);
     expect(second!.at - first!.at).to.be.at.least(2_000);
@@ -150,7 +151,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const path = '/hangs-once';
     rx.on(path, (_req, n) => (n === 1 ? 'hang' : { status: 200 }));
     const { id } = await h.endpoint(merchantId, rx.url(path), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'succeeded', 10_000);
     const [timedOut] = await h.db('webhook_attempts').where({ endpoint_id: id, attempt: 1 });
     expect(timedOut.status).to.equal('failed');
@@ -167,7 +168,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const merchantId = await h.merchant();
     rx.on('/redirects', () => ({ status: 302, headers: { location: rx.url('/internal-admin') } }));
     const { id } = await h.endpoint(merchantId, rx.url('/redirects'), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'failed', 10_000);
     expect(rx.at('/redirects')).to.have.length(h.config.WEBHOOK_RETRY_SCHEDULE.length);
     expect(rx.at('/internal-admin')).to.have.length(0);
@@ -183,7 +184,7 @@ describe('webhook delivery (PostgreSQL + RabbitMQ + HTTPS receivers)', function 
     const merchantId = await h.merchant();
     rx.on('/chatty', () => ({ status: 200, body: 'x'.repeat(5_000_000) }));
     const { id } = await h.endpoint(merchantId, rx.url('/chatty'), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'succeeded');
     const [attempt] = await h.db('webhook_attempts').where({ endpoint_id: id });
     expect(attempt.response_body_excerpt).to.equal('x'.repeat(1024));

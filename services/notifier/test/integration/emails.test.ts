@@ -3,10 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
+import { waitFor } from '@stablepay/platform/testing';
 import { paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { SmtpSink, freePort } from '../support/smtp.js';
-import { waitFor } from '../support/wait.js';
 
 describe('e-mails (real SMTP server)', function () {
   this.timeout(30_000);
@@ -31,13 +31,13 @@ describe('e-mails (real SMTP server)', function () {
     const merchantId = await h.merchant(merchantEmail);
     const customer = 'Buyer.One@Example.com';
     const payment = paymentData(merchantId, { customer_email: customer, reference: '<b>order-7</b>' });
-    const eventId = await h.publish('payment.completed', merchantId, payment, 3); // redelivered twice
+    const { id: eventId } = await h.publish('payment.completed', payment, { times: 3 }); // redelivered twice
     const [receipt] = await smtp.waitForMessages('buyer.one@example.com', 1);
     const [notice] = await smtp.waitForMessages(merchantEmail, 1);
     await settled();
     // A later event of another merchant has been handled: any duplicate would have been sent by now.
     const other = await h.merchant();
-    await h.publish('payment.completed', other, paymentData(other, { customer_email: 'marker@example.com' }));
+    await h.publish('payment.completed', paymentData(other, { customer_email: 'marker@example.com' }));
     await smtp.waitForMessages('marker@example.com', 1);
     await settled();
     expect(smtp.to('buyer.one@example.com')).to.have.length(1);
@@ -64,15 +64,14 @@ describe('e-mails (real SMTP server)', function () {
   it('tells the customer when a refund completed, using the address from the payment', async () => {
     const merchantId = await h.merchant();
     const payment = paymentData(merchantId, { customer_email: 'refund-me@example.com' });
-    await h.publish('payment.completed', merchantId, payment);
+    await h.publish('payment.completed', payment);
     await smtp.waitForMessages('refund-me@example.com', 1);
     await h.publish(
       'refund.created',
-      merchantId,
       refundData(merchantId, payment.payment_id, { status: 'pending', tx_hash: null }),
     );
     const refund = refundData(merchantId, payment.payment_id, { amount: '3.250000' });
-    await h.publish('refund.completed', merchantId, refund, 2);
+    await h.publish('refund.completed', refund, { times: 2 });
     const mails = await smtp.waitForMessages('refund-me@example.com', 2);
     await settled();
     const notice = mails.find((m) => m.subject?.startsWith('Refund sent'))!;
@@ -83,7 +82,7 @@ describe('e-mails (real SMTP server)', function () {
       .and.include('Acme Shop');
     expect(smtp.to('refund-me@example.com')).to.have.length(2); // the receipt and the refund notice
     // A refund of a payment we never saw has nobody to tell.
-    const orphan = await h.publish('refund.completed', merchantId, refundData(merchantId, randomUUID()));
+    const { id: orphan } = await h.publish('refund.completed', refundData(merchantId, randomUUID()));
     await waitFor(() => h.db('webhook_events').where({ id: orphan }).first());
     expect(await h.db('emails').where({ event_id: orphan })).to.deep.equal([]);
   });
@@ -91,11 +90,7 @@ describe('e-mails (real SMTP server)', function () {
   it('retries while the SMTP server is down and sends once it is back', async () => {
     await smtp.close();
     const merchantId = await h.merchant();
-    await h.publish(
-      'payment.completed',
-      merchantId,
-      paymentData(merchantId, { customer_email: 'patient@example.com' }),
-    );
+    await h.publish('payment.completed', paymentData(merchantId, { customer_email: 'patient@example.com' }));
     const [row] = await waitFor(async () => {
       const r = await h.db('emails').where({ recipient: 'patient@example.com' });
       return r.length === 1 && r[0].attempts >= 2 && r;
@@ -115,11 +110,7 @@ describe('e-mails (real SMTP server)', function () {
   it('retries a temporary refusal (4xx) and gives up at once on a permanent one (5xx)', async () => {
     const merchantId = await h.merchant();
     smtp.refuseWith = 451;
-    await h.publish(
-      'payment.completed',
-      merchantId,
-      paymentData(merchantId, { customer_email: 'later@example.com' }),
-    );
+    await h.publish('payment.completed', paymentData(merchantId, { customer_email: 'later@example.com' }));
     await waitFor(
       async () => (await h.db('emails').where({ recipient: 'later@example.com' }).first())?.attempts >= 2,
     );
@@ -127,11 +118,7 @@ describe('e-mails (real SMTP server)', function () {
     await smtp.waitForMessages('later@example.com', 1, 15_000);
 
     smtp.refuseWith = 550;
-    await h.publish(
-      'payment.completed',
-      merchantId,
-      paymentData(merchantId, { customer_email: 'nobody@example.com' }),
-    );
+    await h.publish('payment.completed', paymentData(merchantId, { customer_email: 'nobody@example.com' }));
     const failed = await waitFor(async () => {
       const r = await h.db('emails').where({ recipient: 'nobody@example.com' }).first();
       return r?.status === 'failed' && r;
@@ -156,7 +143,7 @@ describe('e-mails without SMTP (.eml files)', function () {
   it('writes each message once as an .eml file under MAIL_DIR', async () => {
     expect(h.config.SMTP_URL).to.equal(undefined);
     const merchantId = await h.merchant('files@acme.example.test');
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId), 2);
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId), { times: 2 });
     const dir = h.config.MAIL_DIR;
     const files = await waitFor(() => {
       const list = readdirSync(dir).filter((f) => f.endsWith('.eml'));

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import { waitFor } from '@stablepay/platform/testing';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 describe('a slow endpoint never delays the others', function () {
   this.timeout(30_000);
@@ -34,8 +34,7 @@ describe('a slow endpoint never delays the others', function () {
     const fast = await h.endpoint(merchantId, rx.url('/fast'), ['payment.completed']);
     const started = Date.now();
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++)
-      ids.push(await h.publish('payment.completed', merchantId, paymentData(merchantId)));
+    for (let i = 0; i < 20; i++) ids.push((await h.publish('payment.completed', paymentData(merchantId))).id);
     await rx.waitForRequests('/fast', 20, 3_000);
     const elapsed = Date.now() - started;
     // All of them long before the slow endpoint's first attempts time out (4 s)...

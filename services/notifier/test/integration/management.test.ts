@@ -11,10 +11,10 @@ import {
   WebhookResponse,
   WebhookTestResponse,
 } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver, signatureMatches } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 const API = '/merchant-webhooks/api';
 
@@ -109,6 +109,36 @@ describe('webhook management API', function () {
     expect(malformed.status).to.equal(401); // no internal token: nothing is reachable
   });
 
+  it('refuses NUL characters and lone surrogates in a description or URL, and stores nothing', async () => {
+    const merchantId = randomUUID();
+    const unsafe: Array<Record<string, string>> = [
+      { description: 'orders\u0000' },
+      { description: 'orders \uD800' },
+      { description: '\uDC00 orders' },
+      { url: rx.url('/te\u0000xt') },
+      { url: rx.url('/te\uD83Dxt') },
+    ];
+    const expectRefused = (res: { status: number; body: any }, body: Record<string, string>) => {
+      const field = Object.keys(body)[0]!;
+      expectValidation(res, field);
+      expect(res.body.details.find((d: any) => d.path === field).code).to.equal('invalid_text');
+    };
+
+    for (const body of unsafe) {
+      const res = await h.call('POST', `${API}/create`, {
+        merchantId,
+        body: { url: rx.url('/text'), events: ['payment.completed'], ...body },
+      });
+      expectRefused(res, body);
+    }
+    expect(await h.db('webhook_endpoints').where({ merchant_id: merchantId })).to.deep.equal([]);
+
+    const { id } = await h.endpoint(merchantId, rx.url('/text'), ['payment.completed']);
+    const stored = await h.db('webhook_endpoints').where({ id }).first();
+    for (const body of unsafe) expectRefused(await h.call('PUT', `${API}/${id}`, { merchantId, body }), body);
+    expect(await h.db('webhook_endpoints').where({ id }).first()).to.deep.equal(stored);
+  });
+
   it('answers 404 for another merchant’s endpoint on every route', async () => {
     const owner = randomUUID();
     const stranger = randomUUID();
@@ -190,7 +220,7 @@ describe('webhook management API', function () {
     expect(secret)
       .to.match(/^whsec_/)
       .and.not.equal(old);
-    await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    await h.publish('payment.completed', paymentData(merchantId));
     const [req] = await rx.waitForRequests('/rotate', 1);
     expect(signatureMatches(secret, req!)).to.equal(true);
     expect(signatureMatches(old, req!)).to.equal(false);
@@ -204,8 +234,7 @@ describe('webhook management API', function () {
     const merchantId = await h.merchant();
     const { id } = await h.endpoint(merchantId, rx.url('/many'), ['payment.completed']);
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++)
-      ids.push(await h.publish('payment.completed', merchantId, paymentData(merchantId)));
+    for (let i = 0; i < 25; i++) ids.push((await h.publish('payment.completed', paymentData(merchantId))).id);
     await waitFor(
       async () =>
         (await h.db('webhook_attempts').where({ endpoint_id: id, status: 'succeeded' })).length === 25,

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { WebhookRedeliverResponse, WebhookReplayResponse } from '@stablepay/contracts';
-import { paymentData, refundData } from '../support/fixtures.js';
+import { waitFor } from '@stablepay/platform/testing';
+import { failedPaymentData, paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver, signatureMatches } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 const API = '/merchant-webhooks/api';
 
@@ -26,7 +26,7 @@ describe('redelivery and replay', function () {
     let down = true;
     rx.on('/redeliver', () => (down ? { status: 500 } : { status: 200 }));
     const { id, secret } = await h.endpoint(merchantId, rx.url('/redeliver'), ['payment.completed']);
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'failed');
     const [failedLog] = (await h.call('GET', `${API}/${id}/logs`, { merchantId })).body.data.logs;
 
@@ -59,21 +59,17 @@ describe('redelivery and replay', function () {
     const pay = paymentData(merchantId);
     const since = new Date(Date.now() - 1000).toISOString();
     const failedIds = [
-      await h.publish('payment.completed', merchantId, pay),
-      await h.publish('refund.completed', merchantId, refundData(merchantId, pay.payment_id)),
+      (await h.publish('payment.completed', pay)).id,
+      (await h.publish('refund.completed', refundData(merchantId, pay.payment_id))).id,
     ];
-    const ignoredType = await h.publish(
-      'payment.failed',
-      merchantId,
-      paymentData(merchantId, { status: 'failed', failure_reason: 'expired' }),
-    );
+    const { id: ignoredType } = await h.publish('payment.failed', failedPaymentData(merchantId, 'expired'));
     for (const e of failedIds) await waitFor(async () => (await h.deliveryStatus(e, id)) === 'failed');
     down = false;
-    const delivered = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: delivered } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(delivered, id)) === 'succeeded');
     // While disabled, events pass the endpoint by; replay picks them up too.
     await h.call('PUT', `${API}/${id}`, { merchantId, body: { is_active: false } });
-    const missed = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: missed } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(() => h.db('webhook_events').where({ id: missed }).first());
     const refused = await h.call('POST', `${API}/${id}/replay`, { merchantId, body: { since } });
     expect(refused.status).to.equal(409);

@@ -1,13 +1,15 @@
 import { expect } from 'chai';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { paymentData } from '../support/fixtures.js';
-import { metricValue, startHarness, type Harness } from '../support/harness.js';
+import { harnessEnv, startHarness, type Harness } from '../support/harness.js';
+import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process.js';
 import { Receiver } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 describe('two notifier replicas on one database and one queue', function () {
   this.timeout(30_000);
   let first: Harness;
-  let second: Harness;
+  /** Its own process, on the first one's database and queues. */
+  let second: NotifierProcess;
   let rx: Receiver;
 
   before(async () => {
@@ -15,10 +17,17 @@ describe('two notifier replicas on one database and one queue', function () {
     // Small per-endpoint caps, so that both replicas get a share of every endpoint's work.
     const env = { WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_CONCURRENCY: '4' };
     first = await startHarness({ env });
-    second = await startHarness({ env, share: { testDb: first.testDb, prefix: first.prefix } });
+    second = await startNotifierProcess(
+      await harnessEnv({
+        ...env,
+        DATABASE_URL: first.databaseUrl,
+        AMQP_URL: first.amqpUrl,
+        AMQP_PREFIX: first.prefix,
+      }),
+    );
   });
   after(async () => {
-    await second?.close();
+    await second?.stop();
     await first?.close();
     await rx?.close();
   });
@@ -35,7 +44,8 @@ describe('two notifier replicas on one database and one queue', function () {
     // Every other event is delivered twice by the broker.
     for (let i = 0; i < 40; i++) {
       ids.push(
-        await first.publish('payment.completed', merchantId, paymentData(merchantId), i % 2 === 0 ? 2 : 1),
+        (await first.publish('payment.completed', paymentData(merchantId), { times: i % 2 === 0 ? 2 : 1 }))
+          .id,
       );
     }
     await waitFor(
@@ -46,7 +56,7 @@ describe('two notifier replicas on one database and one queue', function () {
       '120 deliveries',
     );
     // A marker published after them all: once it has arrived, any duplicate would have too.
-    const marker = await first.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: marker } = await first.publish('payment.completed', paymentData(merchantId));
     await waitFor(() => paths.every((p) => rx.byEvent(marker, p).length === 1));
     for (const p of paths) {
       for (const id of ids) expect(rx.byEvent(id, p), `${p} ${id}`).to.have.length(1);

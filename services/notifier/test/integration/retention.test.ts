@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { quietLogger } from '@stablepay/platform/testing';
+import { waitFor } from '@stablepay/platform/testing';
 import { retentionWorker } from '../../src/workers/retention.js';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 describe('retention', function () {
   this.timeout(30_000);
@@ -24,8 +24,8 @@ describe('retention', function () {
   it('deletes events with their deliveries and logs, and finished e-mails, once they are old', async () => {
     const merchantId = await h.merchant();
     const { id } = await h.endpoint(merchantId, rx.url('/kept'), ['payment.completed']);
-    const old = await h.publish('payment.completed', merchantId, paymentData(merchantId));
-    const recent = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: old } = await h.publish('payment.completed', paymentData(merchantId));
+    const { id: recent } = await h.publish('payment.completed', paymentData(merchantId));
     for (const e of [old, recent]) await waitFor(async () => (await h.deliveryStatus(e, id)) === 'succeeded');
     await waitFor(async () => (await h.db('emails').where({ event_id: old, status: 'sent' })).length === 2);
     const longAgo = new Date(Date.now() - 50 * 86_400_000);

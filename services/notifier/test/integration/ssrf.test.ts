@@ -1,9 +1,9 @@
 import { expect } from 'chai';
+import { waitFor } from '@stablepay/platform/testing';
 import type { Resolver } from '../../src/index.js';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
 
 const API = '/merchant-webhooks/api';
 
@@ -82,7 +82,7 @@ describe('SSRF protection with the production policy (ALLOW_INSECURE_WEBHOOKS=fa
     records.set(name, ['93.184.216.34']);
     const { id } = await h.endpoint(merchantId, rx.url('/rebound', name), ['payment.completed']);
     records.set(name, ['127.0.0.1']); // DNS rebinding: public at creation, loopback at delivery
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'failed');
     const [attempt] = await h.db('webhook_attempts').where({ endpoint_id: id });
     expect(attempt.response_status).to.equal(null);
@@ -100,7 +100,7 @@ describe('SSRF protection with the production policy (ALLOW_INSECURE_WEBHOOKS=fa
       .db('webhook_endpoints')
       .where({ id })
       .update({ url: rx.url('/literal') });
-    const eventId = await h.publish('payment.completed', merchantId, paymentData(merchantId));
+    const { id: eventId } = await h.publish('payment.completed', paymentData(merchantId));
     await waitFor(async () => (await h.deliveryStatus(eventId, id)) === 'failed');
     const [attempt] = await h.db('webhook_attempts').where({ endpoint_id: id });
     expect(attempt.error).to.match(/^blocked: URL points to a non-public address: loopback/);

@@ -1,15 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { EventDataInput } from '@stablepay/contracts';
 
 export const txHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 export const address = (): string => `0x${randomBytes(20).toString('hex')}`;
 
-/** payment.completed / payment.failed data as the payments service publishes it. */
-export const paymentData = (merchantId: string, over: Record<string, unknown> = {}) => ({
+type PaymentData = EventDataInput<'payment.completed'>;
+type RefundData = EventDataInput<'refund.completed'>;
+
+/** payment.completed data as the payments service publishes it (payment.failed adds failure_reason). */
+export const paymentData = (merchantId: string, over: Partial<PaymentData> = {}) => ({
   payment_id: randomUUID(),
   merchant_id: merchantId,
   amount: '25.500000',
-  currency: 'USDC',
-  status: 'completed',
+  currency: 'USDC' as const,
+  status: 'completed' as PaymentData['status'],
   tx_hash: txHash(),
   from_address: address(),
   to_address: address(),
@@ -23,8 +27,18 @@ export const paymentData = (merchantId: string, over: Record<string, unknown> = 
   ...over,
 });
 
+/** payment.failed data: the payment data with its (internal) failure reason. */
+export const failedPaymentData = (merchantId: string, failureReason: string) => ({
+  ...paymentData(merchantId, { status: 'failed' }),
+  failure_reason: failureReason,
+});
+
 /** refund.* data as the refunds service publishes it. */
-export const refundData = (merchantId: string, paymentId: string, over: Record<string, unknown> = {}) => ({
+export const refundData = (
+  merchantId: string,
+  paymentId: string,
+  over: Partial<RefundData> = {},
+): RefundData => ({
   refund_id: randomUUID(),
   payment_id: paymentId,
   merchant_id: merchantId,
@@ -38,7 +52,11 @@ export const refundData = (merchantId: string, paymentId: string, over: Record<s
   ...over,
 });
 
-export const merchantData = (merchantId: string, email: string, name = 'Acme Shop') => ({
+export const merchantData = (
+  merchantId: string,
+  email: string,
+  name = 'Acme Shop',
+): EventDataInput<'merchant.created'> => ({
   merchantId,
   publicId: `sp_live_${merchantId}`,
   name,

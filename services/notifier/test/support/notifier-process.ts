@@ -1,15 +1,66 @@
-/**
- * The notifier as its own process, configured from the environment (PostgreSQL and RabbitMQ), for
- * tests that kill it. Prints `READY <url>` once it serves and consumes.
- */
-import { createBus, createDatabase, createMetrics } from '@stablepay/platform';
-import { quietLogger } from '@stablepay/platform/testing';
-import { loadNotifierConfig, startNotifierService } from '../../src/index.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TEST_INTERNAL_SECRET } from '@stablepay/platform/testing';
 
-const config = loadNotifierConfig();
-const logger = quietLogger('notifier-child');
-const db = await createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
-const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
-const deps = { logger, metrics: createMetrics('notifier'), db, bus };
-const service = await startNotifierService({ config, deps, port: 0, host: '127.0.0.1' });
-process.stdout.write(`READY ${service.url}\n`);
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+/** The URL in the platform's `service started` log line (JSON), if `line` is that line. */
+const startedAt = (line: string): string | undefined => {
+  try {
+    const entry = JSON.parse(line) as { message?: string; url?: string };
+    return entry.message === 'service started' ? entry.url : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export interface NotifierProcess {
+  url: string;
+  /** SIGKILL: no shutdown at all, leases left behind. */
+  kill(): Promise<void>;
+  /** SIGTERM: the ordered shutdown. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The notifier's real entry point as its own process (for tests that kill it or run a second
+ * replica), configured from `env`. Resolves once it serves and consumes: the platform logs
+ * `service started` with its URL only after the subscriptions are in place.
+ */
+export const startNotifierProcess = (env: Record<string, string>): Promise<NotifierProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: {
+        ...process.env,
+        INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        LOG_PRETTY: 'false',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    let running = true;
+    const end = async (signal: NodeJS.Signals) => {
+      if (running) child.kill(signal);
+      await exited;
+    };
+    let out = '';
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) {
+        const url = startedAt(line);
+        if (url) resolve({ url, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') });
+      }
+    });
+    child.once('exit', (code) => {
+      running = false;
+      reject(new Error(`notifier process exited (${code}): ${errors}`));
+    });
+  });

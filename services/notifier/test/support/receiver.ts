@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { waitFor } from '@stablepay/platform/testing';
 import { testCertificate } from './tls.js';
-import { waitFor } from './wait.js';
 
 export interface ReceivedRequest {
   path: string;

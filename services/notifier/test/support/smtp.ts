@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { waitFor } from './wait.js';
+import { waitFor } from '@stablepay/platform/testing';
 
 /** A free loopback port (for an SMTP server that is down now and comes up later). */
 export const freePort = async (): Promise<number> => {

@@ -1,41 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { PaymentWebhookEnvelope, RefundWebhookEnvelope } from '@stablepay/contracts';
+import {
+  PaymentWebhookEnvelope,
+  RefundWebhookEnvelope,
+  type PaymentWebhookData,
+  type RefundWebhookData,
+} from '@stablepay/contracts';
 import { webhookBody } from '../../src/domain/payloads.js';
 
 const hash = `0x${'ab'.repeat(32)}`;
-const payment = (over: Record<string, unknown> = {}) => ({
-  payment_id: randomUUID(),
-  merchant_id: randomUUID(),
-  amount: '12.500000',
-  currency: 'USDC',
-  status: 'completed',
-  tx_hash: hash,
-  from_address: `0x${'1'.repeat(40)}`,
-  to_address: `0x${'2'.repeat(40)}`,
-  source_chain: 'BASE',
-  destination_chain: null,
-  is_cross_chain: false,
-  customer_email: 'buyer@example.com',
-  reference: 'order-1',
-  metadata: { order: 1 },
-  completed_at: '2025-03-01T12:00:00.000Z',
-  ...over,
-});
-const refund = (over: Record<string, unknown> = {}) => ({
-  refund_id: randomUUID(),
-  payment_id: randomUUID(),
-  merchant_id: randomUUID(),
-  amount: '2.000000',
-  currency: 'EURC',
-  status: 'failed',
-  destination_address: `0x${'3'.repeat(40)}`,
-  blockchain: 'ETH',
-  reason: 'requested_by_customer',
-  tx_hash: null,
-  failure_reason: 'insufficient_funds',
-  ...over,
-});
+const payment = (over: Record<string, unknown> = {}) =>
+  ({
+    payment_id: randomUUID(),
+    merchant_id: randomUUID(),
+    amount: '12.500000',
+    currency: 'USDC',
+    status: 'completed',
+    tx_hash: hash,
+    from_address: `0x${'1'.repeat(40)}`,
+    to_address: `0x${'2'.repeat(40)}`,
+    source_chain: 'BASE',
+    destination_chain: null,
+    is_cross_chain: false,
+    customer_email: 'buyer@example.com',
+    reference: 'order-1',
+    metadata: { order: 1 },
+    completed_at: '2025-03-01T12:00:00.000Z',
+    ...over,
+  }) as PaymentWebhookData;
+const refund = (over: Record<string, unknown> = {}) =>
+  ({
+    refund_id: randomUUID(),
+    payment_id: randomUUID(),
+    merchant_id: randomUUID(),
+    amount: '2.000000',
+    currency: 'EURC',
+    status: 'failed',
+    destination_address: `0x${'3'.repeat(40)}`,
+    blockchain: 'ETH',
+    reason: 'requested_by_customer',
+    tx_hash: null,
+    failure_reason: 'insufficient_funds',
+    ...over,
+  }) as RefundWebhookData;
 
 describe('webhook bodies', () => {
   it('carry the spec payment fields and drop the internal ones', () => {

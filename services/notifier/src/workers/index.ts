@@ -1,0 +1,43 @@
+import type { LoopWorker, Worker } from '@stablepay/platform';
+import type { NotifierConfig } from '../config.js';
+import type { NotifierContext } from '../domain/context.js';
+import type { MailTransport } from '../mail/transport.js';
+import { DeliveryWorker } from './delivery-worker.js';
+import { mailWorker } from './mail-worker.js';
+import { retentionWorker } from './retention.js';
+
+export interface NotifierWorkers {
+  delivery: DeliveryWorker;
+  mail: LoopWorker;
+  /** In start order; stopped in the same order. */
+  all: Worker[];
+}
+
+export const notifierWorkers = (
+  ctx: NotifierContext,
+  config: NotifierConfig,
+  transport: MailTransport,
+): NotifierWorkers => {
+  const delivery = new DeliveryWorker(ctx, {
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+  });
+  const mail = mailWorker({
+    db: ctx.db,
+    transport,
+    from: config.MAIL_FROM,
+    logger: ctx.logger,
+    metrics: ctx.metrics,
+    pollMs: config.MAIL_POLL_MS,
+    leaseMs: config.MAIL_LEASE_MS,
+    retryDelaysMs: config.MAIL_RETRY_SCHEDULE,
+  });
+  const retention = retentionWorker({
+    db: ctx.db,
+    logger: ctx.logger,
+    retentionDays: config.WEBHOOK_RETENTION_DAYS,
+  });
+  return { delivery, mail, all: [delivery, mail, retention] };
+};

@@ -1,1 +1,0 @@
-export { waitFor } from '@stablepay/platform/testing';
