@@ -45,7 +45,7 @@ const main = async () => {
   const db = await createTestDatabase();
   const amqpUrl = await testAmqpUrl();
   const prefix = testQueuePrefix();
-  const common = { DATABASE_URL: db.url, AMQP_URL: amqpUrl, AMQP_PREFIX: prefix };
+  const common = { DATABASE_URL: db.url, AMQP_URL: amqpUrl, AMQP_PREFIX: prefix, CHAIN_NETWORK: 'mainnet' };
   const children = [
     startProcess('services/payments/dist/main.js', {
       ...common,

@@ -1,3 +1,4 @@
 export * from './stack.js';
 export * from './demo.js';
 export * from './secrets.js';
+export * from './services.js';

@@ -45,7 +45,6 @@ const devnetFile = join(varDir, 'devnet.json');
 const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile);
 const devnet = {
   gatewayUrl: stack.gatewayUrl,
-  checkoutUrl: stack.checkoutUrl,
   docsUrl: `${stack.gatewayUrl}/docs`,
   services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
   merchant,
@@ -58,7 +57,6 @@ console.log(`
 Stablepay is running (data in ${varDir}).
   Gateway (REST API)   ${devnet.gatewayUrl}
   API reference        ${devnet.docsUrl}
-  Checkout page        ${devnet.checkoutUrl}
   Demo merchant id     ${merchant.id}
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}

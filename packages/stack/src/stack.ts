@@ -8,18 +8,14 @@ import {
   createLogger,
   createMetrics,
   shutdownInOrder,
+  startDefinedService,
   type EventBus,
   type Logger,
   type RunningService,
-  type ServiceDeps,
 } from '@stablepay/platform';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { loadChainWatcherConfig, startChainWatcherService } from '@stablepay/chain-watcher';
-import { loadGatewayConfig, startGatewayService } from '@stablepay/gateway';
-import { loadPaymentsConfig, startPaymentsService } from '@stablepay/payments';
-import { loadNotifierConfig, startNotifierService } from '@stablepay/notifier';
-import { loadRefundsConfig, startRefundsService } from '@stablepay/refunds';
 import { loadOrCreateSecrets } from './secrets.js';
+import { stackServices, type StackEnvInput } from './services.js';
 
 export type StackPort =
   'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'notifier' | 'checkout' | 'devnet';
@@ -84,11 +80,6 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
   const embedded = opts.databaseUrl ? undefined : await EmbeddedPostgres.open(join(varDir, 'pglite'));
   const bus = await createBus({ url: opts.amqpUrl, prefix: opts.amqpPrefix, logger });
   const dbs: Knex[] = [];
-  const depsFor = async (service: string, schema: string): Promise<ServiceDeps> => {
-    const db = await createDatabase({ url: opts.databaseUrl, embedded, schema });
-    dbs.push(db);
-    return { db, bus, logger: createLogger({ service, level }), metrics: createMetrics(service) };
-  };
   const checkoutUrl = `http://${host}:${ports.checkout}/`;
   const devnetRegistry = devnet.registry();
   const registry =
@@ -98,89 +89,44 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
           ...devnetRegistry,
           chains: devnetRegistry.chains.map((c) => ({ ...c, confirmations: opts.confirmations! })),
         };
-  const common: Record<string, string> = { NODE_ENV: 'development', ...secrets, ...opts.env };
-  const start = async (name: string, schema: string, run: (deps: ServiceDeps) => Promise<RunningService>) => {
-    const service = await run(await depsFor(name, schema));
-    services.push(service);
-    return service;
+  const input: StackEnvInput = {
+    registry,
+    relayerKeys: Object.fromEntries(
+      Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey]),
+    ),
+    checkoutUrl,
+    varDir,
+    urls: {},
   };
+  const common: Record<string, string> = { NODE_ENV: 'development', ...secrets, ...opts.env };
 
   const services: RunningService[] = [];
   try {
-    const chainWatcher = await start('chain-watcher', 'chain_watcher', (deps) =>
-      startChainWatcherService({
-        config: loadChainWatcherConfig({
-          VERIFY_POLL_MS: '250',
-          TRANSFER_POLL_MS: '250',
-          ...common,
-          CHAIN_REGISTRY: JSON.stringify(registry),
-          // The devnet's relayers are funded with gas; they submit merchants' outgoing transfers.
-          RELAYER_PRIVATE_KEYS: JSON.stringify(
-            Object.fromEntries(Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey])),
-          ),
-        }),
+    // In table order: each service's environment may name the URLs of those started before it.
+    for (const entry of stackServices) {
+      const db = await createDatabase({ url: opts.databaseUrl, embedded, schema: entry.schema });
+      dbs.push(db);
+      const deps = {
+        db,
+        bus,
+        logger: createLogger({ service: entry.definition.name, level }),
+        metrics: createMetrics(entry.definition.name),
+      };
+      const config = entry.definition.loadConfig({
+        ...entry.defaults?.(input),
+        ...common,
+        ...entry.env(input),
+      });
+      const service = await startDefinedService(entry.definition, {
+        config,
         deps,
-        port: ports.chainWatcher,
+        port: ports[entry.port],
         host,
         ownsConnections: false,
-      }),
-    );
-    const payments = await start('payments', 'payments', (deps) =>
-      startPaymentsService({
-        config: loadPaymentsConfig({
-          ...common,
-          CHECKOUT_URL: checkoutUrl,
-          ALLOW_INSECURE_URLS: 'true',
-          // The devnet's chain ids name real networks; payments maps them like mainnet ids.
-          EXTRA_CHAINS: JSON.stringify(
-            Object.fromEntries(registry.chains.map((c) => [String(c.chainId), c.name])),
-          ),
-        }),
-        deps,
-        port: ports.payments,
-        host,
-        ownsConnections: false,
-      }),
-    );
-    const refunds = await start('refunds', 'refunds', (deps) =>
-      startRefundsService({
-        config: loadRefundsConfig({ ...common, CHAIN_WATCHER_URL: chainWatcher.url }),
-        deps,
-        port: ports.refunds,
-        host,
-        ownsConnections: false,
-      }),
-    );
-    const notifier = await start('notifier', 'notifier', (deps) =>
-      startNotifierService({
-        config: loadNotifierConfig({
-          // Local development: webhooks to http:// and loopback receivers, mail written as .eml files.
-          ALLOW_INSECURE_WEBHOOKS: 'true',
-          MAIL_DIR: join(varDir, 'mail'),
-          ...common,
-        }),
-        deps,
-        port: ports.notifier,
-        host,
-        ownsConnections: false,
-      }),
-    );
-    await start('gateway', 'gateway', (deps) =>
-      startGatewayService({
-        config: loadGatewayConfig({
-          ...common,
-          PAYMENTS_URL: payments.url,
-          CHAIN_WATCHER_URL: chainWatcher.url,
-          REFUNDS_URL: refunds.url,
-          NOTIFIER_URL: notifier.url,
-          SUPPORTED_BLOCKCHAINS: registry.chains.map((c) => c.name).join(','),
-        }),
-        deps,
-        port: ports.gateway,
-        host,
-        ownsConnections: false,
-      }),
-    );
+      });
+      services.push(service);
+      input.urls[entry.definition.name] = service.url;
+    }
   } catch (err) {
     for (const s of [...services].reverse()) await s.stop();
     await bus.close();

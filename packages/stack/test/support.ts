@@ -1,24 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export const waitFor = async <T>(
-  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  what: string,
-  timeoutMs = 20_000,
-  intervalMs = 50,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-};
+export { waitFor } from '@stablepay/platform/testing';
 
 export const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 

@@ -1,0 +1,80 @@
+import type { ChainRegistry } from '@stablepay/contracts';
+import type { ServiceDefinition } from '@stablepay/platform';
+import { chainWatcherService } from '@stablepay/chain-watcher';
+import { gatewayService } from '@stablepay/gateway';
+import { notifierService } from '@stablepay/notifier';
+import { paymentsService } from '@stablepay/payments';
+import { refundsService } from '@stablepay/refunds';
+import { join } from 'node:path';
+
+/** What the stack knows when it configures a service. */
+export interface StackEnvInput {
+  registry: ChainRegistry;
+  relayerKeys: Record<string, string>;
+  checkoutUrl: string;
+  varDir: string;
+  /** URLs of the services started so far, by service name. */
+  urls: Record<string, string>;
+}
+
+export interface StackServiceEntry {
+  // Each entry keeps its own definition's types; the table only needs what every definition has.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  definition: ServiceDefinition<any, any, any, any>;
+  /** The schema of the shared database that holds the service's tables. */
+  schema: string;
+  port: 'chainWatcher' | 'payments' | 'refunds' | 'notifier' | 'gateway';
+  /** Defaults the stack's own environment may override (tuning knobs). */
+  defaults?: (input: StackEnvInput) => Record<string, string>;
+  /** What the stack decides (wins over the environment). */
+  env: (input: StackEnvInput) => Record<string, string>;
+}
+
+const chains = (input: StackEnvInput) => ({ CHAIN_REGISTRY: JSON.stringify(input.registry) });
+
+/**
+ * Every service of the embedded stack, in start order: the gateway last, once every upstream it
+ * routes to listens. Adding a service is one entry here.
+ */
+export const stackServices: StackServiceEntry[] = [
+  {
+    definition: chainWatcherService,
+    schema: 'chain_watcher',
+    port: 'chainWatcher',
+    defaults: () => ({ VERIFY_POLL_MS: '250', TRANSFER_POLL_MS: '250' }),
+    // The devnet's relayers are funded with gas; they submit merchants' outgoing transfers.
+    env: (input) => ({ ...chains(input), RELAYER_PRIVATE_KEYS: JSON.stringify(input.relayerKeys) }),
+  },
+  {
+    definition: paymentsService,
+    schema: 'payments',
+    port: 'payments',
+    env: (input) => ({ ...chains(input), CHECKOUT_URL: input.checkoutUrl, ALLOW_INSECURE_URLS: 'true' }),
+  },
+  {
+    definition: refundsService,
+    schema: 'refunds',
+    port: 'refunds',
+    env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
+  },
+  {
+    definition: notifierService,
+    schema: 'notifier',
+    port: 'notifier',
+    // Local development: webhooks to http:// and loopback receivers, mail written as .eml files.
+    defaults: (input) => ({ ALLOW_INSECURE_WEBHOOKS: 'true', MAIL_DIR: join(input.varDir, 'mail') }),
+    env: () => ({}),
+  },
+  {
+    definition: gatewayService,
+    schema: 'gateway',
+    port: 'gateway',
+    env: (input) => ({
+      ...chains(input),
+      PAYMENTS_URL: input.urls.payments!,
+      CHAIN_WATCHER_URL: input.urls['chain-watcher']!,
+      REFUNDS_URL: input.urls.refunds!,
+      NOTIFIER_URL: input.urls.notifier!,
+    }),
+  },
+];
