@@ -1,16 +1,14 @@
 import { z } from 'zod';
+import type { ChainRegistry } from '@stablepay/contracts';
 import {
-  BLOCKCHAIN_NAMES,
-  ChainNetwork,
-  ChainRegistryError,
-  parseChainRegistry,
-  registryPreset,
-  withChainOverrides,
-  type BlockchainName,
-  type ChainOverrides,
-  type ChainRegistry,
-} from '@stablepay/contracts';
-import { ConfigError, baseConfigShape, envInt, envPort, loadConfig } from '@stablepay/platform';
+  ConfigError,
+  baseConfigShape,
+  chainConfigShape,
+  chainRegistryFromEnv,
+  envInt,
+  envPort,
+  loadConfig,
+} from '@stablepay/platform';
 import { parseRelayerKeys } from './custody/relayer-keys.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
@@ -51,30 +49,11 @@ const relayerKeys = z.string().transform((text, ctx) => {
   return parsed;
 });
 
-const rpcUrlList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((u) => u.trim())
-      .filter((u) => u.length > 0),
-  )
-  .pipe(z.array(z.url({ protocol: /^(https?|wss?)$/ })).min(1));
-
-/** `CHAIN_RPC_URLS_<NAME>` for every blockchain name the contracts know. */
-const rpcOverrideShape = Object.fromEntries(
-  BLOCKCHAIN_NAMES.map((name) => [`CHAIN_RPC_URLS_${name}`, rpcUrlList.optional()]),
-) as Record<`CHAIN_RPC_URLS_${BlockchainName}`, z.ZodOptional<typeof rpcUrlList>>;
-
 export const chainWatcherConfigSchema = z.object({
   ...baseConfigShape,
   PORT: envPort.default(8102),
   DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('chain_watcher'),
-  /** Which preset the registry starts from. */
-  CHAIN_NETWORK: ChainNetwork.default('devnet'),
-  /** The whole registry as JSON; replaces the preset entirely (the devnet stack passes its live one). */
-  CHAIN_REGISTRY: z.string().optional(),
-  ...rpcOverrideShape,
+  ...chainConfigShape,
   /** Encrypts the master seed at rest (AES-256-GCM); never logged, never stored. */
   WALLET_KEK: walletKek,
   /** Pause between verification passes when nothing is due. */
@@ -125,40 +104,25 @@ export type ChainWatcherConfig = ChainWatcherEnv & { registry: ChainRegistry };
 
 export type TransferCrashPoint = NonNullable<ChainWatcherEnv['TRANSFER_CRASH_POINT']>;
 
-/**
- * The registry: CHAIN_REGISTRY when set, else the CHAIN_NETWORK preset; then the per-chain RPC URL
- * overrides. A chain named by an override but missing from the registry is a configuration error.
- */
-export const resolveChainRegistry = (env: ChainWatcherEnv): ChainRegistry => {
-  let base: ChainRegistry;
-  try {
-    base = env.CHAIN_REGISTRY ? parseChainRegistry(env.CHAIN_REGISTRY) : registryPreset(env.CHAIN_NETWORK);
-  } catch (err) {
-    if (err instanceof ChainRegistryError) throw new ConfigError([`CHAIN_REGISTRY: ${err.message}`]);
-    throw err;
-  }
-  const overrides: ChainOverrides = {};
-  const problems: string[] = [];
-  for (const name of BLOCKCHAIN_NAMES) {
-    const urls = env[`CHAIN_RPC_URLS_${name}`];
-    if (!urls) continue;
-    if (base.chains.some((chain) => chain.name === name)) overrides[name] = { rpcUrls: urls };
-    else problems.push(`CHAIN_RPC_URLS_${name}: chain ${name} is not in the ${base.network} chain registry`);
-  }
-  for (const name of env.RELAYER_PRIVATE_KEYS?.chains() ?? []) {
-    if (!base.chains.some((chain) => chain.name === name)) {
-      problems.push(`RELAYER_PRIVATE_KEYS: chain ${name} is not in the ${base.network} chain registry`);
-    }
-  }
+/** Relayer keys for chains the registry does not serve are a mistake in the deployment, not noise. */
+const checkRelayerChains = (env: ChainWatcherEnv, registry: ChainRegistry): void => {
+  const problems = (env.RELAYER_PRIVATE_KEYS?.chains() ?? [])
+    .filter((name) => !registry.chains.some((chain) => chain.name === name))
+    .map((name) => `RELAYER_PRIVATE_KEYS: chain ${name} is not in the ${registry.network} chain registry`);
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.keys(overrides).length > 0 ? withChainOverrides(base, overrides) : base;
 };
 
+/**
+ * The validated variables and the chain registry they resolve to (the platform's one reading of
+ * CHAIN_NETWORK, CHAIN_REGISTRY and CHAIN_RPC_URLS_<NAME>); every problem names its variable.
+ */
 export const loadChainWatcherConfig = (
   env: Record<string, string | undefined> = process.env,
 ): ChainWatcherConfig => {
   const parsed = loadConfig(chainWatcherConfigSchema, env);
   // A crash point outside tests would be a way to kill production by configuration: never read.
   if (parsed.NODE_ENV !== 'test') parsed.TRANSFER_CRASH_POINT = undefined;
-  return { ...parsed, registry: resolveChainRegistry(parsed) };
+  const registry = chainRegistryFromEnv(parsed);
+  checkRelayerChains(parsed, registry);
+  return { ...parsed, registry };
 };

@@ -2,18 +2,11 @@ export {
   chainWatcherConfigSchema,
   loadChainWatcherConfig,
   parseWalletKek,
-  resolveChainRegistry,
   type ChainWatcherConfig,
   type ChainWatcherEnv,
   type TransferCrashPoint,
 } from './config.js';
-export {
-  SERVICE_NAME,
-  buildChainWatcherService,
-  startChainWatcherService,
-  type BuildChainWatcherOptions,
-  type ChainWatcherService,
-} from './service.js';
+export { chainWatcherService, type ChainWatcherOptions } from './service.js';
 export { chainWatcherMigrations } from './db/migrations.js';
 export { SeedWalletSigner, type WalletSigner } from './custody/wallet-signer.js';
 export { RelayerKeySet, RelayerWallets, parseRelayerKeys, type RelayerInfo } from './custody/relayer-keys.js';

@@ -1,9 +1,4 @@
-import { runStandalone } from '@stablepay/platform';
-import { loadChainWatcherConfig } from './config.js';
-import { startChainWatcherService } from './service.js';
+import { runServiceMain } from '@stablepay/platform';
+import { chainWatcherService } from './service.js';
 
-await runStandalone({
-  service: 'chain-watcher',
-  loadConfig: () => loadChainWatcherConfig(),
-  start: (config, deps) => startChainWatcherService({ config, deps }),
-});
+await runServiceMain(chainWatcherService);

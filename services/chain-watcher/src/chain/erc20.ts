@@ -1,20 +1,11 @@
 import { AbiCoder, Interface, getAddress, id, zeroPadValue } from 'ethers';
 import type { ChainRpc } from './chain-rpc.js';
+import type { RawLog } from './rpc-facts.js';
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
 
 const erc20 = new Interface(['function balanceOf(address owner) view returns (uint256)']);
-
-/** The parts of a log (ethers Log, or raw JSON-RPC) that a Transfer is read from. */
-export interface RawLog {
-  address: string;
-  topics: readonly string[];
-  data: string;
-  index?: number;
-  logIndex?: number;
-  removed?: boolean;
-}
 
 export interface TokenTransfer {
   /** checksummed contract address that emitted the log */

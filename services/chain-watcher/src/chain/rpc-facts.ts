@@ -1,4 +1,12 @@
-import type { RawLog } from './erc20.js';
+/** The parts of a log (ethers Log, or raw JSON-RPC) that a Transfer is read from. */
+export interface RawLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  index?: number;
+  logIndex?: number;
+  removed?: boolean;
+}
 
 /** What verification reads from a receipt. */
 export interface ReceiptFacts {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, Currency, TransferFailureReason, TransferPurpose } from '@stablepay/contracts';
+import { leaseDueRows } from './leases.js';
 import { TRANSFERS } from './migrations.js';
 
 export type TransferStatus = 'pending' | 'sending' | 'cancelling' | 'confirmed' | 'failed';
@@ -94,23 +95,25 @@ const toRecord = (row: TransferRow): TransferRecord => ({
   createdAt: row.created_at,
 });
 
-export interface NewTransfer {
-  id: string;
-  idempotencyKey: string;
-  purpose: TransferPurpose;
-  merchantId: string;
-  blockchain: BlockchainName;
-  chainId: number | null;
-  token: Currency;
-  tokenAddress: string | null;
-  fromAddress: string | null;
-  toAddress: string;
-  amount: string;
-  amountUnits: bigint | null;
-  authNonce: string;
+export type NewTransfer = Pick<
+  TransferRecord,
+  | 'id'
+  | 'idempotencyKey'
+  | 'purpose'
+  | 'merchantId'
+  | 'blockchain'
+  | 'chainId'
+  | 'token'
+  | 'tokenAddress'
+  | 'fromAddress'
+  | 'toAddress'
+  | 'amount'
+  | 'amountUnits'
+  | 'authNonce'
+> & {
   /** Set for a command refused at once: the row is stored already failed. */
   failure?: { code: TransferFailureReason; reason: string };
-}
+};
 
 /**
  * Records the transfer unless its idempotency key is known; the unique index decides between
@@ -167,31 +170,23 @@ export const lockTransfer = async (trx: Knex.Transaction, id: string): Promise<T
 };
 
 /**
- * Leases due open transfers, as the verifier leases payments: SKIP LOCKED lets replicas claim side
- * by side, and the lease keeps a transfer with one worker while it talks to the chain with no
- * transaction open. Every write that matters is guarded besides, so a worker that outlives its
- * lease can waste a call but never send or publish twice.
+ * Due open transfers, leased to the caller as the verifier leases payments (see leaseDueRows). Every
+ * write that matters is guarded besides, so a worker that outlives its lease can waste a call but
+ * never send or publish twice.
  */
 export const leaseDueTransfers = async (
   db: Knex,
   limit: number,
   leaseMs: number,
 ): Promise<TransferRecord[]> => {
-  const result = (await db.raw(
-    `update ${TRANSFERS}
-        set locked_until = now() + (? * interval '1 millisecond')
-      where id in (
-        select id from ${TRANSFERS}
-         where status in ('pending', 'sending', 'cancelling')
-           and next_check_at <= now()
-           and (locked_until is null or locked_until < now())
-         order by next_check_at
-         limit ?
-         for update skip locked)
-      returning *`,
-    [leaseMs, limit],
-  )) as { rows: TransferRow[] };
-  return result.rows.map(toRecord);
+  const rows = await leaseDueRows<TransferRow>(db, {
+    table: TRANSFERS,
+    key: 'id',
+    open: "status in ('pending', 'sending', 'cancelling')",
+    limit,
+    leaseMs,
+  });
+  return rows.map(toRecord);
 };
 
 export interface TransferReschedule {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
+import { leaseDueRows } from './leases.js';
 import { VERIFICATIONS } from './migrations.js';
 
 export type VerificationStatus = 'pending' | 'verified' | 'rejected';
@@ -100,31 +101,21 @@ export const insertVerification = async (trx: Knex.Transaction, v: NewVerificati
   return rows.length === 1;
 };
 
-/**
- * Leases up to `limit` due pending rows to the caller. SKIP LOCKED lets replicas claim side by side
- * without waiting on each other, and the lease keeps a row away from everyone else while the chain is
- * asked about it, with no transaction open across those calls. A worker that dies simply lets its
- * lease run out.
- */
+/** Due pending payments, leased to the caller (see leaseDueRows); each lease counts as a check. */
 export const leaseDueVerifications = async (
   db: Knex,
   limit: number,
   leaseMs: number,
 ): Promise<VerificationRecord[]> => {
-  const result = (await db.raw(
-    `update ${VERIFICATIONS}
-        set locked_until = now() + (? * interval '1 millisecond'), check_count = check_count + 1
-      where payment_id in (
-        select payment_id from ${VERIFICATIONS}
-         where status = 'pending' and next_check_at <= now()
-           and (locked_until is null or locked_until < now())
-         order by next_check_at
-         limit ?
-         for update skip locked)
-      returning *`,
-    [leaseMs, limit],
-  )) as { rows: VerificationRow[] };
-  return result.rows.map(toRecord);
+  const rows = await leaseDueRows<VerificationRow>(db, {
+    table: VERIFICATIONS,
+    key: 'payment_id',
+    open: "status = 'pending'",
+    alsoSet: 'check_count = check_count + 1',
+    limit,
+    leaseMs,
+  });
+  return rows.map(toRecord);
 };
 
 export interface Reschedule {

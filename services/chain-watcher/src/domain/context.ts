@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { ChainRegistry } from '@stablepay/contracts';
-import type { Logger } from '@stablepay/platform';
+import { eventWriter, type Logger } from '@stablepay/platform';
 import type { ChainClients } from '../chain/chain-rpc.js';
 import type { TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { ChainWatcherMetrics } from '../metrics.js';
-import type { WalletDirectory } from './wallet-directory.js';
+import type { WalletDirectory } from './wallets/wallet-directory.js';
 
 /** Timing rules of verification, from configuration. */
 export interface VerificationSettings {
@@ -52,3 +52,6 @@ export interface WatcherContext {
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
   eventsCommitted: () => void;
 }
+
+/** Every event the chain-watcher publishes goes through this writer, in the caller's transaction. */
+export const writeEvent = eventWriter('chain-watcher');

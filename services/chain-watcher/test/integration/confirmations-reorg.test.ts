@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { ChainRegistry } from '@stablepay/contracts';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer } from '../support/chain.js';
-import { waitFor } from '../support/events.js';
-import { metricValue, startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
 
 /** The devnet registry with 3 confirmations on MATIC: the including block and two on top. */
 const deepRegistry = (devnet: Devnet): ChainRegistry => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer } from '../support/chain.js';
-import { waitFor } from '../support/events.js';
-import { metricValue, startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
 
 describe('recovery: transfer scanner and downtime (anvil + PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);
@@ -119,7 +119,7 @@ describe('recovery: transfer scanner and downtime (anvil + PostgreSQL + RabbitMQ
     const restarted = await startHarness({
       registry: devnet.registry(),
       env: { RECOVERY_AFTER_MS: '500' },
-      share: { testDb: h.testDb, prefix: h.prefix },
+      share: h,
     });
     try {
       const verdict = await h.verdict(paymentId);

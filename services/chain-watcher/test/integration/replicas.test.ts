@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer } from '../support/chain.js';
-import { waitFor } from '../support/events.js';
-import { metricValue, startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
 
 describe('two chain-watcher replicas on one database and one queue (anvil + PostgreSQL + RabbitMQ)', function () {
   this.timeout(45_000);
@@ -20,7 +20,7 @@ describe('two chain-watcher replicas on one database and one queue (anvil + Post
     second = await startHarness({
       registry: devnet.registry(),
       env,
-      share: { testDb: first.testDb, prefix: first.prefix },
+      share: first,
     });
     shop = await first.createMerchant('BASE');
     for (const account of devnet.customers) payers.push(new Customer(devnet.chain('BASE'), account));

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { ChainRegistry } from '@stablepay/contracts';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer } from '../support/chain.js';
-import { waitFor } from '../support/events.js';
-import { metricValue, startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../support/harness.js';
 import { RpcProxy, deadUrl } from '@stablepay/devnet';
 
 const withBaseUrls = (devnet: Devnet, rpcUrls: string[]): ChainRegistry => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
+import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
 import { spawnWatcher } from '../support/child.js';
@@ -11,7 +12,6 @@ import {
   requestTransfer,
   transferEvents,
   transferOutcome,
-  waitFor,
 } from '../support/transfers.js';
 
 /**
@@ -55,7 +55,7 @@ describe('outgoing transfers survive a killed chain-watcher (child process, anvi
     const nonceBefore = await base.nonce(relayer);
     const child = spawnWatcher({
       registry: devnet.registry(),
-      databaseUrl: h.testDb.url,
+      databaseUrl: h.databaseUrl,
       amqpUrl: h.amqpUrl,
       prefix: h.prefix,
       env: { ...env(devnet), TRANSFER_CRASH_POINT: point },
@@ -83,7 +83,7 @@ describe('outgoing transfers survive a killed chain-watcher (child process, anvi
     const fresh = await startHarness({
       registry: devnet.registry(),
       env: env(devnet),
-      share: { testDb: h.testDb, prefix: h.prefix },
+      share: h,
     });
     try {
       const outcome = await transferOutcome(h, key, 20_000);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Wallet, type TransactionResponse } from 'ethers';
 import { baseUnitsToDecimal } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { authorizationNonce } from '../../src/chain/fiat-token.js';
 import { units } from '../support/chain.js';
@@ -15,7 +16,6 @@ import {
   requestTransfer,
   transferEvents,
   transferOutcome,
-  waitFor,
 } from '../support/transfers.js';
 
 const recipient = () => Wallet.createRandom().address;
@@ -72,9 +72,7 @@ describe('outgoing transfers against a mempool: replacement and reverts (anvil +
     const key = await requestTransfer(h, { merchant: shop, toAddress: to, amount: '3.25' });
     const [first] = await broadcastAttempts(key, 1);
     expect(await base.pooled()).to.include(first.tx_hash);
-    const submitted = await h.events.waitFor(
-      (e) => e.type === 'transfer.submitted' && e.data.idempotencyKey === key,
-    );
+    const submitted = await h.event((e) => e.type === 'transfer.submitted' && e.data.idempotencyKey === key);
     expect(submitted.data.txHash).to.equal(first.tx_hash);
 
     const [, second] = await broadcastAttempts(key, 2);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
+import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
 import { startHarness, type Harness, type Merchant } from '../support/harness.js';
@@ -11,7 +12,6 @@ import {
   transferEvents,
   transferOutcome,
   transferRow,
-  waitFor,
 } from '../support/transfers.js';
 
 const UNAVAILABLE_AFTER_MS = 1_000;

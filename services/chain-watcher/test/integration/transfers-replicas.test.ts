@@ -1,15 +1,10 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
-import { metricValue, startHarness, type Harness, type Merchant } from '../support/harness.js';
-import {
-  ChainProbe,
-  devnetRelayerKeys,
-  requestTransfer,
-  transferEvents,
-  waitFor,
-} from '../support/transfers.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { ChainProbe, devnetRelayerKeys, requestTransfer, transferEvents } from '../support/transfers.js';
 
 describe('outgoing transfers from two chain-watcher replicas sharing one relayer (anvil + PostgreSQL + RabbitMQ)', function () {
   this.timeout(45_000);
@@ -32,7 +27,7 @@ describe('outgoing transfers from two chain-watcher replicas sharing one relayer
     second = await startHarness({
       registry: devnet.registry(),
       env,
-      share: { testDb: first.testDb, prefix: first.prefix },
+      share: first,
     });
     base = new ChainProbe(devnet.chain('BASE'));
     for (let i = 0; i < 3; i++) {

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { WalletBalanceResponse, baseUnitsToDecimal } from '@stablepay/contracts';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { authorizationNonce } from '../../src/chain/fiat-token.js';
 import { units } from '../support/chain.js';
-import { metricValue, startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
 import {
   ChainProbe,
   attemptRows,
@@ -14,7 +15,6 @@ import {
   transferEvents,
   transferOutcome,
   transferRow,
-  waitFor,
 } from '../support/transfers.js';
 
 const recipient = () => Wallet.createRandom().address;

@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import { ChainPaymentRejectedData, ChainPaymentVerifiedData } from '@stablepay/contracts';
+import { metricValue } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { Customer, units } from '../support/chain.js';
-import { metricValue, randomTxHash, startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { randomTxHash, startHarness, type Harness, type Merchant } from '../support/harness.js';
 
 describe('same-chain verification with real transactions (anvil + PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);

@@ -1,16 +1,13 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SigningKey, computeAddress, getAddress } from 'ethers';
-import { WalletBalanceResponse } from '@stablepay/contracts';
-import { AmqpBus, createDatabase, createMetrics } from '@stablepay/platform';
-import { quietLogger } from '@stablepay/platform/testing';
+import { EventTypes, WalletBalanceResponse } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startChainWatcherService } from '../../src/index.js';
 import { deriveMerchantKey } from '../../src/custody/key-derivation.js';
 import { openSeed } from '../../src/custody/seed-crypto.js';
 import { Customer } from '../support/chain.js';
-import { capturingLogger, waitFor } from '../support/events.js';
-import { KEK, startHarness, watcherConfig, type Harness, type Merchant } from '../support/harness.js';
+import { KEK, capturingLogger, startHarness, type Harness, type Merchant } from '../support/harness.js';
 
 describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);
@@ -22,7 +19,7 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
 
   before(async () => {
     devnet = await startDevnet({ basePort: 0, customers: 2 });
-    const captured = await capturingLogger('chain-watcher');
+    const captured = capturingLogger('chain-watcher');
     logLines = captured.lines;
     h = await startHarness({ registry: devnet.registry(), logger: captured.logger });
     shop = await h.createMerchant('BASE');
@@ -49,7 +46,7 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
     });
 
     // A redelivered (or repeated) merchant.created creates no second wallet and no second announcement.
-    const repeated = await h.publish('merchant.created', shop.merchantId, {
+    const repeated = await h.publish(EventTypes.MerchantCreated, {
       merchantId: shop.merchantId,
       publicId: `sp_live_${randomUUID()}`,
       name: 'Test Shop',
@@ -57,7 +54,7 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
       acceptedCurrencies: ['USDC'],
       email: 'shop@example.test',
     });
-    await waitFor(() => h.db('inbox').where({ message_id: repeated }).first());
+    await waitFor(() => h.db('inbox').where({ message_id: repeated.id }).first());
     await h.events.drain();
     const announced = h.events.messages.filter(
       (e) => e.type === 'wallet.assigned' && e.data.merchantId === shop.merchantId,
@@ -71,7 +68,7 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
 
   it('dead-letters merchant.created for a blockchain the registry does not serve', async () => {
     const merchantId = randomUUID();
-    await h.publish('merchant.created', merchantId, {
+    await h.publish(EventTypes.MerchantCreated, {
       merchantId,
       publicId: `sp_live_${randomUUID()}`,
       name: 'Arbitrum Shop',
@@ -176,28 +173,15 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
   });
 
   it('refuses to start with a WALLET_KEK that cannot open the stored seed, saying so', async () => {
-    const config = watcherConfig(devnet.registry(), h.testDb.url, {
-      WALLET_KEK: randomBytes(32).toString('base64'),
-    });
-    const logger = quietLogger('chain-watcher');
-    const db = await createDatabase({ url: h.testDb.url, schema: config.DATABASE_SCHEMA });
-    const bus = new AmqpBus({ url: h.amqpUrl, prefix: h.prefix, logger });
-    await bus.connect();
-    try {
-      let failure: Error | undefined;
-      await startChainWatcherService({
-        config,
-        deps: { db, bus, logger, metrics: createMetrics('chain-watcher', false) },
-        port: 0,
-        host: '127.0.0.1',
-      }).catch((err: Error) => (failure = err));
-      expect(failure?.name).to.equal('WalletKeyError');
-      expect(failure?.message).to.match(/WALLET_KEK cannot decrypt the stored master seed/);
-      // The stored seed is untouched: the original key still opens it.
-      expect(await h.db('master_seed').count('* as n')).to.deep.equal([{ n: '1' }]);
-    } finally {
-      await bus.close();
-      await db.destroy();
-    }
+    let failure: Error | undefined;
+    await startHarness({
+      registry: devnet.registry(),
+      env: { WALLET_KEK: randomBytes(32).toString('base64') },
+      share: h,
+    }).catch((err: Error) => (failure = err));
+    expect(failure?.name).to.equal('WalletKeyError');
+    expect(failure?.message).to.match(/WALLET_KEK cannot decrypt the stored master seed/);
+    // The stored seed is untouched: the original key still opens it.
+    expect(await h.db('master_seed').count('* as n')).to.deep.equal([{ n: '1' }]);
   });
 });

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChainRegistry } from '@stablepay/contracts';
-import { KEK, SECRET } from './harness.js';
+import { TEST_INTERNAL_SECRET } from '@stablepay/platform/testing';
+import { KEK } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -40,7 +41,7 @@ export const spawnWatcher = (opts: {
       AMQP_PREFIX: opts.prefix,
       CHAIN_REGISTRY: JSON.stringify(opts.registry),
       WALLET_KEK: KEK,
-      INTERNAL_TOKEN_SECRET: SECRET,
+      INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
       ...opts.env,
     },
   });

@@ -1,32 +1,39 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import {
+  EventTypes,
+  type BlockchainName,
+  type ChainRegistry,
+  type Currency,
+  type EventDataInput,
+  type EventType,
+  type PaymentCreatedData,
+} from '@stablepay/contracts';
 import {
   AmqpBus,
-  INTERNAL_TOKEN_HEADER,
-  buildEvent,
   createDatabase,
+  createLogger,
   createMetrics,
-  signInternalToken,
-  type CallerKind,
+  startDefinedService,
   type Logger,
-  type RunningService,
 } from '@stablepay/platform';
 import {
+  TEST_INTERNAL_SECRET,
+  bootService,
+  type ServiceUnderTest,
+  callService,
   createTestDatabase,
+  observeEvents,
+  publishEvent,
   quietLogger,
   testAmqpUrl,
   testQueuePrefix,
-  type TestDatabase,
+  waitFor,
+  type CallOptions,
+  type EventObserver,
+  type PublishOptions,
 } from '@stablepay/platform/testing';
-import type { BlockchainName, ChainRegistry, Currency } from '@stablepay/contracts';
-import {
-  loadChainWatcherConfig,
-  startChainWatcherService,
-  type ChainWatcherConfig,
-} from '../../src/index.js';
-import { observeEvents, waitFor, type EventObserver } from './events.js';
+import { chainWatcherService, type ChainWatcherConfig, type WatcherContext } from '../../src/index.js';
 
-export const SECRET = 'test-internal-token-secret-0123456789abcdef';
 export const KEK = randomBytes(32).toString('hex');
 
 export const randomTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
@@ -39,54 +46,23 @@ export interface Merchant {
   chainId: number;
 }
 
-export interface PaymentInput {
-  merchant: Merchant;
-  txHash: string;
-  amount: string;
-  expectedAmount?: string | null;
-  currency?: Currency;
-  chainId?: number;
-  sourceChain?: BlockchainName;
-  fromAddress: string;
-  toAddress?: string;
-  sessionCreatedAt?: string | null;
-  createdAt?: string;
-  isCrossChain?: boolean;
-  /** Deliver the same payment.created envelope this many times. */
-  copies?: number;
-}
+/** A payment.created to publish: what the test names, the rest defaults to a same-chain USDC payment. */
+export type PaymentInput = Pick<PaymentCreatedData, 'txHash' | 'amount' | 'fromAddress'> &
+  Partial<Omit<PaymentCreatedData, 'paymentId' | 'merchantId'>> & {
+    merchant: Merchant;
+    /** Deliver the same payment.created envelope this many times. */
+    copies?: number;
+  };
 
-export interface Harness {
-  url: string;
-  db: Knex;
-  bus: AmqpBus;
-  prefix: string;
-  amqpUrl: string;
-  testDb: TestDatabase;
-  config: ChainWatcherConfig;
-  env: Record<string, string>;
-  service: RunningService;
-  events: EventObserver;
-  call(
-    path: string,
-    opts?: { caller?: CallerKind; merchantId?: string },
-  ): Promise<{ status: number; headers: Headers; body: any }>;
-  /** Publishes one envelope `copies` times (a redelivery carries the same id); returns its id. */
-  publish(type: string, merchantId: string, data: Record<string, unknown>, copies?: number): Promise<string>;
-  createMerchant(blockchain: BlockchainName, currencies?: Currency[]): Promise<Merchant>;
-  publishPayment(p: PaymentInput): Promise<string>;
-  /** The verdict event of a payment, once it arrives. */
-  verdict(paymentId: string, timeoutMs?: number): Promise<Record<string, any>>;
-  metrics(): Promise<string>;
-  close(): Promise<void>;
-}
+type Observed = Record<string, any>;
 
 export interface HarnessOptions {
   registry: ChainRegistry;
   env?: Record<string, string>;
+  /** The service's logger (the platform's test kit would give it a silent one). */
   logger?: Logger;
-  /** Reuse another harness's database and queue prefix (a second replica). */
-  share?: { testDb: TestDatabase; prefix: string };
+  /** Run on another harness's database and queue prefix: a second replica, or a restart. */
+  share?: Backends;
 }
 
 /** Fast timings for tests; each test file can override any of them. */
@@ -98,87 +74,80 @@ const TEST_ENV: Record<string, string> = {
   SCAN_INTERVAL_MS: '100',
 };
 
-/** Builds the config a harness would use, without starting anything (for start-failure tests). */
-export const watcherConfig = (registry: ChainRegistry, dbUrl: string, env: Record<string, string> = {}) =>
-  loadChainWatcherConfig({
-    INTERNAL_TOKEN_SECRET: SECRET,
-    WALLET_KEK: KEK,
-    DATABASE_URL: dbUrl,
-    CHAIN_REGISTRY: JSON.stringify(registry),
-    ...TEST_ENV,
+const OBSERVED = [
+  'wallet.assigned',
+  'chain.payment.verified',
+  'chain.payment.rejected',
+  // Transfer outcomes are addressed to their requester: `<type>.<purpose>`.
+  'transfer.submitted.*',
+  'transfer.confirmed.*',
+  'transfer.failed.*',
+];
+
+type Run = Pick<
+  ServiceUnderTest<ChainWatcherConfig, WatcherContext>,
+  'url' | 'databaseUrl' | 'amqpUrl' | 'prefix' | 'config' | 'service' | 'close'
+>;
+type Backends = Pick<Run, 'databaseUrl' | 'amqpUrl' | 'prefix'>;
+
+/**
+ * The service on backends that bootService does not provide (another instance's database and queue,
+ * or a logger of the test's own), with connections of its own that it closes when it stops.
+ */
+const startOn = async (
+  backends: Backends,
+  env: Record<string, string>,
+  logger: Logger,
+): Promise<Omit<Run, keyof Backends | 'close'>> => {
+  const config = chainWatcherService.loadConfig({
+    INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+    DATABASE_URL: backends.databaseUrl,
+    AMQP_URL: backends.amqpUrl,
+    AMQP_PREFIX: backends.prefix,
     ...env,
   });
-
-/** The real service on port 0, on a fresh PostgreSQL database and RabbitMQ prefix, against the devnet. */
-export const startHarness = async (opts: HarnessOptions): Promise<Harness> => {
-  const testDb = opts.share?.testDb ?? (await createTestDatabase());
-  const amqpUrl = await testAmqpUrl();
-  const prefix = opts.share?.prefix ?? testQueuePrefix();
-  const env = { AMQP_URL: amqpUrl, AMQP_PREFIX: prefix, ...(opts.env ?? {}) };
-  const config = watcherConfig(opts.registry, testDb.url, env);
-  const logger = opts.logger ?? quietLogger('chain-watcher');
-  const events = await observeEvents(amqpUrl, prefix, [
-    'wallet.assigned',
-    'chain.payment.verified',
-    'chain.payment.rejected',
-    'transfer.submitted',
-    'transfer.confirmed',
-    'transfer.failed',
-  ]);
-  // The service owns its connection (closed when it stops); the test reads through one of its own.
-  const serviceDb = await createDatabase({ url: testDb.url, schema: config.DATABASE_SCHEMA, poolMax: 20 });
-  const db = await createDatabase({ url: testDb.url, schema: config.DATABASE_SCHEMA, poolMax: 4 });
-  const bus = new AmqpBus({ url: amqpUrl, prefix, logger });
+  const db = await createDatabase({ url: backends.databaseUrl, schema: config.DATABASE_SCHEMA, poolMax: 20 });
+  const bus = new AmqpBus({ url: backends.amqpUrl, prefix: backends.prefix, logger });
   await bus.connect();
-  const service = await startChainWatcherService({
-    config,
-    deps: { db: serviceDb, bus, logger, metrics: createMetrics('chain-watcher', false) },
-    port: 0,
-    host: '127.0.0.1',
-  });
-
-  // Tests publish through a connection of their own, which outlives a stopped service.
-  const publisher = new AmqpBus({ url: amqpUrl, prefix, logger: quietLogger('publisher') });
-  await publisher.connect();
-  const publish: Harness['publish'] = async (type, merchantId, data, copies = 1) => {
-    const event = buildEvent({
-      type: type as 'merchant.created',
-      producer: 'test',
-      merchantId,
-      data: data as never,
+  try {
+    const service = await startDefinedService(chainWatcherService, {
+      config,
+      deps: { db, bus, logger, metrics: createMetrics('chain-watcher', false) },
+      port: 0,
+      host: '127.0.0.1',
     });
-    for (let i = 0; i < copies; i++) {
-      await publisher.publish({
-        id: event.id,
-        type: event.type,
-        body: event as unknown as Record<string, unknown>,
-      });
-    }
-    return event.id;
-  };
+    return { url: service.url, config, service };
+  } catch (err) {
+    await bus.close();
+    await db.destroy();
+    throw err;
+  }
+};
 
-  const h: Harness = {
-    url: service.url,
+/** A running chain-watcher and the test's own connections to its database and queue, which outlive it. */
+const withHelpers = async (run: Run, events: EventObserver) => {
+  const db = await createDatabase({ url: run.databaseUrl, schema: run.config.DATABASE_SCHEMA, poolMax: 4 });
+  const bus = new AmqpBus({ url: run.amqpUrl, prefix: run.prefix, logger: quietLogger('publisher') });
+  await bus.connect();
+  const publish = <T extends EventType>(type: T, data: EventDataInput<T>, opts?: PublishOptions) =>
+    publishEvent(bus, type, data, opts);
+  /** The first observed event that matches, once it arrives. */
+  const event = (match: (e: Observed) => boolean, timeoutMs = 15_000) =>
+    waitFor(() => events.messages.find(match), timeoutMs, 'event');
+  return {
+    ...run,
     db,
     bus,
-    prefix,
-    amqpUrl,
-    testDb,
-    config,
-    env,
-    service,
     events,
-    call: async (path, o = {}) => {
-      const caller = o.caller ?? 'api_key';
-      const token = signInternalToken(SECRET, { caller, merchantId: o.merchantId });
-      const res = await fetch(`${service.url}${path}`, { headers: { [INTERNAL_TOKEN_HEADER]: token } });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-    },
+    call: (path: string, opts?: CallOptions) => callService(run.url, 'GET', path, opts),
     publish,
-    createMerchant: async (blockchain, currencies = ['USDC', 'EURC']) => {
+    event,
+    createMerchant: async (
+      blockchain: BlockchainName,
+      currencies: Currency[] = ['USDC', 'EURC'],
+    ): Promise<Merchant> => {
       const merchantId = randomUUID();
-      await publish('merchant.created', merchantId, {
+      await publish(EventTypes.MerchantCreated, {
         merchantId,
         publicId: `sp_live_${randomUUID()}`,
         name: 'Test Shop',
@@ -186,55 +155,91 @@ export const startHarness = async (opts: HarnessOptions): Promise<Harness> => {
         acceptedCurrencies: currencies,
         email: 'shop@example.test',
       });
-      const event = await events.waitFor(
-        (e) => e.type === 'wallet.assigned' && e.data.merchantId === merchantId,
-      );
-      const { walletId, address, chainId } = event.data;
-      return { merchantId, walletId, address, blockchain, chainId };
+      const { data } = await event((e) => e.type === 'wallet.assigned' && e.data.merchantId === merchantId);
+      return {
+        merchantId,
+        walletId: data.walletId,
+        address: data.address,
+        blockchain,
+        chainId: data.chainId,
+      };
     },
-    publishPayment: async (p) => {
+    publishPayment: async ({ merchant, copies, ...p }: PaymentInput): Promise<string> => {
       const paymentId = randomUUID();
-      const amount = p.amount;
-      await publish(
-        'payment.created',
-        p.merchant.merchantId,
-        {
-          paymentId,
-          merchantId: p.merchant.merchantId,
-          txHash: p.txHash,
-          amount,
-          expectedAmount: p.expectedAmount === undefined ? amount : p.expectedAmount,
-          currency: p.currency ?? 'USDC',
-          chainId: p.chainId ?? p.merchant.chainId,
-          sourceChain: p.sourceChain ?? p.merchant.blockchain,
-          fromAddress: p.fromAddress,
-          toAddress: p.toAddress ?? p.merchant.address,
-          isCrossChain: p.isCrossChain ?? false,
-          bridgeKit: null,
-          feeQuote: null,
-          destinationChainId: null,
-          sessionId: p.sessionCreatedAt ? `cs_live_${randomUUID()}` : null,
-          sessionCreatedAt: p.sessionCreatedAt ?? null,
-          createdAt: p.createdAt ?? new Date().toISOString(),
-        },
-        p.copies,
-      );
+      const data: PaymentCreatedData = {
+        paymentId,
+        merchantId: merchant.merchantId,
+        expectedAmount: p.amount,
+        currency: 'USDC',
+        chainId: merchant.chainId,
+        sourceChain: merchant.blockchain,
+        toAddress: merchant.address,
+        isCrossChain: false,
+        bridgeKit: null,
+        feeQuote: null,
+        destinationChainId: null,
+        sessionId: p.sessionCreatedAt ? `cs_live_${randomUUID()}` : null,
+        sessionCreatedAt: null,
+        createdAt: new Date().toISOString(),
+        ...p,
+      };
+      await publish(EventTypes.PaymentCreated, data, { times: copies });
       return paymentId;
     },
-    verdict: (paymentId, timeoutMs = 15_000) =>
-      events.waitFor((e) => e.type.startsWith('chain.payment.') && e.data.paymentId === paymentId, timeoutMs),
-    metrics: async () => (await fetch(`${service.url}/metrics`)).text(),
-    close: async () => {
-      await service.stop();
+    /** The verdict event of a payment, once it arrives. */
+    verdict: (paymentId: string, timeoutMs = 15_000) =>
+      event((e) => e.type.startsWith('chain.payment.') && e.data.paymentId === paymentId, timeoutMs),
+    metrics: async () => (await fetch(`${run.url}/metrics`)).text(),
+    close: async (): Promise<void> => {
+      await run.service.stop();
       await events.close();
-      await publisher.close();
+      await bus.close();
       await db.destroy();
-      if (!opts.share) await testDb.drop();
+      await run.close();
     },
   };
-  return h;
 };
 
-export { metricValue } from '@stablepay/platform/testing';
+export type Harness = Awaited<ReturnType<typeof withHelpers>>;
 
-export { waitFor };
+/** The real service on port 0, on a fresh PostgreSQL database and RabbitMQ prefix, against the devnet. */
+export const startHarness = async (opts: HarnessOptions): Promise<Harness> => {
+  const env = { WALLET_KEK: KEK, CHAIN_REGISTRY: JSON.stringify(opts.registry), ...TEST_ENV, ...opts.env };
+  if (!opts.share && !opts.logger) {
+    const sut = await bootService(chainWatcherService, { env });
+    return withHelpers(sut, await observeEvents(sut, OBSERVED));
+  }
+  const fresh = opts.share ? undefined : await createTestDatabase();
+  const backends: Backends = opts.share ?? {
+    databaseUrl: fresh!.url,
+    amqpUrl: await testAmqpUrl(),
+    prefix: testQueuePrefix(),
+  };
+  // Observing first: a replica may publish what the others left in the outbox as soon as it starts.
+  const events = await observeEvents(backends, OBSERVED);
+  try {
+    const started = await startOn(backends, env, opts.logger ?? quietLogger('chain-watcher'));
+    const close = async () => {
+      await started.service.stop();
+      await fresh?.drop();
+    };
+    return await withHelpers({ ...backends, ...started, close }, events);
+  } catch (err) {
+    await events.close();
+    await fresh?.drop();
+    throw err;
+  }
+};
+
+/** A real service logger at debug level whose formatted lines are kept in memory instead of printed. */
+export const capturingLogger = (service: string) => {
+  const logger = createLogger({ service, level: 'debug' });
+  const lines: string[] = [];
+  for (const transport of logger.transports) {
+    transport.log = (info: Record<string | symbol, unknown>, done: () => void) => {
+      lines.push(String(info[Symbol.for('message')]));
+      done();
+    };
+  }
+  return { logger, lines };
+};

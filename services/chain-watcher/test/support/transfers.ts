@@ -10,11 +10,10 @@ import {
   zeroPadValue,
   type TransactionResponse,
 } from 'ethers';
-import type { BlockchainName, Currency } from '@stablepay/contracts';
+import { EventTypes, type BlockchainName, type Currency } from '@stablepay/contracts';
 import { fiatTokenAbi, type Devnet, type DevnetChain } from '@stablepay/devnet';
 import { deriveMerchantKey } from '../../src/custody/key-derivation.js';
 import { openSeed } from '../../src/custody/seed-crypto.js';
-import { waitFor } from './events.js';
 import { KEK, type Harness, type Merchant } from './harness.js';
 
 const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
@@ -165,8 +164,7 @@ export const requestTransfer = async (h: Harness, t: TransferInput, copies = 1):
   const idempotencyKey = t.idempotencyKey ?? randomUUID();
   const merchantId = t.merchantId ?? t.merchant.merchantId;
   await h.publish(
-    'transfer.requested',
-    merchantId,
+    EventTypes.TransferRequested,
     {
       idempotencyKey,
       purpose: t.purpose ?? 'refund',
@@ -176,7 +174,7 @@ export const requestTransfer = async (h: Harness, t: TransferInput, copies = 1):
       amount: t.amount,
       toAddress: t.toAddress,
     },
-    copies,
+    { times: copies },
   );
   return idempotencyKey;
 };
@@ -187,7 +185,7 @@ export const transferEvents = (h: Harness, key: string) =>
 
 /** The final outcome (confirmed or failed) of a key, once it arrives. */
 export const transferOutcome = (h: Harness, key: string, timeoutMs = 20_000) =>
-  h.events.waitFor(
+  h.event(
     (e) => (e.type === 'transfer.confirmed' || e.type === 'transfer.failed') && e.data.idempotencyKey === key,
     timeoutMs,
   );
@@ -199,5 +197,3 @@ export const attemptRows = async (h: Harness, key: string) => {
   const t = await transferRow(h, key);
   return t ? h.db('transfer_attempts').where({ transfer_id: t.id }).orderBy('attempt') : [];
 };
-
-export { waitFor };

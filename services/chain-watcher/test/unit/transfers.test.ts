@@ -15,7 +15,7 @@ import {
 import { deriveMerchantKey, deriveRelayerKey } from '../../src/custody/key-derivation.js';
 import { RelayerKeySet, RelayerWallets, parseRelayerKeys } from '../../src/custody/relayer-keys.js';
 import { SeedWalletSigner } from '../../src/custody/wallet-signer.js';
-import { bump, checkTransferRequest, replacementFees } from '../../src/domain/transfer-rules.js';
+import { bump, checkTransferRequest, replacementFees } from '../../src/domain/transfers/rules.js';
 import { ChainRpc, RpcUnavailableError, loadChainWatcherConfig } from '../../src/index.js';
 import type { WalletRecord } from '../../src/db/wallets-repo.js';
 

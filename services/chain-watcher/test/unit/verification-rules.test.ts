@@ -7,7 +7,7 @@ import {
   evaluateTransfers,
   nextCheckDelay,
   type TransferExpectation,
-} from '../../src/domain/verification-rules.js';
+} from '../../src/domain/verification/rules.js';
 
 const addr = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`);
 const USDC = addr(0xa1);

@@ -1,17 +1,11 @@
 import { chainById, tokenByAddress, type ChainConfig } from '@stablepay/contracts';
-import type { ChainRpc } from '../chain/chain-rpc.js';
-import type { BlockFacts } from '../chain/rpc-facts.js';
-import { decodeTransfer, type TokenTransfer } from '../chain/erc20.js';
-import { claimHolder } from '../db/claims-repo.js';
-import type { VerificationRecord } from '../db/verifications-repo.js';
-import type { WatcherContext } from './context.js';
-import {
-  checkSessionTime,
-  confirmationsOf,
-  evaluateTransfers,
-  reject,
-  type Outcome,
-} from './verification-rules.js';
+import type { ChainRpc } from '../../chain/chain-rpc.js';
+import type { BlockFacts } from '../../chain/rpc-facts.js';
+import { decodeTransfer, type TokenTransfer } from '../../chain/erc20.js';
+import { claimHolder } from '../../db/claims-repo.js';
+import type { VerificationRecord } from '../../db/verifications-repo.js';
+import type { WatcherContext } from '../context.js';
+import { checkSessionTime, confirmationsOf, evaluateTransfers, reject, type Outcome } from './rules.js';
 
 /**
  * Reads shared by the payments checked in one pass: the head of each chain is asked once per pass,

@@ -3,12 +3,12 @@ import type { Knex } from 'knex';
 import { getAddress } from 'ethers';
 import { chainByName, decimalToBaseUnits, type TransferRequestedData } from '@stablepay/contracts';
 import { PermanentError } from '@stablepay/platform';
-import { authorizationNonce } from '../chain/fiat-token.js';
-import { findTransferByKey, insertTransfer, type TransferRecord } from '../db/transfers-repo.js';
-import { findPrimaryWallet } from '../db/wallets-repo.js';
-import type { WatcherContext } from './context.js';
-import { republishOutcome, writeFailedEvent } from './transfer-outcomes.js';
-import { checkTransferRequest } from './transfer-rules.js';
+import { authorizationNonce } from '../../chain/fiat-token.js';
+import { findTransferByKey, insertTransfer, type TransferRecord } from '../../db/transfers-repo.js';
+import { findPrimaryWallet } from '../../db/wallets-repo.js';
+import type { WatcherContext } from '../context.js';
+import { republishOutcome, writeFailedEvent } from './outcomes.js';
+import { checkTransferRequest } from './rules.js';
 
 const sameAmount = (a: string, b: string): boolean => {
   try {

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { EventTypes, type TransferFailureReason } from '@stablepay/contracts';
 import {
+  OPEN_STATUSES,
   finishTransfer,
   markSubmitted,
+  type TransferEnd,
   type TransferRecord,
   type TransferStatus,
-} from '../db/transfers-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { WatcherContext } from './context.js';
+} from '../../db/transfers-repo.js';
+import { writeEvent, type WatcherContext } from '../context.js';
 
 /*
  * Every outcome is a guarded state change and its outbox event in one transaction: whatever workers
@@ -38,12 +39,55 @@ export const recordSubmitted = async (
   return written;
 };
 
-const observe = (ctx: WatcherContext, t: TransferRecord, outcome: string, code: string): void => {
-  ctx.metrics.transferOutcomes.inc({ chain: t.blockchain, outcome, code });
+/** How a transfer ended, as far as its final event tells. */
+type Outcome =
+  | { status: 'confirmed'; txHash: string; blockNumber: number }
+  | { status: 'failed'; code: TransferFailureReason; reason: string; txHash: string | null };
+
+type Requested = Pick<TransferRecord, 'merchantId' | 'idempotencyKey' | 'purpose'>;
+
+/** transfer.confirmed or transfer.failed, in the caller's transaction. */
+const writeOutcome = (trx: Knex.Transaction, t: Requested, end: Outcome): Promise<void> => {
+  const about = { idempotencyKey: t.idempotencyKey, purpose: t.purpose };
+  if (end.status === 'confirmed') {
+    const { txHash, blockNumber } = end;
+    return writeEvent(trx, EventTypes.TransferConfirmed, t.merchantId, { ...about, txHash, blockNumber });
+  }
+  const { code, reason, txHash } = end;
+  return writeEvent(trx, EventTypes.TransferFailed, t.merchantId, { ...about, reason, code, txHash });
+};
+
+/**
+ * The one transition out of an open state `from`, with its event, metrics and log line; false when
+ * another worker made it.
+ */
+const finish = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  from: TransferStatus[],
+  end: TransferEnd,
+): Promise<boolean> => {
+  const written = await ctx.db.transaction(async (trx) => {
+    if (!(await finishTransfer(trx, t.id, from, end))) return false;
+    await writeOutcome(trx, t, end);
+    return true;
+  });
+  if (!written) return false;
+  ctx.eventsCommitted();
+  ctx.metrics.transferOutcomes.inc({
+    chain: t.blockchain,
+    outcome: end.status,
+    code: end.status === 'confirmed' ? 'ok' : end.code,
+  });
   ctx.metrics.transferLatency.observe(
-    { chain: t.blockchain, outcome },
+    { chain: t.blockchain, outcome: end.status },
     Math.max(0, (Date.now() - t.createdAt.getTime()) / 1000),
   );
+  const { status, ...how } = end;
+  const log = { idempotencyKey: t.idempotencyKey, chain: t.blockchain, ...how };
+  if (status === 'confirmed') ctx.logger.info('transfer confirmed', log);
+  else ctx.logger.warn('transfer failed', log);
+  return true;
 };
 
 /** transfer.confirmed with the transaction that moved the tokens, `confirmations` deep. */
@@ -53,33 +97,7 @@ export const recordConfirmed = async (
   mined: { txHash: string; blockNumber: number; blockHash: string },
 ): Promise<boolean> => {
   if (!t.submittedAt) await recordSubmitted(ctx, t, mined.txHash);
-  const written = await ctx.db.transaction(async (trx) => {
-    if (
-      !(await finishTransfer(trx, t.id, ['pending', 'sending', 'cancelling'], {
-        status: 'confirmed',
-        ...mined,
-      }))
-    )
-      return false;
-    await writeEvent(trx, EventTypes.TransferConfirmed, t.merchantId, {
-      idempotencyKey: t.idempotencyKey,
-      purpose: t.purpose,
-      txHash: mined.txHash,
-      blockNumber: mined.blockNumber,
-    });
-    return true;
-  });
-  if (written) {
-    ctx.eventsCommitted();
-    observe(ctx, t, 'confirmed', 'ok');
-    ctx.logger.info('transfer confirmed', {
-      idempotencyKey: t.idempotencyKey,
-      chain: t.blockchain,
-      txHash: mined.txHash,
-      blockNumber: mined.blockNumber,
-    });
-  }
-  return written;
+  return finish(ctx, t, OPEN_STATUSES, { status: 'confirmed', ...mined });
 };
 
 /** transfer.failed from one of the open states `from`. */
@@ -89,37 +107,15 @@ export const recordFailed = async (
   from: TransferStatus[],
   failure: { code: TransferFailureReason; reason: string; txHash: string | null },
 ): Promise<boolean> => {
-  const written = await ctx.db.transaction(async (trx) => {
-    if (!(await finishTransfer(trx, t.id, from, { status: 'failed', ...failure }))) return false;
-    await writeFailedEvent(trx, t, failure);
-    return true;
-  });
-  if (written) {
-    ctx.eventsCommitted();
-    observe(ctx, t, 'failed', failure.code);
-    ctx.logger.warn('transfer failed', {
-      idempotencyKey: t.idempotencyKey,
-      chain: t.blockchain,
-      code: failure.code,
-      reason: failure.reason,
-      txHash: failure.txHash,
-    });
-  }
-  return written;
+  return finish(ctx, t, from, { status: 'failed', ...failure });
 };
 
+/** transfer.failed for a command refused before anything was stored as open. */
 export const writeFailedEvent = (
   trx: Knex.Transaction,
-  t: Pick<TransferRecord, 'merchantId' | 'idempotencyKey' | 'purpose'>,
+  t: Requested,
   failure: { code: TransferFailureReason; reason: string; txHash: string | null },
-): Promise<void> =>
-  writeEvent(trx, EventTypes.TransferFailed, t.merchantId, {
-    idempotencyKey: t.idempotencyKey,
-    purpose: t.purpose,
-    reason: failure.reason,
-    code: failure.code,
-    txHash: failure.txHash,
-  });
+): Promise<void> => writeOutcome(trx, t, { status: 'failed', ...failure });
 
 /**
  * The known outcome of a finished transfer, written again (a requester asked again after the
@@ -127,16 +123,12 @@ export const writeFailedEvent = (
  */
 export const republishOutcome = async (trx: Knex.Transaction, t: TransferRecord): Promise<boolean> => {
   if (t.status === 'confirmed' && t.txHash && t.blockNumber !== null) {
-    await writeEvent(trx, EventTypes.TransferConfirmed, t.merchantId, {
-      idempotencyKey: t.idempotencyKey,
-      purpose: t.purpose,
-      txHash: t.txHash,
-      blockNumber: t.blockNumber,
-    });
+    await writeOutcome(trx, t, { status: 'confirmed', txHash: t.txHash, blockNumber: t.blockNumber });
     return true;
   }
   if (t.status === 'failed') {
-    await writeFailedEvent(trx, t, {
+    await writeOutcome(trx, t, {
+      status: 'failed',
       code: t.failureCode ?? 'unknown',
       reason: t.failureReason ?? 'the transfer failed',
       txHash: t.txHash,

@@ -1,5 +1,5 @@
 import { baseUnitsToDecimal, type ChainPaymentRejectReason, type Currency } from '@stablepay/contracts';
-import type { TokenTransfer } from '../chain/erc20.js';
+import type { TokenTransfer } from '../../chain/erc20.js';
 
 /** What a check of one payment concluded. */
 export type Outcome =

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { EventTypes, chainByName, type MerchantCreatedData } from '@stablepay/contracts';
 import { PermanentError } from '@stablepay/platform';
-import { DERIVATION_SCHEME } from '../custody/key-derivation.js';
-import { insertPrimaryWallet, type WalletRecord } from '../db/wallets-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { WatcherContext } from './context.js';
+import { DERIVATION_SCHEME } from '../../custody/key-derivation.js';
+import { insertPrimaryWallet, type WalletRecord } from '../../db/wallets-repo.js';
+import { writeEvent, type WatcherContext } from '../context.js';
 
 /**
  * Creates the merchant's primary wallet on the merchant's blockchain and announces it, in the

@@ -1,10 +1,9 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { claimTransaction } from '../db/claims-repo.js';
-import { decide, reschedule, type VerificationRecord } from '../db/verifications-repo.js';
-import { writeEvent } from '../messaging/events.js';
-import type { WatcherContext } from './context.js';
-import { nextCheckDelay, reject, type Outcome } from './verification-rules.js';
+import { claimTransaction } from '../../db/claims-repo.js';
+import { decide, reschedule, type VerificationRecord } from '../../db/verifications-repo.js';
+import { writeEvent, type WatcherContext } from '../context.js';
+import { nextCheckDelay, reject, type Outcome } from './rules.js';
 
 type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { findPrimaryWallet, type WalletRecord } from '../db/wallets-repo.js';
+import { findPrimaryWallet, type WalletRecord } from '../../db/wallets-repo.js';
 
 /**
  * Primary wallets by merchant, remembered once read: a primary wallet is created once and never

@@ -1,16 +1,16 @@
-import { AppError, notFound } from '@stablepay/platform';
+import { AppError } from '@stablepay/platform';
 import { CURRENCIES, baseUnitsToDecimal, chainById, type WalletBalance } from '@stablepay/contracts';
-import { balanceOf } from '../chain/erc20.js';
-import { RpcUnavailableError } from '../chain/rpc-errors.js';
-import type { WatcherContext } from './context.js';
+import { balanceOf } from '../../chain/erc20.js';
+import { RpcUnavailableError } from '../../chain/rpc-errors.js';
+import type { WatcherContext } from '../context.js';
+import { requirePrimaryWallet } from './merchant-wallet.js';
 
 /**
  * On-chain balances of the merchant's primary wallet, read now (never cached: a merchant checks the
  * balance right after a payment or a withdrawal). Tokens the chain does not have are left out.
  */
 export const walletBalance = async (ctx: WatcherContext, merchantId: string): Promise<WalletBalance> => {
-  const wallet = await ctx.wallets.primary(merchantId);
-  if (!wallet) throw notFound('Wallet');
+  const wallet = await requirePrimaryWallet(ctx, merchantId);
   const chain = chainById(ctx.registry, wallet.chainId);
   const rpc = ctx.chains.get(wallet.chainId);
   if (!chain || !rpc)

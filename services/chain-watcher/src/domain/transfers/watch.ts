@@ -1,14 +1,14 @@
 import { baseUnitsToDecimal, type ChainConfig } from '@stablepay/contracts';
-import type { ChainRpc } from '../chain/chain-rpc.js';
-import { balanceOf } from '../chain/erc20.js';
-import { authorizationState, findAuthorizationEvent } from '../chain/fiat-token.js';
-import type { ReceiptFacts } from '../chain/rpc-facts.js';
-import { listAttempts, type AttemptRecord } from '../db/attempts-repo.js';
-import type { TransferRecord } from '../db/transfers-repo.js';
-import type { WatcherContext } from './context.js';
-import { broadcastAttempt } from './transfer-attempts.js';
-import { recordConfirmed, recordFailed } from './transfer-outcomes.js';
-import { DONE, again, beginCancel, parts, resign, type Step } from './transfer-send.js';
+import type { ChainRpc } from '../../chain/chain-rpc.js';
+import { balanceOf } from '../../chain/erc20.js';
+import { authorizationState, findAuthorizationEvent } from '../../chain/fiat-token.js';
+import type { ReceiptFacts } from '../../chain/rpc-facts.js';
+import { listAttempts, type AttemptRecord } from '../../db/attempts-repo.js';
+import type { TransferRecord } from '../../db/transfers-repo.js';
+import type { WatcherContext } from '../context.js';
+import { broadcastAttempt } from './attempts.js';
+import { recordConfirmed, recordFailed } from './outcomes.js';
+import { DONE, again, beginCancel, parts, resign, type Step } from './send.js';
 
 const OPEN = ['pending', 'sending', 'cancelling'] as const;
 

@@ -4,8 +4,9 @@ import {
   type ChainConfig,
   type Currency,
 } from '@stablepay/contracts';
-import type { FeeSuggestion } from '../chain/chain-rpc.js';
-import type { WalletRecord } from '../db/wallets-repo.js';
+import type { FeeSuggestion } from '../../chain/chain-rpc.js';
+import type { TransferRecord } from '../../db/transfers-repo.js';
+import type { WalletRecord } from '../../db/wallets-repo.js';
 
 /** What a relayer transaction pays: the columns of an attempt. */
 export interface AttemptFees {
@@ -48,6 +49,22 @@ export const gasLimitFor = (estimate: bigint): bigint => estimate + estimate / 4
 /** Exponential from `pollMs`, capped. */
 export const backoffDelay = (step: number, pollMs: number, maxMs: number): number =>
   Math.min(maxMs, pollMs * 2 ** Math.min(step, 20));
+
+/**
+ * The one time an unreachable chain decides a transfer: nothing was signed for it yet and its chain
+ * has failed for `afterMs`. Once a transaction is signed it may land whatever the RPC says, so only
+ * the chain can end it. Returns why the transfer fails, or undefined to keep trying.
+ */
+export const chainUnavailableReason = (
+  t: Pick<TransferRecord, 'status' | 'blockchain' | 'rpcFailingSince'>,
+  afterMs: number,
+  now = Date.now(),
+): string | undefined => {
+  if (t.status !== 'pending' || !t.rpcFailingSince) return undefined;
+  const failingFor = now - t.rpcFailingSince.getTime();
+  if (failingFor < afterMs) return undefined;
+  return `${t.blockchain} could not be reached for ${Math.round(failingFor / 1000)} s; nothing was sent`;
+};
 
 export type RequestCheck =
   | { ok: true; chain: ChainConfig; tokenAddress: string; units: bigint; wallet: WalletRecord }

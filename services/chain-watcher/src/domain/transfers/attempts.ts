@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChainConfig } from '@stablepay/contracts';
-import type { BroadcastResult, ChainRpc } from '../chain/chain-rpc.js';
-import { authorizationDomain, tokenName } from '../chain/fiat-token.js';
+import type { BroadcastResult, ChainRpc } from '../../chain/chain-rpc.js';
+import { authorizationDomain, tokenName } from '../../chain/fiat-token.js';
 import {
   allocateRelayerNonce,
   insertAttempt,
@@ -11,13 +11,13 @@ import {
   type AttemptKind,
   type AttemptRecord,
   type NewAttempt,
-} from '../db/attempts-repo.js';
-import { TRANSFER_ATTEMPTS } from '../db/migrations.js';
-import { lockTransfer, type TransferRecord, type TransferStatus } from '../db/transfers-repo.js';
-import type { TransferCrashPoint } from '../config.js';
-import type { WatcherContext } from './context.js';
-import { recordSubmitted } from './transfer-outcomes.js';
-import type { AttemptFees } from './transfer-rules.js';
+} from '../../db/attempts-repo.js';
+import { TRANSFER_ATTEMPTS } from '../../db/migrations.js';
+import { lockTransfer, type TransferRecord, type TransferStatus } from '../../db/transfers-repo.js';
+import type { TransferCrashPoint } from '../../config.js';
+import type { WatcherContext } from '../context.js';
+import { recordSubmitted } from './outcomes.js';
+import type { AttemptFees } from './rules.js';
 
 /** The node refused a relayer transaction (relayer out of gas, fee below the base fee, ...). */
 export class BroadcastRejected extends Error {

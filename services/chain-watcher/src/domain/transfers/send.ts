@@ -1,7 +1,7 @@
-import { Transaction } from 'ethers';
+import { Transaction, type TypedDataField } from 'ethers';
 import { baseUnitsToDecimal, type ChainConfig, type TransferFailureReason } from '@stablepay/contracts';
-import type { ChainRpc } from '../chain/chain-rpc.js';
-import { balanceOf } from '../chain/erc20.js';
+import type { ChainRpc } from '../../chain/chain-rpc.js';
+import { balanceOf } from '../../chain/erc20.js';
 import {
   CANCEL_AUTHORIZATION_TYPES,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
@@ -9,13 +9,13 @@ import {
   encodeCancelAuthorization,
   encodeTransferWithAuthorization,
   type TransferAuthorization,
-} from '../chain/fiat-token.js';
-import type { AttemptRecord } from '../db/attempts-repo.js';
-import { markCancelling, markSending, type TransferRecord } from '../db/transfers-repo.js';
-import type { WatcherContext } from './context.js';
-import { broadcastAttempt, crashAt, storeAttempt, tokenDomain } from './transfer-attempts.js';
-import { recordFailed } from './transfer-outcomes.js';
-import { feesOf, gasLimitFor, replacementFees } from './transfer-rules.js';
+} from '../../chain/fiat-token.js';
+import type { AttemptRecord } from '../../db/attempts-repo.js';
+import { markCancelling, markSending, type TransferRecord } from '../../db/transfers-repo.js';
+import type { WatcherContext } from '../context.js';
+import { broadcastAttempt, crashAt, storeAttempt, tokenDomain, type AttemptPlan } from './attempts.js';
+import { recordFailed } from './outcomes.js';
+import { feesOf, gasLimitFor, replacementFees } from './rules.js';
 
 /** What the worker does with a transfer after a step. */
 export type Step = { done: true } | { done: false; delayMs: number; note: string | null };
@@ -42,8 +42,49 @@ export const parts = (t: TransferRecord) => {
 const isRevert = (err: unknown): err is { reason?: string | null; shortMessage?: string } =>
   typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'CALL_EXCEPTION';
 
-const revertText = (err: { reason?: string | null; shortMessage?: string }): string =>
-  err.reason ?? err.shortMessage ?? 'execution reverted';
+/** The node's gas estimate, or why the call would revert (an answer of the chain, not an RPC failure). */
+const estimateOrRevert = async (
+  rpc: ChainRpc,
+  tx: { from: string; to: string; data: string },
+): Promise<{ gas: bigint } | { revert: string }> => {
+  try {
+    return { gas: await rpc.estimateGas(tx) };
+  } catch (err) {
+    if (!isRevert(err)) throw err;
+    return { revert: err.reason ?? err.shortMessage ?? 'execution reverted' };
+  }
+};
+
+/** An EIP-712 signature of the merchant wallet on the transfer's token domain. */
+const signAsWallet = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  types: Record<string, TypedDataField[]>,
+  value: Record<string, unknown>,
+): Promise<string> =>
+  ctx.signer.signTypedData(t.merchantId, await tokenDomain(ctx, rpc, parts(t).token), types, value);
+
+/** Stores the first relayer transaction of an action: today's fees, the relayer's next nonce. */
+const storeFirstAttempt = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+  relayer: string,
+  gasEstimate: bigint,
+  plan: Pick<AttemptPlan, 'action' | 'data' | 'expect' | 'after' | 'transition'>,
+) => {
+  const fees = feesOf(await rpc.feeSuggestion());
+  const chainPending = await rpc.transactionCount(relayer, 'pending');
+  return storeAttempt(ctx, t, chain, {
+    ...plan,
+    kind: 'first',
+    gasLimit: gasLimitFor(gasEstimate),
+    fees,
+    nonce: { allocate: true, chainPending },
+  });
+};
 
 /**
  * The first transaction of a transfer. Everything the chain can say against it is asked first
@@ -90,34 +131,20 @@ export const sendFirst = async (
     validBefore: BigInt(Math.floor((Date.now() + ctx.transfers.authorizationTtlMs) / 1000)),
     nonce: t.authNonce,
   };
-  const signature = await ctx.signer.signTypedData(
-    t.merchantId,
-    await tokenDomain(ctx, rpc, token),
-    TRANSFER_WITH_AUTHORIZATION_TYPES,
-    { ...auth },
-  );
+  const signature = await signAsWallet(ctx, t, rpc, TRANSFER_WITH_AUTHORIZATION_TYPES, { ...auth });
   const data = encodeTransferWithAuthorization(auth, signature);
-  let gas: bigint;
-  try {
-    gas = await rpc.estimateGas({ from: relayer, to: token, data });
-  } catch (err) {
-    if (!isRevert(err)) throw err;
+  const estimate = await estimateOrRevert(rpc, { from: relayer, to: token, data });
+  if ('revert' in estimate) {
     await recordFailed(ctx, t, ['pending'], {
       code: 'reverted',
-      reason: `the ${t.token} contract refuses the transfer: ${revertText(err)}`,
+      reason: `the ${t.token} contract refuses the transfer: ${estimate.revert}`,
       txHash: null,
     });
     return DONE;
   }
-  const fees = feesOf(await rpc.feeSuggestion());
-  const chainPending = await rpc.transactionCount(relayer, 'pending');
-  const attempt = await storeAttempt(ctx, t, chain, {
+  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
     action: 'transfer',
-    kind: 'first',
     data,
-    gasLimit: gasLimitFor(gas),
-    fees,
-    nonce: { allocate: true, chainPending },
     expect: ['pending'],
     after: 0,
     transition: (trx) =>
@@ -147,30 +174,17 @@ export const beginCancel = async (
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer) throw new Error(`no relayer account is configured for ${chain.name}`);
   const { from, token } = parts(t);
-  const signature = await ctx.signer.signTypedData(
-    t.merchantId,
-    await tokenDomain(ctx, rpc, token),
-    CANCEL_AUTHORIZATION_TYPES,
-    { authorizer: from, nonce: t.authNonce },
-  );
+  const signature = await signAsWallet(ctx, t, rpc, CANCEL_AUTHORIZATION_TYPES, {
+    authorizer: from,
+    nonce: t.authNonce,
+  });
   const data = encodeCancelAuthorization(from, t.authNonce, signature);
-  let gas: bigint;
-  try {
-    gas = await rpc.estimateGas({ from: relayer, to: token, data });
-  } catch (err) {
-    // Spent since the last look: the next pass finds by whom.
-    if (isRevert(err)) return again(ctx, 'authorization spent while cancelling', 0);
-    throw err;
-  }
-  const fees = feesOf(await rpc.feeSuggestion());
-  const chainPending = await rpc.transactionCount(relayer, 'pending');
-  const attempt = await storeAttempt(ctx, t, chain, {
+  const estimate = await estimateOrRevert(rpc, { from: relayer, to: token, data });
+  // Spent since the last look: the next pass finds by whom.
+  if ('revert' in estimate) return again(ctx, 'authorization spent while cancelling', 0);
+  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
     action: 'cancel',
-    kind: 'first',
     data,
-    gasLimit: gasLimitFor(gas),
-    fees,
-    nonce: { allocate: true, chainPending },
     expect: ['sending'],
     after: attempts.length,
     transition: (trx) => markCancelling(trx, t.id, failure),

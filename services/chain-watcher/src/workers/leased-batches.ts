@@ -1,0 +1,36 @@
+import { forEachConcurrent, loopWorker, type LoopWorker, type Logger } from '@stablepay/platform';
+
+/**
+ * A worker over leased rows: leases a batch of due ones, handles them with bounded concurrency,
+ * repeats while batches come back full. Replicas run side by side; the lease keeps each row with one
+ * of them at a time. On shutdown, rows leased but not started are handed back, so another replica
+ * need not wait for their lease to run out.
+ */
+export const leasedBatchWorker = <R>(opts: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  batchSize: number;
+  concurrency: number;
+  lease: (limit: number) => Promise<R[]>;
+  release: (rows: R[]) => Promise<void>;
+  /** The handler of one batch (it may share reads between the rows of a batch). */
+  handlerFor: () => (row: R) => Promise<void>;
+}): LoopWorker =>
+  loopWorker({
+    name: opts.name,
+    intervalMs: opts.intervalMs,
+    logger: opts.logger,
+    pass: async (stopping) => {
+      const due = await opts.lease(opts.batchSize);
+      if (due.length === 0) return false;
+      const handle = opts.handlerFor();
+      const untouched: R[] = [];
+      await forEachConcurrent(due, opts.concurrency, async (row) => {
+        if (stopping()) untouched.push(row);
+        else await handle(row);
+      });
+      if (untouched.length > 0) await opts.release(untouched);
+      return due.length === opts.batchSize;
+    },
+  });

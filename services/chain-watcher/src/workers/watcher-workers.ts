@@ -1,0 +1,39 @@
+import type { Worker } from '@stablepay/platform';
+import type { ChainWatcherConfig } from '../config.js';
+import type { WatcherContext } from '../domain/context.js';
+import { scannerWorker } from './scanner.js';
+import { senderWorker } from './sender.js';
+import { recoveryWorker, verifierWorker } from './verifier.js';
+
+/**
+ * The background work of the worker role, paced by configuration. `wake` starts a verifier and a
+ * sender pass at once, for work a consumed event has just committed.
+ */
+export const watcherWorkers = (
+  ctx: WatcherContext,
+  config: ChainWatcherConfig,
+): { workers: Worker[]; wake: () => void } => {
+  const verifier = verifierWorker(ctx, {
+    batchSize: config.VERIFY_BATCH_SIZE,
+    concurrency: config.VERIFY_CONCURRENCY,
+  });
+  const sender = senderWorker(ctx, {
+    batchSize: config.TRANSFER_BATCH_SIZE,
+    concurrency: config.TRANSFER_CONCURRENCY,
+  });
+  const recovery = recoveryWorker(ctx, {
+    recoveryAfterMs: config.RECOVERY_AFTER_MS,
+    onRecovered: () => verifier.wake(),
+  });
+  const scanner = scannerWorker(ctx, {
+    intervalMs: config.SCAN_INTERVAL_MS,
+    maxBlocks: config.SCAN_MAX_BLOCKS,
+  });
+  return {
+    workers: [verifier, sender, recovery, scanner],
+    wake: () => {
+      verifier.wake();
+      sender.wake();
+    },
+  };
+};
