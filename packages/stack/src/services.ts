@@ -19,7 +19,6 @@ export interface StackEnvInput {
 
 export interface StackServiceEntry {
   // Each entry keeps its own definition's types; the table only needs what every definition has.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   definition: ServiceDefinition<any, any, any, any>;
   /** The schema of the shared database that holds the service's tables. */
   schema: string;

@@ -13,7 +13,7 @@ import { currentContext } from '../context.js';
 import type { Migration } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { errorText, type EventBus } from './bus.js';
+import { errorText, type BusMessage, type EventBus } from './bus.js';
 import type { Worker } from '../service.js';
 
 /**
@@ -28,6 +28,15 @@ export const buildEvent = <T extends EventType>(
     ...input,
     correlationId: input.correlationId ?? currentContext().correlationId ?? randomUUID(),
   } as CreateEventInput<T>);
+
+/** What goes on the bus for an event: the whole envelope, under its (possibly addressed) routing key. */
+export const toBusMessage = <T extends EventType>(event: IntegrationEvent<T>): BusMessage => ({
+  id: event.id,
+  type: event.type,
+  routingKey: eventRoutingKey(event),
+  correlationId: event.correlationId,
+  body: event as unknown as Record<string, unknown>,
+});
 
 export const OUTBOX_TABLE = 'outbox';
 
@@ -183,13 +192,7 @@ export class OutboxRelay implements Worker {
       for (const row of rows) {
         const envelope =
           typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as IntegrationEvent) : row.envelope;
-        await bus.publish({
-          id: envelope.id,
-          type: envelope.type,
-          routingKey: eventRoutingKey(envelope),
-          correlationId: envelope.correlationId,
-          body: envelope as unknown as Record<string, unknown>,
-        });
+        await bus.publish(toBusMessage(envelope));
         await this.opts.onPublished?.(row.id);
         done.push(row.id);
         this.opts.metrics?.outboxPublished.inc({ type: row.type });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
-  eventRoutingKey,
   type EventDataInput,
   type EventType,
   type IntegrationEvent,
@@ -14,7 +13,7 @@ import { createDatabase } from '../db/database.js';
 import { createMetrics } from '../metrics.js';
 import { AmqpBus } from '../messaging/amqp-bus.js';
 import type { EventBus } from '../messaging/bus.js';
-import { buildEvent } from '../messaging/outbox.js';
+import { buildEvent, toBusMessage } from '../messaging/outbox.js';
 import {
   startDefinedService,
   type RunningDefinedService,
@@ -100,13 +99,7 @@ export const publishEvent = async <T extends EventType>(
     opts.merchantId ?? (data as { merchantId?: string; merchant_id?: string }).merchantId ?? randomUUID();
   const event = buildEvent({ type, producer: opts.producer ?? 'gateway', merchantId, data, id: opts.id });
   for (let i = 0; i < (opts.times ?? 1); i++) {
-    await bus.publish({
-      id: event.id,
-      type: event.type,
-      routingKey: eventRoutingKey(event),
-      correlationId: event.correlationId,
-      body: event as unknown as Record<string, unknown>,
-    });
+    await bus.publish(toBusMessage(event));
   }
   return event;
 };
