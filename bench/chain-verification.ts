@@ -34,7 +34,7 @@ const main = async () => {
     amqpPrefix: prefix,
     logLevel: 'error',
     persistChains: false,
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0 },
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0, attestation: 0 },
     env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', VERIFY_POLL_MS: POLL },
   });
   const conn = await amqp.connect(amqpUrl);

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {FiatTokenERC20} from "./FiatTokenERC20.sol";
 
 /**
  * @title FiatToken (devnet)
- * @notice A 6-decimal stablecoin for the local devnet with the external interface of Circle's FiatToken
- * v2.2 that the platform relies on: EIP-2612 permit, EIP-3009 transfer/receive/cancel authorizations
- * (both the (v,r,s) and the `bytes signature` overloads), an EIP-712 domain with version "2", and
- * minters configured by the owner with an allowance (the role a CCTP token minter takes). Revert
- * strings are FiatToken's, so code that matches on them behaves the same here and on a real chain.
- * Blacklisting, pausing and upgradeability are left out: nothing in the platform depends on them.
+ * @notice A 6-decimal stablecoin for the local devnet that behaves as Circle's FiatToken v2.2 (USDC,
+ * EURC) does for everything the platform touches: EIP-2612 permit, EIP-3009 transfer/receive/cancel
+ * authorizations (both the (v,r,s) and the `bytes signature` overloads), an EIP-712 domain with
+ * version "2", minters with allowances appointed by a master minter (the role a CCTP token minter
+ * takes), pause, blacklist, and FiatToken's revert strings. It runs behind FiatTokenProxy and is set
+ * up with `initialize`, as USDC is; one implementation serves every token of a chain.
  */
-contract FiatToken is ERC20, EIP712, Ownable {
+contract FiatToken is FiatTokenERC20 {
     bytes32 public constant PERMIT_TYPEHASH =
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH =
@@ -28,34 +27,55 @@ contract FiatToken is ERC20, EIP712, Ownable {
         );
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
         keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
+    bytes32 private constant EIP712_DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
 
+    string public name;
+    string public symbol;
+    uint8 public decimals;
     /// @notice ISO 4217 code of the currency the token stands for ("USD", "EUR").
     string public currency;
 
     mapping(address => uint256) private _permitNonces;
     mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
-    mapping(address => bool) private _minters;
-    mapping(address => uint256) private _minterAllowed;
+    /// @dev FiatToken v2.2 counts its initializers (V1, V2, V2_1, V2_2): done at once here, it is 3.
+    uint8 private _initializedVersion;
 
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
-    event Mint(address indexed minter, address indexed to, uint256 amount);
-    event Burn(address indexed burner, uint256 amount);
-    event MinterConfigured(address indexed minter, uint256 minterAllowedAmount);
-    event MinterRemoved(address indexed oldMinter);
 
-    /// @dev The owner is explicit because the devnet deploys through a CREATE2 factory.
-    constructor(
-        string memory name_,
-        string memory symbol_,
-        string memory currency_,
-        address owner_
-    ) ERC20(name_, symbol_) EIP712(name_, "2") Ownable(owner_) {
-        currency = currency_;
+    /// @dev The implementation's own storage is never used: only a proxy's initialize counts.
+    constructor() {
+        _initializedVersion = type(uint8).max;
     }
 
-    function decimals() public pure override returns (uint8) {
-        return 6;
+    /**
+     * @notice FiatToken's `initialize` (the same parameters), with what its V2 initializers add: the
+     * EIP-712 name, and the token's own address blacklisted so that nothing can be sent to it.
+     */
+    function initialize(
+        string memory tokenName,
+        string memory tokenSymbol,
+        string memory tokenCurrency,
+        uint8 tokenDecimals,
+        address newMasterMinter,
+        address newPauser,
+        address newBlacklister,
+        address newOwner
+    ) external {
+        require(_initializedVersion == 0, "FiatToken: contract is already initialized");
+        require(newMasterMinter != address(0), "FiatToken: new masterMinter is the zero address");
+        require(newPauser != address(0), "FiatToken: new pauser is the zero address");
+        require(newBlacklister != address(0), "FiatToken: new blacklister is the zero address");
+        require(newOwner != address(0), "FiatToken: new owner is the zero address");
+        name = tokenName;
+        symbol = tokenSymbol;
+        currency = tokenCurrency;
+        decimals = tokenDecimals;
+        _setRoles(newMasterMinter, newPauser, newBlacklister);
+        _setOwner(newOwner);
+        _blacklistUnchecked(address(this));
+        _initializedVersion = 3;
     }
 
     /// @notice The EIP-712 domain version, as FiatToken v2 exposes it.
@@ -63,60 +83,13 @@ contract FiatToken is ERC20, EIP712, Ownable {
         return "2";
     }
 
+    /// @dev Computed on every call, as v2.2 does: the name lives in the proxy's storage, not in code.
     // solhint-disable-next-line func-name-mixedcase
-    function DOMAIN_SEPARATOR() external view returns (bytes32) {
-        return _domainSeparatorV4();
-    }
-
-    // ---------------------------------------------------------------- minting
-
-    modifier onlyMinters() {
-        require(msg.sender == owner() || _minters[msg.sender], "FiatToken: caller is not a minter");
-        _;
-    }
-
-    function isMinter(address account) external view returns (bool) {
-        return _minters[account];
-    }
-
-    function minterAllowance(address minter) external view returns (uint256) {
-        return _minterAllowed[minter];
-    }
-
-    function configureMinter(address minter, uint256 minterAllowedAmount) external onlyOwner returns (bool) {
-        _minters[minter] = true;
-        _minterAllowed[minter] = minterAllowedAmount;
-        emit MinterConfigured(minter, minterAllowedAmount);
-        return true;
-    }
-
-    function removeMinter(address minter) external onlyOwner returns (bool) {
-        _minters[minter] = false;
-        _minterAllowed[minter] = 0;
-        emit MinterRemoved(minter);
-        return true;
-    }
-
-    /// @notice Mints to `to`. The owner mints without limit; a minter spends its allowance.
-    function mint(address to, uint256 amount) external onlyMinters returns (bool) {
-        require(to != address(0), "FiatToken: mint to the zero address");
-        require(amount > 0, "FiatToken: mint amount not greater than 0");
-        if (msg.sender != owner()) {
-            uint256 allowed = _minterAllowed[msg.sender];
-            require(amount <= allowed, "FiatToken: mint amount exceeds minterAllowance");
-            _minterAllowed[msg.sender] = allowed - amount;
-        }
-        _mint(to, amount);
-        emit Mint(msg.sender, to, amount);
-        return true;
-    }
-
-    /// @notice Burns from the caller's own balance (a CCTP minter burns what it was sent).
-    function burn(uint256 amount) external onlyMinters {
-        require(amount > 0, "FiatToken: burn amount not greater than 0");
-        require(balanceOf(msg.sender) >= amount, "FiatToken: burn amount exceeds balance");
-        _burn(msg.sender, amount);
-        emit Burn(msg.sender, amount);
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return
+            keccak256(
+                abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name)), keccak256("2"), block.chainid, address(this))
+            );
     }
 
     // ---------------------------------------------------------------- EIP-2612
@@ -133,11 +106,17 @@ contract FiatToken is ERC20, EIP712, Ownable {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external {
+    ) external whenNotPaused notBlacklisted(owner_) notBlacklisted(spender) {
         _permit(owner_, spender, value, deadline, abi.encodePacked(r, s, v));
     }
 
-    function permit(address owner_, address spender, uint256 value, uint256 deadline, bytes memory signature) external {
+    function permit(
+        address owner_,
+        address spender,
+        uint256 value,
+        uint256 deadline,
+        bytes memory signature
+    ) external whenNotPaused notBlacklisted(owner_) notBlacklisted(spender) {
         _permit(owner_, spender, value, deadline, signature);
     }
 
@@ -147,7 +126,7 @@ contract FiatToken is ERC20, EIP712, Ownable {
             abi.encode(PERMIT_TYPEHASH, owner_, spender, value, _permitNonces[owner_]++, deadline)
         );
         require(
-            SignatureChecker.isValidSignatureNow(owner_, _hashTypedDataV4(structHash), signature),
+            SignatureChecker.isValidSignatureNow(owner_, _typedDataHash(structHash), signature),
             "EIP2612: invalid signature"
         );
         _approve(owner_, spender, value);
@@ -169,7 +148,7 @@ contract FiatToken is ERC20, EIP712, Ownable {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         _transferWithAuthorization(
             TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
         );
@@ -183,7 +162,7 @@ contract FiatToken is ERC20, EIP712, Ownable {
         uint256 validBefore,
         bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         _transferWithAuthorization(
             TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
         );
@@ -199,7 +178,7 @@ contract FiatToken is ERC20, EIP712, Ownable {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         require(to == msg.sender, "FiatTokenV2: caller must be the payee");
         _transferWithAuthorization(
             RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
@@ -214,18 +193,24 @@ contract FiatToken is ERC20, EIP712, Ownable {
         uint256 validBefore,
         bytes32 nonce,
         bytes memory signature
-    ) external {
+    ) external whenNotPaused notBlacklisted(from) notBlacklisted(to) {
         require(to == msg.sender, "FiatTokenV2: caller must be the payee");
         _transferWithAuthorization(
             RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
         );
     }
 
-    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+    function cancelAuthorization(
+        address authorizer,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external whenNotPaused {
         _cancelAuthorization(authorizer, nonce, abi.encodePacked(r, s, v));
     }
 
-    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external whenNotPaused {
         _cancelAuthorization(authorizer, nonce, signature);
     }
 
@@ -263,8 +248,12 @@ contract FiatToken is ERC20, EIP712, Ownable {
     /// @dev EOAs by ECDSA (low-s only), contract wallets by EIP-1271, as FiatToken v2.2 does.
     function _requireValidSignature(address signer, bytes32 structHash, bytes memory signature) private view {
         require(
-            SignatureChecker.isValidSignatureNow(signer, _hashTypedDataV4(structHash), signature),
+            SignatureChecker.isValidSignatureNow(signer, _typedDataHash(structHash), signature),
             "FiatTokenV2: invalid signature"
         );
+    }
+
+    function _typedDataHash(bytes32 structHash) private view returns (bytes32) {
+        return MessageHashUtils.toTypedDataHash(DOMAIN_SEPARATOR(), structHash);
     }
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Compiles packages/devnet/contracts/*.sol into packages/devnet/artifacts/<Contract>.json ({abi, bytecode}).
+// Compiles packages/devnet/contracts/**/*.sol into packages/devnet/artifacts/<Contract>.json ({abi, bytecode}).
 // Runs at build time only; the devnet loads the artifacts at start. A hash of the sources, the compiler
 // and OpenZeppelin versions, the settings and this script is kept next to the artifacts, so a build
 // with nothing changed returns at once.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +25,9 @@ const settings = {
   outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
 };
 
-const sourceNames = readdirSync(contractsDir)
+// Sources in subfolders too (contracts/cctp/): named by their path, so relative imports resolve.
+const sourceNames = readdirSync(contractsDir, { recursive: true })
+  .map((name) => String(name).split(sep).join('/'))
   .filter((name) => name.endsWith('.sol'))
   .sort();
 const sources = Object.fromEntries(
@@ -81,7 +83,12 @@ const written = [];
 for (const sourceName of Object.keys(sources)) {
   for (const [contractName, contract] of Object.entries(output.contracts[sourceName] ?? {})) {
     const bytecode = contract.evm.bytecode.object;
-    if (!bytecode) continue; // abstract contracts and interfaces
+    // Abstract contracts and interfaces have no bytecode; libraries of internal functions no ABI.
+    if (!bytecode || contract.abi.length === 0) continue;
+    if (written.includes(contractName)) {
+      console.error(`devnet contracts: two contracts named ${contractName}; artifacts are keyed by name`);
+      process.exit(1);
+    }
     const artifact = {
       contractName,
       sourceName,

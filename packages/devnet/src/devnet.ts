@@ -19,6 +19,8 @@ import {
 } from './accounts.js';
 import { AnvilStartError, freePort, startAnvil, type AnvilProcess } from './anvil.js';
 import { loadArtifact } from './artifacts.js';
+import { deployCctpOnChains } from './cctp/deploy.js';
+import { devnetCctp } from './cctp/devnet-cctp.js';
 import { ChainNode } from './chain-node.js';
 import { emptyManifest, readManifest, writeManifest, type ChainRecord } from './manifest.js';
 import { seedChain } from './seed.js';
@@ -73,9 +75,9 @@ const launch = async (
 };
 
 /**
- * Starts the local chains, deploys the devnet tokens where they are not deployed yet, and funds the
- * customer and relayer accounts once. With a stateDir, a second start finds the same contracts,
- * balances and blocks.
+ * Starts the local chains, deploys the devnet tokens and the CCTP v2 contracts where they are not
+ * deployed yet, links the CCTP contracts of every chain with the others', and funds the customer and
+ * relayer accounts once. With a stateDir, a second start finds the same contracts, balances and blocks.
  */
 export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Devnet> => {
   const startedAt = Date.now();
@@ -84,7 +86,9 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
   if (!Number.isInteger(customerCount) || customerCount < 0 || customerCount > MAX_CUSTOMERS) {
     throw new RangeError(`customers must be an integer from 0 to ${MAX_CUSTOMERS}`);
   }
-  loadArtifact('FiatToken'); // fail before any process starts when the contracts were never built
+  // Fail before any process starts when the contracts were never built.
+  for (const contract of ['FiatToken', 'MessageTransmitterV2', 'TokenMessengerV2', 'TokenMinterV2'])
+    loadArtifact(contract);
 
   const stateDir = options.stateDir ? resolve(options.stateDir) : undefined;
   const manifestFile = stateDir ? join(stateDir, MANIFEST_FILE) : undefined;
@@ -138,6 +142,18 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
         }),
       ),
     );
+    // After every chain's tokens exist: each chain's CCTP contracts pair its USDC with the others'.
+    const cctp = await deployCctpOnChains(
+      specs.map((spec, index) => ({
+        node: nodes.get(spec.name) as ChainNode,
+        chainName: spec.name,
+        domain: spec.cctpDomain,
+        usdc: (records[index] as ChainRecord).tokens.USDC as string,
+      })),
+      deployer.address,
+      options.logger,
+    );
+    records = records.map((record, index) => ({ ...record, cctp: cctp[index] }));
   } catch (error) {
     await Promise.allSettled([...nodes.values()].map((node) => node.stop()));
     throw error;
@@ -158,6 +174,7 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
         USDC: record.tokens.USDC as string,
         ...(record.tokens.EURC ? { EURC: record.tokens.EURC } : {}),
       },
+      cctp: record.cctp as DevnetChain['cctp'],
     };
   });
   for (const chain of chains) options.logger?.info('devnet chain ready', { ...chain });
@@ -219,6 +236,7 @@ const createDevnet = (parts: DevnetParts): Devnet => {
         confirmations: 1,
         ...(parts.blockTime ? { blockTimeMs: parts.blockTime * 1_000 } : {}),
         tokens: { ...each.tokens },
+        cctp: { tokenMessenger: each.cctp.tokenMessenger, messageTransmitter: each.cctp.messageTransmitter },
       })),
     });
 
@@ -227,6 +245,7 @@ const createDevnet = (parts: DevnetParts): Devnet => {
     customers: parts.customers,
     deployer: parts.deployer,
     relayers: parts.relayers,
+    cctp: devnetCctp(),
     registry,
     chain,
     fund,

@@ -1,14 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { CctpContracts } from './cctp/deploy.js';
 
 /**
  * What the devnet has done to the chains whose state lives in a state directory: where it deployed
- * the tokens and whom the faucet has funded. Together with anvil's state files it lets a restart reuse
- * the same contracts instead of deploying new ones, and fund only accounts it has not funded yet.
+ * the tokens and the CCTP contracts, and whom the faucet has funded. Together with anvil's state files
+ * it lets a restart reuse the same contracts instead of deploying new ones, and fund only accounts it
+ * has not funded yet.
  */
 export interface ChainRecord {
   chainId: number;
   tokens: Partial<Record<'USDC' | 'EURC', string>>;
+  /** Absent in a manifest written before the devnet had CCTP. */
+  cctp?: CctpContracts;
   funded: string[];
 }
 

@@ -1,8 +1,17 @@
 import type { Currency } from '@stablepay/contracts';
 import type { DevnetAccount } from './accounts.js';
-import { GAS_LIMITS, type ChainNode } from './chain-node.js';
+import type { ChainNode, DeployerRequest } from './chain-node.js';
 import type { ChainRecord } from './manifest.js';
-import { CREATE2_FACTORY, DEVNET_TOKENS, predictTokenAddress, tokenDeployData } from './tokens.js';
+import {
+  CREATE2_FACTORY,
+  DEVNET_TOKENS,
+  TOKEN_GAS_LIMITS,
+  faucetMinterData,
+  implementationDeployData,
+  predictImplementationAddress,
+  predictTokenAddress,
+  tokenDeployData,
+} from './tokens.js';
 import type { DevnetLogger } from './types.js';
 
 const ETHER = 10n ** 18n;
@@ -27,6 +36,38 @@ export interface SeedInput {
 }
 
 /**
+ * The transactions that deploy the missing tokens, in order: the chain's FiatToken implementation
+ * (once, unless it exists), then per token a FiatTokenProxy whose constructor initializes it, and
+ * the deployer made the faucet's minter of it.
+ */
+const tokenDeployments = async (
+  node: ChainNode,
+  deployer: string,
+  tokens: Array<{ symbol: Currency; predicted: string }>,
+): Promise<DeployerRequest[]> => {
+  if (tokens.length === 0) return [];
+  const requests: DeployerRequest[] = [];
+  if (!(await node.hasCode(predictImplementationAddress(node.chainId)))) {
+    requests.push({
+      to: CREATE2_FACTORY,
+      data: implementationDeployData(node.chainId),
+      gasLimit: TOKEN_GAS_LIMITS.implementation,
+    });
+  }
+  for (const { symbol, predicted } of tokens) {
+    requests.push(
+      {
+        to: CREATE2_FACTORY,
+        data: tokenDeployData(DEVNET_TOKENS[symbol], deployer, node.chainId),
+        gasLimit: TOKEN_GAS_LIMITS.proxy,
+      },
+      { to: predicted, data: faucetMinterData(deployer), gasLimit: TOKEN_GAS_LIMITS.configureMinter },
+    );
+  }
+  return requests;
+};
+
+/**
  * Makes a chain ready: the tokens exist (reused where the recorded or the predicted address has code,
  * deployed otherwise) and every customer and the relayer have received the faucet's grant once.
  * Returns the record to keep for the next start.
@@ -47,13 +88,7 @@ export const seedChain = (input: SeedInput): Promise<ChainRecord> =>
       if (await node.hasCode(predicted)) continue;
       deployments.push({ symbol, predicted });
     }
-    await node.sendFromDeployer(
-      deployments.map(({ symbol }) => ({
-        to: CREATE2_FACTORY,
-        data: tokenDeployData(DEVNET_TOKENS[symbol], deployer.address, node.chainId),
-        gasLimit: GAS_LIMITS.deploy,
-      })),
-    );
+    await node.sendFromDeployer(await tokenDeployments(node, deployer.address, deployments));
     for (const { symbol, predicted } of deployments) {
       if (!(await node.hasCode(predicted)))
         throw new Error(`${symbol} deployment on ${input.chainName} left no code`);

@@ -1,5 +1,7 @@
 import type { BlockchainName, ChainRegistry, Currency } from '@stablepay/contracts';
 import type { DevnetAccount } from './accounts.js';
+import type { CctpContracts } from './cctp/deploy.js';
+import type { AttestedFields, BurnMessageV2, MessageV2 } from './cctp/messages.js';
 
 /** A chain to run: a real network's name and CCTP domain, a chain id of its own. */
 export interface DevnetChainSpec {
@@ -17,6 +19,34 @@ export interface DevnetChain {
   rpcUrl: string;
   cctpDomain: number;
   tokens: { USDC: string; EURC?: string };
+  /** CCTP v2 contracts of this chain (the registry lists tokenMessenger and messageTransmitter). */
+  cctp: CctpContracts;
+}
+
+/**
+ * What a local attestation service, a forwarder and tests need to act as Circle's attester on the devnet:
+ * the attester keys every chain's MessageTransmitterV2 trusts, and the message codec.
+ */
+export interface DevnetCctp {
+  /** Message and burn-body versions the contracts were deployed with (1 and 1, as Circle's v2). */
+  readonly messageVersion: number;
+  readonly messageBodyVersion: number;
+  /** Enabled on every chain; `signatureThreshold` of them sign each attestation. */
+  readonly attesters: DevnetAccount[];
+  readonly signatureThreshold: number;
+  /** Receives the fee executed at every mint (TokenMessengerV2.feeRecipient). */
+  readonly feeRecipient: string;
+  readonly maxMessageBodySize: number;
+  /** The most one burn of USDC may move, in base units. */
+  readonly burnLimitPerMessage: bigint;
+  /** The attestation the devnet's attesters give this message (sorted signatures, threshold of them). */
+  attest(message: string): string;
+  encodeMessage(message: MessageV2): string;
+  decodeMessage(message: string): MessageV2;
+  encodeBurnMessage(body: BurnMessageV2): string;
+  decodeBurnMessage(body: string): BurnMessageV2;
+  /** The emitted message with what the attester fills in: nonce, finality, and a burn's fee and expiry. */
+  fillAttestedFields(emitted: string, fields: AttestedFields): string;
 }
 
 /** What the devnet logs through; a winston logger fits. */
@@ -53,7 +83,9 @@ export interface Devnet {
   readonly deployer: DevnetAccount;
   /** A gas-paying account per chain (native coin only). */
   readonly relayers: Partial<Record<BlockchainName, DevnetAccount>>;
-  /** The devnet registry preset with the live RPC URLs and token addresses. */
+  /** CCTP attester keys and message helpers; each chain's contract addresses are in `chains[].cctp`. */
+  readonly cctp: DevnetCctp;
+  /** The devnet registry preset with the live RPC URLs, token and CCTP addresses. */
   registry(): ChainRegistry;
   chain(name: BlockchainName): DevnetChain;
   /** Adds native coin and mints tokens to an address. */

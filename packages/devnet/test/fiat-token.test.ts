@@ -289,12 +289,17 @@ describe('devnet FiatToken (USDC/EURC with EIP-2612 and EIP-3009)', () => {
   });
 
   describe('minting', () => {
-    it('lets only the owner and configured minters mint, minters within their allowance', async () => {
-      await expectRevert(as(alice).getFunction('mint')(alice.address, 1n), /caller is not a minter/);
+    it('lets minters mint within their allowance, appointed by the master minter (the deployer, also the faucet minter)', async () => {
+      await expectRevert(
+        as(alice).getFunction('mint')(alice.address, 1n),
+        /FiatToken: caller is not a minter/,
+      );
       await expectRevert(
         as(alice).getFunction('configureMinter')(alice.address, 100n),
-        /OwnableUnauthorizedAccount/,
+        /FiatToken: caller is not the masterMinter/,
       );
+      expect(await token.getFunction('masterMinter')()).to.equal(owner.address);
+      expect(await token.getFunction('isMinter')(owner.address)).to.equal(true);
 
       const supply = (await token.getFunction('totalSupply')()) as bigint;
       await (await as(owner).getFunction('mint')(carol.address, usdc(1))).wait();
@@ -303,18 +308,30 @@ describe('devnet FiatToken (USDC/EURC with EIP-2612 and EIP-3009)', () => {
       await (await as(owner).getFunction('configureMinter')(bob.address, 100n)).wait();
       expect(await token.getFunction('isMinter')(bob.address)).to.equal(true);
       const carolBefore = await balance(carol);
-      await (await as(bob).getFunction('mint')(carol.address, 60n)).wait();
+      const minted = await (await as(bob).getFunction('mint')(carol.address, 60n)).wait();
       expect(await balance(carol)).to.equal(carolBefore + 60n);
       expect(await token.getFunction('minterAllowance')(bob.address)).to.equal(40n);
-      await expectRevert(as(bob).getFunction('mint')(carol.address, 41n), /exceeds minterAllowance/);
+      // FiatToken's order, which a CCTP mint's log order depends on: Mint, then Transfer from zero.
+      const mintLogs = minted.logs.map((log: never) => token.interface.parseLog(log));
+      expect(mintLogs.map((e: { name: string }) => e.name)).to.deep.equal(['Mint', 'Transfer']);
+      expect(mintLogs[1].args.from).to.equal('0x0000000000000000000000000000000000000000');
+      await expectRevert(
+        as(bob).getFunction('mint')(carol.address, 41n),
+        /FiatToken: mint amount exceeds minterAllowance/,
+      );
 
       const bobBefore = await balance(bob);
-      await (await as(bob).getFunction('burn')(10n)).wait();
+      const burned = await (await as(bob).getFunction('burn')(10n)).wait();
       expect(await balance(bob)).to.equal(bobBefore - 10n);
-      await expectRevert(as(alice).getFunction('burn')(1n), /caller is not a minter/);
+      expect(burned.logs.map((log: never) => token.interface.parseLog(log)?.name)).to.deep.equal([
+        'Burn',
+        'Transfer',
+      ]);
+      await expectRevert(as(bob).getFunction('burn')(bobBefore), /FiatToken: burn amount exceeds balance/);
+      await expectRevert(as(alice).getFunction('burn')(1n), /FiatToken: caller is not a minter/);
 
       await (await as(owner).getFunction('removeMinter')(bob.address)).wait();
-      await expectRevert(as(bob).getFunction('mint')(carol.address, 1n), /caller is not a minter/);
+      await expectRevert(as(bob).getFunction('mint')(carol.address, 1n), /FiatToken: caller is not a minter/);
     });
   });
 });

@@ -27,6 +27,7 @@ const stack = await startStack({
     refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
     notifier: env.NOTIFIER_PORT ? Number(env.NOTIFIER_PORT) : undefined,
     devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
+    attestation: env.ATTESTATION_PORT ? Number(env.ATTESTATION_PORT) : undefined,
   },
 });
 
@@ -48,6 +49,7 @@ const devnet = {
   docsUrl: `${stack.gatewayUrl}/docs`,
   services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
   merchant,
+  attestationUrl: stack.attestation.url,
   chains: stack.devnet.chains,
   customers: stack.devnet.customers,
 };
@@ -60,7 +62,8 @@ Stablepay is running (data in ${varDir}).
   Demo merchant id     ${merchant.id}
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}
-  Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId})`).join('\n                       ')}
+  Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId}, CCTP domain ${c.cctpDomain})`).join('\n                       ')}
+  Attestation API      ${stack.attestation.url} (Circle's paths; CCTP addresses in devnet.json)
   Mail (no SMTP set)   written as .eml files under ${join(varDir, 'mail')}
   Customer accounts    ${stack.devnet.customers.length} funded with gas, USDC and EURC (keys in devnet.json; public devnet keys)
 Everything above is also in ${devnetFile}. Ctrl-C stops the stack.

@@ -10,6 +10,8 @@ export interface StackSecrets {
   WALLET_KEK: string;
   /** Encrypts webhook signing secrets at rest. */
   WEBHOOK_SECRET_KEK: string;
+  /** Signs cross-chain fee quotes; a new one voids the quotes still out. */
+  FEE_QUOTE_SECRET: string;
 }
 
 const NAMES: Array<keyof StackSecrets> = [
@@ -18,6 +20,7 @@ const NAMES: Array<keyof StackSecrets> = [
   'API_KEY_PEPPER',
   'WALLET_KEK',
   'WEBHOOK_SECRET_KEK',
+  'FEE_QUOTE_SECRET',
 ];
 
 /**

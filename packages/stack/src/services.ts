@@ -13,6 +13,7 @@ export interface StackEnvInput {
   relayerKeys: Record<string, string>;
   checkoutUrl: string;
   varDir: string;
+  attestationUrl: string;
   /** URLs of the services started so far, by service name. */
   urls: Record<string, string>;
 }
@@ -42,13 +43,22 @@ export const stackServices: StackServiceEntry[] = [
     port: 'chainWatcher',
     defaults: () => ({ VERIFY_POLL_MS: '250', TRANSFER_POLL_MS: '250' }),
     // The devnet's relayers are funded with gas; they submit merchants' outgoing transfers.
-    env: (input) => ({ ...chains(input), RELAYER_PRIVATE_KEYS: JSON.stringify(input.relayerKeys) }),
+    env: (input) => ({
+      ...chains(input),
+      RELAYER_PRIVATE_KEYS: JSON.stringify(input.relayerKeys),
+      CCTP_ATTESTATION_URL: input.attestationUrl,
+    }),
   },
   {
     definition: paymentsService,
     schema: 'payments',
     port: 'payments',
-    env: (input) => ({ ...chains(input), CHECKOUT_URL: input.checkoutUrl, ALLOW_INSECURE_URLS: 'true' }),
+    env: (input) => ({
+      ...chains(input),
+      CHECKOUT_URL: input.checkoutUrl,
+      ALLOW_INSECURE_URLS: 'true',
+      CHAIN_WATCHER_URL: input.urls['chain-watcher']!,
+    }),
   },
   {
     definition: refundsService,

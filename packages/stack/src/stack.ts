@@ -14,11 +14,16 @@ import {
   type RunningService,
 } from '@stablepay/platform';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
+import {
+  DEVNET_ATTESTATION_PORT,
+  startDevnetAttestationService,
+  type AttestationService,
+} from '@stablepay/devnet/attestation/index';
 import { loadOrCreateSecrets } from './secrets.js';
 import { stackServices, type StackEnvInput } from './services.js';
 
 export type StackPort =
-  'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'notifier' | 'checkout' | 'devnet';
+  'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'notifier' | 'checkout' | 'devnet' | 'attestation';
 
 export interface StackOptions {
   /** Where embedded data, chain state, secrets and devnet.json live. */
@@ -45,6 +50,8 @@ export interface RunningStack {
   checkoutUrl: string;
   services: RunningService[];
   devnet: Devnet;
+  /** The devnet's stand-in for Circle's attestation API (and forwarding service). */
+  attestation: AttestationService;
   bus: EventBus;
   stop(): Promise<void>;
 }
@@ -57,6 +64,7 @@ export const DEFAULT_PORTS: Record<StackPort, number> = {
   refunds: 8103,
   notifier: 8105,
   devnet: 8545,
+  attestation: DEVNET_ATTESTATION_PORT,
 };
 
 /**
@@ -77,6 +85,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     stateDir: opts.persistChains === false ? undefined : join(varDir, 'chains'),
     basePort: ports.devnet,
   });
+  const attestation = await startDevnetAttestationService(devnet, { port: ports.attestation });
   const embedded = opts.databaseUrl ? undefined : await EmbeddedPostgres.open(join(varDir, 'pglite'));
   const bus = await createBus({ url: opts.amqpUrl, prefix: opts.amqpPrefix, logger });
   const dbs: Knex[] = [];
@@ -96,6 +105,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     ),
     checkoutUrl,
     varDir,
+    attestationUrl: attestation.url,
     urls: {},
   };
   const common: Record<string, string> = { NODE_ENV: 'development', ...secrets, ...opts.env };
@@ -132,6 +142,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     await bus.close();
     for (const db of dbs) await db.destroy();
     await embedded?.close();
+    await attestation.stop();
     await devnet.stop();
     throw err;
   }
@@ -143,6 +154,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     checkoutUrl,
     services,
     devnet,
+    attestation,
     bus,
     stop: () =>
       (stopping ??= shutdownInOrder(
@@ -152,6 +164,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
           { name: 'bus', run: () => bus.close() },
           { name: 'databases', run: async () => void (await Promise.all(dbs.map((d) => d.destroy()))) },
           { name: 'embedded postgres', run: () => embedded?.close() },
+          { name: 'attestation service', run: () => attestation.stop() },
           { name: 'devnet', run: () => devnet.stop() },
         ],
         logger,

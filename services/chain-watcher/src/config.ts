@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChainRegistry } from '@stablepay/contracts';
+import { BlockchainName, type ChainRegistry } from '@stablepay/contracts';
 import {
   ConfigError,
   baseConfigShape,
@@ -10,6 +10,7 @@ import {
   loadConfig,
 } from '@stablepay/platform';
 import { parseRelayerKeys } from './custody/relayer-keys.js';
+import { NATIVE_SYMBOLS } from './domain/cctp/native-prices.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
 
@@ -49,6 +50,35 @@ const relayerKeys = z.string().transform((text, ctx) => {
   return parsed;
 });
 
+/** A JSON object variable, checked against `shape` after parsing. */
+const jsonVariable = <T extends z.ZodType>(shape: T, example: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON object, e.g. ${example}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(shape);
+
+const gasUnits = z.number().int().min(21_000).max(30_000_000);
+
+const gasUnitsByChain = jsonVariable(z.partialRecord(BlockchainName, gasUnits), '{"ARB":400000}');
+
+const nativeUsdPrices = jsonVariable(
+  z.partialRecord(
+    z.enum(NATIVE_SYMBOLS as [string, ...string[]]),
+    z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal string of at most 18 fraction digits')
+      .refine((price) => /[1-9]/.test(price), 'must be greater than 0'),
+  ),
+  '{"ETH":"3150.25","POL":"0.21"}',
+);
+
 export const chainWatcherConfigSchema = z.object({
   ...baseConfigShape,
   PORT: envPort.default(8102),
@@ -67,6 +97,18 @@ export const chainWatcherConfigSchema = z.object({
   /** A transaction still unknown this long after the payment was created is rejected `tx_not_found`. */
   TX_NOT_FOUND_AFTER_MS: millis(0, 30 * 60_000),
   RPC_TIMEOUT_MS: millis(100, 8_000),
+  /**
+   * Circle's attestation API (or one with its paths): Iris in production
+   * (https://iris-api.circle.com), the sandbox on testnets, the devnet's own service locally. Without
+   * it, bridge-kit mints are found by the hash the client gives or on the chain.
+   */
+  CCTP_ATTESTATION_URL: z.url().optional(),
+  CCTP_ATTESTATION_TIMEOUT_MS: millis(100, 10_000),
+  /** Pause between looks at a cross-chain payment that is waiting; grows with back-off. */
+  CCTP_POLL_MS: millis(10, 2_000),
+  CCTP_MAX_BACKOFF_MS: millis(100, 60_000),
+  /** A burn not minted to the merchant within this time after the payment was created fails. */
+  CCTP_MINT_TIMEOUT_MS: millis(1_000, 2 * 3600_000),
   SCAN_INTERVAL_MS: millis(10, 5_000),
   SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
   /** A pending verification nobody has looked at for this long is made due again at once. */
@@ -93,6 +135,19 @@ export const chainWatcherConfigSchema = z.object({
    * this long; until then, and always once something was signed, the sender keeps trying.
    */
   TRANSFER_CHAIN_UNAVAILABLE_AFTER_MS: millis(100, 30 * 60_000),
+  /**
+   * Gas of a CCTP mint (receiveMessage) plus the USDC transfer to the merchant, which cross-chain fee
+   * quotes price. A configured estimate, not eth_estimateGas: the mint cannot be estimated before
+   * its attestation exists. The default covers Circle's V2 receiveMessage with a margin.
+   */
+  CCTP_FEE_GAS_UNITS: envInt.pipe(gasUnits).default(265_000),
+  /** Per-chain overrides of CCTP_FEE_GAS_UNITS as JSON, e.g. {"ARB":400000}. */
+  CCTP_FEE_GAS_UNITS_BY_CHAIN: gasUnitsByChain.optional(),
+  /**
+   * USD per native coin (ETH, POL, AVAX, S, SEI) as JSON, e.g. {"ETH":"3150.25"}: the fixed price
+   * source of fee quotes. A coin left out keeps a built-in round figure meant for the devnet.
+   */
+  NATIVE_TOKEN_USD_PRICES: nativeUsdPrices.optional(),
   /** Fault injection for the crash tests; read only when NODE_ENV=test. */
   TRANSFER_CRASH_POINT: z.enum(['after_sign', 'after_broadcast']).optional(),
 });

@@ -2,6 +2,7 @@ import { defineService } from '@stablepay/platform';
 import { loadChainWatcherConfig } from './config.js';
 import type { WalletSigner } from './custody/wallet-signer.js';
 import { chainWatcherMigrations } from './db/migrations.js';
+import { cctpFeeInputRoutes } from './http/cctp/fee-inputs-routes.js';
 import { relayerRoutes } from './http/relayers/routes.js';
 import { walletRoutes } from './http/wallets/routes.js';
 import { chainWatcherConsumers } from './messaging/handlers.js';
@@ -26,7 +27,7 @@ export const chainWatcherService = defineService({
     const { ctx, close } = await buildWatcherContext(kit, options.signer);
     const { workers, wake } = watcherWorkers(ctx, kit.config);
     return {
-      routes: { ...walletRoutes(ctx), ...relayerRoutes(ctx) },
+      routes: { ...walletRoutes(ctx), ...relayerRoutes(ctx), ...cctpFeeInputRoutes(ctx, kit.config) },
       consumers: chainWatcherConsumers(ctx),
       workers,
       afterConsume: wake,

@@ -1,4 +1,5 @@
 import type { ServiceKit } from '@stablepay/platform';
+import { AttestationApi } from './chain/attestation-api.js';
 import { ChainClients } from './chain/chain-rpc.js';
 import type { ChainWatcherConfig } from './config.js';
 import { openCustody } from './custody/open-custody.js';
@@ -63,6 +64,18 @@ export const buildWatcherContext = async (
       chainUnavailableAfterMs: config.TRANSFER_CHAIN_UNAVAILABLE_AFTER_MS,
       logWindowBlocks: config.SCAN_MAX_BLOCKS,
       crashPoint: config.TRANSFER_CRASH_POINT,
+    },
+    cctp: {
+      pollMs: config.CCTP_POLL_MS,
+      maxBackoffMs: config.CCTP_MAX_BACKOFF_MS,
+      leaseMs: 30_000 + 6 * maxUrls * config.RPC_TIMEOUT_MS + config.CCTP_ATTESTATION_TIMEOUT_MS,
+      mintTimeoutMs: config.CCTP_MINT_TIMEOUT_MS,
+      attestation: config.CCTP_ATTESTATION_URL
+        ? new AttestationApi({
+            baseUrl: config.CCTP_ATTESTATION_URL,
+            timeoutMs: config.CCTP_ATTESTATION_TIMEOUT_MS,
+          })
+        : undefined,
     },
     tokenNames: new Map(),
     eventsCommitted,

@@ -1,5 +1,6 @@
 export { loadPaymentsConfig, paymentsConfigSchema, type PaymentsConfig } from './config.js';
-export { paymentsService } from './service.js';
+export { paymentsService, type PaymentsOptions } from './service.js';
+export type { FeeInputsSource } from './clients/chain-watcher.js';
 export { paymentsMigrations } from './db/migrations.js';
 export { createPaymentsContext, type PaymentsContext } from './domain/context.js';
 export type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './domain/records.js';

@@ -1,4 +1,5 @@
 import { defineService } from '@stablepay/platform';
+import type { FeeInputsSource } from './clients/chain-watcher.js';
 import { loadPaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations.js';
 import { createPaymentsContext } from './domain/context.js';
@@ -6,6 +7,11 @@ import { paymentsRoutes } from './http/routes.js';
 import { merchantProjectionHandlers } from './messaging/merchant-handlers.js';
 import { verificationHandlers } from './messaging/verification-handlers.js';
 import { checkoutExpiryWorker } from './workers/checkout-expiry.js';
+
+export interface PaymentsOptions {
+  /** Where fee quotes read gas and gas-coin prices; the chain-watcher's internal API by default. */
+  feeInputs?: FeeInputsSource;
+}
 
 /**
  * Payments and checkout sessions: the catalogue's payments routes (api role); the merchant
@@ -15,8 +21,8 @@ export const paymentsService = defineService({
   name: 'payments',
   migrations: paymentsMigrations,
   loadConfig: loadPaymentsConfig,
-  build: ({ config, deps, eventsCommitted }) => {
-    const context = createPaymentsContext(config, deps.db, eventsCommitted);
+  build: ({ config, deps, eventsCommitted }, options: PaymentsOptions) => {
+    const context = createPaymentsContext(config, deps.db, eventsCommitted, options.feeInputs);
     return {
       routes: paymentsRoutes(context),
       consumers: { ...merchantProjectionHandlers(), ...verificationHandlers(deps.logger) },

@@ -91,10 +91,23 @@ export const CctpTransferredData = z.object({
 });
 export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
 
+/**
+ * Why a cross-chain payment failed; each becomes the payment's failure reason. The burn checks
+ * (`not_a_burn` … `underpaid`) name the first rule the burn breaks.
+ */
 export const CctpFailureReason = z.enum([
   'burn_not_found',
   'burn_reverted',
+  'not_a_burn',
+  'wrong_token',
+  'wrong_sender',
+  'wrong_domain',
+  'wrong_recipient',
+  'underpaid',
+  'chain_mismatch',
+  'already_claimed',
   'burn_mismatch',
+  'mint_not_found',
   'attestation_timeout',
   'mint_failed',
   'transfer_failed',

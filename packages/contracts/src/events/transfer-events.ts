@@ -39,6 +39,7 @@ export type TransferConfirmedData = z.infer<typeof TransferConfirmedData>;
 
 export const TransferFailureReason = z.enum([
   'insufficient_funds',
+  'blacklisted',
   'reverted',
   'invalid_request',
   'chain_unavailable',

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { BlockchainName, DecimalString } from '../common.js';
+import { BlockchainName, PAYMENT_AMOUNT_MAX, PAYMENT_AMOUNT_MIN, moneyAmountString } from '../common.js';
 import { successEnvelope } from '../envelope.js';
 
-/** GET /payments/cctp-fee query: both required. */
+/**
+ * GET /payments/cctp-fee query: both required. productPrice is what the merchant receives, so it has
+ * the range and precision of a payment amount; it comes out as a canonical 6-decimal string.
+ */
 export const CctpFeeQuery = z.object({
   destinationChain: BlockchainName,
-  productPrice: DecimalString,
+  productPrice: moneyAmountString({ min: PAYMENT_AMOUNT_MIN, max: PAYMENT_AMOUNT_MAX }),
 });
 export type CctpFeeQuery = z.infer<typeof CctpFeeQuery>;
 

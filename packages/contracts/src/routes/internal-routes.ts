@@ -1,4 +1,6 @@
 import {
+  CctpFeeInputsQuery,
+  CctpFeeInputsResponse,
   InternalBalancesResponse,
   InternalWalletParams,
   InternalWalletResponse,
@@ -37,5 +39,15 @@ export const internalRoutes = [
     summary: 'Relayer accounts to keep funded with gas (addresses only)',
     noStore: true,
     responses: { 200: { description: 'Relayers', schema: RelayerListResponse } },
+  },
+  {
+    ...internal,
+    operationId: 'getCctpFeeInputs',
+    method: 'get',
+    path: '/internal/cctp/fee-inputs',
+    summary: 'Gas price, gas units and native token price of a destination chain, for fee quotes',
+    noStore: true,
+    request: { query: CctpFeeInputsQuery },
+    responses: { 200: { description: 'Fee inputs', schema: CctpFeeInputsResponse } },
   },
 ] as const satisfies readonly RouteSpec[];

@@ -56,7 +56,10 @@ export const paymentRoutes = [
     path: '/payments/cctp-fee',
     auth: 'public',
     summary: 'Signed cross-chain fee quote (legacy relayer flow)',
-    planned: 'Cross-chain fee quotes are not available yet',
+    description:
+      'Prices the destination-chain mint and merchant transfer plus the attestation fee. The quote is signed (HMAC-SHA256) and valid for validForSeconds; pass it back unchanged in feeQuote of POST /payments/create-public, where it pays for one payment.',
+    // Every quote is fresh and time-limited: a cached one would be stale or expired.
+    noStore: true,
     request: { query: CctpFeeQuery },
     responses: { 200: { description: 'Fee quote', schema: CctpFeeResponse } },
   },

@@ -55,6 +55,7 @@ export const startStackHarness = async (
       refunds: 0,
       notifier: 0,
       devnet: options.devnetPort ?? 0,
+      attestation: 0,
     },
     persistChains: false,
     confirmations: options.confirmations,

@@ -10,11 +10,14 @@ import {
   type TypedDataField,
 } from 'ethers';
 import type { ChainRpc } from './chain-rpc.js';
+import { RpcUnavailableError, revertOf, type Revert } from './rpc-errors.js';
 
 /** The FiatToken v2.2 surface (USDC, EURC) that outgoing transfers use. */
 export const fiatToken = new Interface([
   'function name() view returns (string)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'function paused() view returns (bool)',
+  'function isBlacklisted(address account) view returns (bool)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
@@ -145,4 +148,94 @@ export const findAuthorizationEvent = async (
     }
   }
   return undefined;
+};
+
+/** FiatToken v2.2's revert strings that change what a transfer does (Circle's wording, exactly). */
+export const FIAT_TOKEN_REVERTS = {
+  paused: 'Pausable: paused',
+  blacklisted: 'Blacklistable: account is blacklisted',
+  insufficientBalance: 'ERC20: transfer amount exceeds balance',
+  authorizationSpent: 'FiatTokenV2: authorization is used or canceled',
+} as const;
+
+/**
+ * Why the token refuses a call, as far as a transfer cares: `paused` passes (the issuer paused every
+ * movement for a while), `blacklisted` does not (the issuer refuses the sender or the recipient),
+ * `insufficient_balance` and `authorization_spent` are facts about the wallet, `other` is anything else.
+ */
+export type TokenRefusal = {
+  kind: 'paused' | 'blacklisted' | 'insufficient_balance' | 'authorization_spent' | 'other';
+  message: string;
+};
+
+/** FiatToken's strings, and the OpenZeppelin 5 custom errors that mean the same. */
+export const tokenRefusal = (revert: Revert): TokenRefusal => {
+  const { message } = revert;
+  if (message === FIAT_TOKEN_REVERTS.paused || message === 'EnforcedPause')
+    return { kind: 'paused', message };
+  if (message === FIAT_TOKEN_REVERTS.blacklisted) return { kind: 'blacklisted', message };
+  if (message === FIAT_TOKEN_REVERTS.insufficientBalance || message === 'ERC20InsufficientBalance') {
+    return { kind: 'insufficient_balance', message };
+  }
+  if (message === FIAT_TOKEN_REVERTS.authorizationSpent) return { kind: 'authorization_spent', message };
+  return { kind: 'other', message };
+};
+
+/**
+ * What the token says to `data` now, without sending anything: undefined when the call would pass.
+ * RPC failures are thrown (RpcUnavailableError): only a revert is the token's answer.
+ */
+export const simulateTokenCall = async (
+  rpc: ChainRpc,
+  token: string,
+  data: string,
+): Promise<TokenRefusal | undefined> => {
+  try {
+    await rpc.ethCall(token, data);
+    return undefined;
+  } catch (err) {
+    const revert = revertOf(err);
+    if (!revert) throw err;
+    return tokenRefusal(revert);
+  }
+};
+
+/**
+ * A yes/no view of the token, or undefined when the token or the node cannot say: a token without
+ * the function reverts, and a node without the state of an old block answers with an error. An
+ * unreachable chain is thrown, so that the caller asks again instead of deciding without it.
+ */
+const optionalFlag = async (
+  rpc: ChainRpc,
+  token: string,
+  data: string,
+  blockTag: number | 'latest' = 'latest',
+): Promise<boolean | undefined> => {
+  try {
+    const result = await rpc.call('eth_call', (p) => p.call({ to: token, data, blockTag }));
+    if (result === '0x') return undefined; // no code there at that block
+    return AbiCoder.defaultAbiCoder().decode(['bool'], result)[0] as boolean;
+  } catch (err) {
+    if (revertOf(err)) return undefined;
+    const answered = err instanceof RpcUnavailableError && err.failures.every((f) => f.kind === 'rpc_error');
+    if (answered) return undefined;
+    throw err;
+  }
+};
+
+/** Whether the token was paused at the end of `blockNumber`. */
+export const pausedAt = (rpc: ChainRpc, token: string, blockNumber: number): Promise<boolean | undefined> =>
+  optionalFlag(rpc, token, fiatToken.encodeFunctionData('paused', []), blockNumber);
+
+/** Which of `accounts` the token's blacklist holds now; undefined when the token has no blacklist. */
+export const blacklisted = async (
+  rpc: ChainRpc,
+  token: string,
+  accounts: string[],
+): Promise<string[] | undefined> => {
+  const flags = await Promise.all(
+    accounts.map((a) => optionalFlag(rpc, token, fiatToken.encodeFunctionData('isBlacklisted', [a]))),
+  );
+  if (flags.some((f) => f === undefined)) return undefined;
+  return accounts.filter((_, i) => flags[i]);
 };

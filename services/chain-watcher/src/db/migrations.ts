@@ -10,6 +10,7 @@ export const CHAIN_CURSORS = 'chain_cursors';
 export const TRANSFERS = 'transfers';
 export const TRANSFER_ATTEMPTS = 'transfer_attempts';
 export const RELAYER_NONCES = 'relayer_nonces';
+export const CCTP_PAYMENTS = 'cctp_payments';
 
 /** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
 const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
@@ -220,6 +221,50 @@ const transfersMigration: Migration = {
   },
 };
 
+const cctpMigration: Migration = {
+  name: '0005_cctp_payments',
+  async up(db) {
+    // One row per cross-chain payment: what the burn must be, how far it got, and when to look again.
+    await db.schema.createTable(CCTP_PAYMENTS, (t) => {
+      t.uuid('payment_id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.text('flow').notNullable();
+      t.text('step').notNullable();
+      t.integer('source_chain_id').notNullable();
+      t.integer('destination_chain_id');
+      t.text('burn_tx_hash').notNullable();
+      t.text('mint_tx_hash');
+      t.text('from_address').notNullable();
+      units(t, 'expected_units').notNullable();
+      // Facts learned on the way: the burn, the attested message and the mint.
+      t.integer('burn_block');
+      units(t, 'burned_units');
+      t.text('message_nonce');
+      t.text('message_hash');
+      t.text('attestation_status');
+      units(t, 'minted_units');
+      t.integer('mint_block');
+      t.text('failure_reason');
+      t.text('failure_detail');
+      ts(t, 'payment_created_at').notNullable();
+      ts(t, 'next_check_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'locked_until');
+      t.integer('backoff_step').notNullable().defaultTo(0);
+      t.integer('check_count').notNullable().defaultTo(0);
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      t.check(`flow in ('bridge_kit', 'relayer')`, [], 'cctp_payments_flow_check');
+      t.check(
+        `step in ('burn', 'attestation', 'mint', 'transfer', 'done', 'failed')`,
+        [],
+        'cctp_payments_step_check',
+      );
+    });
+    await db.raw(
+      `create index cctp_payments_due_idx on ${CCTP_PAYMENTS} (next_check_at) where step not in ('done', 'failed')`,
+    );
+  },
+};
+
 /** In order; each runs once per database. */
 export const chainWatcherMigrations: Migration[] = [
   outboxMigration,
@@ -228,4 +273,5 @@ export const chainWatcherMigrations: Migration[] = [
   verificationMigration,
   scannerMigration,
   transfersMigration,
+  cctpMigration,
 ];

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChainRegistry } from '@stablepay/contracts';
 import { eventWriter, type Logger } from '@stablepay/platform';
+import type { AttestationApi } from '../chain/attestation-api.js';
 import type { ChainClients } from '../chain/chain-rpc.js';
 import type { TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
@@ -34,6 +35,16 @@ export interface TransferSettings {
   crashPoint?: TransferCrashPoint;
 }
 
+/** Timing rules of cross-chain (CCTP) payments, and the attestation API when one is configured. */
+export interface CctpSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+  /** a burn not minted to the merchant this long after the payment was created fails mint_not_found */
+  mintTimeoutMs: number;
+  attestation?: AttestationApi;
+}
+
 /** Everything the domain operations need, passed explicitly. */
 export interface WatcherContext {
   db: Knex;
@@ -47,6 +58,7 @@ export interface WatcherContext {
   /** the per-chain gas-paying accounts that submit merchants' authorizations */
   relayers: RelayerWallets;
   transfers: TransferSettings;
+  cctp: CctpSettings;
   /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
   tokenNames: Map<string, string>;
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */

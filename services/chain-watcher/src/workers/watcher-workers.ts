@@ -1,13 +1,14 @@
 import type { Worker } from '@stablepay/platform';
 import type { ChainWatcherConfig } from '../config.js';
 import type { WatcherContext } from '../domain/context.js';
+import { cctpWorker } from './cctp.js';
 import { scannerWorker } from './scanner.js';
 import { senderWorker } from './sender.js';
 import { recoveryWorker, verifierWorker } from './verifier.js';
 
 /**
- * The background work of the worker role, paced by configuration. `wake` starts a verifier and a
- * sender pass at once, for work a consumed event has just committed.
+ * The background work of the worker role, paced by configuration. `wake` starts a verifier, a sender
+ * and a CCTP pass at once, for work a consumed event has just committed.
  */
 export const watcherWorkers = (
   ctx: WatcherContext,
@@ -29,11 +30,16 @@ export const watcherWorkers = (
     intervalMs: config.SCAN_INTERVAL_MS,
     maxBlocks: config.SCAN_MAX_BLOCKS,
   });
+  const cctp = cctpWorker(ctx, {
+    batchSize: config.VERIFY_BATCH_SIZE,
+    concurrency: config.VERIFY_CONCURRENCY,
+  });
   return {
-    workers: [verifier, sender, recovery, scanner],
+    workers: [verifier, sender, recovery, scanner, cctp],
     wake: () => {
       verifier.wake();
       sender.wake();
+      cctp.wake();
     },
   };
 };

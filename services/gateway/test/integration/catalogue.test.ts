@@ -60,12 +60,10 @@ describe('gateway: the route catalogue as the gateway serves it', () => {
   describe('planned routes', () => {
     const planned = routes.filter((spec) => spec.planned);
 
-    it('are the cross-chain fee quote and every invoice and withdrawal route', () => {
+    it('are every invoice and withdrawal route', () => {
       const paths = planned.map((spec) => spec.path);
-      expect(paths).to.include('/payments/cctp-fee');
-      expect(
-        paths.every((p) => /^\/(invoices|withdrawals)\b/.test(p) || p === '/payments/cctp-fee'),
-      ).to.equal(true);
+      expect(paths).to.not.include('/payments/cctp-fee');
+      expect(paths.every((p) => /^\/(invoices|withdrawals)\b/.test(p))).to.equal(true);
       const money = routes.filter((spec) => /^\/(invoices|withdrawals)\b/.test(spec.path));
       expect(money).to.have.length.greaterThan(0);
       expect(money.every((spec) => spec.planned)).to.equal(true);
@@ -85,15 +83,17 @@ describe('gateway: the route catalogue as the gateway serves it', () => {
       });
     }
 
-    it('GET /payments/cctp-fee is public: 501 without a credential, never the 401 of GET /payments/:id', async () => {
+    it('GET /payments/cctp-fee is public: served without a credential, never the 401 of GET /payments/:id', async () => {
+      const seen = upstream.seen.length;
       const fee = await call(gw.url, 'GET', '/payments/cctp-fee?destinationChain=ETH&productPrice=10');
-      expect(fee.status).to.equal(501);
-      expect(fee.body).to.deep.equal({
-        success: false,
-        error: routeById('getCctpFee').planned,
-        details: [],
+      expect(fee.status).to.equal(200);
+      expect(upstream.seen.length).to.equal(seen + 1);
+      expect(upstream.seen.at(-1)).to.deep.include({
+        url: '/payments/cctp-fee?destinationChain=ETH&productPrice=10',
       });
-      expect((await call(gw.url, 'GET', '/payments/cctp-fee')).status).to.equal(501);
+      expect(upstream.seen.at(-1)!.claims).to.include({ caller: 'public' });
+      // Its query is checked here, like any route's.
+      expect((await call(gw.url, 'GET', '/payments/cctp-fee')).status).to.equal(400);
       expect((await call(gw.url, 'GET', `/payments/${SAMPLE_ID}`)).status).to.equal(401);
     });
 

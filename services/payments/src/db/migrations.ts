@@ -4,6 +4,7 @@ import { inboxMigration, outboxMigration, type Migration } from '@stablepay/plat
 export const MERCHANTS = 'merchants';
 export const PAYMENTS = 'payments';
 export const CHECKOUT_SESSIONS = 'checkout_sessions';
+export const FEE_QUOTE_USES = 'fee_quote_uses';
 
 /** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
 const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
@@ -122,6 +123,20 @@ const failureDetailMigration: Migration = {
   },
 };
 
+const feeQuoteUsesMigration: Migration = {
+  name: '0005_fee_quote_uses',
+  async up(db) {
+    // A signed fee quote pays for one payment: the row is written in the payment's transaction.
+    // valid_until lets rows of long-expired quotes be pruned (an expired quote is refused anyway).
+    await db.schema.createTable(FEE_QUOTE_USES, (t) => {
+      t.text('signature').primary({ constraintName: 'fee_quote_uses_pkey' });
+      t.uuid('payment_id').notNullable();
+      ts(t, 'valid_until').notNullable();
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const paymentsMigrations: Migration[] = [
   outboxMigration,
@@ -130,4 +145,5 @@ export const paymentsMigrations: Migration[] = [
   paymentsMigration,
   checkoutSessionsMigration,
   failureDetailMigration,
+  feeQuoteUsesMigration,
 ];

@@ -81,6 +81,16 @@ export const transitionPaymentRow = async (
   return rows[0] ? toPayment(rows[0]) : undefined;
 };
 
+/** Records on-chain facts of a cross-chain payment (its mint) without changing its status. */
+export const recordPaymentFacts = async (
+  db: Db,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<boolean> =>
+  (await db(PAYMENTS)
+    .where({ id, is_cross_chain: true })
+    .update({ ...patch, updated_at: db.fn.now() })) === 1;
+
 export interface PaymentQuery {
   merchantId: string;
   statuses?: readonly PaymentStatus[];

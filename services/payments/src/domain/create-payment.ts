@@ -18,6 +18,7 @@ import {
 } from '../db/payments-repo.js';
 import { attachPayment, lockSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
+import { feeQuoteProblems, requireGenuineQuote, spendFeeQuote } from './fee-quote/redeem.js';
 import type { MerchantRecord, PaymentRecord } from './records.js';
 
 export interface CreatePaymentResult {
@@ -72,6 +73,12 @@ const checkAgainstMerchant = (
   }
   if (merchant.wallet && merchant.wallet.address.toLowerCase() !== body.toAddress.toLowerCase()) {
     details.push(fieldDetail('toAddress', "toAddress is not the merchant's wallet", 'wrong_recipient'));
+  }
+  if (body.feeQuote) {
+    // The quote must be for where the merchant is paid, and for where this payment says it settles.
+    const settlesOn = [merchant.wallet?.blockchain ?? merchant.blockchain];
+    if (destinationChain) settlesOn.push(destinationChain);
+    details.push(...feeQuoteProblems(ctx, body, body.feeQuote, settlesOn));
   }
   if (details.length > 0 || !sourceChain)
     throw new AppError('validation', 'Payment validation failed', details);
@@ -179,7 +186,8 @@ const resubmitted = (existing: PaymentRecord, merchant: MerchantRecord): CreateP
 
 /**
  * POST /payments/create-public. Idempotent on txHash: a known hash is answered before any rule that
- * depends on the merchant or the session runs. For a new hash the insert itself decides (ON CONFLICT
+ * depends on the merchant, the session or the fee quote runs. A fee quote must be genuine, valid and
+ * match the payment, and is spent in the payment's transaction (one quote, one payment). For a new hash the insert itself decides (ON CONFLICT
  * DO NOTHING), so a concurrent request with the same hash ends up answered from the winner's
  * payment. A new payment, its session link and payment.created commit together or not at all.
  */
@@ -191,6 +199,7 @@ export const createPublicPayment = async (
   if (!merchant) throw notFound('Merchant');
   const known = await findPaymentByTxHash(ctx.db, body.txHash);
   if (known) return resubmitted(known, merchant);
+  if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
   const placement = checkAgainstMerchant(ctx, body, merchant);
   let result: CreatePaymentResult;
   try {
@@ -201,6 +210,7 @@ export const createPublicPayment = async (
         if (!existing) throw new Error(`payment with tx_hash ${body.txHash} vanished`);
         return resubmitted(existing, merchant);
       }
+      if (body.feeQuote) await spendFeeQuote(trx, body.feeQuote, inserted.id);
       const sessionCreatedAt = body.sessionId ? await linkSession(trx, body, inserted) : null;
       await writeEvent(trx, EventTypes.PaymentCreated, merchant.merchantId, {
         paymentId: inserted.id,

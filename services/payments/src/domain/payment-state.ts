@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { EventTypes, type PaymentCompletedData, type PaymentStatus } from '@stablepay/contracts';
 import { conflict, notFound } from '@stablepay/platform';
-import { findPayment, transitionPaymentRow } from '../db/payments-repo.js';
+import { findPayment, recordPaymentFacts, transitionPaymentRow } from '../db/payments-repo.js';
 import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
 import type { PaymentRecord } from './records.js';
@@ -194,3 +194,15 @@ export const advanceCrossChainPayment = (
     if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
     return transitionPayment(trx, id, to, patch);
   });
+
+/**
+ * The mint of a bridge-kit payment, as the chain-watcher found it. It arrives with the verdict and
+ * may be applied before or after it, so it only records the hash and never moves the status.
+ */
+export const recordBridgeKitMintIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  mintTxHash: string,
+): Promise<void> => {
+  await recordPaymentFacts(trx, id, { mint_tx_hash: mintTxHash.toLowerCase() });
+};

@@ -2,6 +2,7 @@ import type { RouteHandlers } from '@stablepay/platform';
 import type { PaymentsContext } from '../domain/context.js';
 import { createSessionRoute } from './checkout/create.js';
 import { getPublicSessionRoute, getSessionRoute } from './checkout/get.js';
+import { cctpFeeRoute } from './payments/cctp-fee.js';
 import { createPublicPaymentRoute } from './payments/create-public.js';
 import { apiPaymentDetailRoute, merchantPaymentDetailRoute } from './payments/detail.js';
 import { listPaymentsRoute } from './payments/list.js';
@@ -10,6 +11,7 @@ import { paymentStatusRoute } from './payments/status.js';
 /** One handler per payments operation of the catalogue (paths, auth and schemas live there). */
 export const paymentsRoutes = (ctx: PaymentsContext): RouteHandlers<'payments'> => ({
   createPublicPayment: createPublicPaymentRoute(ctx),
+  getCctpFee: cctpFeeRoute(ctx),
   listPaymentsApi: listPaymentsRoute(ctx),
   getPaymentApi: apiPaymentDetailRoute(ctx),
   listPayments: listPaymentsRoute(ctx),

@@ -1,9 +1,10 @@
 import { EventTypes, type EventType } from '@stablepay/contracts';
 import { isAppError, type EventHandler, type EventHandlers, type Logger } from '@stablepay/platform';
-import { completePaymentIn, failPaymentIn } from '../domain/payment-state.js';
+import { completePaymentIn, failPaymentIn, recordBridgeKitMintIn } from '../domain/payment-state.js';
 
 /**
- * The chain-watcher's verdicts move payments to their final status. A verdict for a payment that
+ * The chain-watcher's verdicts (same-chain, and cross-chain through CCTP) move payments to their
+ * final status. A verdict for a payment that
  * already reached the other final status is stale (the payment's state wins) and is dropped with a
  * warning rather than retried forever.
  */
@@ -34,6 +35,13 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
         receivedAmount: data.receivedAmount,
         detail: data.detail,
       });
+    }),
+    // Cross-chain: the bridge-kit mint's hash; the verdict (chain.payment.verified) completes.
+    [EventTypes.ChainCctpMinted]: async ({ data }, trx) => {
+      if (data.flow === 'bridge_kit') await recordBridgeKitMintIn(trx, data.paymentId, data.mintTxHash);
+    },
+    [EventTypes.ChainCctpFailed]: applying(async ({ data }, trx) => {
+      await failPaymentIn(trx, data.paymentId, data.reason, { detail: data.detail });
     }),
   };
 };

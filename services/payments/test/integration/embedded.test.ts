@@ -16,7 +16,7 @@ import {
   waitFor,
 } from '@stablepay/platform/testing';
 import { paymentsService } from '../../src/index.js';
-import { TEST_CHAIN_REGISTRY } from '../support/harness.js';
+import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from '../support/harness.js';
 
 /** The embedded default of `npm start`: PGlite (one session) and the in-process bus. */
 describe('payments on PGlite with the in-process bus', function () {
@@ -42,6 +42,7 @@ describe('payments on PGlite with the in-process bus', function () {
       ALLOW_INSECURE_URLS: 'true',
       CHAIN_REGISTRY: JSON.stringify(TEST_CHAIN_REGISTRY),
       CHECKOUT_EXPIRY_SWEEP_MS: '100',
+      FEE_QUOTE_SECRET: TEST_FEE_QUOTE_SECRET,
     });
     service = await startDefinedService(paymentsService, {
       config,

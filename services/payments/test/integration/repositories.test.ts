@@ -15,11 +15,12 @@ import { insertPaymentIfNew, listPayments, type NewPaymentRow } from '../../src/
 import { expireDueSessionRows, findSession } from '../../src/db/sessions-repo.js';
 import { createCheckoutSession, expireDueSessions } from '../../src/domain/checkout.js';
 import { createPublicPayment } from '../../src/domain/create-payment.js';
-import { addMerchant, backends, migrated, testContext } from '../support/backends.js';
+import { signQuote } from '../../src/domain/fee-quote/signature.js';
+import { TEST_FEE_QUOTE_KEY, addMerchant, backends, migrated, testContext } from '../support/backends.js';
 
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
 /** A quote of the legacy relayer flow, the one that walks the intermediate cross-chain states. */
-const relayerFeeQuote = {
+const relayerFeeQuote = signQuote(TEST_FEE_QUOTE_KEY, {
   productPrice: 12.5,
   amountToBurn: 12.7,
   feeGas: 0.1,
@@ -31,8 +32,7 @@ const relayerFeeQuote = {
   validUntil: 1_900_000_000,
   validForSeconds: 300,
   breakdown: { gasEstimateUSD: 0.05, gasWithBuffer: 0.06, minGasFee: 0.1, bufferPercent: 20 },
-  signature: 'ab'.repeat(32),
-};
+});
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 
 const rejects = async (p: Promise<unknown>, status: number): Promise<void> => {
@@ -357,6 +357,37 @@ for (const backend of backends) {
         destination_chain: 'BASE',
         merchant_transfer_tx_hash: transfer,
       });
+    });
+
+    it('lets a fee quote pay for one payment only, and a refused payment leaves it unspent', async () => {
+      const m = await addMerchant(db);
+      const quote = signQuote(TEST_FEE_QUOTE_KEY, {
+        ...relayerFeeQuote,
+        productPrice: 3,
+        merchantReceives: 3,
+      });
+      const crossChain = (o: Record<string, unknown> = {}) =>
+        body(m.publicId, {
+          isCrossChain: true,
+          amount: '3',
+          expectedAmount: undefined,
+          feeQuote: quote,
+          ...o,
+        });
+      await rejects(createPublicPayment(ctx(), crossChain({ amount: '3.01' })), 400);
+      const first = await createPublicPayment(ctx(), crossChain());
+      expect(first.created).to.equal(true);
+      const second = crossChain();
+      await rejects(createPublicPayment(ctx(), second), 409);
+      expect(await db('payments').where({ tx_hash: second.txHash })).to.have.length(0);
+      expect(await db('fee_quote_uses').where({ signature: quote.signature })).to.deep.equal([
+        {
+          signature: quote.signature,
+          payment_id: first.payment.id,
+          valid_until: new Date(quote.validUntil * 1000),
+          created_at: first.payment.createdAt,
+        },
+      ]);
     });
 
     it('expires only open, unpaid, due sessions, once', async () => {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
 import { paymentsMigrations, type PaymentsContext } from '../../src/index.js';
 import { upsertMerchant } from '../../src/db/merchants-repo.js';
-import { TEST_CHAIN_REGISTRY } from './harness.js';
+import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from './harness.js';
 
 export interface Backend {
   name: string;
@@ -45,12 +45,26 @@ export const backends: Backend[] = [
 
 export const migrated = async (db: Knex): Promise<void> => migrate(db, 'payments', paymentsMigrations);
 
+/** The key quotes are signed with in these tests. */
+export const TEST_FEE_QUOTE_KEY = createSecretKey(Buffer.from(TEST_FEE_QUOTE_SECRET));
+
 export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}): PaymentsContext => ({
   db,
   chains: TEST_CHAIN_REGISTRY,
   checkoutUrl: 'https://pay.example.test/',
   sessionIdPrefix: 'cs_live_',
   allowInsecureUrls: false,
+  feeQuotes: {
+    key: TEST_FEE_QUOTE_KEY,
+    validForSeconds: 300,
+    bufferBps: 2000n,
+    minGasFee: 500_000n,
+    attestationFeeUnits: 1000n,
+    inputs: {
+      feeInputs: () => Promise.reject(new Error('these tests issue no quotes')),
+    },
+  },
+  now: () => new Date(),
   eventsCommitted: () => undefined,
   ...overrides,
 });

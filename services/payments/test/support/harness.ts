@@ -29,6 +29,9 @@ export const TEST_CHAIN_REGISTRY = parseChainRegistry({
   ],
 });
 
+/** The fee-quote signing key every payments service under test is configured with. */
+export const TEST_FEE_QUOTE_SECRET = 'test-fee-quote-secret-0123456789abcdef';
+
 export interface TestMerchant {
   merchantId: string;
   publicId: string;
@@ -56,6 +59,9 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
       CHECKOUT_URL: 'https://pay.example.test/',
       CHAIN_REGISTRY: JSON.stringify(TEST_CHAIN_REGISTRY),
       CHECKOUT_EXPIRY_SWEEP_MS: '100',
+      FEE_QUOTE_SECRET: TEST_FEE_QUOTE_SECRET,
+      // Nothing listens here: a test that quotes fees starts its own stand-in and points at it.
+      CHAIN_WATCHER_URL: 'http://127.0.0.1:9',
       ...env,
     },
   });

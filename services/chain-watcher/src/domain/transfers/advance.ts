@@ -6,7 +6,8 @@ import type { WatcherContext } from '../context.js';
 import { BroadcastRejected } from './attempts.js';
 import { recordFailed } from './outcomes.js';
 import { backoffDelay, chainUnavailableReason } from './rules.js';
-import { DONE, sendFirst, type Step } from './send.js';
+import { sendFirst } from './send.js';
+import { DONE, type Step } from './steps.js';
 import { resolveSpent, watchTransfer } from './watch.js';
 
 const step = async (ctx: WatcherContext, t: TransferRecord): Promise<Step> => {
@@ -39,8 +40,10 @@ export const advanceTransfer = async (ctx: WatcherContext, t: TransferRecord): P
     const next = await step(ctx, t);
     if (next.done) return;
     await rescheduleTransfer(ctx.db, t.id, {
-      delayMs: next.delayMs,
-      backoffStep: 0,
+      delayMs: next.backoff
+        ? backoffDelay(t.backoffStep, settings.pollMs, settings.maxBackoffMs)
+        : next.delayMs,
+      backoffStep: next.backoff ? t.backoffStep + 1 : 0,
       lastError: next.note,
       rpcFailing: false,
     });

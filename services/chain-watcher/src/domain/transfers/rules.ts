@@ -104,3 +104,41 @@ export const checkTransferRequest = (
 };
 
 export const amountText = (units: bigint, token: string): string => `${baseUnitsToDecimal(units)} ${token}`;
+
+export const insufficientFundsReason = (f: {
+  wallet: string;
+  balance: bigint;
+  value: bigint;
+  token: string;
+  chain: string;
+  /** judged when the transfer transaction was mined, rather than before sending it */
+  mined: boolean;
+}): string =>
+  f.mined
+    ? `insufficient funds: the merchant wallet ${f.wallet} held ${amountText(f.balance, f.token)} when the transfer of ${amountText(f.value, f.token)} was mined`
+    : `insufficient funds: the merchant wallet ${f.wallet} holds ${amountText(f.balance, f.token)} on ${f.chain}, the transfer needs ${amountText(f.value, f.token)}`;
+
+export const pausedNote = (token: string, chain: string): string =>
+  `the ${token} contract on ${chain} is paused: the transfer waits until it is unpaused`;
+
+/**
+ * Why a blacklisted transfer fails, naming who is blacklisted when the token says (`listed`, from
+ * isBlacklisted), and the pair otherwise.
+ */
+export const blacklistedReason = (
+  token: string,
+  wallet: string,
+  recipient: string,
+  listed: string[] | undefined,
+): string => {
+  const isListed = (a: string) => listed?.some((l) => l.toLowerCase() === a.toLowerCase()) ?? false;
+  const names = [
+    ...(isListed(wallet) ? [`the merchant wallet ${wallet}`] : []),
+    ...(isListed(recipient) ? [`the recipient ${recipient}`] : []),
+  ];
+  const who =
+    names.length === 0
+      ? `the merchant wallet ${wallet} or the recipient ${recipient} is`
+      : `${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'}`;
+  return `the ${token} contract refuses this address (blacklisted): ${who} on the ${token} issuer's blacklist; nothing was transferred`;
+};

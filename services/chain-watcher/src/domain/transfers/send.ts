@@ -1,5 +1,5 @@
 import { Transaction, type TypedDataField } from 'ethers';
-import { baseUnitsToDecimal, type ChainConfig, type TransferFailureReason } from '@stablepay/contracts';
+import type { ChainConfig, TransferFailureReason } from '@stablepay/contracts';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
 import { balanceOf } from '../../chain/erc20.js';
 import {
@@ -8,50 +8,34 @@ import {
   authorizationState,
   encodeCancelAuthorization,
   encodeTransferWithAuthorization,
+  tokenRefusal,
+  type TokenRefusal,
   type TransferAuthorization,
 } from '../../chain/fiat-token.js';
+import { revertOf } from '../../chain/rpc-errors.js';
 import type { AttemptRecord } from '../../db/attempts-repo.js';
 import { markCancelling, markSending, type TransferRecord } from '../../db/transfers-repo.js';
 import type { WatcherContext } from '../context.js';
 import { broadcastAttempt, crashAt, storeAttempt, tokenDomain, type AttemptPlan } from './attempts.js';
 import { recordFailed } from './outcomes.js';
-import { feesOf, gasLimitFor, replacementFees } from './rules.js';
+import { judgeRefusal, waitOnToken } from './refusals.js';
+import { feesOf, gasLimitFor, insufficientFundsReason, pausedNote, replacementFees } from './rules.js';
+import { DONE, again, parts, type Step } from './steps.js';
 
-/** What the worker does with a transfer after a step. */
-export type Step = { done: true } | { done: false; delayMs: number; note: string | null };
-
-export const DONE: Step = { done: true };
-export const again = (
-  ctx: WatcherContext,
-  note: string | null = null,
-  delayMs = ctx.transfers.pollMs,
-): Step => ({
-  done: false,
-  delayMs,
-  note,
-});
-
-/** The parts of a transfer that exist once its request was accepted. */
-export const parts = (t: TransferRecord) => {
-  if (!t.fromAddress || !t.tokenAddress || t.amountUnits === null) {
-    throw new Error(`transfer ${t.id} has no wallet, token or amount`);
-  }
-  return { from: t.fromAddress, token: t.tokenAddress, value: t.amountUnits };
-};
-
-const isRevert = (err: unknown): err is { reason?: string | null; shortMessage?: string } =>
-  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'CALL_EXCEPTION';
-
-/** The node's gas estimate, or why the call would revert (an answer of the chain, not an RPC failure). */
-const estimateOrRevert = async (
+/**
+ * The node's gas estimate, or the token's refusal (an answer of the chain, not an RPC failure: those
+ * are thrown).
+ */
+const estimateOrRefusal = async (
   rpc: ChainRpc,
   tx: { from: string; to: string; data: string },
-): Promise<{ gas: bigint } | { revert: string }> => {
+): Promise<{ gas: bigint } | { refusal: TokenRefusal }> => {
   try {
     return { gas: await rpc.estimateGas(tx) };
   } catch (err) {
-    if (!isRevert(err)) throw err;
-    return { revert: err.reason ?? err.shortMessage ?? 'execution reverted' };
+    const revert = revertOf(err);
+    if (!revert) throw err;
+    return { refusal: tokenRefusal(revert) };
   }
 };
 
@@ -89,8 +73,9 @@ const storeFirstAttempt = async (
 /**
  * The first transaction of a transfer. Everything the chain can say against it is asked first
  * (balance, a nonce already spent, a simulated revert), so a transfer that cannot succeed fails
- * without costing gas. Then the merchant wallet signs the EIP-3009 authorization, and the relayer
- * transaction carrying it is signed and stored with its nonce before it is broadcast.
+ * without costing gas, and one that cannot succeed yet (its token paused) waits without costing
+ * any. Then the merchant wallet signs the EIP-3009 authorization, and the relayer transaction
+ * carrying it is signed and stored with its nonce before it is broadcast.
  */
 export const sendFirst = async (
   ctx: WatcherContext,
@@ -113,7 +98,14 @@ export const sendFirst = async (
   if (balance < value) {
     await recordFailed(ctx, t, ['pending'], {
       code: 'insufficient_funds',
-      reason: `insufficient funds: the merchant wallet ${from} holds ${baseUnitsToDecimal(balance)} ${t.token} on ${chain.name}, the transfer needs ${baseUnitsToDecimal(value)} ${t.token}`,
+      reason: insufficientFundsReason({
+        wallet: from,
+        balance,
+        value,
+        token: t.token,
+        chain: chain.name,
+        mined: false,
+      }),
       txHash: null,
     });
     return DONE;
@@ -133,13 +125,13 @@ export const sendFirst = async (
   };
   const signature = await signAsWallet(ctx, t, rpc, TRANSFER_WITH_AUTHORIZATION_TYPES, { ...auth });
   const data = encodeTransferWithAuthorization(auth, signature);
-  const estimate = await estimateOrRevert(rpc, { from: relayer, to: token, data });
-  if ('revert' in estimate) {
-    await recordFailed(ctx, t, ['pending'], {
-      code: 'reverted',
-      reason: `the ${t.token} contract refuses the transfer: ${estimate.revert}`,
-      txHash: null,
-    });
+  const estimate = await estimateOrRefusal(rpc, { from: relayer, to: token, data });
+  if ('refusal' in estimate) {
+    // Spent between the look above and the estimate: the same as spent before.
+    if (estimate.refusal.kind === 'authorization_spent') return onSpent();
+    const verdict = await judgeRefusal(t, rpc, chain, estimate.refusal);
+    if (verdict.kind === 'wait') return waitOnToken(ctx, t, verdict.note);
+    await recordFailed(ctx, t, ['pending'], { code: verdict.code, reason: verdict.reason, txHash: null });
     return DONE;
   }
   const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
@@ -179,9 +171,19 @@ export const beginCancel = async (
     nonce: t.authNonce,
   });
   const data = encodeCancelAuthorization(from, t.authNonce, signature);
-  const estimate = await estimateOrRevert(rpc, { from: relayer, to: token, data });
-  // Spent since the last look: the next pass finds by whom.
-  if ('revert' in estimate) return again(ctx, 'authorization spent while cancelling', 0);
+  const estimate = await estimateOrRefusal(rpc, { from: relayer, to: token, data });
+  if ('refusal' in estimate) {
+    // A paused token refuses cancellations too: the transfer waits, its failure not yet published.
+    if (estimate.refusal.kind === 'paused') return waitOnToken(ctx, t, pausedNote(t.token, chain.name));
+    // Spent since the last look: the next pass finds by whom.
+    if (estimate.refusal.kind === 'authorization_spent')
+      return again(ctx, 'authorization spent while cancelling', 0);
+    return waitOnToken(
+      ctx,
+      t,
+      `the ${t.token} contract refuses the cancellation: ${estimate.refusal.message}`,
+    );
+  }
   const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
     action: 'cancel',
     data,
@@ -203,7 +205,8 @@ export const beginCancel = async (
 /**
  * Signs the latest attempt's calldata again: under the same nonce with every fee raised at least
  * 12.5% (a replacement, when it is stuck), or under a new nonce (when its nonce was taken by a
- * transaction that is not ours). Either way at most one of them can move the tokens: the nonce
+ * transaction that is not ours, or it was mined and reverted by something that has passed, such as
+ * a pause). Either way at most one of them can move the tokens: the nonce
  * makes attempts exclusive on the relayer side, the authorization nonce on the token side.
  */
 export const resign = async (

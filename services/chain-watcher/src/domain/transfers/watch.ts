@@ -1,14 +1,22 @@
-import { baseUnitsToDecimal, type ChainConfig } from '@stablepay/contracts';
+import type { ChainConfig } from '@stablepay/contracts';
+import { Transaction } from 'ethers';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
-import { balanceOf } from '../../chain/erc20.js';
-import { authorizationState, findAuthorizationEvent } from '../../chain/fiat-token.js';
+import {
+  authorizationState,
+  findAuthorizationEvent,
+  pausedAt,
+  simulateTokenCall,
+} from '../../chain/fiat-token.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
 import { listAttempts, type AttemptRecord } from '../../db/attempts-repo.js';
 import type { TransferRecord } from '../../db/transfers-repo.js';
 import type { WatcherContext } from '../context.js';
 import { broadcastAttempt } from './attempts.js';
 import { recordConfirmed, recordFailed } from './outcomes.js';
-import { DONE, again, beginCancel, parts, resign, type Step } from './send.js';
+import { judgeRefusal, waitOnToken } from './refusals.js';
+import { pausedNote } from './rules.js';
+import { beginCancel, resign } from './send.js';
+import { DONE, again, parts, type Step } from './steps.js';
 
 const OPEN = ['pending', 'sending', 'cancelling'] as const;
 
@@ -91,6 +99,10 @@ export const resolveSpent = async (
   return DONE;
 };
 
+/** Whether a mined attempt carries the latest attempt's relayer nonce (a replacement shares it). */
+const ofLatestNonce = (m: Mined, latest: AttemptRecord): boolean =>
+  m.attempt.relayerNonce === latest.relayerNonce && m.attempt.relayerAddress === latest.relayerAddress;
+
 /** What a mined attempt decides, once final. */
 const settle = async (
   ctx: WatcherContext,
@@ -101,20 +113,14 @@ const settle = async (
   mined: Mined[],
 ): Promise<Step> => {
   // A successful transfer wins over everything, then a successful cancellation. A revert counts
-  // when it is news: the transfer's own while sending, or that of the latest cancellation's nonce
-  // while cancelling (an older reverted one was already answered with a new cancellation).
+  // when it is news: that of the latest attempt's nonce, in the transfer's current action (an
+  // older reverted one was already answered with a new attempt).
   const latest = attempts.at(-1)!;
+  const action = t.status === 'sending' ? 'transfer' : 'cancel';
   const decisive =
     mined.find((m) => m.attempt.action === 'transfer' && m.receipt.status === 1) ??
     mined.find((m) => m.attempt.action === 'cancel' && m.receipt.status === 1) ??
-    (t.status === 'sending'
-      ? mined.find((m) => m.attempt.action === 'transfer')
-      : mined.find(
-          (m) =>
-            m.attempt.action === 'cancel' &&
-            m.attempt.relayerNonce === latest.relayerNonce &&
-            m.attempt.relayerAddress === latest.relayerAddress,
-        ));
+    mined.find((m) => m.attempt.action === action && ofLatestNonce(m, latest));
   if (!decisive) return watchUnmined(ctx, t, rpc, chain, attempts);
   const { attempt, receipt } = decisive;
   if (!(await isFinal(rpc, chain, receipt))) return again(ctx, 'waiting for confirmations');
@@ -131,24 +137,46 @@ const settle = async (
     });
     return DONE;
   }
-  // A revert. With the authorization spent, an attempt of this key may have succeeded elsewhere, or
-  // the wallet's key cancelled it: the logs tell.
-  const { from, token, value } = parts(t);
+  return settleRevert(ctx, t, rpc, chain, attempts, decisive);
+};
+
+/**
+ * The latest attempt reverted. With the authorization spent, an attempt of this key may have
+ * succeeded elsewhere, or the wallet's key cancelled it: the logs tell. Otherwise the token is asked
+ * what it says to the same calldata now: paused, the transfer waits (a cancellation would be refused
+ * as well) and, once unpaused, is sent again if a pause is what reverted it; refused for good, the
+ * authorization is cancelled and the transfer fails with the token's reason.
+ */
+const settleRevert = async (
+  ctx: WatcherContext,
+  t: TransferRecord,
+  rpc: ChainRpc,
+  chain: ChainConfig,
+  attempts: AttemptRecord[],
+  { attempt, receipt }: Mined,
+): Promise<Step> => {
+  const { from, token } = parts(t);
   if (await authorizationState(rpc, token, from, t.authNonce)) {
     return resolveSpent(ctx, t, rpc, chain, attempt.action === 'transfer' ? attempt.txHash : t.txHash);
   }
-  if (attempt.action === 'cancel') {
-    // The cancellation itself reverted (out of gas, say) and nothing spent the nonce: once more.
-    await resign(ctx, t, rpc, chain, attempts, 'renonce');
+  const refusal = await simulateTokenCall(rpc, token, Transaction.from(attempt.rawTx).data);
+  if (refusal?.kind === 'paused') return waitOnToken(ctx, t, pausedNote(t.token, chain.name));
+  if (attempt.action === 'cancel' || (!refusal && (await pausedAt(rpc, token, receipt.blockNumber)))) {
+    // A cancellation that reverted (out of gas, say), or a transfer the pause reverted and that would
+    // pass now: the same calldata once more, under the relayer's next nonce.
+    const resent = await resign(ctx, t, rpc, chain, attempts, 'renonce');
+    if (resent) await broadcastAttempt(ctx, t, rpc, resent);
     return again(ctx);
   }
-  const balance = await balanceOf(rpc, token, from);
-  const short = balance < value;
+  const verdict = refusal
+    ? await judgeRefusal(t, rpc, chain, refusal, { txHash: attempt.txHash })
+    : undefined;
   return beginCancel(ctx, t, rpc, chain, attempts, {
-    code: short ? 'insufficient_funds' : 'reverted',
-    reason: short
-      ? `insufficient funds: the merchant wallet ${from} held ${baseUnitsToDecimal(balance)} ${t.token} when the transfer of ${baseUnitsToDecimal(value)} ${t.token} was mined`
-      : `the transfer transaction reverted on ${chain.name} (transaction ${attempt.txHash})`,
+    code: verdict?.kind === 'fail' ? verdict.code : 'reverted',
+    reason:
+      verdict?.kind === 'fail'
+        ? verdict.reason
+        : `the transfer transaction reverted on ${chain.name} (transaction ${attempt.txHash})`,
     txHash: attempt.txHash,
   });
 };

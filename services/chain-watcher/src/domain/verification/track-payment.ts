@@ -3,6 +3,7 @@ import { chainById, decimalToBaseUnits, type PaymentCreatedData } from '@stablep
 import { PermanentError } from '@stablepay/platform';
 import { lockTransaction, markMatched } from '../../db/unclaimed-repo.js';
 import { insertVerification } from '../../db/verifications-repo.js';
+import { trackCrossChainPayment } from '../cctp/track.js';
 import type { WatcherContext } from '../context.js';
 
 const expectedUnitsOf = (p: PaymentCreatedData): bigint => {
@@ -18,15 +19,15 @@ const expectedUnitsOf = (p: PaymentCreatedData): bigint => {
  * Records a new payment as a verification to do, in the transaction that consumes payment.created:
  * the chain is asked later by the verifier, outside any transaction, so a slow RPC never holds a
  * message or a lock. A transfer the scanner already recorded as unclaimed is matched to it, under
- * the transaction's lock so that neither misses the other. Cross-chain payments are verified by the
- * CCTP flow, not here.
+ * the transaction's lock so that neither misses the other. Cross-chain payments are followed by the
+ * CCTP flow instead.
  */
 export const trackPayment = async (
   ctx: WatcherContext,
   trx: Knex.Transaction,
   p: PaymentCreatedData,
 ): Promise<void> => {
-  if (p.isCrossChain) return;
+  if (p.isCrossChain) return trackCrossChainPayment(trx, p, expectedUnitsOf(p));
   const expectedUnits = expectedUnitsOf(p);
   const txHash = p.txHash.toLowerCase();
   await lockTransaction(trx, p.chainId, txHash);

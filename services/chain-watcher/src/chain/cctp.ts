@@ -1,0 +1,208 @@
+import {
+  AbiCoder,
+  Interface,
+  dataLength,
+  dataSlice,
+  getAddress,
+  keccak256,
+  toBigInt,
+  toNumber,
+} from 'ethers';
+import type { RawLog } from './rpc-facts.js';
+
+/*
+ * CCTP v2 as Circle's V2.1 contracts emit it. The events are read from receipts and logs; the
+ * message bytes are packed big-endian with addresses as bytes32 (12 leading zero bytes).
+ */
+export const cctpEvents = new Interface([
+  'event DepositForBurn(address indexed burnToken, uint256 amount, address indexed depositor, bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller, uint256 maxFee, uint32 indexed minFinalityThreshold, bytes hookData)',
+  'event MessageSent(bytes message)',
+  'event MessageReceived(address indexed caller, uint32 sourceDomain, bytes32 indexed nonce, bytes32 sender, uint32 indexed finalityThresholdExecuted, bytes messageBody)',
+  'event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)',
+]);
+
+export const cctpCalls = new Interface([
+  'function receiveMessage(bytes message, bytes attestation) returns (bool)',
+  'function usedNonces(bytes32 nonce) view returns (uint256)',
+]);
+
+export const CCTP_TOPICS = {
+  depositForBurn: cctpEvents.getEvent('DepositForBurn')!.topicHash,
+  messageSent: cctpEvents.getEvent('MessageSent')!.topicHash,
+  messageReceived: cctpEvents.getEvent('MessageReceived')!.topicHash,
+  mintAndWithdraw: cctpEvents.getEvent('MintAndWithdraw')!.topicHash,
+} as const;
+
+/** A bytes32 word holding an address: the address, or undefined when the upper 12 bytes are not zero. */
+export const addressFromWord = (word: string): string | undefined =>
+  /^0x0{24}[0-9a-fA-F]{40}$/.test(word) ? getAddress(`0x${word.slice(-40)}`) : undefined;
+
+export interface DepositForBurn {
+  emitter: string;
+  burnToken: string;
+  amount: bigint;
+  depositor: string;
+  /** bytes32 as emitted; `mintRecipientAddress` is the address it holds, if any */
+  mintRecipient: string;
+  mintRecipientAddress?: string;
+  destinationDomain: number;
+  destinationCaller: string;
+  maxFee: bigint;
+  minFinalityThreshold: number;
+  hookData: string;
+  logIndex: number;
+}
+
+export interface MintAndWithdraw {
+  emitter: string;
+  mintRecipient: string;
+  amount: bigint;
+  mintToken: string;
+  feeCollected: bigint;
+  logIndex: number;
+}
+
+export interface MessageReceived {
+  emitter: string;
+  caller: string;
+  sourceDomain: number;
+  nonce: string;
+  finalityThresholdExecuted: number;
+  messageBody: string;
+  logIndex: number;
+}
+
+const parse = (log: RawLog, topic: string) => {
+  if (log.removed || log.topics[0]?.toLowerCase() !== topic) return undefined;
+  try {
+    return cctpEvents.parseLog({ topics: log.topics, data: log.data }) ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const indexOf = (log: RawLog): number => log.index ?? log.logIndex ?? 0;
+
+export const decodeDepositForBurn = (log: RawLog): DepositForBurn | undefined => {
+  const e = parse(log, CCTP_TOPICS.depositForBurn);
+  if (!e) return undefined;
+  const mintRecipient = String(e.args.mintRecipient);
+  return {
+    emitter: getAddress(log.address),
+    burnToken: getAddress(String(e.args.burnToken)),
+    amount: BigInt(e.args.amount),
+    depositor: getAddress(String(e.args.depositor)),
+    mintRecipient,
+    mintRecipientAddress: addressFromWord(mintRecipient),
+    destinationDomain: Number(e.args.destinationDomain),
+    destinationCaller: String(e.args.destinationCaller),
+    maxFee: BigInt(e.args.maxFee),
+    minFinalityThreshold: Number(e.args.minFinalityThreshold),
+    hookData: String(e.args.hookData),
+    logIndex: indexOf(log),
+  };
+};
+
+export const decodeMintAndWithdraw = (log: RawLog): MintAndWithdraw | undefined => {
+  const e = parse(log, CCTP_TOPICS.mintAndWithdraw);
+  if (!e) return undefined;
+  return {
+    emitter: getAddress(log.address),
+    mintRecipient: getAddress(String(e.args.mintRecipient)),
+    amount: BigInt(e.args.amount),
+    mintToken: getAddress(String(e.args.mintToken)),
+    feeCollected: BigInt(e.args.feeCollected),
+    logIndex: indexOf(log),
+  };
+};
+
+export const decodeMessageReceived = (log: RawLog): MessageReceived | undefined => {
+  const e = parse(log, CCTP_TOPICS.messageReceived);
+  if (!e) return undefined;
+  return {
+    emitter: getAddress(log.address),
+    caller: getAddress(String(e.args.caller)),
+    sourceDomain: Number(e.args.sourceDomain),
+    nonce: String(e.args.nonce).toLowerCase(),
+    finalityThresholdExecuted: Number(e.args.finalityThresholdExecuted),
+    messageBody: String(e.args.messageBody),
+    logIndex: indexOf(log),
+  };
+};
+
+/** MessageV2 and its BurnMessageV2 body, as the attestation API returns them (nonce filled in). */
+export interface CctpMessage {
+  version: number;
+  sourceDomain: number;
+  destinationDomain: number;
+  nonce: string;
+  sender: string;
+  recipient: string;
+  destinationCaller: string;
+  minFinalityThreshold: number;
+  finalityThresholdExecuted: number;
+  body: BurnMessage;
+  /** keccak256 of the whole message: what the attesters sign and the v1 API is keyed by */
+  hash: string;
+}
+
+export interface BurnMessage {
+  version: number;
+  burnToken: string;
+  mintRecipient: string;
+  amount: bigint;
+  messageSender: string;
+  maxFee: bigint;
+  feeExecuted: bigint;
+  expirationBlock: bigint;
+  hookData: string;
+}
+
+export class MalformedCctpMessage extends Error {
+  override readonly name = 'MalformedCctpMessage';
+}
+
+const u32 = (bytes: string, offset: number) => toNumber(dataSlice(bytes, offset, offset + 4));
+const word = (bytes: string, offset: number) => dataSlice(bytes, offset, offset + 32);
+
+/** Decodes the burn body of a message (offsets within the body). */
+export const decodeBurnMessage = (body: string): BurnMessage => {
+  if (dataLength(body) < 228) throw new MalformedCctpMessage(`burn body of ${dataLength(body)} bytes`);
+  return {
+    version: u32(body, 0),
+    burnToken: word(body, 4),
+    mintRecipient: word(body, 36),
+    amount: toBigInt(word(body, 68)),
+    messageSender: word(body, 100),
+    maxFee: toBigInt(word(body, 132)),
+    feeExecuted: toBigInt(word(body, 164)),
+    expirationBlock: toBigInt(word(body, 196)),
+    hookData: dataSlice(body, 228),
+  };
+};
+
+export const decodeCctpMessage = (message: string): CctpMessage => {
+  if (dataLength(message) < 148) throw new MalformedCctpMessage(`message of ${dataLength(message)} bytes`);
+  return {
+    version: u32(message, 0),
+    sourceDomain: u32(message, 4),
+    destinationDomain: u32(message, 8),
+    nonce: word(message, 12).toLowerCase(),
+    sender: word(message, 44),
+    recipient: word(message, 76),
+    destinationCaller: word(message, 108),
+    minFinalityThreshold: u32(message, 140),
+    finalityThresholdExecuted: u32(message, 144),
+    body: decodeBurnMessage(dataSlice(message, 148)),
+    hash: keccak256(message),
+  };
+};
+
+export const encodeReceiveMessage = (message: string, attestation: string): string =>
+  cctpCalls.encodeFunctionData('receiveMessage', [message, attestation]);
+
+export const encodeUsedNonces = (nonce: string): string =>
+  cctpCalls.encodeFunctionData('usedNonces', [nonce]);
+
+export const decodeUint = (data: string): bigint =>
+  AbiCoder.defaultAbiCoder().decode(['uint256'], data)[0] as bigint;

@@ -1,0 +1,24 @@
+import type { LoopWorker } from '@stablepay/platform';
+import { leaseDueCctpPayments, releaseCctpLeases } from '../db/cctp-repo.js';
+import { advanceBridgeKitPayment } from '../domain/cctp/bridge-kit.js';
+import type { WatcherContext } from '../domain/context.js';
+import { leasedBatchWorker } from './leased-batches.js';
+
+/** Moves cross-chain payments along their CCTP steps as the chains and the attestation API allow. */
+export const cctpWorker = (
+  ctx: WatcherContext,
+  opts: { batchSize: number; concurrency: number },
+): LoopWorker =>
+  leasedBatchWorker({
+    name: 'cctp-payments',
+    intervalMs: ctx.cctp.pollMs,
+    logger: ctx.logger,
+    ...opts,
+    lease: (limit) => leaseDueCctpPayments(ctx.db, limit, ctx.cctp.leaseMs),
+    release: (rows) =>
+      releaseCctpLeases(
+        ctx.db,
+        rows.map((p) => p.paymentId),
+      ),
+    handlerFor: () => (p) => advanceBridgeKitPayment(ctx, p),
+  });
