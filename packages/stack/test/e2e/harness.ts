@@ -47,7 +47,7 @@ export const startStackHarness = async (
     databaseUrl: tdb.url,
     amqpUrl,
     amqpPrefix: prefix,
-    logLevel: 'error',
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'error',
     ports: {
       gateway: 0,
       payments: 0,

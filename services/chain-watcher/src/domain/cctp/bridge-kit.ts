@@ -32,6 +32,14 @@ interface Route {
   destinationRpc: ChainRpc;
 }
 
+/** `90 seconds`, `2 hours`: how long a limit is, for a failure reason a merchant reads. */
+const duration = (ms: number): string =>
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} seconds`
+    : ms < 7_200_000
+      ? `${Math.round(ms / 60_000)} minutes`
+      : `${Math.round(ms / 3_600_000)} hours`;
+
 const pastDeadline = (p: CctpPaymentRecord, ms: number) => Date.now() - p.paymentCreatedAt.getTime() >= ms;
 
 const routeOf = async (ctx: WatcherContext, p: CctpPaymentRecord): Promise<Route | CctpOutcome> => {
@@ -225,7 +233,7 @@ const checkMint = async (
     if (!pastDeadline(p, ctx.cctp.mintTimeoutMs)) return waitFor('mint not found yet');
     return fail(
       'mint_not_found',
-      `the burn was not minted to the merchant wallet on ${r.destination.name} within ${Math.round(ctx.cctp.mintTimeoutMs / 60_000)} minutes`,
+      `the burn was not minted to the merchant wallet on ${r.destination.name} within ${duration(ctx.cctp.mintTimeoutMs)}`,
     );
   }
   if (!(await deepEnough(r.destinationRpc, r.destination, mint.blockNumber)))

@@ -1,0 +1,265 @@
+import { expect } from 'chai';
+import {
+  Contract,
+  JsonRpcProvider,
+  MaxUint256,
+  Wallet,
+  ZeroHash,
+  parseUnits,
+  type TransactionReceipt,
+} from 'ethers';
+import {
+  addressToBytes32,
+  fiatTokenAbi,
+  messageTransmitterV2Abi,
+  tokenMessengerV2Abi,
+  type DevnetChain,
+} from '@stablepay/devnet';
+import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
+import { waitFor } from '../support.js';
+import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+
+/**
+ * A customer holding USDC on ETH pays a merchant on BASE through CCTP v2 (the bridge-kit flow): the
+ * burn, Circle's attestation (the devnet's service) and the mint are real transactions and API calls.
+ */
+describe('cross-chain payments over CCTP on the devnet, through the gateway (bridge kit)', function () {
+  this.timeout(180_000);
+  let h: StackHarness;
+  let shop: Merchant;
+  let customerIndex = 0;
+  const providers: JsonRpcProvider[] = [];
+
+  before(async () => {
+    // A burn never minted fails after this long, so the test of it ends quickly.
+    h = await startStackHarness({
+      CCTP_MINT_TIMEOUT_MS: '20000',
+      CCTP_POLL_MS: '200',
+      CCTP_MAX_BACKOFF_MS: '1000',
+    });
+    shop = await h.register('cross-chain-shop@example.com');
+    expect(shop.wallet.blockchain).to.equal('BASE');
+  });
+  after(async () => {
+    for (const p of providers) p.destroy();
+    await h?.close();
+  });
+
+  const chain = (name: string): DevnetChain => h.stack.devnet.chains.find((c) => c.name === name)!;
+  const walletOn = (c: DevnetChain, privateKey: string) => {
+    const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    providers.push(provider);
+    return new Wallet(privateKey, provider);
+  };
+  const nextCustomer = () => h.stack.devnet.customers[customerIndex++ % h.stack.devnet.customers.length]!;
+
+  /** Approve and depositForBurn on `source`, as Bridge Kit's burn step does. */
+  const burn = async (opts: {
+    privateKey: string;
+    source?: DevnetChain;
+    amount: string;
+    recipient?: string;
+    destination?: DevnetChain;
+    hookData?: string;
+    maxFee?: string;
+  }): Promise<TransactionReceipt> => {
+    const source = opts.source ?? chain('ETH');
+    const wallet = walletOn(source, opts.privateKey);
+    const usdc = new Contract(source.tokens.USDC, fiatTokenAbi(), wallet);
+    await (await usdc.getFunction('approve')(source.cctp.tokenMessenger, MaxUint256)).wait();
+    const messenger = new Contract(source.cctp.tokenMessenger, tokenMessengerV2Abi(), wallet);
+    const args = [
+      parseUnits(opts.amount, 6),
+      (opts.destination ?? chain('BASE')).cctpDomain,
+      addressToBytes32(opts.recipient ?? shop.wallet.address),
+      source.tokens.USDC,
+      ZeroHash,
+      parseUnits(opts.maxFee ?? '0.5', 6),
+      1000,
+    ];
+    const tx = opts.hookData
+      ? await messenger.getFunction('depositForBurnWithHook')(...args, opts.hookData)
+      : await messenger.getFunction('depositForBurn')(...args);
+    return (await tx.wait()) as TransactionReceipt;
+  };
+
+  /** Bridge Kit's fetchAttestation step: polls the attestation API until the message is signed. */
+  const attested = (txHash: string, sourceDomain = 0) =>
+    waitFor(async () => {
+      const res = await fetch(
+        `${h.stack.attestation.url}/v2/messages/${sourceDomain}?transactionHash=${txHash}`,
+      );
+      if (res.status !== 200) return undefined;
+      const body = (await res.json()) as { messages: Array<Record<string, string>> };
+      return body.messages[0]?.status === 'complete' ? body.messages[0] : undefined;
+    }, `attestation of ${txHash}`);
+
+  /** Bridge Kit's mint step: the customer receives the message on the merchant's chain. */
+  const mint = async (privateKey: string, message: string, attestation: string) => {
+    const transmitter = new Contract(
+      chain('BASE').cctp.messageTransmitter,
+      messageTransmitterV2Abi(),
+      walletOn(chain('BASE'), privateKey),
+    );
+    return (await (
+      await transmitter.getFunction('receiveMessage')(message, attestation)
+    ).wait()) as TransactionReceipt;
+  };
+
+  const usdcBalance = async (c: DevnetChain, address: string) =>
+    (await new Contract(
+      c.tokens.USDC,
+      fiatTokenAbi(),
+      walletOn(c, Wallet.createRandom().privateKey),
+    ).getFunction('balanceOf')(address)) as bigint;
+
+  const report = (opts: {
+    burnTxHash: string;
+    mintTxHash?: string;
+    from: string;
+    amount: string;
+    source?: DevnetChain;
+  }) =>
+    h.gw.call('POST', '/payments/create-public', {
+      body: {
+        merchantId: shop.merchantId,
+        txHash: opts.burnTxHash,
+        amount: opts.amount,
+        token: 'USDC',
+        chainId: (opts.source ?? chain('ETH')).chainId,
+        destinationChainId: chain('BASE').chainId,
+        fromAddress: opts.from,
+        toAddress: shop.wallet.address,
+        isCrossChain: true,
+        bridgeKit: {
+          burnTxHash: opts.burnTxHash,
+          ...(opts.mintTxHash ? { mintTxHash: opts.mintTxHash } : {}),
+        },
+        customerEmail: 'payer@example.com',
+      },
+    });
+
+  const finalStatus = (paymentId: string) =>
+    waitFor(
+      async () => {
+        const r = await h.gw.call('GET', `/payments/${paymentId}`, { headers: shop.bearer });
+        return ['completed', 'failed'].includes(r.body.data?.status) ? r.body.data : undefined;
+      },
+      60_000,
+      `payment ${paymentId} to finish`,
+    );
+
+  it('completes when the client mints: the merchant receives the burn net of the fee', async () => {
+    const customer = nextCustomer();
+    const before = await usdcBalance(chain('BASE'), shop.wallet.address);
+    const burned = await burn({ privateKey: customer.privateKey, amount: '25' });
+    const message = await attested(burned.hash);
+    const minted = await mint(customer.privateKey, message.message!, message.attestation!);
+    const received = (await usdcBalance(chain('BASE'), shop.wallet.address)) - before;
+    expect(received > 0n && received <= parseUnits('25', 6)).to.equal(true);
+
+    const created = await report({
+      burnTxHash: burned.hash,
+      mintTxHash: minted.hash,
+      from: customer.address,
+      amount: '25',
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.data).to.include({ status: 'pending', isCrossChain: true });
+    const done = await finalStatus(created.body.data.paymentId);
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(done.received_amount).to.equal((Number(received) / 1e6).toFixed(6));
+    expect(done.mint_tx_hash).to.equal(minted.hash.toLowerCase());
+    expect(done.cctp_attestation_status).to.equal(null);
+    const completed = await waitFor(
+      () => h.events.find((e) => e.type === 'payment.completed' && e.body.data.payment_id === done.id),
+      'payment.completed',
+    );
+    expect(completed.body.data).to.include({ is_cross_chain: true, amount: '25.000000' });
+  });
+
+  it('completes when the forwarding service mints, found through the attestation API', async () => {
+    const customer = nextCustomer();
+    const burned = await burn({
+      privateKey: customer.privateKey,
+      amount: '12',
+      hookData: encodeForwardHookData(),
+    });
+    const created = await report({ burnTxHash: burned.hash, from: customer.address, amount: '12' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const done = await finalStatus(created.body.data.paymentId);
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    const message = await attested(burned.hash);
+    expect(message.forwardState).to.equal('COMPLETE');
+    expect(done.mint_tx_hash).to.equal(String(message.forwardTxHash).toLowerCase());
+    expect(Number(done.received_amount)).to.be.lessThan(12);
+  });
+
+  const failureOf = async (created: { status: number; body: any }) => {
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const done = await finalStatus(created.body.data.paymentId);
+    expect(done.status).to.equal('failed');
+    return done.failure_reason as string;
+  };
+
+  it('fails a burn that mints to someone else, goes to another domain, burns too little or is no burn', async () => {
+    const stranger = Wallet.createRandom().address;
+    const a = nextCustomer();
+    const toStranger = await burn({ privateKey: a.privateKey, amount: '5', recipient: stranger });
+    expect(
+      await failureOf(await report({ burnTxHash: toStranger.hash, from: a.address, amount: '5' })),
+    ).to.equal('wrong_recipient');
+
+    const b = nextCustomer();
+    const toMatic = await burn({ privateKey: b.privateKey, amount: '5', destination: chain('MATIC') });
+    expect(
+      await failureOf(await report({ burnTxHash: toMatic.hash, from: b.address, amount: '5' })),
+    ).to.equal('wrong_domain');
+
+    const c = nextCustomer();
+    const small = await burn({ privateKey: c.privateKey, amount: '4' });
+    expect(await failureOf(await report({ burnTxHash: small.hash, from: c.address, amount: '5' }))).to.equal(
+      'underpaid',
+    );
+
+    const d = nextCustomer();
+    const usdc = new Contract(chain('ETH').tokens.USDC, fiatTokenAbi(), walletOn(chain('ETH'), d.privateKey));
+    const plain = await (await usdc.getFunction('transfer')(stranger, parseUnits('1', 6))).wait();
+    expect(await failureOf(await report({ burnTxHash: plain.hash, from: d.address, amount: '1' }))).to.equal(
+      'not_a_burn',
+    );
+
+    const e = nextCustomer();
+    const notTheirs = await burn({ privateKey: e.privateKey, amount: '5' });
+    expect(
+      await failureOf(await report({ burnTxHash: notTheirs.hash, from: a.address, amount: '5' })),
+    ).to.equal('wrong_sender');
+  });
+
+  it('fails a burn that is never minted within the configured time', async () => {
+    const customer = nextCustomer();
+    // Attested, but nobody mints it: not the client, and no forwarding was asked for.
+    const burned = await burn({ privateKey: customer.privateKey, amount: '3' });
+    const created = await report({ burnTxHash: burned.hash, from: customer.address, amount: '3' });
+    expect(await failureOf(created)).to.equal('mint_not_found');
+  });
+
+  it('refuses EURC across chains', async () => {
+    const r = await h.gw.call('POST', '/payments/create-public', {
+      body: {
+        merchantId: shop.merchantId,
+        txHash: `0x${'ab'.repeat(32)}`,
+        amount: '5',
+        token: 'EURC',
+        chainId: chain('ETH').chainId,
+        destinationChainId: chain('BASE').chainId,
+        fromAddress: Wallet.createRandom().address,
+        toAddress: shop.wallet.address,
+        isCrossChain: true,
+        bridgeKit: { burnTxHash: `0x${'ab'.repeat(32)}` },
+        customerEmail: 'payer@example.com',
+      },
+    });
+    expect(r.status).to.equal(400);
+  });
+});
