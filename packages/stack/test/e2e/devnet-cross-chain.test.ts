@@ -33,6 +33,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
   before(async () => {
     // A burn never minted fails after this long, so the test of it ends quickly.
     h = await startStackHarness({
+      SCAN_INTERVAL_MS: '200',
       CCTP_MINT_TIMEOUT_MS: '20000',
       CCTP_POLL_MS: '200',
       CCTP_MAX_BACKOFF_MS: '1000',
@@ -176,6 +177,34 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
       'payment.completed',
     );
     expect(completed.body.data).to.include({ is_cross_chain: true, amount: '25.000000' });
+  });
+
+  it('reports a mint to a merchant wallet that no payment recorded, and matches it once one does', async () => {
+    const customer = nextCustomer();
+    const burned = await burn({ privateKey: customer.privateKey, amount: '2' });
+    const message = await attested(burned.hash);
+    const minted = await mint(customer.privateKey, message.message!, message.attestation!);
+    const unclaimed = await waitFor(async () => {
+      const rows = await h.query('select * from chain_watcher.unclaimed_transfers where tx_hash = $1', [
+        minted.hash.toLowerCase(),
+      ]);
+      return rows[0];
+    }, 'the unclaimed mint');
+    expect(unclaimed).to.include({
+      status: 'unclaimed',
+      from_address: '0x0000000000000000000000000000000000000000',
+    });
+    const created = await report({
+      burnTxHash: burned.hash,
+      mintTxHash: minted.hash,
+      from: customer.address,
+      amount: '2',
+    });
+    expect((await finalStatus(created.body.data.paymentId)).status).to.equal('completed');
+    const [after] = await h.query('select * from chain_watcher.unclaimed_transfers where tx_hash = $1', [
+      minted.hash.toLowerCase(),
+    ]);
+    expect(after).to.include({ status: 'matched', matched_payment_id: created.body.data.paymentId });
   });
 
   it('completes when the forwarding service mints, found through the attestation API', async () => {

@@ -2,6 +2,7 @@ import { loopWorker, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../domain/context.js';
 import { PassCache } from '../domain/verification/check-payment.js';
 import { verifyPayment } from '../domain/verification/verify-payment.js';
+import { recoverStaleCctp } from '../db/cctp-recovery-repo.js';
 import { leaseDueVerifications, recoverStale, releaseLeases } from '../db/verifications-repo.js';
 import { leasedBatchWorker } from './leased-batches.js';
 
@@ -28,8 +29,8 @@ export const verifierWorker = (
   });
 
 /**
- * The recovery half that concerns tracked payments: pending rows nobody looked at for
- * RECOVERY_AFTER_MS are made due again. Rows survive any outage in the database and their events
+ * The recovery half that concerns tracked payments, same-chain and cross-chain: open rows nobody
+ * looked at for RECOVERY_AFTER_MS are made due again. Rows survive any outage in the database and their events
  * wait in the queue, so a watcher that was down for an hour picks everything up from here.
  */
 export const recoveryWorker = (
@@ -42,9 +43,10 @@ export const recoveryWorker = (
     logger: ctx.logger,
     pass: async () => {
       const n = await recoverStale(ctx.db, opts.recoveryAfterMs);
-      if (n > 0) {
-        ctx.metrics.recovered.inc(n);
-        ctx.logger.warn('stale verifications made due again', { count: n });
+      const cctp = await recoverStaleCctp(ctx.db, opts.recoveryAfterMs);
+      if (n + cctp > 0) {
+        ctx.metrics.recovered.inc(n + cctp);
+        ctx.logger.warn('stale payments made due again', { sameChain: n, crossChain: cctp });
         opts.onRecovered();
       }
       return false;

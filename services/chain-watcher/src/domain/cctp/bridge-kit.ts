@@ -19,6 +19,7 @@ import type { ChainRpc } from '../../chain/chain-rpc.js';
 import { RpcUnavailableError } from '../../chain/rpc-errors.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
 import { claimTransaction } from '../../db/claims-repo.js';
+import { lockTransaction, markMatched } from '../../db/unclaimed-repo.js';
 import { advanceCctp, rescheduleCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context.js';
 import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
@@ -242,8 +243,11 @@ const checkMint = async (
   if (!block) return waitFor('mint block not readable');
   const confirmed = mint;
   await ctx.db.transaction(async (trx) => {
+    await lockTransaction(trx, r.destination.chainId, confirmed.txHash);
     if (!(await claimTransaction(trx, r.destination.chainId, confirmed.txHash, p.paymentId)))
       throw new ClaimTaken();
+    // The scanner may have seen the mint first and recorded it as unclaimed: it is this payment's.
+    await markMatched(trx, r.destination.chainId, confirmed.txHash, p.paymentId);
     if (
       !(await advanceCctp(trx, p.paymentId, 'mint', 'done', {
         mintTxHash: confirmed.txHash,

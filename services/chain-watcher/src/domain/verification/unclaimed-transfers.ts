@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Log } from 'ethers';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
 import { TRANSFER_TOPIC, addressTopic, decodeTransfer } from '../../chain/erc20.js';
+import { claimHolder } from '../../db/claims-repo.js';
 import { advanceCursor, initCursor, readCursor } from '../../db/cursors-repo.js';
 import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from '../../db/unclaimed-repo.js';
 import { hasVerificationForTx } from '../../db/verifications-repo.js';
@@ -82,7 +83,9 @@ export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: n
         if (!transfer || !wallet || !symbol) continue;
         const txHash = log.transactionHash.toLowerCase();
         await lockTransaction(trx, chain.chainId, txHash);
+        // A same-chain payment's transaction, or a CCTP mint a cross-chain payment already claimed.
         if (await hasVerificationForTx(trx, chain.chainId, txHash)) continue;
+        if (await claimHolder(trx, chain.chainId, txHash)) continue;
         const row: NewUnclaimedTransfer = {
           id: randomUUID(),
           chainId: chain.chainId,
@@ -110,6 +113,8 @@ export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: n
   for (const row of recorded) {
     ctx.metrics.unclaimedTransfers.inc({ chain: chain.name, token: row.token });
     ctx.logger.warn('unclaimed transfer to a merchant wallet', {
+      // Minted by CCTP (from the zero address): a cross-chain payment nobody recorded.
+      kind: /^0x0{40}$/i.test(row.fromAddress) ? 'cctp_mint' : 'transfer',
       chain: chain.name,
       txHash: row.txHash,
       merchantId: row.merchantId,
