@@ -1,0 +1,210 @@
+/**
+ * Cross-chain payments (CCTP v2, bridge-kit flow) on the devnet, through the whole stack
+ * (PostgreSQL + RabbitMQ), with the attestation service answering without delay:
+ *  - burn mined → payment.completed on the bus, when the client mints and when the forwarder does;
+ *  - the reference in the same run: burn mined → mint mined by the client alone (the chains and the
+ *    attestation service, no payment service), and the share of the end-to-end time spent waiting
+ *    for the attestation.
+ *
+ *   npm run bench:cross-chain        (SAMPLES=20 by default)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import amqp from 'amqplib';
+import { Contract, JsonRpcProvider, MaxUint256, Wallet, ZeroHash, parseUnits } from 'ethers';
+import {
+  addressToBytes32,
+  fiatTokenAbi,
+  messageTransmitterV2Abi,
+  tokenMessengerV2Abi,
+  type DevnetChain,
+} from '@stablepay/devnet';
+import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
+import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { startStack } from '@stablepay/stack';
+
+const SAMPLES = Number(process.env.SAMPLES ?? 20);
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const summary = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms`;
+};
+
+const main = async () => {
+  const db = await createTestDatabase();
+  const amqpUrl = await testAmqpUrl();
+  const prefix = testQueuePrefix();
+  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+  const stack = await startStack({
+    varDir,
+    databaseUrl: db.url,
+    amqpUrl,
+    amqpPrefix: prefix,
+    logLevel: 'error',
+    persistChains: false,
+    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0, attestation: 0 },
+    env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', CCTP_POLL_MS: '50' },
+  });
+  const conn = await amqp.connect(amqpUrl);
+  const providers: JsonRpcProvider[] = [];
+  try {
+    const completed = new Map<string, () => void>();
+    const ch = await conn.createChannel();
+    const { queue } = await ch.assertQueue('', { exclusive: true });
+    await ch.bindQueue(queue, `${prefix}stablepay.events`, 'payment.completed');
+    await ch.consume(
+      queue,
+      (m) => {
+        if (!m) return;
+        completed.get(JSON.parse(m.content.toString()).data.payment_id as string)?.();
+      },
+      { noAck: true },
+    );
+    const gw = stack.gatewayUrl;
+    const call = async (
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) => {
+      const res = await fetch(`${gw}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as { data: any };
+    };
+    const password = 'correct horse battery staple';
+    const reg = await call('POST', '/auth/register', {
+      email: 'bench@example.com',
+      password,
+      merchantName: 'Bench',
+      blockchain: 'BASE',
+    });
+    const merchantId = reg.data.merchant.id as string;
+    let wallet: string | undefined;
+    while (!wallet) {
+      wallet = (await call('GET', `/merchants/${merchantId}/wallet`)).data?.wallet?.address;
+      if (!wallet) await new Promise((r) => setTimeout(r, 50));
+    }
+    const chainOf = (name: string) => stack.devnet.chains.find((c) => c.name === name)!;
+    const [eth, base] = [chainOf('ETH'), chainOf('BASE')];
+    const signer = (c: DevnetChain, key: string) => {
+      const p = new JsonRpcProvider(c.rpcUrl, c.chainId, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+        pollingInterval: 20,
+      });
+      providers.push(p);
+      return new Wallet(key, p);
+    };
+    const customer = stack.devnet.customers[0]!;
+    const onEth = signer(eth, customer.privateKey);
+    const onBase = signer(base, customer.privateKey);
+    await (
+      await new Contract(eth.tokens.USDC, fiatTokenAbi(), onEth).getFunction('approve')(
+        eth.cctp.tokenMessenger,
+        MaxUint256,
+      )
+    ).wait();
+    const messenger = new Contract(eth.cctp.tokenMessenger, tokenMessengerV2Abi(), onEth);
+    const transmitter = new Contract(base.cctp.messageTransmitter, messageTransmitterV2Abi(), onBase);
+
+    const burn = async (hookData?: string) => {
+      const args = [
+        parseUnits('10', 6),
+        base.cctpDomain,
+        addressToBytes32(wallet!),
+        eth.tokens.USDC,
+        ZeroHash,
+        parseUnits('0.5', 6),
+        1000,
+      ];
+      const tx = hookData
+        ? await messenger.getFunction('depositForBurnWithHook')(...args, hookData)
+        : await messenger.getFunction('depositForBurn')(...args);
+      await tx.wait();
+      return { hash: tx.hash as string, minedAt: performance.now() };
+    };
+    const attested = async (txHash: string) => {
+      for (;;) {
+        const res = await fetch(
+          `${stack.attestation.url}/v2/messages/${eth.cctpDomain}?transactionHash=${txHash}`,
+        );
+        if (res.status === 200) {
+          const m = ((await res.json()) as { messages: Array<Record<string, string>> }).messages[0];
+          if (m?.status === 'complete') return { ...m, at: performance.now() };
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const report = async (burnTxHash: string, mintTxHash?: string) => {
+      const created = await call('POST', '/payments/create-public', {
+        merchantId,
+        txHash: burnTxHash,
+        amount: '10',
+        token: 'USDC',
+        chainId: eth.chainId,
+        destinationChainId: base.chainId,
+        fromAddress: customer.address,
+        toAddress: wallet,
+        isCrossChain: true,
+        bridgeKit: { burnTxHash, ...(mintTxHash ? { mintTxHash } : {}) },
+        customerEmail: 'bench@example.com',
+      });
+      const id = created.data.paymentId as string;
+      return new Promise<number>((resolve) => completed.set(id, () => resolve(performance.now())));
+    };
+
+    const clientOnly: number[] = [];
+    const clientMint: number[] = [];
+    const attestationShare: number[] = [];
+    const afterMint: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const b = await burn();
+      const a = await attested(b.hash);
+      const mint = await transmitter.getFunction('receiveMessage')(a.message, a.attestation);
+      await mint.wait();
+      const mintedAt = performance.now();
+      const done = await report(b.hash, mint.hash as string);
+      clientOnly.push(mintedAt - b.minedAt);
+      clientMint.push(done - b.minedAt);
+      afterMint.push(done - mintedAt);
+      attestationShare.push((a.at - b.minedAt) / (done - b.minedAt));
+    }
+    const forwarded: number[] = [];
+    const forwardedShare: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const b = await burn(encodeForwardHookData());
+      const donePromise = report(b.hash);
+      const a = await attested(b.hash);
+      const done = await donePromise;
+      forwarded.push(done - b.minedAt);
+      forwardedShare.push((a.at - b.minedAt) / (done - b.minedAt));
+    }
+    const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
+    console.log(`cross-chain ETH → BASE, ${SAMPLES} payments each, attestation delay 0, 1 confirmation`);
+    console.log(`  reference: burn mined → mint mined by the client alone     ${summary(clientOnly)}`);
+    console.log(`  bridge kit, client mints: burn mined → payment.completed  ${summary(clientMint)}`);
+    console.log(`    of which after the mint (verification + completion)     ${summary(afterMint)}`);
+    console.log(
+      `    share waiting for the attestation                         ${(100 * mean(attestationShare)).toFixed(0)} %`,
+    );
+    console.log(`  bridge kit, forwarder mints: burn mined → payment.completed ${summary(forwarded)}`);
+    console.log(
+      `    share waiting for the attestation                         ${(100 * mean(forwardedShare)).toFixed(0)} %`,
+    );
+  } finally {
+    for (const p of providers) p.destroy();
+    await conn.close().catch(() => undefined);
+    await stack.stop();
+    await db.drop();
+    rmSync(varDir, { recursive: true, force: true });
+  }
+};
+
+await main();
+process.exit(0);
