@@ -18,6 +18,7 @@ import {
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
 import { waitFor } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import { signatureValid, startReceiver } from './webhook-receiver.js';
 
 /**
  * A customer holding USDC on ETH pays a merchant on BASE through CCTP v2 (the bridge-kit flow): the
@@ -27,12 +28,16 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
   this.timeout(180_000);
   let h: StackHarness;
   let shop: Merchant;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let webhookSecret: string;
   let customerIndex = 0;
   const providers: JsonRpcProvider[] = [];
 
   before(async () => {
     // A burn never minted fails after this long, so the test of it ends quickly.
+    receiver = await startReceiver();
     h = await startStackHarness({
+      WEBHOOK_EXTRA_CA_FILE: receiver.caFile,
       SCAN_INTERVAL_MS: '200',
       CCTP_MINT_TIMEOUT_MS: '20000',
       CCTP_POLL_MS: '200',
@@ -40,10 +45,17 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     });
     shop = await h.register('cross-chain-shop@example.com');
     expect(shop.wallet.blockchain).to.equal('BASE');
+    const hook = await h.gw.call('POST', '/merchant-webhooks/api/create', {
+      headers: shop.key,
+      body: { url: receiver.url, events: ['payment.completed'] },
+    });
+    expect(hook.status, JSON.stringify(hook.body)).to.equal(201);
+    webhookSecret = hook.body.data.secret;
   });
   after(async () => {
     for (const p of providers) p.destroy();
     await h?.close();
+    receiver?.close();
   });
 
   const chain = (name: string): DevnetChain => h.stack.devnet.chains.find((c) => c.name === name)!;
@@ -177,6 +189,13 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
       'payment.completed',
     );
     expect(completed.body.data).to.include({ is_cross_chain: true, amount: '25.000000' });
+    const delivered = await waitFor(
+      () => receiver.received.find((r) => r.body.data.payment_id === done.id),
+      'the signed payment.completed webhook',
+    );
+    expect(delivered.body.event).to.equal('payment.completed');
+    expect(delivered.body.data).to.include({ is_cross_chain: true, status: 'completed' });
+    expect(signatureValid(delivered, webhookSecret)).to.equal(true);
   });
 
   it('reports a mint to a merchant wallet that no payment recorded, and matches it once one does', async () => {
