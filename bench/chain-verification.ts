@@ -14,13 +14,11 @@ import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'eth
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startStack } from '@stablepay/stack';
+import { percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 const PENDING = Number(process.env.PENDING ?? 1000);
 const POLL = process.env.VERIFY_POLL_MS ?? '250';
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const main = async () => {
   const db = await createTestDatabase();

@@ -23,11 +23,10 @@ import {
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startStack } from '@stablepay/stack';
+import { percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return `p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms`;

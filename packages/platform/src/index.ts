@@ -23,3 +23,4 @@ export * from './standalone.js';
 export * from './service-definition.js';
 export * from './http/routes.js';
 export * from './chains.js';
+export * from './http/internal-client.js';

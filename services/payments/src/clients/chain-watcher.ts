@@ -1,5 +1,5 @@
 import { CctpFeeInputsResponse, type BlockchainName, type CctpFeeInputs } from '@stablepay/contracts';
-import { INTERNAL_TOKEN_HEADER, currentContext, signInternalToken } from '@stablepay/platform';
+import { InternalCallError, callInternal } from '@stablepay/platform';
 import type { PaymentsConfig } from '../config.js';
 
 /** The fee inputs could not be read (chain-watcher down, slow, or answering nonsense). */
@@ -23,42 +23,26 @@ export class ChainWatcherClient implements FeeInputsSource {
   constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {}
 
   async feeInputs(destination: BlockchainName): Promise<CctpFeeInputs> {
-    const url = new URL('internal/cctp/fee-inputs', this.base());
-    url.searchParams.set('destinationChain', destination);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      [INTERNAL_TOKEN_HEADER]: signInternalToken(this.opts.internalTokenSecret, { caller: 'service' }, 60),
-    };
-    const { correlationId } = currentContext();
-    if (correlationId) headers['x-correlation-id'] = correlationId;
-    let res: Response;
+    let answer;
     try {
-      res = await fetch(url, { headers, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      answer = await callInternal({
+        service: 'chain-watcher',
+        baseUrl: this.opts.baseUrl,
+        path: 'internal/cctp/fee-inputs',
+        query: { destinationChain: destination },
+        secret: this.opts.internalTokenSecret,
+        timeoutMs: this.opts.timeoutMs,
+        what: 'fee-input',
+        schema: CctpFeeInputsResponse,
+      });
     } catch (err) {
-      throw new FeeInputsUnavailableError(
-        `chain-watcher unreachable: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      if (err instanceof InternalCallError) throw new FeeInputsUnavailableError(err.message);
+      throw err;
     }
-    const text = await res.text().catch(() => '');
-    if (!res.ok)
-      throw new FeeInputsUnavailableError(`chain-watcher answered ${res.status}: ${text.slice(0, 200)}`);
-    let parsed: ReturnType<typeof CctpFeeInputsResponse.safeParse>;
-    try {
-      parsed = CctpFeeInputsResponse.safeParse(JSON.parse(text));
-    } catch {
-      throw new FeeInputsUnavailableError('chain-watcher answered with a body that is not JSON');
-    }
-    if (!parsed.success)
-      throw new FeeInputsUnavailableError('chain-watcher answered with an unexpected fee-input shape');
-    if (parsed.data.data.blockchain !== destination)
-      throw new FeeInputsUnavailableError(
-        `chain-watcher priced ${parsed.data.data.blockchain}, not ${destination}`,
-      );
-    return parsed.data.data;
-  }
-
-  private base(): string {
-    return this.opts.baseUrl.endsWith('/') ? this.opts.baseUrl : `${this.opts.baseUrl}/`;
+    const inputs = answer!.data;
+    if (inputs.blockchain !== destination)
+      throw new FeeInputsUnavailableError(`chain-watcher priced ${inputs.blockchain}, not ${destination}`);
+    return inputs;
   }
 }
 

@@ -4,7 +4,7 @@ import {
   type Currency,
   type WalletBalance,
 } from '@stablepay/contracts';
-import { INTERNAL_TOKEN_HEADER, currentContext, signInternalToken } from '@stablepay/platform';
+import { InternalCallError, callInternal } from '@stablepay/platform';
 import type { RefundsConfig } from '../config.js';
 
 /** The balance could not be read (chain-watcher down, slow, or answering nonsense). */
@@ -34,50 +34,33 @@ export class ChainWatcherClient implements BalanceSource {
   constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {}
 
   async walletBalances(merchantId: string): Promise<WalletBalances | null> {
-    const url = new URL(`internal/wallets/${encodeURIComponent(merchantId)}/balances`, this.base());
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      [INTERNAL_TOKEN_HEADER]: signInternalToken(this.opts.internalTokenSecret, { caller: 'service' }, 60),
-    };
-    const { correlationId } = currentContext();
-    if (correlationId) headers['x-correlation-id'] = correlationId;
-    let res: Response;
+    let answer: WalletBalanceResponse | undefined;
     try {
-      res = await fetch(url, { headers, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      answer = await callInternal({
+        service: 'chain-watcher',
+        baseUrl: this.opts.baseUrl,
+        path: `internal/wallets/${encodeURIComponent(merchantId)}/balances`,
+        secret: this.opts.internalTokenSecret,
+        timeoutMs: this.opts.timeoutMs,
+        what: 'balance',
+        schema: WalletBalanceResponse,
+        absentOn: [404],
+      });
     } catch (err) {
-      throw new BalanceUnavailableError(
-        `chain-watcher unreachable: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      if (err instanceof InternalCallError) throw new BalanceUnavailableError(err.message);
+      throw err;
     }
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return null;
-    }
-    const text = await res.text().catch(() => '');
-    if (!res.ok)
-      throw new BalanceUnavailableError(`chain-watcher answered ${res.status}: ${text.slice(0, 200)}`);
-    let parsed: ReturnType<typeof WalletBalanceResponse.safeParse>;
-    try {
-      parsed = WalletBalanceResponse.safeParse(JSON.parse(text));
-    } catch {
-      throw new BalanceUnavailableError('chain-watcher answered with a body that is not JSON');
-    }
-    if (!parsed.success)
-      throw new BalanceUnavailableError('chain-watcher answered with an unexpected balance shape');
+    if (!answer) return null;
     const amounts = new Map<string, string>();
     try {
-      for (const b of parsed.data.data.balances) amounts.set(b.token, normalizeDecimal(b.amount));
+      for (const b of answer.data.balances) amounts.set(b.token, normalizeDecimal(b.amount));
     } catch {
       throw new BalanceUnavailableError('chain-watcher answered with an amount of more than 6 decimals');
     }
     return {
-      blockchain: parsed.data.data.blockchain,
+      blockchain: answer.data.blockchain,
       amountOf: (token) => amounts.get(token) ?? '0.000000',
     };
-  }
-
-  private base(): string {
-    return this.opts.baseUrl.endsWith('/') ? this.opts.baseUrl : `${this.opts.baseUrl}/`;
   }
 }
 
