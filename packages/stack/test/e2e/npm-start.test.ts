@@ -20,6 +20,7 @@ describe('npm start (embedded defaults)', function () {
     REFUNDS_PORT: '18483',
     NOTIFIER_PORT: '18485',
     DEVNET_PORT: '18545',
+    ATTESTATION_PORT: '18790',
   };
 
   const start = async () => {
@@ -70,8 +71,14 @@ describe('npm start (embedded defaults)', function () {
       'BASE',
       'MATIC',
     ]);
-    for (const c of first.devnet.chains)
-      expect(c).to.include.keys('name', 'chainId', 'rpcUrl', 'cctpDomain', 'tokens');
+    for (const c of first.devnet.chains) {
+      expect(c).to.include.keys('name', 'chainId', 'rpcUrl', 'cctpDomain', 'tokens', 'cctp');
+      expect(c.cctp).to.include.keys('tokenMessenger', 'messageTransmitter', 'tokenMinter');
+    }
+    // The stand-in for Circle's attestation API runs with the stack, at the address devnet.json names.
+    expect(first.devnet.attestationUrl).to.match(/^http:\/\/127\.0\.0\.1:18790\/?$/);
+    expect((await fetch(new URL('v2/publicKeys', `${first.devnet.attestationUrl}/`))).status).to.equal(200);
+    expect(first.devnet, 'no checkout page is served yet').not.to.have.property('checkoutUrl');
     expect(first.devnet.chains.find((c: { name: string }) => c.name === 'BASE').rpcUrl).to.equal(
       'http://127.0.0.1:18546',
     );
