@@ -109,6 +109,14 @@ export const chainWatcherConfigSchema = z.object({
   CCTP_MAX_BACKOFF_MS: millis(100, 60_000),
   /** A burn not minted to the merchant within this time after the payment was created fails. */
   CCTP_MINT_TIMEOUT_MS: millis(1_000, 2 * 3600_000),
+  /**
+   * Relayer flow: a verified burn whose message the attestation API has not signed this long after
+   * the burn was verified fails `attestation_timeout`. Circle's standard transfers take up to about
+   * 20 minutes from Ethereum, so the default leaves a wide margin.
+   */
+  CCTP_ATTESTATION_WAIT_MS: millis(1_000, 2 * 3600_000),
+  /** How long one replica holds a cross-chain payment; by default long enough for every call of a step. */
+  CCTP_LEASE_MS: envInt.pipe(z.number().int().min(500)).optional(),
   SCAN_INTERVAL_MS: millis(10, 5_000),
   SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
   /** A pending verification nobody has looked at for this long is made due again at once. */
@@ -150,6 +158,13 @@ export const chainWatcherConfigSchema = z.object({
   NATIVE_TOKEN_USD_PRICES: nativeUsdPrices.optional(),
   /** Fault injection for the crash tests; read only when NODE_ENV=test. */
   TRANSFER_CRASH_POINT: z.enum(['after_sign', 'after_broadcast']).optional(),
+  /**
+   * Fault injection for the relayer-flow crash tests; read only when NODE_ENV=test. The relay's mint
+   * or transfer to the merchant signed and stored but not broadcast, or broadcast but not recorded.
+   */
+  CCTP_CRASH_POINT: z
+    .enum(['mint_signed', 'mint_broadcast', 'transfer_signed', 'transfer_broadcast'])
+    .optional(),
 });
 
 export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;
@@ -158,6 +173,7 @@ export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;
 export type ChainWatcherConfig = ChainWatcherEnv & { registry: ChainRegistry };
 
 export type TransferCrashPoint = NonNullable<ChainWatcherEnv['TRANSFER_CRASH_POINT']>;
+export type CctpCrashPoint = NonNullable<ChainWatcherEnv['CCTP_CRASH_POINT']>;
 
 /** Relayer keys for chains the registry does not serve are a mistake in the deployment, not noise. */
 const checkRelayerChains = (env: ChainWatcherEnv, registry: ChainRegistry): void => {
@@ -176,7 +192,10 @@ export const loadChainWatcherConfig = (
 ): ChainWatcherConfig => {
   const parsed = loadConfig(chainWatcherConfigSchema, env);
   // A crash point outside tests would be a way to kill production by configuration: never read.
-  if (parsed.NODE_ENV !== 'test') parsed.TRANSFER_CRASH_POINT = undefined;
+  if (parsed.NODE_ENV !== 'test') {
+    parsed.TRANSFER_CRASH_POINT = undefined;
+    parsed.CCTP_CRASH_POINT = undefined;
+  }
   const registry = chainRegistryFromEnv(parsed);
   checkRelayerChains(parsed, registry);
   return { ...parsed, registry };

@@ -68,8 +68,13 @@ export const buildWatcherContext = async (
     cctp: {
       pollMs: config.CCTP_POLL_MS,
       maxBackoffMs: config.CCTP_MAX_BACKOFF_MS,
-      leaseMs: 30_000 + 6 * maxUrls * config.RPC_TIMEOUT_MS + config.CCTP_ATTESTATION_TIMEOUT_MS,
+      // Long enough for every call of a relayer-flow step (about ten) and two attestation requests.
+      leaseMs:
+        config.CCTP_LEASE_MS ??
+        30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS + 2 * config.CCTP_ATTESTATION_TIMEOUT_MS,
       mintTimeoutMs: config.CCTP_MINT_TIMEOUT_MS,
+      attestationWaitMs: config.CCTP_ATTESTATION_WAIT_MS,
+      crashPoint: config.CCTP_CRASH_POINT,
       attestation: config.CCTP_ATTESTATION_URL
         ? new AttestationApi({
             baseUrl: config.CCTP_ATTESTATION_URL,

@@ -62,11 +62,25 @@ export class AttestationApi {
     return parsed.data.messages;
   }
 
-  private async get(path: string): Promise<unknown> {
+  /**
+   * POST /v2/reattest/{nonce}: asks for a fresh signature of a fast message whose expiration block
+   * has passed (Circle signs it again, as standard once the burn is final). False when the API does
+   * not know the nonce; the new message is read back with messagesByTransaction.
+   */
+  async reattest(nonce: string): Promise<boolean> {
+    return (await this.request('POST', `v2/reattest/${encodeURIComponent(nonce)}`)) !== undefined;
+  }
+
+  private get(path: string): Promise<unknown> {
+    return this.request('GET', path);
+  }
+
+  private async request(method: 'GET' | 'POST', path: string): Promise<unknown> {
     const url = new URL(path, this.opts.baseUrl.endsWith('/') ? this.opts.baseUrl : `${this.opts.baseUrl}/`);
     let res: Response;
     try {
       res = await fetch(url, {
+        method,
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });

@@ -8,6 +8,7 @@ import {
   toBigInt,
   toNumber,
 } from 'ethers';
+import type { ChainRpc } from './chain-rpc.js';
 import type { RawLog } from './rpc-facts.js';
 
 /*
@@ -116,6 +117,18 @@ export const decodeMintAndWithdraw = (log: RawLog): MintAndWithdraw | undefined 
   };
 };
 
+export interface MessageSent {
+  emitter: string;
+  message: string;
+  logIndex: number;
+}
+
+export const decodeMessageSent = (log: RawLog): MessageSent | undefined => {
+  const e = parse(log, CCTP_TOPICS.messageSent);
+  if (!e) return undefined;
+  return { emitter: getAddress(log.address), message: String(e.args.message), logIndex: indexOf(log) };
+};
+
 export const decodeMessageReceived = (log: RawLog): MessageReceived | undefined => {
   const e = parse(log, CCTP_TOPICS.messageReceived);
   if (!e) return undefined;
@@ -206,3 +219,13 @@ export const encodeUsedNonces = (nonce: string): string =>
 
 export const decodeUint = (data: string): bigint =>
   AbiCoder.defaultAbiCoder().decode(['uint256'], data)[0] as bigint;
+
+/** Revert strings of Circle's V2.1 receive path that the relay acts on. */
+export const CCTP_RECEIVE_REVERTS = {
+  expired: 'Message expired and must be re-signed',
+  nonceUsed: 'Nonce already used',
+} as const;
+
+/** Whether MessageTransmitterV2 has received the message of this nonce (usedNonces is 1). */
+export const isNonceUsed = async (rpc: ChainRpc, transmitter: string, nonce: string): Promise<boolean> =>
+  decodeUint(await rpc.ethCall(transmitter, encodeUsedNonces(nonce))) !== 0n;

@@ -1,5 +1,14 @@
 import { inspect } from 'node:util';
-import { SigningKey, Transaction, computeAddress, hexlify, type TransactionLike } from 'ethers';
+import {
+  SigningKey,
+  Transaction,
+  TypedDataEncoder,
+  computeAddress,
+  hexlify,
+  type TransactionLike,
+  type TypedDataDomain,
+  type TypedDataField,
+} from 'ethers';
 import { BlockchainName, type ChainConfig } from '@stablepay/contracts';
 import { SECP256K1_N, deriveRelayerKey } from './key-derivation.js';
 
@@ -127,6 +136,22 @@ export class RelayerWallets {
     const signed = Transaction.from({ ...tx, chainId, from: undefined });
     signed.signature = relayer.key.sign(signed.unsignedHash);
     return signed;
+  }
+
+  /**
+   * An EIP-712 signature of the chain's relayer as the authorizer of its own funds: the relay wallet
+   * of cross-chain payments pays merchants with EIP-3009 authorizations, whose nonces make each
+   * payment's transfer happen at most once.
+   */
+  signTypedData(
+    chainId: number,
+    domain: TypedDataDomain,
+    types: Record<string, TypedDataField[]>,
+    value: Record<string, unknown>,
+  ): string {
+    const relayer = this.#byChainId.get(chainId);
+    if (!relayer) throw new Error(`no relayer key for chain ${chainId}`);
+    return relayer.key.sign(TypedDataEncoder.hash(domain, types, value)).serialized;
   }
 
   /** Drops the keys (on shutdown). */

@@ -23,6 +23,21 @@ export interface CctpPaymentRecord {
   messageNonce: string | null;
   paymentCreatedAt: Date;
   backoffStep: number;
+  /** Relayer flow: keccak256 of the message the burn emitted (the v1 API's key) */
+  messageHash: string | null;
+  attestationStatus: string | null;
+  /** Relayer flow: what the merchant receives, from the fee quote */
+  merchantReceivesUnits: bigint | null;
+  relayAddress: string | null;
+  merchantAddress: string | null;
+  attestationSince: Date | null;
+  /** The attested message and its attestation, as the API returned them last */
+  attestedMessage: string | null;
+  attestation: string | null;
+  mintSearchFrom: number | null;
+  mintedUnits: bigint | null;
+  mintBlock: number | null;
+  transferTxHash: string | null;
 }
 
 interface CctpPaymentRow {
@@ -41,7 +56,21 @@ interface CctpPaymentRow {
   message_nonce: string | null;
   payment_created_at: Date;
   backoff_step: number;
+  message_hash: string | null;
+  attestation_status: string | null;
+  merchant_receives_units: string | null;
+  relay_address: string | null;
+  merchant_address: string | null;
+  attestation_since: Date | null;
+  attested_message: string | null;
+  attestation: string | null;
+  mint_search_from: string | null;
+  minted_units: string | null;
+  mint_block: number | null;
+  transfer_tx_hash: string | null;
 }
+
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
 
 const toRecord = (row: CctpPaymentRow): CctpPaymentRecord => ({
   paymentId: row.payment_id,
@@ -55,10 +84,22 @@ const toRecord = (row: CctpPaymentRow): CctpPaymentRecord => ({
   fromAddress: row.from_address,
   expectedUnits: BigInt(row.expected_units),
   burnBlock: row.burn_block,
-  burnedUnits: row.burned_units === null ? null : BigInt(row.burned_units),
+  burnedUnits: big(row.burned_units),
   messageNonce: row.message_nonce,
   paymentCreatedAt: row.payment_created_at,
   backoffStep: row.backoff_step,
+  messageHash: row.message_hash,
+  attestationStatus: row.attestation_status,
+  merchantReceivesUnits: big(row.merchant_receives_units),
+  relayAddress: row.relay_address,
+  merchantAddress: row.merchant_address,
+  attestationSince: row.attestation_since,
+  attestedMessage: row.attested_message,
+  attestation: row.attestation,
+  mintSearchFrom: row.mint_search_from === null ? null : Number(row.mint_search_from),
+  mintedUnits: big(row.minted_units),
+  mintBlock: row.mint_block,
+  transferTxHash: row.transfer_tx_hash,
 });
 
 export type NewCctpPayment = Pick<
@@ -73,7 +114,8 @@ export type NewCctpPayment = Pick<
   | 'fromAddress'
   | 'expectedUnits'
   | 'paymentCreatedAt'
->;
+> &
+  Partial<Pick<CctpPaymentRecord, 'merchantReceivesUnits'>>;
 
 /** Inserts once per payment; a redelivered payment.created finds the row and changes nothing. */
 export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment): Promise<boolean> => {
@@ -89,6 +131,7 @@ export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment
       mint_tx_hash: p.mintTxHash,
       from_address: p.fromAddress,
       expected_units: p.expectedUnits.toString(),
+      merchant_receives_units: p.merchantReceivesUnits?.toString() ?? null,
       payment_created_at: p.paymentCreatedAt,
     })
     .onConflict('payment_id')
@@ -130,44 +173,112 @@ export const rescheduleCctp = async (
     });
 };
 
+/** What a step may establish about a payment; each fact has its column. */
+export type CctpFacts = Partial<{
+  destinationChainId: number;
+  burnBlock: number;
+  burnedUnits: bigint;
+  messageNonce: string;
+  messageHash: string;
+  attestationStatus: string;
+  relayAddress: string;
+  merchantAddress: string;
+  attestationSince: Date;
+  attestedMessage: string;
+  attestation: string;
+  mintSearchFrom: number;
+  mintTxHash: string;
+  mintedUnits: bigint;
+  mintBlock: number;
+  transferTxHash: string;
+  transferBlock: number;
+  failureReason: string;
+  failureDetail: string;
+}>;
+
+const COLUMNS: { [K in keyof Required<CctpFacts>]: string } = {
+  destinationChainId: 'destination_chain_id',
+  burnBlock: 'burn_block',
+  burnedUnits: 'burned_units',
+  messageNonce: 'message_nonce',
+  messageHash: 'message_hash',
+  attestationStatus: 'attestation_status',
+  relayAddress: 'relay_address',
+  merchantAddress: 'merchant_address',
+  attestationSince: 'attestation_since',
+  attestedMessage: 'attested_message',
+  attestation: 'attestation',
+  mintSearchFrom: 'mint_search_from',
+  mintTxHash: 'mint_tx_hash',
+  mintedUnits: 'minted_units',
+  mintBlock: 'mint_block',
+  transferTxHash: 'transfer_tx_hash',
+  transferBlock: 'transfer_block',
+  failureReason: 'failure_reason',
+  failureDetail: 'failure_detail',
+};
+
+const columnsOf = (facts: CctpFacts): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(facts)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [
+        COLUMNS[key as keyof CctpFacts],
+        typeof value === 'bigint' ? value.toString() : value,
+      ]),
+  );
+
 /** Facts a step established; moves the payment to `to` only from `from` (a guarded transition). */
 export const advanceCctp = async (
   trx: Knex.Transaction | Knex,
   paymentId: string,
   from: CctpStep,
   to: CctpStep,
-  facts: Partial<{
-    burnBlock: number;
-    burnedUnits: bigint;
-    messageNonce: string;
-    messageHash: string;
-    attestationStatus: string;
-    mintTxHash: string;
-    mintedUnits: bigint;
-    mintBlock: number;
-    failureReason: string;
-    failureDetail: string;
-  }> = {},
+  facts: CctpFacts = {},
 ): Promise<boolean> => {
   const patch: Record<string, unknown> = {
+    ...columnsOf(facts),
     step: to,
     next_check_at: trx.fn.now(),
     backoff_step: 0,
     locked_until: null,
     updated_at: trx.fn.now(),
   };
-  if (facts.burnBlock !== undefined) patch.burn_block = facts.burnBlock;
-  if (facts.burnedUnits !== undefined) patch.burned_units = facts.burnedUnits.toString();
-  if (facts.messageNonce !== undefined) patch.message_nonce = facts.messageNonce;
-  if (facts.messageHash !== undefined) patch.message_hash = facts.messageHash;
-  if (facts.attestationStatus !== undefined) patch.attestation_status = facts.attestationStatus;
-  if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash;
-  if (facts.mintedUnits !== undefined) patch.minted_units = facts.mintedUnits.toString();
-  if (facts.mintBlock !== undefined) patch.mint_block = facts.mintBlock;
-  if (facts.failureReason !== undefined) patch.failure_reason = facts.failureReason;
-  if (facts.failureDetail !== undefined) patch.failure_detail = facts.failureDetail;
   const n = await trx(CCTP_PAYMENTS).where({ payment_id: paymentId, step: from }).update(patch);
   return n === 1;
+};
+
+/** Facts learned without leaving `step` (a new attestation status, a re-attested message). */
+export const noteCctpFacts = async (
+  trx: Knex.Transaction | Knex,
+  paymentId: string,
+  step: CctpStep,
+  facts: CctpFacts,
+): Promise<boolean> => {
+  const n = await trx(CCTP_PAYMENTS)
+    .where({ payment_id: paymentId, step })
+    .update({ ...columnsOf(facts), updated_at: trx.fn.now() });
+  return n === 1;
+};
+
+/** A new attestation status while waiting for the signature; false when it is not new (or moved on). */
+export const noteAttestationStatus = async (
+  trx: Knex.Transaction | Knex,
+  paymentId: string,
+  status: string,
+): Promise<boolean> => {
+  const n = await trx(CCTP_PAYMENTS)
+    .where({ payment_id: paymentId, step: 'attestation' })
+    .whereRaw('attestation_status is distinct from ?', [status])
+    .update({ attestation_status: status, updated_at: trx.fn.now() });
+  return n === 1;
+};
+
+/** The payment's row locked for the rest of the caller's transaction; undefined once gone. */
+export const lockCctpPayment = async (trx: Knex.Transaction, paymentId: string) => {
+  const row = (await trx(CCTP_PAYMENTS).where({ payment_id: paymentId }).forUpdate().first()) as
+    CctpPaymentRow | undefined;
+  return row ? toRecord(row) : undefined;
 };
 
 export const findCctpPayment = async (db: Knex, paymentId: string) => {

@@ -11,6 +11,7 @@ export const TRANSFERS = 'transfers';
 export const TRANSFER_ATTEMPTS = 'transfer_attempts';
 export const RELAYER_NONCES = 'relayer_nonces';
 export const CCTP_PAYMENTS = 'cctp_payments';
+export const CCTP_RELAY_TRANSACTIONS = 'cctp_relay_transactions';
 
 /** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
 const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
@@ -265,6 +266,52 @@ const cctpMigration: Migration = {
   },
 };
 
+const cctpRelayerMigration: Migration = {
+  name: '0006_cctp_relayer',
+  async up(db) {
+    // The legacy relayer flow: the relay wallet the burn mints to, the merchant wallet it then pays,
+    // the quote's amount for the merchant, and the attested message the relay submits.
+    await db.schema.alterTable(CCTP_PAYMENTS, (t) => {
+      units(t, 'merchant_receives_units');
+      t.text('relay_address');
+      t.text('merchant_address');
+      ts(t, 'attestation_since');
+      t.text('attested_message');
+      t.text('attestation');
+      // Where on the destination a search for the mint's MessageReceived log starts.
+      t.bigInteger('mint_search_from');
+      t.text('transfer_tx_hash');
+      t.integer('transfer_block');
+    });
+    // Every relay transaction (the mint, the transfer to the merchant) signed and stored before it is
+    // broadcast, as transfer_attempts are: a restart re-broadcasts these bytes. Nonces come from
+    // relayer_nonces, shared with outgoing transfers, so the two never give one nonce twice.
+    await db.schema.createTable(CCTP_RELAY_TRANSACTIONS, (t) => {
+      t.uuid('payment_id').notNullable().references('payment_id').inTable(CCTP_PAYMENTS);
+      t.text('action').notNullable();
+      t.integer('attempt').notNullable();
+      t.text('kind').notNullable();
+      t.integer('chain_id').notNullable();
+      t.text('relayer_address').notNullable();
+      t.bigInteger('relayer_nonce').notNullable();
+      t.text('to_address').notNullable();
+      t.text('tx_hash').notNullable();
+      t.text('raw_tx').notNullable();
+      units(t, 'gas_limit').notNullable();
+      units(t, 'max_fee_per_gas');
+      units(t, 'max_priority_fee_per_gas');
+      units(t, 'gas_price');
+      ts(t, 'signed_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'broadcast_at');
+      t.text('last_broadcast_error');
+      t.primary(['payment_id', 'action', 'attempt']);
+      t.unique(['chain_id', 'tx_hash'], { indexName: 'cctp_relay_transactions_tx_key' });
+      t.check(`action in ('mint', 'transfer')`, [], 'cctp_relay_transactions_action_check');
+      t.check(`kind in ('first', 'replacement', 'renonce')`, [], 'cctp_relay_transactions_kind_check');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const chainWatcherMigrations: Migration[] = [
   outboxMigration,
@@ -274,4 +321,5 @@ export const chainWatcherMigrations: Migration[] = [
   scannerMigration,
   transfersMigration,
   cctpMigration,
+  cctpRelayerMigration,
 ];

@@ -3,7 +3,7 @@ import type { ChainRegistry } from '@stablepay/contracts';
 import { eventWriter, type Logger } from '@stablepay/platform';
 import type { AttestationApi } from '../chain/attestation-api.js';
 import type { ChainClients } from '../chain/chain-rpc.js';
-import type { TransferCrashPoint } from '../config.js';
+import type { CctpCrashPoint, TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { ChainWatcherMetrics } from '../metrics.js';
@@ -42,7 +42,11 @@ export interface CctpSettings {
   leaseMs: number;
   /** a burn not minted to the merchant this long after the payment was created fails mint_not_found */
   mintTimeoutMs: number;
+  /** relayer flow: a verified burn not attested this long after its verification fails attestation_timeout */
+  attestationWaitMs: number;
   attestation?: AttestationApi;
+  /** tests only: where the relayer flow kills its own process */
+  crashPoint?: CctpCrashPoint;
 }
 
 /** Everything the domain operations need, passed explicitly. */

@@ -1,6 +1,7 @@
 import type { LoopWorker } from '@stablepay/platform';
 import { leaseDueCctpPayments, releaseCctpLeases } from '../db/cctp-repo.js';
 import { advanceBridgeKitPayment } from '../domain/cctp/bridge-kit.js';
+import { advanceRelayerPayment } from '../domain/cctp/relayer-flow.js';
 import type { WatcherContext } from '../domain/context.js';
 import { leasedBatchWorker } from './leased-batches.js';
 
@@ -20,5 +21,6 @@ export const cctpWorker = (
         ctx.db,
         rows.map((p) => p.paymentId),
       ),
-    handlerFor: () => (p) => advanceBridgeKitPayment(ctx, p),
+    handlerFor: () => (p) =>
+      p.flow === 'relayer' ? advanceRelayerPayment(ctx, p) : advanceBridgeKitPayment(ctx, p),
   });

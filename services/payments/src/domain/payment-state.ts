@@ -195,6 +195,96 @@ export const advanceCrossChainPayment = (
     return transitionPayment(trx, id, to, patch);
   });
 
+/** The legacy relayer flow's statuses before completion, in the order the flow reaches them. */
+const RELAYER_PATH: readonly PaymentStatus[] = [
+  'pending',
+  'pending_attestation',
+  'ready_to_mint',
+  'minted_pending_transfer',
+];
+
+export type RelayerStatus = 'pending_attestation' | 'ready_to_mint' | 'minted_pending_transfer';
+
+export interface RelayerStepFacts {
+  cctpMessageHash?: string;
+  /** the attestation API's status, mirrored for the public status view */
+  cctpAttestationStatus?: string;
+}
+
+const relayerPatch = (facts: RelayerStepFacts): Record<string, unknown> => ({
+  ...(facts.cctpMessageHash !== undefined ? { cctp_message_hash: facts.cctpMessageHash } : {}),
+  ...(facts.cctpAttestationStatus !== undefined
+    ? { cctp_attestation_status: facts.cctpAttestationStatus }
+    : {}),
+});
+
+/**
+ * A status passed over on the way to a later one is still what it says: a payment minted is past
+ * a complete attestation.
+ */
+const IMPLIED: Partial<Record<PaymentStatus, Record<string, unknown>>> = {
+  ready_to_mint: { cctp_attestation_status: 'complete' },
+};
+
+/**
+ * A step of the legacy relayer flow as the chain-watcher reports it, in the caller's transaction.
+ * The payment walks pending → pending_attestation → ready_to_mint → minted_pending_transfer one
+ * guarded transition at a time, through every status on the way, so a report that overtakes an
+ * earlier one (messages of one queue are handled concurrently) still leaves the payment where the
+ * flow is. A report of a step the payment is past, or of a final payment, changes nothing; one of
+ * the status it is in records its facts (a new attestation status). Nothing is published: the
+ * webhook events are payment.completed and payment.failed.
+ */
+export const advanceRelayedPaymentIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  to: RelayerStatus,
+  facts: RelayerStepFacts = {},
+): Promise<TransitionResult> => {
+  const patch = relayerPatch(facts);
+  const target = RELAYER_PATH.indexOf(to);
+  let payment = await findPayment(trx, id);
+  if (!payment) throw notFound('Payment');
+  let changed = false;
+  for (;;) {
+    const at = RELAYER_PATH.indexOf(payment.status);
+    if (at < 0 || at > target) return { payment, changed };
+    if (at === target) {
+      if (changed || Object.keys(patch).length === 0) return { payment, changed };
+      const noted = await transitionPaymentRow(trx, id, [to], to, patch);
+      if (noted) return { payment: noted, changed: false };
+    } else {
+      const next = RELAYER_PATH[at + 1]!;
+      const moved = await transitionPaymentRow(
+        trx,
+        id,
+        [payment.status],
+        next,
+        next === to ? patch : (IMPLIED[next] ?? {}),
+      );
+      if (moved) {
+        payment = moved;
+        changed = true;
+        continue;
+      }
+    }
+    // Another transaction moved it first: look again.
+    const current = await findPayment(trx, id);
+    if (!current) throw notFound('Payment');
+    payment = current;
+  }
+};
+
+/** The relay's mint: its hash is kept whatever the status, and the payment is past ready_to_mint. */
+export const recordRelayedMintIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  mintTxHash: string,
+): Promise<TransitionResult> => {
+  await recordPaymentFacts(trx, id, { mint_tx_hash: mintTxHash.toLowerCase() });
+  return advanceRelayedPaymentIn(trx, id, 'minted_pending_transfer');
+};
+
 /**
  * The mint of a bridge-kit payment, as the chain-watcher found it. It arrives with the verdict and
  * may be applied before or after it, so it only records the hash and never moves the status.

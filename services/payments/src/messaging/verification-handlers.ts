@@ -1,6 +1,12 @@
 import { EventTypes, type EventType } from '@stablepay/contracts';
 import { isAppError, type EventHandler, type EventHandlers, type Logger } from '@stablepay/platform';
-import { completePaymentIn, failPaymentIn, recordBridgeKitMintIn } from '../domain/payment-state.js';
+import {
+  advanceRelayedPaymentIn,
+  completePaymentIn,
+  failPaymentIn,
+  recordBridgeKitMintIn,
+  recordRelayedMintIn,
+} from '../domain/payment-state.js';
 
 /**
  * The chain-watcher's verdicts (same-chain, and cross-chain through CCTP) move payments to their
@@ -36,10 +42,33 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
         detail: data.detail,
       });
     }),
-    // Cross-chain: the bridge-kit mint's hash; the verdict (chain.payment.verified) completes.
+    // Legacy relayer flow: the burn is verified, so the attestation is awaited.
+    [EventTypes.ChainCctpBurnVerified]: async ({ data }, trx) => {
+      if (data.flow === 'relayer') await advanceRelayedPaymentIn(trx, data.paymentId, 'pending_attestation');
+    },
+    // Each new attestation status is mirrored; a complete one makes the payment ready to mint.
+    [EventTypes.ChainCctpAttested]: async ({ data }, trx) => {
+      if (data.flow !== 'relayer') return;
+      await advanceRelayedPaymentIn(
+        trx,
+        data.paymentId,
+        data.attestationStatus === 'complete' ? 'ready_to_mint' : 'pending_attestation',
+        { cctpMessageHash: data.messageHash, cctpAttestationStatus: data.attestationStatus },
+      );
+    },
+    // Cross-chain: the mint's hash. Bridge kit completes on the verdict (chain.payment.verified); the
+    // relayer flow's mint leaves the transfer to the merchant to do.
     [EventTypes.ChainCctpMinted]: async ({ data }, trx) => {
       if (data.flow === 'bridge_kit') await recordBridgeKitMintIn(trx, data.paymentId, data.mintTxHash);
+      else await recordRelayedMintIn(trx, data.paymentId, data.mintTxHash);
     },
+    // Relayer flow: merchantReceives reached the merchant wallet; the hash goes into the webhook.
+    [EventTypes.ChainCctpTransferred]: applying(async ({ data }, trx) => {
+      await completePaymentIn(trx, data.paymentId, {
+        receivedAmount: data.amount,
+        merchantTransferTxHash: data.transferTxHash,
+      });
+    }),
     [EventTypes.ChainCctpFailed]: applying(async ({ data }, trx) => {
       await failPaymentIn(trx, data.paymentId, data.reason, { detail: data.detail });
     }),

@@ -1,0 +1,89 @@
+import { chainById, type ChainConfig } from '@stablepay/contracts';
+import { getAddress } from 'ethers';
+import type { ChainRpc } from '../../chain/chain-rpc.js';
+import type { CctpPaymentRecord } from '../../db/cctp-repo.js';
+import type { WatcherContext } from '../context.js';
+import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+
+/** The chains and wallets of one relayer-flow payment. */
+export interface RelayRoute {
+  source: ChainConfig;
+  destination: ChainConfig;
+  sourceRpc: ChainRpc;
+  destinationRpc: ChainRpc;
+  /** The relay wallet the burn mints to: the chain-watcher's relayer account on the destination. */
+  relay: string;
+  /** The merchant wallet the relay pays. */
+  merchant: string;
+}
+
+export const pastDeadline = (since: Date, ms: number): boolean => Date.now() - since.getTime() >= ms;
+
+/** `90 seconds`, `2 hours`: how long a limit is, for a failure reason a merchant reads. */
+export const duration = (ms: number): string =>
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} seconds`
+    : ms < 7_200_000
+      ? `${Math.round(ms / 60_000)} minutes`
+      : `${Math.round(ms / 3_600_000)} hours`;
+
+const clients = (ctx: WatcherContext, source: ChainConfig, destination: ChainConfig) => {
+  const sourceRpc = ctx.chains.get(source.chainId);
+  const destinationRpc = ctx.chains.get(destination.chainId);
+  return sourceRpc && destinationRpc ? { sourceRpc, destinationRpc } : undefined;
+};
+
+/**
+ * Before the burn is verified: the merchant's wallet decides the destination, and the relay wallet is
+ * that chain's relayer. Once verified, the route is the one recorded then, whatever changed since.
+ */
+export const relayRouteOf = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+): Promise<RelayRoute | CctpOutcome> => {
+  const source = chainById(ctx.registry, p.sourceChainId);
+  if (!source?.cctp) {
+    return fail('chain_mismatch', `chain id ${p.sourceChainId} is not a CCTP chain served here`);
+  }
+  if (p.relayAddress && p.merchantAddress && p.destinationChainId !== null) {
+    const destination = chainById(ctx.registry, p.destinationChainId);
+    const rpcs = destination ? clients(ctx, source, destination) : undefined;
+    // Funds may be in flight: a chain dropped from the configuration must come back, not fail them.
+    if (!destination?.cctp || !rpcs) return waitFor(`chain ${p.destinationChainId} is not configured`);
+    return { source, destination, ...rpcs, relay: p.relayAddress, merchant: p.merchantAddress };
+  }
+  const wallet = await ctx.wallets.primary(p.merchantId);
+  if (!wallet) {
+    if (!pastDeadline(p.paymentCreatedAt, ctx.verification.txNotFoundAfterMs))
+      return waitFor('the merchant has no wallet yet');
+    return fail('wrong_recipient', 'the merchant has no wallet held by this service');
+  }
+  const destination = chainById(ctx.registry, wallet.chainId);
+  if (!destination?.cctp)
+    return fail('chain_mismatch', `the merchant's chain ${wallet.blockchain} has no CCTP`);
+  if (p.destinationChainId !== null && p.destinationChainId !== destination.chainId) {
+    return fail(
+      'chain_mismatch',
+      `the payment names destination chain ${p.destinationChainId}, but the merchant is paid on ${destination.name} (${destination.chainId})`,
+    );
+  }
+  if (destination.chainId === source.chainId) {
+    return fail(
+      'chain_mismatch',
+      `a cross-chain payment cannot start on the merchant's own chain ${source.name}`,
+    );
+  }
+  const relay = ctx.relayers.addressOn(destination.chainId);
+  if (!relay) return fail('chain_mismatch', `no relay wallet is configured for ${destination.name}`);
+  const rpcs = clients(ctx, source, destination);
+  if (!rpcs) return fail('chain_mismatch', 'no RPC client for the route');
+  return { source, destination, ...rpcs, relay: getAddress(relay), merchant: getAddress(wallet.address) };
+};
+
+/** The relay wallet's key is still the one configured: only then can it sign the mint and transfer. */
+export const relayKeyHeld = (ctx: WatcherContext, r: RelayRoute): boolean =>
+  ctx.relayers.addressOn(r.destination.chainId) === r.relay;
+
+/** `confirmations` deep, the including block counting as one. */
+export const deepEnough = async (rpc: ChainRpc, chain: ChainConfig, blockNumber: number) =>
+  (await rpc.blockNumber()) - blockNumber + 1 >= chain.confirmations;
