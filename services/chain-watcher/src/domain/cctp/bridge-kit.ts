@@ -1,28 +1,28 @@
-import {
-  EventTypes,
-  baseUnitsToDecimal,
-  chainById,
-  type ChainConfig,
-  type CctpFailureReason,
-} from '@stablepay/contracts';
+import { EventTypes, baseUnitsToDecimal, chainById, type ChainConfig } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
 import {
   CCTP_TOPICS,
   decodeCctpMessage,
-  decodeDepositForBurn,
   decodeMessageReceived,
   decodeMintAndWithdraw,
   addressFromWord,
 } from '../../chain/cctp.js';
-import { AttestationUnavailable } from '../../chain/attestation-api.js';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
-import { RpcUnavailableError } from '../../chain/rpc-errors.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
 import { claimTransaction } from '../../db/claims-repo.js';
 import { lockTransaction, markMatched } from '../../db/unclaimed-repo.js';
-import { advanceCctp, rescheduleCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
+import { advanceCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context.js';
-import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
+import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+import {
+  ClaimTaken,
+  payingBurn,
+  deepEnough,
+  duration,
+  merchantDestination,
+  pastDeadline,
+  runCctpStep,
+} from './steps.js';
 
 /** The chains and wallet of one cross-chain payment, or why it cannot be paid that way. */
 interface Route {
@@ -33,50 +33,18 @@ interface Route {
   destinationRpc: ChainRpc;
 }
 
-/** `90 seconds`, `2 hours`: how long a limit is, for a failure reason a merchant reads. */
-const duration = (ms: number): string =>
-  ms < 120_000
-    ? `${Math.round(ms / 1000)} seconds`
-    : ms < 7_200_000
-      ? `${Math.round(ms / 60_000)} minutes`
-      : `${Math.round(ms / 3_600_000)} hours`;
-
-const pastDeadline = (p: CctpPaymentRecord, ms: number) => Date.now() - p.paymentCreatedAt.getTime() >= ms;
-
 const routeOf = async (ctx: WatcherContext, p: CctpPaymentRecord): Promise<Route | CctpOutcome> => {
   const source = chainById(ctx.registry, p.sourceChainId);
   if (!source?.cctp) {
     return fail('chain_mismatch', `chain id ${p.sourceChainId} is not a CCTP chain served here`);
   }
-  const wallet = await ctx.wallets.primary(p.merchantId);
-  if (!wallet) {
-    if (!pastDeadline(p, ctx.verification.txNotFoundAfterMs))
-      return waitFor('the merchant has no wallet yet');
-    return fail('wrong_recipient', 'the merchant has no wallet held by this service');
-  }
-  const destination = chainById(ctx.registry, wallet.chainId);
-  if (!destination?.cctp)
-    return fail('chain_mismatch', `the merchant's chain ${wallet.blockchain} has no CCTP`);
-  if (p.destinationChainId !== null && p.destinationChainId !== destination.chainId) {
-    return fail(
-      'chain_mismatch',
-      `the payment names destination chain ${p.destinationChainId}, but the merchant is paid on ${destination.name} (${destination.chainId})`,
-    );
-  }
-  if (destination.chainId === source.chainId) {
-    return fail(
-      'chain_mismatch',
-      `a cross-chain payment cannot start on the merchant's own chain ${source.name}`,
-    );
-  }
+  const to = await merchantDestination(ctx, p, source);
+  if (!('destination' in to)) return to;
   const sourceRpc = ctx.chains.get(source.chainId);
-  const destinationRpc = ctx.chains.get(destination.chainId);
+  const destinationRpc = ctx.chains.get(to.destination.chainId);
   if (!sourceRpc || !destinationRpc) return fail('chain_mismatch', 'no RPC client for the route');
-  return { source, destination, wallet: wallet.address, sourceRpc, destinationRpc };
+  return { source, destination: to.destination, wallet: to.wallet, sourceRpc, destinationRpc };
 };
-
-const deepEnough = async (rpc: ChainRpc, chain: ChainConfig, blockNumber: number) =>
-  (await rpc.blockNumber()) - blockNumber + 1 >= chain.confirmations;
 
 /** Burn step: the transaction burned enough USDC on the source chain, to the merchant, deep enough. */
 const checkBurn = async (
@@ -84,27 +52,12 @@ const checkBurn = async (
   p: CctpPaymentRecord,
   r: Route,
 ): Promise<CctpOutcome | undefined> => {
-  const receipt = await r.sourceRpc.receipt(p.burnTxHash);
-  if (!receipt) {
-    if (!pastDeadline(p, ctx.verification.txNotFoundAfterMs)) return waitFor('burn not found yet');
-    return fail('burn_not_found', `no transaction ${p.burnTxHash} on ${r.source.name}`);
-  }
-  if (receipt.status !== 1) return fail('burn_reverted', `the burn transaction reverted on ${r.source.name}`);
-  const messenger = getAddress(r.source.cctp!.tokenMessenger);
-  const burns = receipt.logs
-    .map(decodeDepositForBurn)
-    .filter((b): b is NonNullable<typeof b> => b !== undefined && b.emitter === messenger);
-  const matched = matchBurn(burns, {
-    source: r.source,
-    destination: r.destination,
-    depositor: p.fromAddress,
-    mintRecipient: r.wallet,
-    minUnits: p.expectedUnits,
-  });
-  if (!('burn' in matched)) return matched;
+  const found = await payingBurn(ctx, p, r, r.wallet);
+  if (!('receipt' in found)) return found;
+  const { receipt } = found;
   if (!(await deepEnough(r.sourceRpc, r.source, receipt.blockNumber)))
     return waitFor('burn confirmations', { steady: true });
-  const burn = matched.burn;
+  const burn = found.burn;
   await ctx.db.transaction(async (trx) => {
     if (!(await claimTransaction(trx, r.source.chainId, p.burnTxHash, p.paymentId))) {
       throw new ClaimTaken();
@@ -131,8 +84,6 @@ const checkBurn = async (
   ctx.eventsCommitted();
   return undefined;
 };
-
-class ClaimTaken extends Error {}
 
 /** The nonce Circle's attester gave the burn's message, once attested; also a mint it forwarded. */
 const attestedFacts = async (ctx: WatcherContext, p: CctpPaymentRecord, r: Route) => {
@@ -231,7 +182,7 @@ const checkMint = async (
     }
   }
   if (!mint) {
-    if (!pastDeadline(p, ctx.cctp.mintTimeoutMs)) return waitFor('mint not found yet');
+    if (!pastDeadline(p.paymentCreatedAt, ctx.cctp.mintTimeoutMs)) return waitFor('mint not found yet');
     return fail(
       'mint_not_found',
       `the burn was not minted to the merchant wallet on ${r.destination.name} within ${duration(ctx.cctp.mintTimeoutMs)}`,
@@ -283,57 +234,12 @@ const checkMint = async (
   return undefined;
 };
 
-const recordFailure = async (
-  ctx: WatcherContext,
-  p: CctpPaymentRecord,
-  reason: CctpFailureReason,
-  detail: string,
-) => {
-  await ctx.db.transaction(async (trx) => {
-    if (
-      !(await advanceCctp(trx, p.paymentId, p.step, 'failed', {
-        failureReason: reason,
-        failureDetail: detail,
-      }))
-    )
-      return;
-    await writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
-      paymentId: p.paymentId,
-      flow: p.flow,
-      reason,
-      detail,
-    });
-  });
-  ctx.eventsCommitted();
-  ctx.logger.info('cross-chain payment failed', { paymentId: p.paymentId, reason, detail });
-};
-
-/**
- * One look at a bridge-kit payment: the step it is at is checked against the chains (and the
- * attestation API when configured); a step that holds moves it on at once, one that cannot tell yet
- * is looked at again with back-off, one that is wrong fails the payment with the reason.
- */
-export const advanceBridgeKitPayment = async (ctx: WatcherContext, p: CctpPaymentRecord): Promise<void> => {
-  let outcome: CctpOutcome | undefined;
-  try {
+/** One look at a bridge-kit payment: its burn, then its mint (see runCctpStep). */
+export const advanceBridgeKitPayment = (ctx: WatcherContext, p: CctpPaymentRecord): Promise<void> =>
+  runCctpStep(ctx, p, async () => {
     const route = await routeOf(ctx, p);
-    if (!('source' in route)) outcome = route;
-    else if (p.step === 'burn') outcome = await checkBurn(ctx, p, route);
-    else if (p.step === 'mint') outcome = await checkMint(ctx, p, route);
-  } catch (err) {
-    if (err instanceof ClaimTaken)
-      outcome = fail('already_claimed', `transaction already paid another payment`);
-    else if (err instanceof RpcUnavailableError) outcome = waitFor(err.message);
-    else if (err instanceof AttestationUnavailable)
-      outcome = waitFor(err.message, { retryAfterMs: err.retryAfterMs });
-    else throw err;
-  }
-  if (!outcome) return;
-  if (outcome.kind === 'fail') return recordFailure(ctx, p, outcome.reason, outcome.detail);
-  const step = outcome.steady ? 0 : p.backoffStep + 1;
-  const backoff = Math.min(ctx.cctp.maxBackoffMs, ctx.cctp.pollMs * 2 ** Math.min(step, 16));
-  await rescheduleCctp(ctx.db, p.paymentId, {
-    delayMs: Math.max(outcome.steady ? ctx.cctp.pollMs : backoff, outcome.retryAfterMs ?? 0),
-    backoffStep: step,
+    if (!('source' in route)) return route;
+    if (p.step === 'burn') return checkBurn(ctx, p, route);
+    if (p.step === 'mint') return checkMint(ctx, p, route);
+    return undefined;
   });
-};

@@ -5,7 +5,8 @@ import { addressFromWord, decodeCctpMessage, type CctpMessage } from '../../chai
 import { advanceCctp, noteAttestationStatus, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
-import { duration, pastDeadline, type RelayRoute } from './relayer-route.js';
+import type { RelayRoute } from './relayer-route.js';
+import { duration, pastDeadline } from './steps.js';
 
 export const COMPLETE = 'complete';
 

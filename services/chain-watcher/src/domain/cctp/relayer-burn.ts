@@ -1,15 +1,13 @@
 import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { ZeroHash, getAddress, keccak256 } from 'ethers';
-import { addressFromWord, decodeDepositForBurn, decodeMessageSent } from '../../chain/cctp.js';
+import { addressFromWord, decodeMessageSent } from '../../chain/cctp.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
 import { claimTransaction } from '../../db/claims-repo.js';
 import { advanceCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context.js';
-import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
-import { deepEnough, pastDeadline, type RelayRoute } from './relayer-route.js';
-
-/** A transaction that already pays another payment. */
-export class ClaimTaken extends Error {}
+import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+import type { RelayRoute } from './relayer-route.js';
+import { ClaimTaken, payingBurn, deepEnough } from './steps.js';
 
 /** The MessageSent the burn emitted: the last one of the transmitter before the DepositForBurn. */
 const messageOf = (receipt: ReceiptFacts, r: RelayRoute, burnLogIndex: number): string | undefined => {
@@ -31,26 +29,10 @@ export const checkRelayedBurn = async (
   p: CctpPaymentRecord,
   r: RelayRoute,
 ): Promise<CctpOutcome | undefined> => {
-  const receipt = await r.sourceRpc.receipt(p.burnTxHash);
-  if (!receipt) {
-    if (!pastDeadline(p.paymentCreatedAt, ctx.verification.txNotFoundAfterMs))
-      return waitFor('burn not found yet');
-    return fail('burn_not_found', `no transaction ${p.burnTxHash} on ${r.source.name}`);
-  }
-  if (receipt.status !== 1) return fail('burn_reverted', `the burn transaction reverted on ${r.source.name}`);
-  const messenger = getAddress(r.source.cctp!.tokenMessenger);
-  const burns = receipt.logs
-    .map(decodeDepositForBurn)
-    .filter((b): b is NonNullable<typeof b> => b !== undefined && b.emitter === messenger);
-  const matched = matchBurn(burns, {
-    source: r.source,
-    destination: r.destination,
-    depositor: p.fromAddress,
-    mintRecipient: r.relay,
-    minUnits: p.expectedUnits,
-  });
-  if (!('burn' in matched)) return matched;
-  const burn = matched.burn;
+  const found = await payingBurn(ctx, p, r, r.relay);
+  if (!('receipt' in found)) return found;
+  const { receipt } = found;
+  const burn = found.burn;
   if (burn.destinationCaller !== ZeroHash && addressFromWord(burn.destinationCaller) !== r.relay) {
     return fail(
       'burn_mismatch',

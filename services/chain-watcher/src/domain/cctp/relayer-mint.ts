@@ -17,8 +17,8 @@ import { listRelayTransactions, type RelayTransaction } from '../../db/relay-tra
 import { writeEvent, type WatcherContext } from '../context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { signedMessageOf } from './relayer-attestation.js';
-import { ClaimTaken } from './relayer-burn.js';
-import { deepEnough, relayKeyHeld, type RelayRoute } from './relayer-route.js';
+import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
+import { ClaimTaken, deepEnough } from './steps.js';
 import {
   broadcastRelayTransaction,
   crashAt,

@@ -4,6 +4,7 @@ import type { ChainRpc } from '../../chain/chain-rpc.js';
 import type { CctpPaymentRecord } from '../../db/cctp-repo.js';
 import type { WatcherContext } from '../context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+import { merchantDestination } from './steps.js';
 
 /** The chains and wallets of one relayer-flow payment. */
 export interface RelayRoute {
@@ -16,16 +17,6 @@ export interface RelayRoute {
   /** The merchant wallet the relay pays. */
   merchant: string;
 }
-
-export const pastDeadline = (since: Date, ms: number): boolean => Date.now() - since.getTime() >= ms;
-
-/** `90 seconds`, `2 hours`: how long a limit is, for a failure reason a merchant reads. */
-export const duration = (ms: number): string =>
-  ms < 120_000
-    ? `${Math.round(ms / 1000)} seconds`
-    : ms < 7_200_000
-      ? `${Math.round(ms / 60_000)} minutes`
-      : `${Math.round(ms / 3_600_000)} hours`;
 
 const clients = (ctx: WatcherContext, source: ChainConfig, destination: ChainConfig) => {
   const sourceRpc = ctx.chains.get(source.chainId);
@@ -52,38 +43,16 @@ export const relayRouteOf = async (
     if (!destination?.cctp || !rpcs) return waitFor(`chain ${p.destinationChainId} is not configured`);
     return { source, destination, ...rpcs, relay: p.relayAddress, merchant: p.merchantAddress };
   }
-  const wallet = await ctx.wallets.primary(p.merchantId);
-  if (!wallet) {
-    if (!pastDeadline(p.paymentCreatedAt, ctx.verification.txNotFoundAfterMs))
-      return waitFor('the merchant has no wallet yet');
-    return fail('wrong_recipient', 'the merchant has no wallet held by this service');
-  }
-  const destination = chainById(ctx.registry, wallet.chainId);
-  if (!destination?.cctp)
-    return fail('chain_mismatch', `the merchant's chain ${wallet.blockchain} has no CCTP`);
-  if (p.destinationChainId !== null && p.destinationChainId !== destination.chainId) {
-    return fail(
-      'chain_mismatch',
-      `the payment names destination chain ${p.destinationChainId}, but the merchant is paid on ${destination.name} (${destination.chainId})`,
-    );
-  }
-  if (destination.chainId === source.chainId) {
-    return fail(
-      'chain_mismatch',
-      `a cross-chain payment cannot start on the merchant's own chain ${source.name}`,
-    );
-  }
+  const to = await merchantDestination(ctx, p, source);
+  if (!('destination' in to)) return to;
+  const { destination } = to;
   const relay = ctx.relayers.addressOn(destination.chainId);
   if (!relay) return fail('chain_mismatch', `no relay wallet is configured for ${destination.name}`);
   const rpcs = clients(ctx, source, destination);
   if (!rpcs) return fail('chain_mismatch', 'no RPC client for the route');
-  return { source, destination, ...rpcs, relay: getAddress(relay), merchant: getAddress(wallet.address) };
+  return { source, destination, ...rpcs, relay: getAddress(relay), merchant: to.wallet };
 };
 
 /** The relay wallet's key is still the one configured: only then can it sign the mint and transfer. */
 export const relayKeyHeld = (ctx: WatcherContext, r: RelayRoute): boolean =>
   ctx.relayers.addressOn(r.destination.chainId) === r.relay;
-
-/** `confirmations` deep, the including block counting as one. */
-export const deepEnough = async (rpc: ChainRpc, chain: ChainConfig, blockNumber: number) =>
-  (await rpc.blockNumber()) - blockNumber + 1 >= chain.confirmations;

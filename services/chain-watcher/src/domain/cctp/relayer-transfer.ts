@@ -15,7 +15,8 @@ import { writeEvent, type WatcherContext } from '../context.js';
 import { tokenDomain } from '../transfers/attempts.js';
 import { amountText, pausedNote } from '../transfers/rules.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
-import { deepEnough, relayKeyHeld, type RelayRoute } from './relayer-route.js';
+import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
+import { deepEnough } from './steps.js';
 import {
   broadcastRelayTransaction,
   crashAt,
