@@ -1,7 +1,8 @@
 /**
- * Cross-chain payments (CCTP v2, bridge-kit flow) on the devnet, through the whole stack
- * (PostgreSQL + RabbitMQ), with the attestation service answering without delay:
- *  - burn mined → payment.completed on the bus, when the client mints and when the forwarder does;
+ * Cross-chain payments (CCTP v2) on the devnet, through the whole stack (PostgreSQL + RabbitMQ),
+ * with the attestation service answering without delay:
+ *  - burn mined → payment.completed on the bus: bridge kit when the client mints and when the
+ *    forwarder does, and the legacy relayer flow (the service mints and transfers);
  *  - the reference in the same run: burn mined → mint mined by the client alone (the chains and the
  *    attestation service, no payment service), and the share of the end-to-end time spent waiting
  *    for the attestation.
@@ -112,11 +113,11 @@ const main = async () => {
     const messenger = new Contract(eth.cctp.tokenMessenger, tokenMessengerV2Abi(), onEth);
     const transmitter = new Contract(base.cctp.messageTransmitter, messageTransmitterV2Abi(), onBase);
 
-    const burn = async (hookData?: string) => {
+    const burn = async (hookData?: string, to = wallet!, amount = parseUnits('10', 6)) => {
       const args = [
-        parseUnits('10', 6),
+        amount,
         base.cctpDomain,
-        addressToBytes32(wallet!),
+        addressToBytes32(to),
         eth.tokens.USDC,
         ZeroHash,
         parseUnits('0.5', 6),
@@ -140,20 +141,25 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
-    const report = async (burnTxHash: string, mintTxHash?: string) => {
+    const report = async (
+      burnTxHash: string,
+      mintTxHash?: string,
+      feeQuote?: { merchantReceives: number },
+    ) => {
       const created = await call('POST', '/payments/create-public', {
         merchantId,
         txHash: burnTxHash,
-        amount: '10',
+        amount: feeQuote ? String(feeQuote.merchantReceives) : '10',
         token: 'USDC',
         chainId: eth.chainId,
         destinationChainId: base.chainId,
         fromAddress: customer.address,
         toAddress: wallet,
         isCrossChain: true,
-        bridgeKit: { burnTxHash, ...(mintTxHash ? { mintTxHash } : {}) },
+        ...(feeQuote ? { feeQuote } : { bridgeKit: { burnTxHash, ...(mintTxHash ? { mintTxHash } : {}) } }),
         customerEmail: 'bench@example.com',
       });
+      if (!created.data) throw new Error(`create-public refused: ${JSON.stringify(created)}`);
       const id = created.data.paymentId as string;
       return new Promise<number>((resolve) => completed.set(id, () => resolve(performance.now())));
     };
@@ -184,6 +190,18 @@ const main = async () => {
       forwarded.push(done - b.minedAt);
       forwardedShare.push((a.at - b.minedAt) / (done - b.minedAt));
     }
+    const relay = stack.devnet.relayers.BASE!.address;
+    const relayed: number[] = [];
+    const relayedShare: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const quote = (await call('GET', '/payments/cctp-fee?destinationChain=BASE&productPrice=10')).data;
+      const b = await burn(undefined, relay, parseUnits(String(quote.amountToBurn), 6));
+      const donePromise = report(b.hash, undefined, quote);
+      const a = await attested(b.hash);
+      const done = await donePromise;
+      relayed.push(done - b.minedAt);
+      relayedShare.push((a.at - b.minedAt) / (done - b.minedAt));
+    }
     const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
     console.log(`cross-chain ETH → BASE, ${SAMPLES} payments each, attestation delay 0, 1 confirmation`);
     console.log(`  reference: burn mined → mint mined by the client alone     ${summary(clientOnly)}`);
@@ -195,6 +213,12 @@ const main = async () => {
     console.log(`  bridge kit, forwarder mints: burn mined → payment.completed ${summary(forwarded)}`);
     console.log(
       `    share waiting for the attestation                         ${(100 * mean(forwardedShare)).toFixed(0)} %`,
+    );
+    console.log(
+      `  relayer flow (mint + transfer by the service): burn mined → payment.completed ${summary(relayed)}`,
+    );
+    console.log(
+      `    share waiting for the attestation                         ${(100 * mean(relayedShare)).toFixed(0)} %`,
     );
   } finally {
     for (const p of providers) p.destroy();

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { BlockchainName, PAYMENT_AMOUNT_MAX, PAYMENT_AMOUNT_MIN, moneyAmountString } from '../common.js';
+import {
+  BlockchainName,
+  PAYMENT_AMOUNT_MAX,
+  PAYMENT_AMOUNT_MIN,
+  Uuid,
+  moneyAmountString,
+} from '../common.js';
 import { successEnvelope } from '../envelope.js';
 
 /**
@@ -36,6 +42,11 @@ export const CctpFeeQuote = z.object({
   validUntil: z.number().int(),
   validForSeconds: z.number().int(),
   breakdown: CctpFeeBreakdown,
+  /**
+   * Not in the specification's table: tells two quotes of the same figures and second apart, so
+   * that each pays for one payment only. Signed with the rest.
+   */
+  quoteId: Uuid,
   signature: z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote signature'),
 });
 export type CctpFeeQuote = z.infer<typeof CctpFeeQuote>;

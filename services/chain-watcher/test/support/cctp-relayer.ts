@@ -101,6 +101,7 @@ export const feeQuote = (
     destinationChain,
     validUntil: Math.floor(Date.now() / 1000) + 300,
     validForSeconds: 300,
+    quoteId: '0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61',
     breakdown: { gasEstimateUSD: feeTotal, gasWithBuffer: feeTotal, minGasFee: 0.5, bufferPercent: 20 },
     signature: 'ab'.repeat(32),
   };

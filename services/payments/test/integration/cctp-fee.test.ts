@@ -26,7 +26,7 @@ const documentedSignature = (q: Omit<CctpFeeQuote, 'signature'>): string =>
   createHmac('sha256', TEST_FEE_QUOTE_SECRET)
     .update(
       JSON.stringify([
-        'stablepay.cctp-fee-quote.v1',
+        'stablepay.cctp-fee-quote.v2',
         q.productPrice,
         q.amountToBurn,
         q.feeGas,
@@ -41,6 +41,7 @@ const documentedSignature = (q: Omit<CctpFeeQuote, 'signature'>): string =>
         q.breakdown.gasWithBuffer,
         q.breakdown.minGasFee,
         q.breakdown.bufferPercent,
+        q.quoteId,
       ]),
     )
     .digest('hex');
@@ -99,7 +100,8 @@ describe('cross-chain fee quotes (PostgreSQL + RabbitMQ + a stand-in chain-watch
       expect(res.headers.get('cache-control')).to.equal('no-store');
       expect(CctpFeeResponse.safeParse(res.body).success).to.equal(true);
       const q = res.body.data as CctpFeeQuote;
-      const { validUntil, signature, ...rest } = q;
+      const { validUntil, signature, quoteId, ...rest } = q;
+      expect(quoteId).to.match(/^[0-9a-f-]{36}$/);
       expect(rest).to.deep.equal({
         productPrice: 100,
         // 1.59 USD of gas + 20% = 1.908; 101.908 / (1 - 1 bp) rounded up to the micro-dollar
@@ -114,9 +116,18 @@ describe('cross-chain fee quotes (PostgreSQL + RabbitMQ + a stand-in chain-watch
         breakdown: { gasEstimateUSD: 1.59, gasWithBuffer: 1.908, minGasFee: 0.5, bufferPercent: 20 },
       });
       expect(validUntil).to.be.within(before + 300, Math.floor(Date.now() / 1000) + 300);
-      expect(signature).to.equal(documentedSignature({ ...rest, validUntil }));
+      expect(signature).to.equal(documentedSignature({ ...rest, validUntil, quoteId }));
       // The chain-watcher was asked once, with a service token, for the destination chain.
       expect(watcher.requests.at(-1)).to.deep.equal({ destinationChain: 'BASE', caller: 'service' });
+    });
+
+    it('gives two quotes of the same figures in the same second apart, so each pays once', async () => {
+      const [a, b] = await Promise.all([
+        h.call('GET', '/payments/cctp-fee?destinationChain=BASE&productPrice=100'),
+        h.call('GET', '/payments/cctp-fee?destinationChain=BASE&productPrice=100'),
+      ]);
+      expect(a.body.data.quoteId).not.to.equal(b.body.data.quoteId);
+      expect(a.body.data.signature).not.to.equal(b.body.data.signature);
     });
 
     it('charges the minimum gas fee when gas is nearly free', async () => {

@@ -31,6 +31,7 @@ const relayerFeeQuote = signQuote(TEST_FEE_QUOTE_KEY, {
   destinationChain: 'BASE',
   validUntil: 1_900_000_000,
   validForSeconds: 300,
+  quoteId: '0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61',
   breakdown: { gasEstimateUSD: 0.05, gasWithBuffer: 0.06, minGasFee: 0.1, bufferPercent: 20 },
 });
 const addr = () => `0x${randomBytes(20).toString('hex')}`;

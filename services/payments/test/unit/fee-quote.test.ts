@@ -102,12 +102,13 @@ describe('fee quote signature', () => {
     destinationChain: 'BASE',
     validUntil: 1_900_000_000,
     validForSeconds: 300,
+    quoteId: '0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61',
     breakdown: { gasEstimateUSD: 1.59, gasWithBuffer: 1.908, minGasFee: 0.5, bufferPercent: 20 },
   };
 
   it('signs the documented canonical form with HMAC-SHA256', () => {
     const canonical =
-      '["stablepay.cctp-fee-quote.v1",100,101.918192,1.908,0.010192,1.918192,101.918192,100,"BASE",1900000000,300,1.59,1.908,0.5,20]';
+      '["stablepay.cctp-fee-quote.v2",100,101.918192,1.908,0.010192,1.918192,101.918192,100,"BASE",1900000000,300,1.59,1.908,0.5,20,"0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61"]';
     expect(canonicalQuote(unsigned)).to.equal(canonical);
     const quote = signQuote(key, unsigned);
     expect(quote.signature).to.equal(createHmac('sha256', secret).update(canonical).digest('hex'));

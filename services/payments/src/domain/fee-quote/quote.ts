@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   baseUnitsToDecimal,
   chainByName,
@@ -70,5 +71,6 @@ export const quoteCctpFee = async (ctx: PaymentsContext, query: CctpFeeQuery): P
       minGasFee: usd(policy.minGasFee),
       bufferPercent: Number(baseUnitsToDecimal(policy.bufferBps, 2)),
     },
+    quoteId: randomUUID(),
   });
 };

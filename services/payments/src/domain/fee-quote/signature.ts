@@ -4,7 +4,7 @@ import type { CctpFeeQuote } from '@stablepay/contracts';
 export type UnsignedQuote = Omit<CctpFeeQuote, 'signature'>;
 
 /** Names the format, so a signature made for anything else under the same key never verifies here. */
-const CANONICAL_TAG = 'stablepay.cctp-fee-quote.v1';
+const CANONICAL_TAG = 'stablepay.cctp-fee-quote.v2';
 
 /**
  * The text a quote's signature covers: every field except `signature`, in a fixed order, as one JSON
@@ -28,6 +28,7 @@ export const canonicalQuote = (q: UnsignedQuote): string =>
     q.breakdown.gasWithBuffer,
     q.breakdown.minGasFee,
     q.breakdown.bufferPercent,
+    q.quoteId,
   ]);
 
 const hmac = (key: KeyObject, quote: UnsignedQuote): Buffer =>
