@@ -38,6 +38,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     receiver = await startReceiver();
     h = await startStackHarness({
       WEBHOOK_EXTRA_CA_FILE: receiver.caFile,
+      REFUND_HOLD_SECONDS: '1',
       SCAN_INTERVAL_MS: '200',
       CCTP_MINT_TIMEOUT_MS: '20000',
       CCTP_POLL_MS: '200',
@@ -196,6 +197,43 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     expect(delivered.body.event).to.equal('payment.completed');
     expect(delivered.body.data).to.include({ is_cross_chain: true, status: 'completed' });
     expect(signatureValid(delivered, webhookSecret)).to.equal(true);
+  });
+
+  it('refunds a cross-chain payment on the merchant chain, to the wallet that burned', async () => {
+    const customer = nextCustomer();
+    const burned = await burn({ privateKey: customer.privateKey, amount: '8' });
+    const message = await attested(burned.hash);
+    const minted = await mint(customer.privateKey, message.message!, message.attestation!);
+    const created = await report({
+      burnTxHash: burned.hash,
+      mintTxHash: minted.hash,
+      from: customer.address,
+      amount: '8',
+    });
+    const paymentId = created.body.data.paymentId as string;
+    expect((await finalStatus(paymentId)).status).to.equal('completed');
+    const before = await usdcBalance(chain('BASE'), customer.address);
+    const refund = await waitFor(async () => {
+      // The refunds service learns of the payment from payment.completed.
+      const r = await h.gw.call('POST', '/refunds/api/create', {
+        headers: shop.key,
+        body: { paymentId, amount: '3', reason: 'requested_by_customer' },
+      });
+      return r.status === 404 ? undefined : r;
+    }, 'the refund to be accepted');
+    expect(refund.status, JSON.stringify(refund.body)).to.equal(201);
+    expect(refund.body.data).to.include({ blockchain: 'BASE', amount: '3.000000' });
+    expect(refund.body.data.destination_address.toLowerCase()).to.equal(customer.address.toLowerCase());
+    const done = await waitFor(
+      async () => {
+        const r = await h.gw.call('GET', `/refunds/api/${refund.body.data.id}`, { headers: shop.key });
+        return ['completed', 'failed'].includes(r.body.data?.status) ? r.body.data : undefined;
+      },
+      60_000,
+      'the refund',
+    );
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect((await usdcBalance(chain('BASE'), customer.address)) - before).to.equal(parseUnits('3', 6));
   });
 
   it('reports a mint to a merchant wallet that no payment recorded, and matches it once one does', async () => {
