@@ -3,4 +3,5 @@ CREATE DATABASE gateway;
 CREATE DATABASE payments;
 CREATE DATABASE chain_watcher;
 CREATE DATABASE refunds;
+CREATE DATABASE invoicing;
 CREATE DATABASE notifier;

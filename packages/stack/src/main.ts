@@ -17,14 +17,18 @@ const stack = await startStack({
   env: Object.fromEntries(
     Object.entries(env).filter(
       (e): e is [string, string] =>
-        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_|WEBHOOK_|SMTP_|MAIL_)/.test(e[0]) && !!e[1],
+        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_|WEBHOOK_|SMTP_|MAIL_|WITHDRAWAL_|INVOICE_|SELLER_|EUR_RATE_|TREASURY_)/.test(
+          e[0],
+        ) && !!e[1],
     ),
   ),
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
+    checkout: env.CHECKOUT_PORT ? Number(env.CHECKOUT_PORT) : undefined,
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
     chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
     refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
+    invoicing: env.INVOICING_PORT ? Number(env.INVOICING_PORT) : undefined,
     notifier: env.NOTIFIER_PORT ? Number(env.NOTIFIER_PORT) : undefined,
     devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
     attestation: env.ATTESTATION_PORT ? Number(env.ATTESTATION_PORT) : undefined,
@@ -46,6 +50,8 @@ const devnetFile = join(varDir, 'devnet.json');
 const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile);
 const devnet = {
   gatewayUrl: stack.gatewayUrl,
+  checkoutUrl: stack.checkoutUrl,
+  widgetExampleUrl: `${stack.checkoutUrl}widget-example.html?merchant=${merchant.id}`,
   docsUrl: `${stack.gatewayUrl}/docs`,
   services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
   merchant,
@@ -59,12 +65,15 @@ console.log(`
 Stablepay is running (data in ${varDir}).
   Gateway (REST API)   ${devnet.gatewayUrl}
   API reference        ${devnet.docsUrl}
+  Checkout page        ${devnet.checkoutUrl} (a session's url is ${devnet.checkoutUrl}?session=<id>)
+  Widget example       ${devnet.widgetExampleUrl}
   Demo merchant id     ${merchant.id}
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}
   Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId}, CCTP domain ${c.cctpDomain})`).join('\n                       ')}
   Attestation API      ${stack.attestation.url} (Circle's paths; CCTP addresses in devnet.json)
   Mail (no SMTP set)   written as .eml files under ${join(varDir, 'mail')}
+  Invoice PDFs         stored under ${join(varDir, 'invoices')}
   Customer accounts    ${stack.devnet.customers.length} funded with gas, USDC and EURC (keys in devnet.json; public devnet keys)
 Everything above is also in ${devnetFile}. Ctrl-C stops the stack.
 `);

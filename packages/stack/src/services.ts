@@ -1,7 +1,9 @@
 import type { ChainRegistry } from '@stablepay/contracts';
 import type { ServiceDefinition } from '@stablepay/platform';
 import { chainWatcherService } from '@stablepay/chain-watcher';
+import { devnetAccount } from '@stablepay/devnet';
 import { gatewayService } from '@stablepay/gateway';
+import { invoicingService } from '@stablepay/invoicing';
 import { notifierService } from '@stablepay/notifier';
 import { paymentsService } from '@stablepay/payments';
 import { refundsService } from '@stablepay/refunds';
@@ -23,7 +25,7 @@ export interface StackServiceEntry {
   definition: ServiceDefinition<any, any, any, any>;
   /** The schema of the shared database that holds the service's tables. */
   schema: string;
-  port: 'chainWatcher' | 'payments' | 'refunds' | 'notifier' | 'gateway';
+  port: 'chainWatcher' | 'payments' | 'refunds' | 'invoicing' | 'notifier' | 'gateway';
   /** Defaults the stack's own environment may override (tuning knobs). */
   defaults?: (input: StackEnvInput) => Record<string, string>;
   /** What the stack decides (wins over the environment). */
@@ -31,6 +33,12 @@ export interface StackServiceEntry {
 }
 
 const chains = (input: StackEnvInput) => ({ CHAIN_REGISTRY: JSON.stringify(input.registry) });
+
+/**
+ * The devnet's treasury: where withdrawal fees go. A devnet mnemonic account (public key, index 2500,
+ * free in the devnet's derivation plan), so tests and developers can read what it received.
+ */
+export const DEVNET_TREASURY = devnetAccount(2500);
 
 /**
  * Every service of the embedded stack, in start order: the gateway last, once every upstream it
@@ -67,12 +75,25 @@ export const stackServices: StackServiceEntry[] = [
     env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
   },
   {
+    definition: invoicingService,
+    schema: 'invoicing',
+    port: 'invoicing',
+    // Invoice PDFs as files under var/; the fees of the devnet go to its treasury account.
+    defaults: (input) => ({
+      INVOICE_STORAGE_DIR: join(input.varDir, 'invoices'),
+      TREASURY_ADDRESS: DEVNET_TREASURY.address,
+      PDF_POLL_MS: '250',
+    }),
+    env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
+  },
+  {
     definition: notifierService,
     schema: 'notifier',
     port: 'notifier',
     // Local development: webhooks to http:// and loopback receivers, mail written as .eml files.
     defaults: (input) => ({ ALLOW_INSECURE_WEBHOOKS: 'true', MAIL_DIR: join(input.varDir, 'mail') }),
-    env: () => ({}),
+    // Invoice e-mails attach the PDF fetched from the invoicing service.
+    env: (input) => ({ INVOICING_URL: input.urls.invoicing! }),
   },
   {
     definition: gatewayService,
@@ -80,9 +101,12 @@ export const stackServices: StackServiceEntry[] = [
     port: 'gateway',
     env: (input) => ({
       ...chains(input),
+      // Published by GET /chains for the checkout page's bridge-kit flow.
+      CCTP_ATTESTATION_URL: input.attestationUrl,
       PAYMENTS_URL: input.urls.payments!,
       CHAIN_WATCHER_URL: input.urls['chain-watcher']!,
       REFUNDS_URL: input.urls.refunds!,
+      INVOICING_URL: input.urls.invoicing!,
       NOTIFIER_URL: input.urls.notifier!,
     }),
   },

@@ -19,11 +19,20 @@ import {
   startDevnetAttestationService,
   type AttestationService,
 } from '@stablepay/devnet/attestation/index';
+import { startCheckoutServer, type CheckoutServer } from './checkout-server.js';
 import { loadOrCreateSecrets } from './secrets.js';
 import { stackServices, type StackEnvInput } from './services.js';
 
 export type StackPort =
-  'gateway' | 'payments' | 'chainWatcher' | 'refunds' | 'notifier' | 'checkout' | 'devnet' | 'attestation';
+  | 'gateway'
+  | 'payments'
+  | 'chainWatcher'
+  | 'refunds'
+  | 'invoicing'
+  | 'notifier'
+  | 'checkout'
+  | 'devnet'
+  | 'attestation';
 
 export interface StackOptions {
   /** Where embedded data, chain state, secrets and devnet.json live. */
@@ -37,6 +46,8 @@ export interface StackOptions {
   /** Ports; 0 picks a free one. `devnet` is the first chain's RPC port. */
   ports?: Partial<Record<StackPort, number>>;
   logLevel?: string;
+  /** The built checkout app to serve (default: the @stablepay/checkout workspace's dist). */
+  checkoutDir?: string;
   /** Extra environment for every service (tuning knobs, test settings). */
   env?: Record<string, string>;
   /** Keep chain state across restarts (default true; tests may want throwaway chains). */
@@ -47,6 +58,7 @@ export interface StackOptions {
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** The hosted checkout page (and the widget's files); a session's url is `${checkoutUrl}?session=<id>`. */
   checkoutUrl: string;
   services: RunningService[];
   devnet: Devnet;
@@ -62,6 +74,7 @@ export const DEFAULT_PORTS: Record<StackPort, number> = {
   payments: 8101,
   chainWatcher: 8102,
   refunds: 8103,
+  invoicing: 8104,
   notifier: 8105,
   devnet: 8545,
   attestation: DEVNET_ATTESTATION_PORT,
@@ -89,7 +102,13 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
   const embedded = opts.databaseUrl ? undefined : await EmbeddedPostgres.open(join(varDir, 'pglite'));
   const bus = await createBus({ url: opts.amqpUrl, prefix: opts.amqpPrefix, logger });
   const dbs: Knex[] = [];
-  const checkoutUrl = `http://${host}:${ports.checkout}/`;
+  // Listening before the services start, so that payments learns the page's real address even on port 0.
+  const checkout: CheckoutServer = await startCheckoutServer({
+    dir: opts.checkoutDir,
+    host,
+    port: ports.checkout,
+  });
+  const checkoutUrl = checkout.url;
   const devnetRegistry = devnet.registry();
   const registry =
     opts.confirmations === undefined
@@ -142,12 +161,19 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     await bus.close();
     for (const db of dbs) await db.destroy();
     await embedded?.close();
+    await checkout.stop();
     await attestation.stop();
     await devnet.stop();
     throw err;
   }
 
   const byName = (name: string) => services.find((s) => s.name === name)!;
+  // The page talks to the gateway, to every chain's RPC endpoint and to the attestation API only.
+  checkout.configure({ gatewayUrl: byName('gateway').url }, [
+    byName('gateway').url,
+    ...registry.chains.flatMap((c) => c.rpcUrls),
+    attestation.url,
+  ]);
   let stopping: Promise<void> | undefined;
   return {
     gatewayUrl: byName('gateway').url,
@@ -160,6 +186,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
       (stopping ??= shutdownInOrder(
         [
           // The edge first, so nothing new comes in while the rest drains.
+          { name: 'checkout page', run: () => checkout.stop() },
           ...[...services].reverse().map((s) => ({ name: s.name, run: () => s.stop() })),
           { name: 'bus', run: () => bus.close() },
           { name: 'databases', run: async () => void (await Promise.all(dbs.map((d) => d.destroy()))) },

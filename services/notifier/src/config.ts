@@ -89,6 +89,9 @@ export const notifierConfigSchema = z.object({
   MAIL_RETRY_SCHEDULE: durationList(1).default(parseDurationList(DEFAULT_MAIL_RETRY_SCHEDULE)!),
   MAIL_LEASE_MS: millis(1_000, 120_000),
   MAIL_TIMEOUT_MS: millis(100, 30_000),
+  /** The invoicing service, whose internal route hands out the invoice PDFs attached to e-mails. */
+  INVOICING_URL: z.string().url().default('http://127.0.0.1:8104'),
+  INVOICING_TIMEOUT_MS: millis(100, 10_000),
 });
 
 export type NotifierEnv = z.infer<typeof notifierConfigSchema>;

@@ -4,6 +4,7 @@ import { notifierMigrations } from './db/migrations.js';
 import { createNotifierContext } from './domain/context.js';
 import { checkSecretKek } from './domain/secrets.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
+import { invoicingAttachments, type AttachmentSource } from './mail/attachments.js';
 import { createMailTransport, type MailTransport } from './mail/transport.js';
 import { notifierConsumers } from './messaging/handlers.js';
 import { systemResolver, type Resolver } from './ssrf/url-policy.js';
@@ -14,10 +15,13 @@ export interface NotifierOptions {
   resolve?: Resolver;
   /** Replaces the transport SMTP_URL or MAIL_DIR configure. */
   mailTransport?: MailTransport;
+  /** Replaces the invoicing service (INVOICING_URL) as the source of attached invoice PDFs. */
+  attachments?: AttachmentSource;
 }
 
 /**
- * Webhooks and e-mails from payment and refund events, and the merchant's webhook management API.
+ * Webhooks and e-mails from payment and refund events, the invoice e-mail with its PDF, and the
+ * merchant's webhook management API.
  * It publishes nothing. Merchants' endpoints and the SMTP server are not readiness conditions:
  * their outages are retried, and must not take the API or the consumers out of rotation.
  */
@@ -35,7 +39,14 @@ export const notifierService = defineService({
       retryDueIn: (ms) => workers.delivery.wakeIn(ms),
       emailsQueued: () => workers.mail.wake(),
     });
-    const workers = notifierWorkers(context, config, transport);
+    const attachments =
+      options.attachments ??
+      invoicingAttachments({
+        baseUrl: config.INVOICING_URL,
+        secret: config.INTERNAL_TOKEN_SECRET,
+        timeoutMs: config.INVOICING_TIMEOUT_MS,
+      });
+    const workers = notifierWorkers(context, config, transport, attachments);
     return {
       routes: webhookRoutes(context),
       consumers: notifierConsumers(context),

@@ -5,6 +5,7 @@ export * from './api-keys.js';
 export * from './merchants.js';
 export * from './invoices.js';
 export * from './withdrawals.js';
+export * from './billing.js';
 export * from './refunds.js';
 export * from './webhooks.js';
 export * from './wallets.js';

@@ -11,32 +11,47 @@ import {
   IsoTimestamp,
   PageOffset,
   PositiveDecimalInput,
+  TxHash,
   Uuid,
   pageLimit,
 } from '../common.js';
 import { successEnvelope } from '../envelope.js';
 
 export const CreateWithdrawalBody = z.object({
-  /** decimal string, > 0, at most 6 decimals */
-  amount: PositiveDecimalInput,
+  /** decimal string, > 0, at most 6 decimals; default: everything available to withdraw */
+  amount: PositiveDecimalInput.optional(),
+  /** the token to withdraw */
   currency: Currency,
-  /** defaults to the merchant's chain */
+  /** the merchant's chain (the only one a withdrawal can leave from); stated to be checked, never to choose */
   blockchain: BlockchainName.optional(),
+  /** where the net amount goes, on the merchant's chain */
   destination_address: EvmAddress,
 });
 export type CreateWithdrawalBody = z.infer<typeof CreateWithdrawalBody>;
 
-export const WithdrawalStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
+/**
+ * requested: both transfers asked of the chain-watcher; processing: one is on-chain; completed: both
+ * confirmed (an invoice is issued); failed: a transfer failed (`failure_reason` says which and why).
+ */
+export const WithdrawalStatus = z.enum(['requested', 'processing', 'completed', 'failed']);
 export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
 
 export const Withdrawal = z.object({
   id: Uuid,
+  /** what leaves the merchant wallet: net_amount + fee */
   amount: DecimalString,
+  /** the service fee, sent to the service's treasury */
+  fee: DecimalString,
+  /** what the destination receives */
+  net_amount: DecimalString,
   currency: Currency,
   blockchain: BlockchainName,
-  destination_address: z.string(),
+  destination_address: EvmAddress,
   status: WithdrawalStatus,
-  tx_hash: z.string().nullable(),
+  /** the transfer of the net amount to the destination, once submitted */
+  tx_hash: TxHash.nullable(),
+  /** the transfer of the fee to the treasury, once submitted */
+  fee_tx_hash: TxHash.nullable(),
   failure_reason: z.string().nullable(),
   /** the invoice issued when the withdrawal completed */
   invoice_id: Uuid.nullable(),
@@ -59,6 +74,7 @@ export const WithdrawalListQuery = z.object({
 });
 export type WithdrawalListQuery = z.infer<typeof WithdrawalListQuery>;
 
+/** Newest first. */
 export const WithdrawalListPage = z.object({
   withdrawals: z.array(Withdrawal),
   total: z.number().int().nonnegative(),

@@ -1,4 +1,5 @@
 import {
+  BillingProfileResponse,
   CancelRefundResponse,
   CreateRefundBody,
   CreateRefundResponse,
@@ -9,10 +10,13 @@ import {
   InvoiceListResponse,
   InvoicePdfQuery,
   PDF_CONTENT_TYPE,
+  RectifyInvoiceBody,
+  RectifyInvoiceResponse,
   RefundDetailResponse,
   RefundIdParams,
   RefundListQuery,
   RefundListResponse,
+  UpdateBillingProfileBody,
   WalletBalanceResponse,
   WithdrawalIdParams,
   WithdrawalListQuery,
@@ -21,17 +25,9 @@ import {
 } from '../http/index.js';
 import type { RouteSpec } from './types.js';
 
-const invoices = {
-  service: 'invoicing',
-  tags: ['Invoices'],
-  planned: 'Invoices are not available yet',
-} as const;
-const withdrawals = {
-  service: 'invoicing',
-  tags: ['Withdrawals'],
-  extension: true,
-  planned: 'Withdrawals are not available yet',
-} as const;
+const invoices = { service: 'invoicing', tags: ['Invoices'] } as const;
+const withdrawals = { service: 'invoicing', tags: ['Withdrawals'], extension: true } as const;
+const billing = { service: 'invoicing', tags: ['Invoices'], extension: true, auth: 'jwt' } as const;
 const refunds = { service: 'refunds', tags: ['Refunds'], auth: 'key' } as const;
 const pdf = { 200: { description: 'The invoice PDF', contentType: PDF_CONTENT_TYPE } };
 
@@ -55,6 +51,50 @@ export const moneyRoutes = [
   { ...invoicePdf, operationId: 'getInvoicePdfApi', path: '/invoices/api/:id/pdf', auth: 'key' },
   { ...listInvoices, operationId: 'listInvoices', path: '/invoices', auth: 'jwt' },
   { ...invoicePdf, operationId: 'getInvoicePdf', path: '/invoices/:id/pdf', auth: 'jwt' },
+  {
+    ...invoices,
+    extension: true,
+    operationId: 'rectifyInvoice',
+    method: 'post',
+    path: '/invoices/:id/rectify',
+    auth: 'jwt',
+    summary: 'Correct an issued invoice with a rectifying invoice',
+    description:
+      'The invoice becomes rectified; a new invoice with the next number, the current billing profile and ' +
+      'the same amounts replaces it and names it. Only an invoice in status issued can be rectified (409).',
+    request: { params: InvoiceIdParams, body: RectifyInvoiceBody },
+    responses: { 201: { description: 'The rectifying invoice', schema: RectifyInvoiceResponse } },
+  },
+  {
+    ...billing,
+    operationId: 'getBillingProfile',
+    method: 'get',
+    path: '/billing-profile',
+    summary: 'The billing profile invoices are addressed with',
+    responses: { 200: { description: 'Billing profile', schema: BillingProfileResponse } },
+  },
+  {
+    ...billing,
+    operationId: 'updateBillingProfile',
+    method: 'put',
+    path: '/billing-profile',
+    summary: 'Replace the billing profile (applies to invoices issued from now on)',
+    request: { body: UpdateBillingProfileBody },
+    responses: { 200: { description: 'Billing profile', schema: BillingProfileResponse } },
+  },
+  {
+    // Service-to-service: the notifier attaches the PDF to the invoice e-mail.
+    service: 'invoicing',
+    tags: ['Internal'],
+    auth: 'service',
+    internal: true,
+    operationId: 'getInternalInvoicePdf',
+    method: 'get',
+    path: '/internal/invoices/:id/pdf',
+    summary: 'The PDF of an invoice, for the invoice e-mail',
+    request: { params: InvoiceIdParams },
+    responses: pdf,
+  },
 
   {
     ...withdrawals,

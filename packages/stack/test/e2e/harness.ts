@@ -50,9 +50,11 @@ export const startStackHarness = async (
     logLevel: process.env.TEST_LOG_LEVEL ?? 'error',
     ports: {
       gateway: 0,
+      checkout: 0,
       payments: 0,
       chainWatcher: 0,
       refunds: 0,
+      invoicing: 0,
       notifier: 0,
       devnet: options.devnetPort ?? 0,
       attestation: 0,

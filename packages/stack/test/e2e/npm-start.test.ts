@@ -15,9 +15,11 @@ describe('npm start (embedded defaults)', function () {
   let child: ChildProcess | undefined;
   const ports = {
     GATEWAY_PORT: '18480',
+    CHECKOUT_PORT: '18486',
     PAYMENTS_PORT: '18481',
     CHAIN_WATCHER_PORT: '18482',
     REFUNDS_PORT: '18483',
+    INVOICING_PORT: '18484',
     NOTIFIER_PORT: '18485',
     DEVNET_PORT: '18545',
     ATTESTATION_PORT: '18790',
@@ -78,7 +80,15 @@ describe('npm start (embedded defaults)', function () {
     // The stand-in for Circle's attestation API runs with the stack, at the address devnet.json names.
     expect(first.devnet.attestationUrl).to.match(/^http:\/\/127\.0\.0\.1:18790\/?$/);
     expect((await fetch(new URL('v2/publicKeys', `${first.devnet.attestationUrl}/`))).status).to.equal(200);
-    expect(first.devnet, 'no checkout page is served yet').not.to.have.property('checkoutUrl');
+    // The checkout page is served where devnet.json and the banner say, with its strict CSP.
+    expect(first.devnet.checkoutUrl).to.equal(`http://127.0.0.1:${ports.CHECKOUT_PORT}/`);
+    expect(first.out).to.contain(first.devnet.checkoutUrl);
+    const page = await fetch(first.devnet.checkoutUrl);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.contain('<div id="app"');
+    expect(page.headers.get('content-security-policy')).to.contain("script-src 'self'");
+    const config = await (await fetch(new URL('config.json', first.devnet.checkoutUrl))).json();
+    expect(config).to.deep.equal({ gatewayUrl: first.devnet.gatewayUrl });
     expect(first.devnet.chains.find((c: { name: string }) => c.name === 'BASE').rpcUrl).to.equal(
       'http://127.0.0.1:18546',
     );

@@ -60,13 +60,15 @@ describe('gateway: the route catalogue as the gateway serves it', () => {
   describe('planned routes', () => {
     const planned = routes.filter((spec) => spec.planned);
 
-    it('are every invoice and withdrawal route', () => {
-      const paths = planned.map((spec) => spec.path);
-      expect(paths).to.not.include('/payments/cctp-fee');
-      expect(paths.every((p) => /^\/(invoices|withdrawals)\b/.test(p))).to.equal(true);
+    it('are none: the invoice and withdrawal routes are served by the invoicing service', async () => {
+      expect(planned.map((spec) => spec.path)).to.deep.equal([]);
       const money = routes.filter((spec) => /^\/(invoices|withdrawals)\b/.test(spec.path));
       expect(money).to.have.length.greaterThan(0);
-      expect(money.every((spec) => spec.planned)).to.equal(true);
+      expect(money.every((spec) => spec.service === 'invoicing')).to.equal(true);
+      const seen = upstream.seen.length;
+      const res = await call(gw.url, 'GET', '/invoices/api/list', { headers: { 'x-api-key': key } });
+      expect(res.status).to.equal(200);
+      expect(upstream.seen.length).to.equal(seen + 1);
     });
 
     for (const spec of planned) {
@@ -97,7 +99,7 @@ describe('gateway: the route catalogue as the gateway serves it', () => {
       expect((await call(gw.url, 'GET', `/payments/${SAMPLE_ID}`)).status).to.equal(401);
     });
 
-    it('authenticates like any route before answering 501', async () => {
+    it('authenticates the invoice and withdrawal routes like any route', async () => {
       for (const path of ['/invoices', '/withdrawals/api/list']) {
         const res = await call(gw.url, 'GET', path);
         expect(res.status, path).to.equal(401);

@@ -45,6 +45,14 @@ export const customerOfPayment = async (
   return row?.customer_email;
 };
 
+/** A document attached when the message is sent, fetched from the service that owns it. */
+export interface AttachmentRef {
+  kind: 'invoice_pdf';
+  /** the invoice id */
+  id: string;
+  fileName: string;
+}
+
 export interface OutgoingEmail {
   eventId: string;
   template: string;
@@ -54,6 +62,7 @@ export interface OutgoingEmail {
   text: string;
   html: string;
   messageId: string;
+  attachment?: AttachmentRef | null;
 }
 
 /**
@@ -72,6 +81,7 @@ export const enqueueEmail = async (db: Db, m: OutgoingEmail): Promise<boolean> =
       text_body: m.text,
       html_body: m.html,
       message_id: m.messageId,
+      attachment: m.attachment ? JSON.stringify(m.attachment) : null,
     })
     .onConflict(['event_id', 'template', 'recipient'])
     .ignore()
@@ -84,6 +94,9 @@ export interface ClaimedEmail extends OutgoingEmail {
   attempts: number;
   leaseToken: string;
 }
+
+const attachmentOf = (v: unknown): AttachmentRef | null =>
+  v === null || v === undefined ? null : ((typeof v === 'string' ? JSON.parse(v) : v) as AttachmentRef);
 
 /** Leases due messages (SKIP LOCKED): replicas share the outbox and never hold the same message. */
 export const claimDueEmails = async (db: Knex, limit: number, leaseMs: number): Promise<ClaimedEmail[]> => {
@@ -111,6 +124,7 @@ export const claimDueEmails = async (db: Knex, limit: number, leaseMs: number): 
     text: r.text_body as string,
     html: r.html_body as string,
     messageId: r.message_id as string,
+    attachment: attachmentOf(r.attachment),
     attempts: r.attempts as number,
     leaseToken: r.lease_token as string,
   }));

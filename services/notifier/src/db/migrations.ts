@@ -140,4 +140,19 @@ const mailMigration: Migration = {
   },
 };
 
-export const notifierMigrations: Migration[] = [inboxMigration, webhooksMigration, mailMigration];
+const attachmentsMigration: Migration = {
+  name: '0003_email_attachments',
+  async up(db) {
+    // What to attach, fetched when the message is sent (never stored here): `{kind, id, fileName}`.
+    await db.schema.alterTable(EMAILS, (t) => {
+      t.jsonb('attachment');
+    });
+  },
+};
+
+export const notifierMigrations: Migration[] = [
+  inboxMigration,
+  webhooksMigration,
+  mailMigration,
+  attachmentsMigration,
+];

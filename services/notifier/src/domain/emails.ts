@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
-import { customerOfPayment, enqueueEmail, findMerchant, rememberCustomer } from '../db/mail-repo.js';
+import type { InvoiceIssuedData, PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import {
+  customerOfPayment,
+  enqueueEmail,
+  findMerchant,
+  rememberCustomer,
+  type AttachmentRef,
+} from '../db/mail-repo.js';
 import type { RenderedEmail } from '../mail/layout.js';
 import {
   TEMPLATES,
   endpointDisabled,
+  invoiceIssued,
   paymentReceipt,
   paymentReceived,
   refundCompleted,
@@ -39,6 +46,7 @@ interface Notice {
   template: TemplateName;
   recipient: string;
   content: RenderedEmail;
+  attachment?: AttachmentRef;
 }
 
 /** Queues each notice once (unique on key, template and recipient); returns how many were new. */
@@ -59,6 +67,7 @@ const queueNotices = async (
       text: n.content.text,
       html: n.content.html,
       messageId: messageIdFor(ctx.mail.messageIdDomain, key.eventId, n.template, n.recipient),
+      attachment: n.attachment ?? null,
     });
     if (added) queued++;
   }
@@ -157,5 +166,34 @@ export const queueDisabledNotice = async (
   });
   return queueNotices(ctx, trx, { eventId: d.attemptId, merchantId: d.merchantId }, [
     { template: TEMPLATES.endpointDisabled, recipient, content },
+  ]);
+};
+
+/**
+ * invoice.issued: the invoice to the merchant, its PDF attached (fetched from the invoicing service
+ * when the message is sent). One message per invoice: the event id keys it.
+ */
+export const queueInvoiceEmail = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string },
+  invoice: InvoiceIssuedData,
+): Promise<number> => {
+  const merchant = await findMerchant(trx, invoice.merchantId);
+  const recipient = normaliseAddress(merchant?.email);
+  if (!merchant || !recipient) {
+    ctx.logger.warn('no merchant e-mail known; invoice e-mail not sent', {
+      merchantId: invoice.merchantId,
+      invoice: invoice.invoiceNumber,
+    });
+    return 0;
+  }
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId: invoice.merchantId }, [
+    {
+      template: TEMPLATES.invoiceIssued,
+      recipient,
+      content: invoiceIssued({ invoice, merchantName: merchant.name }),
+      attachment: { kind: 'invoice_pdf', id: invoice.invoiceId, fileName: invoice.fileName },
+    },
   ]);
 };

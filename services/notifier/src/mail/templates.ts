@@ -1,4 +1,4 @@
-import type { PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import type { InvoiceIssuedData, PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
 export const TEMPLATES = {
@@ -6,6 +6,7 @@ export const TEMPLATES = {
   paymentReceived: 'payment_received',
   refundCompleted: 'refund_completed',
   endpointDisabled: 'endpoint_disabled',
+  invoiceIssued: 'invoice_issued',
 } as const;
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
@@ -114,3 +115,28 @@ export const endpointDisabled = (p: {
       'Events missed in the meantime can be sent again with POST /merchant-webhooks/api/:id/replay.',
     ],
   });
+
+/** To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached. */
+export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: string }): RenderedEmail => {
+  const i = p.invoice;
+  const corrects = i.rectifiesInvoiceId !== null;
+  return renderMessage({
+    subject: `${corrects ? 'Corrective invoice' : 'Invoice'} ${i.invoiceNumber}: withdrawal fee ${money(i.serviceFee, i.currency)}`,
+    heading: corrects ? `Corrective invoice ${i.invoiceNumber}` : `Invoice ${i.invoiceNumber}`,
+    intro: [
+      corrects
+        ? `${p.merchantName}, this corrective invoice replaces an earlier invoice for the fee of one of your withdrawals. The PDF is attached.`
+        : `${p.merchantName}, here is the invoice for the fee of your withdrawal of ${money(i.grossAmount, i.currency)}. The PDF is attached.`,
+    ],
+    details: [
+      ['Invoice number', i.invoiceNumber],
+      ['Withdrawn', money(i.grossAmount, i.currency)],
+      ['Service fee', `${money(i.serviceFee, i.currency)} (${i.serviceFeeEur} EUR)`],
+      ['Sent to you', money(i.netAmount, i.currency)],
+      ['Network', i.blockchain],
+      ['Withdrawal ID', i.withdrawalId],
+      ['Issued', i.issuedAt],
+    ],
+    outro: ['Every invoice is also listed in the dashboard and at GET /invoices/api/list.'],
+  });
+};

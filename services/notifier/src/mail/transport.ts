@@ -13,6 +13,7 @@ export interface MailMessage {
   /** Stable per (event, template, recipient), so a resend after a crash can be recognised. */
   messageId: string;
   template: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface MailTransport {
@@ -34,6 +35,7 @@ const toMail = (m: MailMessage) => ({
   html: m.html,
   messageId: m.messageId,
   headers: { 'X-StablePay-Notification': m.template },
+  ...(m.attachments?.length ? { attachments: m.attachments } : {}),
 });
 
 /** SMTP from SMTP_URL (`smtp://`, `smtps://`, nodemailer options as query parameters). */

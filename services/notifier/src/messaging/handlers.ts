@@ -5,7 +5,7 @@ import { createEventDeliveries, insertEvent } from '../db/deliveries-repo.js';
 import { subscribedEndpointIds } from '../db/endpoints-repo.js';
 import { upsertMerchant } from '../db/mail-repo.js';
 import type { NotifierContext } from '../domain/context.js';
-import { queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
+import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
 import { webhookBody } from '../domain/payloads.js';
 
 /**
@@ -50,5 +50,7 @@ export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
     [EventTypes.RefundCreated]: deliver,
     [EventTypes.RefundCompleted]: deliver,
     [EventTypes.RefundFailed]: deliver,
+    [EventTypes.InvoiceIssued]: async (event, trx) =>
+      void (await queueInvoiceEmail(ctx, trx, event, event.data)),
   };
 };

@@ -1,6 +1,7 @@
 import type { LoopWorker, Worker } from '@stablepay/platform';
 import type { NotifierConfig } from '../config.js';
 import type { NotifierContext } from '../domain/context.js';
+import type { AttachmentSource } from '../mail/attachments.js';
 import type { MailTransport } from '../mail/transport.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { mailWorker } from './mail-worker.js';
@@ -17,6 +18,7 @@ export const notifierWorkers = (
   ctx: NotifierContext,
   config: NotifierConfig,
   transport: MailTransport,
+  attachments: AttachmentSource,
 ): NotifierWorkers => {
   const delivery = new DeliveryWorker(ctx, {
     concurrency: config.WEBHOOK_CONCURRENCY,
@@ -33,6 +35,7 @@ export const notifierWorkers = (
     pollMs: config.MAIL_POLL_MS,
     leaseMs: config.MAIL_LEASE_MS,
     retryDelaysMs: config.MAIL_RETRY_SCHEDULE,
+    attachments,
   });
   const retention = retentionWorker({
     db: ctx.db,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { errorText, type Logger } from '@stablepay/platform';
 import { claimDueEmails, markEmailFailed, markEmailSent, type ClaimedEmail } from '../db/mail-repo.js';
 import { withJitter } from '../domain/retry-schedule.js';
+import type { AttachmentSource } from '../mail/attachments.js';
 import { PermanentMailError, type MailTransport } from '../mail/transport.js';
 import type { NotifierMetrics } from '../metrics.js';
 import { loopWorker, type LoopWorker } from '@stablepay/platform';
@@ -16,11 +17,15 @@ export interface MailWorkerOptions {
   leaseMs: number;
   /** Delay before each retry; after the last, the message is `failed`. */
   retryDelaysMs: number[];
+  /** Where attached documents are fetched from when a message is sent. */
+  attachments: AttachmentSource;
   batchSize?: number;
 }
 
 const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => {
   try {
+    // Fetched at each attempt, so an owner that is down delays the message like SMTP trouble does.
+    const attachments = m.attachment ? [await o.attachments.fetch(m.attachment)] : undefined;
     await o.transport.send({
       from: o.from,
       to: m.recipient,
@@ -29,6 +34,7 @@ const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => 
       html: m.html,
       messageId: m.messageId,
       template: m.template,
+      attachments,
     });
   } catch (err) {
     const permanent = err instanceof PermanentMailError;
@@ -53,8 +59,9 @@ const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => 
 };
 
 /**
- * Sends the e-mail outbox: leases due messages, sends each, marks it sent under the lease. SMTP
- * trouble is retried with backoff; a 5xx refusal fails the message at once.
+ * Sends the e-mail outbox: leases due messages, sends each (with its attachment, fetched now), marks
+ * it sent under the lease. SMTP trouble is retried with backoff; a 5xx refusal fails the message at
+ * once.
  */
 export const mailWorker = (o: MailWorkerOptions): LoopWorker => {
   const batchSize = o.batchSize ?? 10;

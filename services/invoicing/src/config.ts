@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { EvmAddress, normalizeDecimal } from '@stablepay/contracts';
+import { baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
+import { isEuMember } from './domain/vat-rates.js';
+
+/** A decimal with at most 6 fraction digits, kept as its canonical 6-decimal string. */
+const sixDecimals = z
+  .string()
+  .regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number with at most 6 decimals')
+  .transform((v) => normalizeDecimal(v));
+
+const country = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+  .transform((v) => v.toUpperCase());
+
+export const invoicingConfigSchema = z
+  .object({
+    ...baseConfigShape,
+    PORT: envPort.default(8104),
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/)
+      .default('invoicing'),
+    /** Base URL of the chain-watcher's internal API (merchant wallet balances). */
+    CHAIN_WATCHER_URL: z.url().default('http://127.0.0.1:8102'),
+    CHAIN_WATCHER_TIMEOUT_MS: envInt.pipe(z.number().min(100)).default(5000),
+
+    /** Share of a withdrawal taken as the service fee, as a fraction: 0.005 is 0.5 %. */
+    WITHDRAWAL_FEE_RATE: sixDecimals
+      .refine((v) => Number(v) < 1, 'must be below 1 (a fraction, 0.005 is 0.5 %)')
+      .default(normalizeDecimal('0.005')),
+    /** The smallest fee, in token units (USDC and EURC alike); above 0, as every fee is a transfer. */
+    WITHDRAWAL_FEE_MIN: sixDecimals
+      .refine((v) => Number(v) > 0, 'must be above 0 (the fee is sent as its own transfer)')
+      .default(normalizeDecimal('0.1')),
+    /** Where withdrawal fees are sent, on every chain (an EVM address the operator controls). */
+    TREASURY_ADDRESS: EvmAddress,
+
+    /** `<PREFIX>-<year>-<sequence>`; each prefix and year has its own gapless sequence. */
+    INVOICE_PREFIX: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1-10 upper-case letters or digits, starting with a letter')
+      .default('INV'),
+    /** The seller printed on every invoice. */
+    SELLER_NAME: z.string().min(1).default('Stablepay'),
+    /** Address lines separated by `|`, e.g. `Hauptstr. 1|10115 Berlin`. */
+    SELLER_ADDRESS: z.string().default(''),
+    /** Decides domestic VAT and the reverse charge: an EU member state. */
+    SELLER_COUNTRY: country
+      .refine(isEuMember, 'must be an EU member state (the VAT rules applied are the EU rules)')
+      .default('DE'),
+    SELLER_VAT_NUMBER: z.string().optional(),
+    SELLER_EMAIL: z.string().optional(),
+
+    /** `fixed`: the rates below (the devnet); `ecb`: the ECB's daily reference rates from ECB_RATES_URL. */
+    EUR_RATE_SOURCE: z.enum(['fixed', 'ecb']).default('fixed'),
+    /** EUR per USDC for the `fixed` source (EURC is always 1:1). */
+    EUR_RATE_USDC: sixDecimals.default(normalizeDecimal('0.92')),
+    ECB_RATES_URL: z.url().default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+    /** How often the `ecb` source fetches the feed (it publishes once per working day). */
+    ECB_REFRESH_MS: envInt.pipe(z.number().min(1000)).default(3_600_000),
+
+    /** `local`: files under INVOICE_STORAGE_DIR; `s3`: an S3-compatible bucket. */
+    INVOICE_STORAGE: z.enum(['local', 's3']).default('local'),
+    INVOICE_STORAGE_DIR: z.string().default('var/invoices'),
+    S3_BUCKET: z.string().optional(),
+    /** For S3-compatible stores (MinIO, s3rver); empty for AWS itself. */
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_FORCE_PATH_STYLE: envBool.default(false),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    /** Key prefix inside the bucket, e.g. `invoices/`. */
+    S3_PREFIX: z.string().default(''),
+
+    /** How often the PDF worker looks for invoices whose PDF is not stored yet. */
+    PDF_POLL_MS: envInt.pipe(z.number().min(10)).default(1000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.INVOICE_STORAGE === 's3' && !c.S3_BUCKET)
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when INVOICE_STORAGE=s3' });
+    if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_SECRET_ACCESS_KEY'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all',
+      });
+  });
+
+export type InvoicingConfig = z.infer<typeof invoicingConfigSchema>;
+
+export const loadInvoicingConfig = (env: Record<string, string | undefined> = process.env): InvoicingConfig =>
+  loadConfig(invoicingConfigSchema, env);

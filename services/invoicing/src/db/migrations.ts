@@ -1,0 +1,210 @@
+import type { Knex } from 'knex';
+import { InvoiceLanguage, InvoiceStatus, TaxCase, WithdrawalStatus } from '@stablepay/contracts';
+import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+
+export const MERCHANTS = 'merchants';
+export const BILLING_PROFILES = 'billing_profiles';
+export const REFUNDS_IN_FLIGHT = 'refunds_in_flight';
+export const WITHDRAWALS = 'withdrawals';
+export const INVOICE_SEQUENCES = 'invoice_sequences';
+export const INVOICES = 'invoices';
+export const EUR_RATES = 'eur_rates';
+
+/** The states of one of a withdrawal's two transfers. */
+export const LEG_STATES = ['requested', 'submitted', 'confirmed', 'failed'] as const;
+
+/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
+const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+const inList = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
+const money = (t: Knex.CreateTableBuilder, name: string) => t.decimal(name, 20, 6);
+
+const merchantsMigration: Migration = {
+  name: '0001_merchants_and_billing',
+  async up(db) {
+    // merchant.created, projected: the name an invoice falls back to before a billing profile exists.
+    await db.schema.createTable(MERCHANTS, (t) => {
+      t.uuid('merchant_id').primary();
+      t.text('public_id').notNullable();
+      t.text('name').notNullable();
+      t.text('email').notNullable();
+      t.text('blockchain').notNullable();
+      ts(t, 'projected_at').notNullable().defaultTo(db.fn.now());
+    });
+    await db.schema.createTable(BILLING_PROFILES, (t) => {
+      t.uuid('merchant_id').primary();
+      t.text('legal_name').notNullable();
+      t.text('address_line1').notNullable();
+      t.text('address_line2');
+      t.text('postal_code').notNullable();
+      t.text('city').notNullable();
+      t.text('country').notNullable();
+      t.text('vat_number');
+      t.text('language').notNullable();
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      t.check(`language in (${inList(InvoiceLanguage.options)})`, [], 'billing_language_check');
+    });
+  },
+};
+
+const refundsMigration: Migration = {
+  name: '0002_refunds_in_flight',
+  async up(db) {
+    // refund.* projected: what the merchant wallet still owes refunds, held back from withdrawals.
+    await db.schema.createTable(REFUNDS_IN_FLIGHT, (t) => {
+      t.uuid('refund_id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.text('currency').notNullable();
+      t.text('blockchain').notNullable();
+      money(t, 'amount').notNullable();
+      // null while the refund may still send; its end (completed, failed, cancelled) otherwise.
+      t.text('outcome');
+      ts(t, 'closed_at');
+    });
+    await db.raw(
+      `create index refunds_in_flight_merchant_idx on ${REFUNDS_IN_FLIGHT} (merchant_id, currency, blockchain)`,
+    );
+  },
+};
+
+const withdrawalsMigration: Migration = {
+  name: '0003_withdrawals',
+  async up(db) {
+    await db.schema.createTable(WITHDRAWALS, (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.text('currency').notNullable();
+      t.text('blockchain').notNullable();
+      t.text('destination_address').notNullable();
+      t.text('treasury_address').notNullable();
+      money(t, 'gross_amount').notNullable();
+      money(t, 'fee_amount').notNullable();
+      money(t, 'net_amount').notNullable();
+      // The policy the fee was computed with, kept for the invoice.
+      t.decimal('fee_rate', 10, 6).notNullable();
+      t.text('status').notNullable();
+      t.text('failure_reason');
+      // The two transfers: net to the destination, fee to the treasury.
+      t.text('net_state').notNullable().defaultTo('requested');
+      t.text('net_tx_hash');
+      ts(t, 'net_confirmed_at');
+      t.text('fee_state').notNullable().defaultTo('requested');
+      t.text('fee_tx_hash');
+      ts(t, 'fee_confirmed_at');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'processing_at');
+      ts(t, 'completed_at');
+      ts(t, 'failed_at');
+      t.check(`status in (${inList(WithdrawalStatus.options)})`, [], 'withdrawals_status_check');
+      t.check(`net_state in (${inList(LEG_STATES)})`, [], 'withdrawals_net_state_check');
+      t.check(`fee_state in (${inList(LEG_STATES)})`, [], 'withdrawals_fee_state_check');
+      t.check(
+        'net_amount > 0 and fee_amount >= 0 and gross_amount = net_amount + fee_amount',
+        [],
+        'withdrawals_split',
+      );
+    });
+    await db.raw(
+      `create index withdrawals_merchant_created_idx on ${WITHDRAWALS} (merchant_id, created_at desc, id)`,
+    );
+    await db.raw(
+      `create index withdrawals_merchant_token_idx on ${WITHDRAWALS} (merchant_id, currency, blockchain)`,
+    );
+  },
+};
+
+const invoicesMigration: Migration = {
+  name: '0004_invoices',
+  async up(db) {
+    // One row per prefix and year; its increment is locked until the issuing transaction ends, so
+    // numbers are handed out in commit order and a rolled-back issue gives its number back.
+    await db.schema.createTable(INVOICE_SEQUENCES, (t) => {
+      t.text('prefix').notNullable();
+      t.integer('year').notNullable();
+      t.integer('last_value').notNullable();
+      t.primary(['prefix', 'year']);
+    });
+    await db.schema.createTable(INVOICES, (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable();
+      t.uuid('withdrawal_id').notNullable().references('id').inTable(WITHDRAWALS);
+      t.text('invoice_number').notNullable().unique();
+      t.text('prefix').notNullable();
+      t.integer('year').notNullable();
+      t.integer('sequence').notNullable();
+      t.text('status').notNullable();
+      ts(t, 'issued_at').notNullable();
+      t.text('currency').notNullable();
+      t.text('blockchain').notNullable();
+      money(t, 'gross_amount').notNullable();
+      money(t, 'service_fee').notNullable();
+      money(t, 'net_amount').notNullable();
+      t.decimal('fee_rate', 10, 6).notNullable();
+      // The fee in EUR at the recorded rate (EUR per token) of the recorded day and source.
+      t.decimal('eur_rate', 20, 6).notNullable();
+      // `YYYY-MM-DD` as text: both drivers hand it back unchanged, with no time zone to shift it.
+      t.text('eur_rate_date').notNullable();
+      t.text('eur_rate_source').notNullable();
+      t.decimal('service_fee_eur', 20, 2).notNullable();
+      t.text('tax_case').notNullable();
+      t.integer('tax_rate_bp').notNullable();
+      t.text('vat_country');
+      money(t, 'tax_amount').notNullable();
+      t.decimal('tax_amount_eur', 20, 2).notNullable();
+      t.text('language').notNullable();
+      // Seller and customer as they were at issue: an invoice is never edited afterwards.
+      t.jsonb('seller').notNullable();
+      t.jsonb('customer').notNullable();
+      t.text('destination_address').notNullable();
+      t.text('net_tx_hash').notNullable();
+      t.text('fee_tx_hash').notNullable();
+      ts(t, 'withdrawal_completed_at').notNullable();
+      t.uuid('rectifies_invoice_id').references('id').inTable(INVOICES).unique();
+      t.uuid('rectified_by_invoice_id');
+      t.text('rectification_reason');
+      t.text('pdf_key').notNullable();
+      ts(t, 'pdf_stored_at');
+      // The PDF worker's lease on a row whose PDF is not stored yet.
+      ts(t, 'pdf_lease_until');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      t.unique(['prefix', 'year', 'sequence']);
+      t.check(`status in (${inList(InvoiceStatus.options)})`, [], 'invoices_status_check');
+      t.check(`tax_case in (${inList(TaxCase.options)})`, [], 'invoices_tax_case_check');
+    });
+    // Exactly one invoice is first issued for a withdrawal; rectifying ones follow it.
+    await db.raw(
+      `create unique index invoices_one_per_withdrawal on ${INVOICES} (withdrawal_id) where rectifies_invoice_id is null`,
+    );
+    await db.raw(`create index invoices_merchant_issued_idx on ${INVOICES} (merchant_id, issued_at desc)`);
+    await db.raw(
+      `create index invoices_pdf_pending_idx on ${INVOICES} (created_at) where pdf_stored_at is null`,
+    );
+  },
+};
+
+const ratesMigration: Migration = {
+  name: '0005_eur_rates',
+  async up(db) {
+    // Reference rates fetched ahead of need, so issuing an invoice never waits on the feed.
+    await db.schema.createTable(EUR_RATES, (t) => {
+      t.text('currency').notNullable();
+      t.text('rate_date').notNullable();
+      t.decimal('eur_per_unit', 20, 6).notNullable();
+      t.text('source').notNullable();
+      ts(t, 'fetched_at').notNullable().defaultTo(db.fn.now());
+      t.primary(['currency', 'rate_date']);
+    });
+  },
+};
+
+/** In order; each runs once per database. */
+export const invoicingMigrations: Migration[] = [
+  outboxMigration,
+  inboxMigration,
+  merchantsMigration,
+  refundsMigration,
+  withdrawalsMigration,
+  invoicesMigration,
+  ratesMigration,
+];

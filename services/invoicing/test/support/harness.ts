@@ -1,0 +1,212 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Currency, TransferPurpose } from '@stablepay/contracts';
+import {
+  AmqpBus,
+  createDatabase,
+  createMetrics,
+  startDefinedService,
+  type ServiceRole,
+} from '@stablepay/platform';
+import {
+  bootService,
+  quietLogger,
+  waitFor,
+  type CallOptions,
+  type CallResult,
+  type ServiceUnderTest,
+} from '@stablepay/platform/testing';
+import {
+  invoicingService,
+  transferKey,
+  type InvoicingConfig,
+  type InvoicingContext,
+  type InvoicingOptions,
+} from '../../src/index.js';
+import { BalanceServer } from './balance-server.js';
+
+export const TREASURY = '0x7e5f4552091a69125d5dfcb7b8c2659029395bdf';
+
+export const randomTxHash = (): string => `0x${randomBytes(32).toString('hex')}`;
+export const randomAddress = (): string => `0x${randomBytes(20).toString('hex')}`;
+
+/** A merchant with a wallet on BASE holding `balances` (USDC and EURC by default). */
+export interface TestMerchant {
+  merchantId: string;
+  wallet: string;
+}
+
+export interface Harness extends ServiceUnderTest<InvoicingConfig, InvoicingContext> {
+  balances: BalanceServer;
+  storageDir: string;
+  merchant(balances?: Partial<Record<Currency, string>>): TestMerchant;
+  /** Calls as the merchant's API key (`key`) or dashboard session (`jwt`). */
+  as(m: TestMerchant, method: string, path: string, body?: unknown, via?: 'key' | 'jwt'): Promise<CallResult>;
+  /** Creates a withdrawal through the API and returns its view (asserting 201). */
+  withdraw(m: TestMerchant, body?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** Plays the chain-watcher: reports on one of a withdrawal's transfers, routed as its relay does. */
+  report(
+    m: TestMerchant,
+    withdrawalId: string,
+    leg: 'net' | 'fee',
+    outcome: 'submitted' | 'confirmed' | 'failed',
+    opts?: { txHash?: string; reason?: string; times?: number; purpose?: TransferPurpose },
+  ): Promise<string>;
+  /** Both transfers submitted and confirmed: the withdrawal completes and its invoice is issued. */
+  complete(m: TestMerchant, withdrawalId: string): Promise<{ net: string; fee: string }>;
+  waitForStatus(m: TestMerchant, withdrawalId: string, status: string): Promise<Record<string, any>>;
+  /** Waits until the withdrawal's invoice exists and its PDF is stored; returns the invoice view. */
+  waitForInvoice(m: TestMerchant, withdrawalId: string): Promise<Record<string, any>>;
+  /** Another instance of the service on the same database and broker prefix. */
+  startReplica(role?: ServiceRole): Promise<void>;
+}
+
+/** The real service (bootService) with a real HTTP server in the chain-watcher's place. */
+export const startHarness = async (
+  env: Record<string, string> = {},
+  options: InvoicingOptions = {},
+  role?: ServiceRole,
+): Promise<Harness> => {
+  const balances = await new BalanceServer().start();
+  const storageDir = mkdtempSync(join(tmpdir(), 'sp-invoices-'));
+  const sut = await bootService(invoicingService, {
+    env: {
+      CHAIN_WATCHER_URL: balances.url,
+      TREASURY_ADDRESS: TREASURY,
+      INVOICE_STORAGE_DIR: storageDir,
+      PDF_POLL_MS: '50',
+      SELLER_NAME: 'Stablepay GmbH',
+      SELLER_ADDRESS: 'Hauptstraße 1|10115 Berlin',
+      SELLER_COUNTRY: 'DE',
+      SELLER_VAT_NUMBER: 'DE999999999',
+      ...env,
+    },
+    options,
+    role,
+    poolMax: 25,
+  });
+  const replicas: Array<{ stop(): Promise<void> }> = [];
+  const as: Harness['as'] = (m, method, path, body, via = 'key') => {
+    const opts: CallOptions = { merchantId: m.merchantId, caller: via === 'key' ? 'api_key' : 'user', body };
+    return sut.call(method, path, opts);
+  };
+  const h: Harness = {
+    ...sut,
+    balances,
+    storageDir,
+    merchant: (tokens = { USDC: '1000', EURC: '1000' }) => {
+      const m = { merchantId: randomUUID(), wallet: randomAddress() };
+      balances.setWallet(m.merchantId, { address: m.wallet, blockchain: 'BASE', balances: { ...tokens } });
+      return m;
+    },
+    as,
+    withdraw: async (m, body = {}) => {
+      const res = await as(m, 'POST', '/withdrawals/api/create', {
+        currency: 'USDC',
+        destination_address: randomAddress(),
+        ...body,
+      });
+      if (res.status !== 201)
+        throw new Error(`withdrawal not created: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    report: async (m, withdrawalId, leg, outcome, opts = {}) => {
+      const txHash = opts.txHash ?? randomTxHash();
+      const idempotencyKey = transferKey(withdrawalId, leg);
+      const purpose = opts.purpose ?? 'withdrawal';
+      const publish = { producer: 'chain-watcher' as const, merchantId: m.merchantId, times: opts.times };
+      if (outcome === 'submitted')
+        await sut.publish(
+          'transfer.submitted',
+          { idempotencyKey, purpose, txHash, blockchain: 'BASE' },
+          publish,
+        );
+      else if (outcome === 'confirmed')
+        await sut.publish(
+          'transfer.confirmed',
+          { idempotencyKey, purpose, txHash, blockNumber: 42 },
+          publish,
+        );
+      else
+        await sut.publish(
+          'transfer.failed',
+          { idempotencyKey, purpose, reason: opts.reason ?? 'reverted', code: 'reverted', txHash: null },
+          publish,
+        );
+      return txHash;
+    },
+    complete: async (m, withdrawalId) => {
+      const net = await h.report(m, withdrawalId, 'net', 'submitted');
+      const fee = await h.report(m, withdrawalId, 'fee', 'submitted');
+      await h.report(m, withdrawalId, 'net', 'confirmed', { txHash: net });
+      await h.report(m, withdrawalId, 'fee', 'confirmed', { txHash: fee });
+      return { net, fee };
+    },
+    waitForStatus: (m, withdrawalId, status) =>
+      waitFor(async () => {
+        const res = await as(m, 'GET', `/withdrawals/api/${withdrawalId}`);
+        return res.body?.data?.status === status ? res.body.data : undefined;
+      }),
+    waitForInvoice: async (m, withdrawalId) => {
+      const row = await waitFor(() =>
+        sut
+          .db('invoices')
+          .where({ withdrawal_id: withdrawalId })
+          .whereNull('rectifies_invoice_id')
+          .whereNotNull('pdf_stored_at')
+          .first(),
+      );
+      const list = await as(m, 'GET', '/invoices/api/list');
+      return (list.body.data as Array<Record<string, any>>).find((i) => i.id === row.id)!;
+    },
+    startReplica: async (role) => {
+      const logger = quietLogger('invoicing');
+      const db = await createDatabase({
+        url: sut.databaseUrl,
+        schema: sut.config.DATABASE_SCHEMA,
+        poolMax: 25,
+      });
+      const bus = new AmqpBus({ url: sut.amqpUrl, prefix: sut.prefix, logger });
+      await bus.connect();
+      const deps = { db, bus, logger, metrics: createMetrics('invoicing', false) };
+      replicas.push(
+        await startDefinedService(invoicingService, {
+          config: sut.config,
+          deps,
+          port: 0,
+          host: '127.0.0.1',
+          role,
+          options,
+        }),
+      );
+    },
+    close: async () => {
+      for (const r of replicas.reverse()) await r.stop();
+      await sut.close();
+      await balances.close();
+      rmSync(storageDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+};
+
+/** A complete billing profile, saved through the dashboard route. */
+export const saveProfile = async (h: Harness, m: TestMerchant, profile: Record<string, unknown>) => {
+  const res = await h.as(
+    m,
+    'PUT',
+    '/billing-profile',
+    {
+      legal_name: 'Shop Ltd',
+      address_line1: '1 Main Street',
+      postal_code: '12345',
+      city: 'Springfield',
+      ...profile,
+    },
+    'jwt',
+  );
+  if (res.status !== 200) throw new Error(`profile not saved: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+};

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { ConfigError } from '@stablepay/platform';
+import { loadInvoicingConfig, sellerOf } from '../../src/index.js';
+
+const BASE = {
+  INTERNAL_TOKEN_SECRET: 'x'.repeat(32),
+  TREASURY_ADDRESS: '0x7e5f4552091a69125d5dfcb7b8c2659029395bdf',
+};
+
+describe('invoicing configuration', () => {
+  it('applies the defaults', () => {
+    expect(loadInvoicingConfig(BASE)).to.include({
+      PORT: 8104,
+      DATABASE_SCHEMA: 'invoicing',
+      CHAIN_WATCHER_URL: 'http://127.0.0.1:8102',
+      WITHDRAWAL_FEE_RATE: '0.005000',
+      WITHDRAWAL_FEE_MIN: '0.100000',
+      INVOICE_PREFIX: 'INV',
+      SELLER_COUNTRY: 'DE',
+      EUR_RATE_SOURCE: 'fixed',
+      EUR_RATE_USDC: '0.920000',
+      INVOICE_STORAGE: 'local',
+      INVOICE_STORAGE_DIR: 'var/invoices',
+    });
+  });
+
+  it('reads the seller', () => {
+    const c = loadInvoicingConfig({
+      ...BASE,
+      SELLER_NAME: 'Pay SRL',
+      SELLER_ADDRESS: 'Via Roma 1 | 00100 Roma',
+      SELLER_COUNTRY: 'it',
+      SELLER_VAT_NUMBER: 'IT12345678901',
+    });
+    expect(sellerOf(c)).to.deep.equal({
+      name: 'Pay SRL',
+      addressLines: ['Via Roma 1', '00100 Roma'],
+      country: 'IT',
+      vatNumber: 'IT12345678901',
+      email: null,
+    });
+  });
+
+  it('refuses, naming the variable, what cannot work', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadInvoicingConfig({ ...BASE, ...env });
+      } catch (err) {
+        expect(err).to.be.instanceOf(ConfigError);
+        return (err as ConfigError).problems.join('\n');
+      }
+      return '';
+    };
+    expect(problems({ TREASURY_ADDRESS: '' })).to.match(/^TREASURY_ADDRESS/);
+    expect(problems({ TREASURY_ADDRESS: '0x1234' })).to.match(/TREASURY_ADDRESS: Invalid EVM address/);
+    expect(problems({ WITHDRAWAL_FEE_RATE: '1.5' })).to.match(/WITHDRAWAL_FEE_RATE/);
+    expect(problems({ WITHDRAWAL_FEE_RATE: '0.0000001' })).to.match(/WITHDRAWAL_FEE_RATE/);
+    expect(problems({ WITHDRAWAL_FEE_MIN: '0' })).to.match(/WITHDRAWAL_FEE_MIN/);
+    expect(problems({ SELLER_COUNTRY: 'US' })).to.match(/SELLER_COUNTRY: must be an EU member state/);
+    expect(problems({ INVOICE_PREFIX: 'inv' })).to.match(/INVOICE_PREFIX/);
+    expect(problems({ INVOICE_STORAGE: 's3' })).to.match(/S3_BUCKET: is required/);
+    expect(problems({ INVOICE_STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).to.match(
+      /S3_SECRET_ACCESS_KEY/,
+    );
+  });
+});

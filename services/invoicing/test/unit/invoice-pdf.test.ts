@@ -1,0 +1,148 @@
+import { expect } from 'chai';
+import type { InvoiceLanguage } from '@stablepay/contracts';
+import { LABELS, formatDecimal, renderInvoicePdf, type InvoiceRecord } from '../../src/index.js';
+import { pdfText } from '../support/pdf-text.js';
+
+const invoice = (over: Partial<InvoiceRecord> = {}): InvoiceRecord => ({
+  id: '0b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f',
+  merchantId: '1b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f',
+  withdrawalId: '2b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f',
+  invoiceNumber: 'INV-2026-0042',
+  prefix: 'INV',
+  year: 2026,
+  sequence: 42,
+  status: 'issued',
+  issuedAt: new Date('2026-03-04T10:00:00Z'),
+  currency: 'USDC',
+  blockchain: 'BASE',
+  grossAmount: '1234.500000',
+  serviceFee: '6.172500',
+  netAmount: '1228.327500',
+  feeRate: '0.005000',
+  eurRate: '0.920000',
+  eurRateDate: '2026-03-04',
+  eurRateSource: 'fixed',
+  serviceFeeEur: '5.68',
+  taxCase: 'domestic',
+  taxRateBp: 1900,
+  vatCountry: 'DE',
+  taxAmount: '0.985525',
+  taxAmountEur: '0.91',
+  language: 'en',
+  seller: {
+    name: 'Stablepay GmbH',
+    addressLines: ['Hauptstraße 1', '10115 Berlin'],
+    country: 'DE',
+    vatNumber: 'DE999999999',
+  },
+  customer: {
+    name: 'Müller & Söhne KG',
+    addressLines: ['Marktplatz 5', '80331 München'],
+    country: 'DE',
+    vatNumber: null,
+  },
+  destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+  netTxHash: `0x${'ab'.repeat(32)}`,
+  feeTxHash: `0x${'cd'.repeat(32)}`,
+  withdrawalCompletedAt: new Date('2026-03-04T09:59:00Z'),
+  rectifiesInvoiceId: null,
+  rectifiedByInvoiceId: null,
+  rectificationReason: null,
+  rectifiesInvoiceNumber: null,
+  pdfKey: 'm/2026/INV-2026-0042.pdf',
+  pdfStoredAt: null,
+  ...over,
+});
+
+describe('the invoice PDF', function () {
+  this.timeout(20_000);
+
+  it('writes numbers the way each language does, from the decimal text', () => {
+    expect(formatDecimal('1234567.500000', 'en')).to.equal('1,234,567.500000');
+    expect(formatDecimal('1234567.50', 'de')).to.equal('1.234.567,50');
+    expect(formatDecimal('1234.50', 'fr')).to.equal('1\u00a0234,50');
+    expect(formatDecimal('999.5', 'it')).to.equal('999,5');
+    expect(formatDecimal('19', 'es')).to.equal('19');
+  });
+
+  const expectations: Record<InvoiceLanguage, string[]> = {
+    en: [
+      'INVOICE',
+      'Issue date 2026-03-04',
+      'Withdrawal service fee (0.5 % of 1,234.500000 USDC)',
+      'VAT 19 %',
+      '0.985525 USDC',
+      '5.68 EUR',
+    ],
+    de: [
+      'RECHNUNG',
+      'Rechnungsdatum 04.03.2026',
+      'Servicegebühr für die Auszahlung (0,5 % von 1.234,500000 USDC)',
+      'Umsatzsteuer 19 %',
+      '0,985525 USDC',
+      '5,68 EUR',
+    ],
+    fr: [
+      'FACTURE',
+      "Date d'émission 04/03/2026",
+      'Frais de service du retrait (0,5 % de 1\u00a0234,500000 USDC)',
+      'TVA 19 %',
+      'Total TTC',
+    ],
+    es: [
+      'FACTURA',
+      'Fecha de emisión 04/03/2026',
+      'Comisión de servicio por la retirada (0,5 % de 1.234,500000 USDC)',
+      'IVA 19 %',
+    ],
+    it: [
+      'FATTURA',
+      'Data di emissione 04/03/2026',
+      'Commissione di servizio per il prelievo (0,5 % di 1.234,500000 USDC)',
+      'IVA 19 %',
+      'Totale',
+    ],
+  };
+  for (const [language, expected] of Object.entries(expectations) as Array<[InvoiceLanguage, string[]]>) {
+    it(`is written in ${language}, with seller, customer, fee, VAT and both transactions`, async () => {
+      const text = await pdfText(await renderInvoicePdf(invoice({ language })));
+      const common = [
+        'INV-2026-0042',
+        'Stablepay GmbH',
+        'Müller & Söhne KG',
+        '80331 München',
+        `0x${'ab'.repeat(32)}`,
+        `0x${'cd'.repeat(32)}`,
+      ];
+      for (const e of [...common, ...expected])
+        expect(text.replace(/\u00a0/g, ' ')).to.contain(e.replace(/\u00a0/g, ' '));
+    });
+  }
+
+  it('carries the legal mention of the reverse charge, and what it corrects', async () => {
+    const text = await pdfText(
+      await renderInvoicePdf(
+        invoice({
+          taxCase: 'reverse_charge',
+          taxRateBp: 0,
+          taxAmount: '0.000000',
+          taxAmountEur: '0.00',
+          rectifiesInvoiceId: '3b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f',
+          rectifiesInvoiceNumber: 'INV-2026-0040',
+          rectificationReason: 'VAT number added',
+        }),
+      ),
+    );
+    expect(text).to.contain(LABELS.en.reverseCharge);
+    expect(text).to.contain('CORRECTIVE INVOICE');
+    expect(text).to.contain(
+      'This invoice corrects and replaces invoice INV-2026-0040. Reason: VAT number added',
+    );
+  });
+
+  it('is the same document every time it is rendered', async () => {
+    const a = await renderInvoicePdf(invoice());
+    const b = await renderInvoicePdf(invoice());
+    expect(await pdfText(a)).to.equal(await pdfText(b));
+  });
+});
