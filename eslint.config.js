@@ -15,10 +15,16 @@ export default tseslint.config(
     },
   },
   {
+    // The checkout page and widget run in browsers: their globals, not Node's.
+    files: ['apps/*/src/**', 'apps/*/public/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: [
       '**/test/**',
       'bench/**',
       'scripts/**',
+      'apps/*/scripts/**',
       'packages/stack/src/**',
       'packages/platform/src/testing/**',
     ],

@@ -82,9 +82,15 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
   let config: CheckoutRuntimeConfig | undefined;
   let connectTo: readonly string[] = [];
 
-  const send = (res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>) => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: string | Buffer,
+    headers: Record<string, string>,
+  ) => {
     res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
-    res.end(body);
+    // HEAD answers the same headers, the length of the body included, without the body.
+    res.end(res.req.method === 'HEAD' ? undefined : body);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -119,7 +125,7 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     const hashed = relative.startsWith('assets/');
     const body = readFileSync(file);
-    send(res, 200, req.method === 'HEAD' ? '' : body, {
+    send(res, 200, body, {
       ...headers,
       'content-type': type,
       'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',

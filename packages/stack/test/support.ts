@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { TypedDataEncoder, Wallet } from 'ethers';
+import { PaymentAmountInput, decimalToBaseUnits } from '@stablepay/contracts';
+import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '@stablepay/payments';
 
 export { waitFor } from '@stablepay/platform/testing';
 
@@ -46,3 +49,27 @@ export const paymentBody = (merchantId: string, extra: Record<string, unknown> =
   reference: 'order-1001',
   ...extra,
 });
+
+/**
+ * The payer's EIP-712 proof for a session link, as the checkout page obtains it: signed by
+ * `privateKey` (a random wallet when absent, which then becomes `fromAddress`).
+ */
+export const proveSession = (body: Record<string, any>, privateKey?: string): Record<string, any> => {
+  if (typeof body.sessionId !== 'string') return body;
+  const wallet = privateKey ? new Wallet(privateKey) : Wallet.createRandom();
+  const message = {
+    sessionId: body.sessionId,
+    merchantId: body.merchantId,
+    payer: wallet.address,
+    recipient: body.toAddress,
+    token: body.token,
+    amount: decimalToBaseUnits(PaymentAmountInput.parse(body.amount)),
+    sourceChainId: body.chainId,
+  };
+  const digest = TypedDataEncoder.hash(
+    { ...CHECKOUT_PROOF_DOMAIN, chainId: body.chainId },
+    CHECKOUT_PROOF_TYPES,
+    message,
+  );
+  return { ...body, fromAddress: wallet.address, sessionProof: wallet.signingKey.sign(digest).serialized };
+};

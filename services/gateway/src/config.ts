@@ -1,6 +1,7 @@
-import type { BlockchainName } from '@stablepay/contracts';
+import type { BlockchainName, PublicChains } from '@stablepay/contracts';
 import { z } from 'zod';
 import {
+  ConfigError,
   baseConfigShape,
   chainConfigShape,
   chainRegistryFromEnv,
@@ -67,6 +68,26 @@ export const gatewayConfigSchema = z.object({
   TRUST_PROXY: trustProxy,
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
+  /**
+   * RPC endpoints that GET /chains publishes to browsers, by chain name (JSON, e.g.
+   * `{"BASE":["https://mainnet.base.org"]}`). A chain left out publishes the URLs of the preset or of
+   * CHAIN_REGISTRY, never those of CHAIN_RPC_URLS_<NAME>, which may carry a provider's key.
+   */
+  PUBLIC_RPC_URLS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return {};
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object, e.g. {"BASE":["https://…"]}' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.partialRecord(z.string(), z.array(z.url({ protocol: /^https?$/ })).min(1))),
+  /** The attestation API that paying clients poll in the bridge-kit flow (published by GET /chains). */
+  CCTP_ATTESTATION_URL: z.url().optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
@@ -75,9 +96,41 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
    * chain-watcher serves too (a merchant elsewhere would never get a wallet).
    */
   supportedBlockchains: BlockchainName[];
+  /** What GET /chains answers: fixed by configuration, so computed once. */
+  publicChains: PublicChains;
 };
 
 export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
   const config = loadConfig(gatewayConfigSchema, env);
-  return { ...config, supportedBlockchains: chainRegistryFromEnv(config).chains.map((chain) => chain.name) };
+  const registry = chainRegistryFromEnv(config);
+  // The registry without the per-chain RPC overrides: those are the deployment's private endpoints.
+  const published = chainRegistryFromEnv({
+    CHAIN_NETWORK: config.CHAIN_NETWORK,
+    CHAIN_REGISTRY: config.CHAIN_REGISTRY,
+  });
+  const unknown = Object.keys(config.PUBLIC_RPC_URLS).filter(
+    (name) => !registry.chains.some((chain) => chain.name === name),
+  );
+  if (unknown.length > 0)
+    throw new ConfigError(unknown.map((name) => `PUBLIC_RPC_URLS: chain ${name} is not in the registry`));
+  return {
+    ...config,
+    supportedBlockchains: registry.chains.map((chain) => chain.name),
+    publicChains: {
+      network: registry.network,
+      attestationUrl: config.CCTP_ATTESTATION_URL ?? null,
+      chains: registry.chains.map((chain) => ({
+        name: chain.name,
+        chainId: chain.chainId,
+        cctpDomain: chain.cctpDomain,
+        confirmations: chain.confirmations,
+        rpcUrls:
+          config.PUBLIC_RPC_URLS[chain.name] ??
+          published.chains.find((c) => c.name === chain.name)?.rpcUrls ??
+          [],
+        tokens: chain.tokens,
+        cctp: chain.cctp ?? null,
+      })),
+    },
+  };
 };

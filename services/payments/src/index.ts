@@ -12,3 +12,10 @@ export {
   type CompletionFacts,
   type TransitionResult,
 } from './domain/payment-state.js';
+export {
+  CHECKOUT_PROOF_DOMAIN,
+  CHECKOUT_PROOF_TYPES,
+  qrAmount,
+  qrTagUnits,
+  sessionProofValid,
+} from './domain/session-link.js';

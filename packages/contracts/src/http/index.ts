@@ -3,6 +3,7 @@ export * from './checkout.js';
 export * from './auth.js';
 export * from './api-keys.js';
 export * from './merchants.js';
+export * from './chains.js';
 export * from './invoices.js';
 export * from './withdrawals.js';
 export * from './billing.js';

@@ -67,6 +67,14 @@ export const CreatePublicPaymentBody = z
     feeQuote: CctpFeeQuote.optional(),
     destinationChainId: ChainId.optional(),
     sessionId: CheckoutSessionId.optional(),
+    /**
+     * EIP-712 signature by `fromAddress` over the session and the payment (see docs/api/README.md,
+     * "Checkout session links"): what lets a payment claim a session without the exact QR amount.
+     */
+    sessionProof: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in hex')
+      .optional(),
     customerEmail: z.email().max(255),
     reference: z.string().max(255).optional(),
     description: z.string().max(500).optional(),
@@ -83,6 +91,9 @@ export const CreatePublicPaymentBody = z
         path: ['bridgeKit'],
         message: 'bridgeKit (or the deprecated feeQuote) is required for cross-chain payments',
       });
+    }
+    if (body.sessionProof !== undefined && body.sessionId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sessionProof'], message: 'sessionProof needs a sessionId' });
     }
     if (body.isCrossChain !== true) {
       if (body.expectedAmount === undefined) {

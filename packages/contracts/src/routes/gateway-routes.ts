@@ -11,6 +11,7 @@ import {
   MerchantIdParams,
   MerchantInfoResponse,
   MerchantWalletResponse,
+  PublicChainsResponse,
   RefreshBody,
   RegisterBody,
   RegisterResponse,
@@ -115,5 +116,18 @@ export const gatewayRoutes = [
     summary: 'Public merchant information',
     request: { params: MerchantIdParams },
     responses: { 200: { description: 'Merchant info', schema: MerchantInfoResponse } },
+  },
+  {
+    service: 'gateway',
+    tags: ['Chains'],
+    auth: 'public',
+    extension: true,
+    operationId: 'getPublicChains',
+    method: 'get',
+    path: '/chains',
+    summary: 'Chains, tokens and CCTP contracts a payment may use',
+    description:
+      'What the checkout page and the widget read before paying: each served chain with its public RPC endpoints, token contracts and CCTP v2 contracts, and the attestation API of the bridge-kit flow.',
+    responses: { 200: { description: 'Chains', schema: PublicChainsResponse } },
   },
 ] as const satisfies readonly RouteSpec[];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
-import { waitFor } from '../support.js';
+import { waitFor, proveSession } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
 /**
@@ -118,7 +118,20 @@ describe('payment failure reasons on the devnet, through the gateway (PostgreSQL
       headers: shop.key,
       body: { amount: '5', return_url: 'https://shop.example/r' },
     });
-    const p = await reportAndAwait({ txHash: hash, fromAddress: c.address, sessionId: session.body.data.id });
+    const p = await reportAndAwait(
+      proveSession(
+        {
+          merchantId: shop.merchantId,
+          token: 'USDC',
+          chainId: base().chainId,
+          toAddress: shop.wallet.address,
+          amount: 5,
+          txHash: hash,
+          sessionId: session.body.data.id,
+        },
+        c.privateKey,
+      ),
+    );
     expect(p).to.include({ failure_reason: 'session_expired_before_tx' });
   });
 });

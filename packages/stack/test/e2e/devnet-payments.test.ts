@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
-import { waitFor } from '../support.js';
+import { proveSession, waitFor } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
 /** A customer pays on a devnet chain; the payment completes through the gateway, verified on-chain. */
@@ -29,21 +29,28 @@ describe('same-chain payments on the devnet, through the gateway (PostgreSQL, Ra
     const tx = await contract.getFunction('transfer')(to, parseUnits(amount, 6));
     await tx.wait();
     provider.destroy();
-    return { txHash: tx.hash as string, from: customer.address };
+    return { txHash: tx.hash as string, from: customer.address, privateKey: customer.privateKey };
   };
 
-  const report = (tx: { txHash: string; from: string }, extra: Record<string, unknown>) =>
+  // A session link carries the payer's proof, signed with the customer's key as the checkout page would.
+  const report = (
+    tx: { txHash: string; from: string; privateKey?: string },
+    extra: Record<string, unknown>,
+  ) =>
     h.gw.call('POST', '/payments/create-public', {
-      body: {
-        merchantId: shop.merchantId,
-        txHash: tx.txHash,
-        token: 'USDC',
-        chainId: chain().chainId,
-        fromAddress: tx.from,
-        toAddress: shop.wallet.address,
-        customerEmail: 'payer@example.com',
-        ...extra,
-      },
+      body: proveSession(
+        {
+          merchantId: shop.merchantId,
+          txHash: tx.txHash,
+          token: 'USDC',
+          chainId: chain().chainId,
+          fromAddress: tx.from,
+          toAddress: shop.wallet.address,
+          customerEmail: 'payer@example.com',
+          ...extra,
+        },
+        extra.sessionId ? tx.privateKey : undefined,
+      ),
     });
 
   const finalStatus = (paymentId: string) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hex, paymentBody, waitFor } from '../support.js';
+import { hex, paymentBody, waitFor, proveSession } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
 /** The first vertical slice, through the gateway only, on PostgreSQL and RabbitMQ. */
@@ -49,7 +49,8 @@ describe('merchant slice through the gateway (PostgreSQL, RabbitMQ)', function (
     expect(pub.body.data).to.not.have.property('metadata');
     expect(pub.headers.get('access-control-allow-origin')).to.equal('*');
 
-    const body = bodyFor(m, { sessionId });
+    // Signed by the paying wallet, as the checkout page does: a session link needs the payer's proof.
+    const body = proveSession(bodyFor(m, { sessionId }));
     // The payments service learns of the merchant from merchant.created.
     const created = await waitFor(async () => {
       const r = await gw.call('POST', '/payments/create-public', { body });

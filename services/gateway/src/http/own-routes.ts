@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { GatewayContext } from '../gateway-context.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { chainRoutes } from './chains/routes.js';
 import type { GatewayRoutes } from './handlers.js';
 import { merchantParams, merchantRoutes } from './merchants/routes.js';
 
@@ -25,7 +26,12 @@ export const ownRoutes = (
   ctx: GatewayContext,
   catalogue: readonly RouteSpec[],
 ): ((spec: RouteSpec) => RequestHandler) => {
-  const handlers: GatewayRoutes = { ...authRoutes(ctx), ...apiKeyRoutes(ctx), ...merchantRoutes(ctx) };
+  const handlers: GatewayRoutes = {
+    ...authRoutes(ctx),
+    ...apiKeyRoutes(ctx),
+    ...merchantRoutes(ctx),
+    ...chainRoutes(ctx),
+  };
   const byId = handlers as unknown as Record<string, RouteHandler<RouteSpec>>;
   assertHandlersMatchCatalogue('gateway', Object.keys(byId), catalogue);
   return (spec) => {

@@ -16,10 +16,13 @@ import {
   setPaymentSession,
   type NewPaymentRow,
 } from '../db/payments-repo.js';
+import { PAYMENTS } from '../db/migrations.js';
 import { attachPayment, lockSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
 import { feeQuoteProblems, requireGenuineQuote, spendFeeQuote } from './fee-quote/redeem.js';
 import type { MerchantRecord, PaymentRecord } from './records.js';
+import { settleSessionIn } from './payment-state.js';
+import { requireSessionClaim } from './session-link.js';
 
 export interface CreatePaymentResult {
   /** false: the txHash was already known and `payment` is the existing one */
@@ -165,6 +168,8 @@ const linkSession = async (
   }
   if (details.length > 0)
     throw new AppError('validation', 'Payment does not match the checkout session', details);
+  // Who may claim the session: the paying wallet's proof, or the session's exact QR amount.
+  await requireSessionClaim(trx, body, payment, session);
   if (!(await attachPayment(trx, sessionId, payment.id)))
     throw conflict('Checkout session already has a payment', used);
   await setPaymentSession(trx, payment.id, sessionId);
@@ -185,6 +190,39 @@ const resubmitted = (existing: PaymentRecord, merchant: MerchantRecord): CreateP
 };
 
 /**
+ * A transaction someone already recorded without a session (a stranger reporting it first, or the
+ * customer's own earlier report) may still claim its session, by the same rules as a new payment,
+ * when the sender and the amount are the recorded ones. Otherwise a stranger's session-less report
+ * would keep the customer's session unpaid.
+ */
+const claimsLater = (known: PaymentRecord, merchantId: string, body: CreatePublicPaymentBody) =>
+  known.merchantId === merchantId &&
+  known.sessionId === null &&
+  (known.status === 'pending' || known.status === 'completed') &&
+  known.fromAddress.toLowerCase() === body.fromAddress.toLowerCase() &&
+  decimalToBaseUnits(known.amount) === decimalToBaseUnits(body.amount);
+
+const linkRecorded = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  known: PaymentRecord,
+): Promise<CreatePaymentResult> => {
+  const sessionId = body.sessionId!;
+  const linked = await ctx.db.transaction(async (trx) => {
+    // Locked, so a completion racing with this link either sees the session or is seen here.
+    await trx(PAYMENTS).where({ id: known.id }).forUpdate().first();
+    const fresh = await findPaymentByTxHash(trx, body.txHash);
+    if (!fresh || !claimsLater(fresh, known.merchantId, body)) return fresh;
+    await linkSession(trx, body, fresh);
+    const payment = { ...fresh, sessionId };
+    if (payment.status === 'completed') await settleSessionIn(trx, payment);
+    return payment;
+  });
+  if (linked?.status === 'completed') ctx.eventsCommitted();
+  return { created: false, payment: linked ?? known };
+};
+
+/**
  * POST /payments/create-public. Idempotent on txHash: a known hash is answered before any rule that
  * depends on the merchant, the session or the fee quote runs. A fee quote must be genuine, valid and
  * match the payment, and is spent in the payment's transaction (one quote, one payment). For a new hash the insert itself decides (ON CONFLICT
@@ -198,6 +236,8 @@ export const createPublicPayment = async (
   const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
   const known = await findPaymentByTxHash(ctx.db, body.txHash);
+  if (known && body.sessionId && claimsLater(known, merchant.merchantId, body))
+    return linkRecorded(ctx, body, known);
   if (known) return resubmitted(known, merchant);
   if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
   const placement = checkAgainstMerchant(ctx, body, merchant);

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
-import { EventTypes, type PaymentCompletedData, type PaymentStatus } from '@stablepay/contracts';
+import {
+  EventTypes,
+  decimalToBaseUnits,
+  type PaymentCompletedData,
+  type PaymentStatus,
+} from '@stablepay/contracts';
 import { conflict, notFound } from '@stablepay/platform';
+import { PAYMENTS } from '../db/migrations.js';
 import { findPayment, recordPaymentFacts, transitionPaymentRow } from '../db/payments-repo.js';
 import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
@@ -104,6 +110,42 @@ export const completePayment = (
   facts: CompletionFacts = {},
 ): Promise<TransitionResult> => runAndNotify(ctx, (trx) => completePaymentIn(trx, id, facts));
 
+/**
+ * False only for a session payment claimed by its QR amount (expected amount above the amount, see
+ * session-link.ts) whose transfer did not move exactly that.
+ */
+const deliveredQrAmount = (p: PaymentRecord): boolean =>
+  p.isCrossChain ||
+  p.expectedAmount === null ||
+  decimalToBaseUnits(p.expectedAmount) === decimalToBaseUnits(p.amount) ||
+  (p.receivedAmount !== null &&
+    decimalToBaseUnits(p.receivedAmount) === decimalToBaseUnits(p.expectedAmount));
+
+/**
+ * A completed payment's checkout session: completed with it (checkout.session.completed in the same
+ * transaction), or released when the payment claimed it by a QR amount it did not deliver exactly.
+ */
+export const settleSessionIn = async (trx: Knex.Transaction, p: PaymentRecord): Promise<void> => {
+  if (p.sessionId && !deliveredQrAmount(p)) {
+    // A session claimed by its QR amount is paid only by exactly that amount (session-link.ts):
+    // anything else was someone else's transfer, so the session is free again for its own.
+    await releaseSession(trx, p.sessionId, p.id);
+    await trx(PAYMENTS).where({ id: p.id }).update({ session_id: null });
+  } else if (p.sessionId) {
+    const session = await completeSessionRow(trx, p.sessionId, p.id);
+    if (session) {
+      await writeEvent(trx, EventTypes.CheckoutSessionCompleted, p.merchantId, {
+        sessionId: session.id,
+        paymentId: p.id,
+        merchantId: p.merchantId,
+        amount: session.amount ?? p.amount,
+        currency: session.currency,
+        completedAt: (session.completedAt ?? session.updatedAt).toISOString(),
+      });
+    }
+  }
+};
+
 /** completePayment inside the caller's transaction (an event handler's inbox transaction). */
 export const completePaymentIn = async (
   trx: Knex.Transaction,
@@ -125,19 +167,7 @@ export const completePaymentIn = async (
     created_at: p.createdAt.toISOString(),
   };
   await writeEvent(trx, EventTypes.PaymentCompleted, p.merchantId, data);
-  if (p.sessionId) {
-    const session = await completeSessionRow(trx, p.sessionId, p.id);
-    if (session) {
-      await writeEvent(trx, EventTypes.CheckoutSessionCompleted, p.merchantId, {
-        sessionId: session.id,
-        paymentId: p.id,
-        merchantId: p.merchantId,
-        amount: session.amount ?? p.amount,
-        currency: session.currency,
-        completedAt: (session.completedAt ?? session.updatedAt).toISOString(),
-      });
-    }
-  }
+  await settleSessionIn(trx, p);
   return result;
 };
 

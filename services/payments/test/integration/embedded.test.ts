@@ -17,6 +17,7 @@ import {
 } from '@stablepay/platform/testing';
 import { paymentsService } from '../../src/index.js';
 import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from '../support/harness.js';
+import { proveSession } from '../support/session-proof.js';
 
 /** The embedded default of `npm start`: PGlite (one session) and the in-process bus. */
 describe('payments on PGlite with the in-process bus', function () {
@@ -74,18 +75,19 @@ describe('payments on PGlite with the in-process bus', function () {
       return_url: 'http://localhost:8081/done',
     });
     expect(session.status).to.equal(201);
-    const payment = () => ({
-      merchantId: publicId,
-      txHash: `0x${randomBytes(32).toString('hex')}`,
-      amount: 5,
-      expectedAmount: 5,
-      token: 'USDC',
-      chainId: 31337,
-      fromAddress: `0x${randomBytes(20).toString('hex')}`,
-      toAddress: `0x${randomBytes(20).toString('hex')}`,
-      customerEmail: 'c@x.test',
-      sessionId: session.body.data.id,
-    });
+    const payment = () =>
+      proveSession({
+        merchantId: publicId,
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        amount: 5,
+        expectedAmount: 5,
+        token: 'USDC',
+        chainId: 31337,
+        fromAddress: `0x${randomBytes(20).toString('hex')}`,
+        toAddress: `0x${randomBytes(20).toString('hex')}`,
+        customerEmail: 'c@x.test',
+        sessionId: session.body.data.id,
+      });
     const results = await Promise.all(
       Array.from({ length: 5 }, () => call('POST', '/payments/create-public', 'public', payment())),
     );

@@ -7,16 +7,25 @@ import {
   CreatePublicPaymentBody,
   PaymentCompletedData,
   PaymentFailedData,
+  decimalToBaseUnits,
 } from '@stablepay/contracts';
+import { Wallet } from 'ethers';
 import { isAppError } from '@stablepay/platform';
 import { advanceCrossChainPayment, completePayment, failPayment } from '../../src/index.js';
 import { assignWallet, findMerchantById, upsertMerchant } from '../../src/db/merchants-repo.js';
-import { insertPaymentIfNew, listPayments, type NewPaymentRow } from '../../src/db/payments-repo.js';
+import {
+  findPaymentByTxHash,
+  insertPaymentIfNew,
+  listPayments,
+  type NewPaymentRow,
+} from '../../src/db/payments-repo.js';
 import { expireDueSessionRows, findSession } from '../../src/db/sessions-repo.js';
 import { createCheckoutSession, expireDueSessions } from '../../src/domain/checkout.js';
 import { createPublicPayment } from '../../src/domain/create-payment.js';
+import { qrAmount, qrTagUnits } from '../../src/domain/session-link.js';
 import { signQuote } from '../../src/domain/fee-quote/signature.js';
 import { TEST_FEE_QUOTE_KEY, addMerchant, backends, migrated, testContext } from '../support/backends.js';
+import { proveSession } from '../support/session-proof.js';
 
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
 /** A quote of the legacy relayer flow, the one that walks the intermediate cross-chain states. */
@@ -87,19 +96,22 @@ for (const backend of backends) {
       ...o,
     });
 
+    // A session payment comes with the payer's proof, as the checkout page sends it.
     const body = (publicId: string, o: Record<string, unknown> = {}) =>
-      CreatePublicPaymentBody.parse({
-        merchantId: publicId,
-        txHash: hash(),
-        amount: '12.5',
-        expectedAmount: '12.5',
-        token: 'USDC',
-        chainId: 31337,
-        fromAddress: addr(),
-        toAddress: addr(),
-        customerEmail: 'buyer@example.test',
-        ...o,
-      });
+      CreatePublicPaymentBody.parse(
+        proveSession({
+          merchantId: publicId,
+          txHash: hash(),
+          amount: '12.5',
+          expectedAmount: '12.5',
+          token: 'USDC',
+          chainId: 31337,
+          fromAddress: addr(),
+          toAddress: addr(),
+          customerEmail: 'buyer@example.test',
+          ...o,
+        }),
+      );
 
     const outbox = async (type: string, key: string, value: string) =>
       (await db('outbox').where({ type }))
@@ -265,6 +277,76 @@ for (const backend of backends) {
         .where({ id: due.id })
         .update({ expires_at: db.raw(`now() - interval '1 second'`) });
       await rejects(createPublicPayment(ctx(), body(m.publicId, { sessionId: due.id })), 409);
+    });
+
+    it('links a session only for its payer: a stranger without the proof or the exact QR amount fails', async () => {
+      const m = await addMerchant(db);
+      const open = async () =>
+        (
+          await createCheckoutSession(
+            ctx(),
+            m.merchantId,
+            CreateCheckoutSessionBody.parse({ amount: '12.5', return_url: 'https://x.test/r' }),
+          )
+        ).session;
+      const mine = await open();
+      const payer = Wallet.createRandom();
+      // The customer's transfer, as a stranger would report it into the stranger's own session.
+      const theirs = await open();
+      const transfer = { txHash: hash(), fromAddress: payer.address };
+      const stranger = (o: Record<string, unknown>) =>
+        CreatePublicPaymentBody.parse({ ...body(m.publicId), ...transfer, sessionId: theirs.id, ...o });
+      const code = async (p: Promise<unknown>) =>
+        p.then(
+          () => 'accepted',
+          (err: { details?: Array<{ code?: string }> }) => err.details?.[0]?.code,
+        );
+      expect(await code(createPublicPayment(ctx(), stranger({})))).to.equal('session_proof_required');
+      const forged = proveSession({ ...stranger({}), sessionProof: undefined }, Wallet.createRandom());
+      expect(
+        await code(createPublicPayment(ctx(), CreatePublicPaymentBody.parse({ ...forged, ...transfer }))),
+      ).to.equal('session_proof_invalid');
+      // The payer's genuine proof is for the payer's session, not for any other.
+      const genuine = proveSession({ ...body(m.publicId), ...transfer, sessionId: mine.id }, payer);
+      expect(
+        await code(
+          createPublicPayment(ctx(), CreatePublicPaymentBody.parse({ ...genuine, sessionId: theirs.id })),
+        ),
+      ).to.equal('session_proof_invalid');
+      expect(await findPaymentByTxHash(db, transfer.txHash)).to.equal(undefined);
+
+      const { payment } = await createPublicPayment(ctx(), CreatePublicPaymentBody.parse(genuine));
+      expect(payment.sessionId).to.equal(mine.id);
+      await completePayment(ctx(), payment.id, { receivedAmount: '12.500000' });
+      expect((await findSession(db, mine.id))!.status).to.equal('complete');
+      expect((await findSession(db, theirs.id))!.status).to.equal('open');
+    });
+
+    it('links a QR payment by its exact tagged amount, and frees the session when another amount arrived', async () => {
+      const m = await addMerchant(db);
+      const { session } = await createCheckoutSession(
+        ctx(),
+        m.merchantId,
+        CreateCheckoutSessionBody.parse({ amount: '7', return_url: 'https://x.test/r' }),
+      );
+      const tagged = qrAmount(session, '7.000000');
+      expect(decimalToBaseUnits(tagged) - 7_000_000n).to.equal(qrTagUnits(session.id));
+      const qr = (o: Record<string, unknown>) =>
+        CreatePublicPaymentBody.parse({
+          ...body(m.publicId),
+          amount: '7',
+          expectedAmount: tagged,
+          sessionId: session.id,
+          ...o,
+        });
+      await rejects(createPublicPayment(ctx(), qr({ expectedAmount: '7' })), 400);
+      const { payment } = await createPublicPayment(ctx(), qr({}));
+      // A larger transfer than the tag asks for is someone else's: the payment stands, the session is free.
+      await completePayment(ctx(), payment.id, { receivedAmount: '50.000000' });
+      expect((await findSession(db, session.id))!).to.deep.include({ status: 'open', paymentId: null });
+      const exact = await createPublicPayment(ctx(), qr({}));
+      await completePayment(ctx(), exact.payment.id, { receivedAmount: tagged });
+      expect((await findSession(db, session.id))!.status).to.equal('complete');
     });
 
     it('completes a payment with its session and writes both events once', async () => {

@@ -3,6 +3,7 @@ import { CheckoutSessionCompletedData, PaymentCompletedData } from '@stablepay/c
 import { waitFor } from '@stablepay/platform/testing';
 import { completePayment, failPayment } from '../../src/index.js';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
+import { proveSession } from '../support/session-proof.js';
 
 describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   this.timeout(30_000);
@@ -25,7 +26,7 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   };
   const pay = (overrides: Record<string, unknown>) =>
     h.call('POST', '/payments/create-public', {
-      body: paymentBody(shop, { amount: '42', expectedAmount: '42', ...overrides }),
+      body: proveSession(paymentBody(shop, { amount: '42', expectedAmount: '42', ...overrides })),
     });
   const getSession = async (id: string) =>
     (await h.call('GET', `/checkout/sessions/${id}`, actingAs(shop))).body.data;
@@ -79,10 +80,10 @@ describe('payments for checkout sessions (PostgreSQL + RabbitMQ)', function () {
   it('answers a resubmission from the existing payment when its session could not take it any more', async () => {
     const create = (body: Record<string, unknown>) => h.call('POST', '/payments/create-public', { body });
     const sessionId = await newSession({ amount: 42 });
-    const failedBody = paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId });
+    const failedBody = proveSession(paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId }));
     const failed = await create(failedBody);
     await failPayment(h.context, failed.body.data.paymentId, 'Transaction reverted');
-    const paidBody = paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId });
+    const paidBody = proveSession(paymentBody(shop, { amount: '42', expectedAmount: '42', sessionId }));
     const paid = await create(paidBody);
     expect(paid.status).to.equal(201);
     await completePayment(h.context, paid.body.data.paymentId, { receivedAmount: '42' });

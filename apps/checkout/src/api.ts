@@ -1,0 +1,81 @@
+import type {
+  CreatedPayment,
+  CreatePublicPaymentInput,
+  MerchantInfo,
+  MerchantWallet,
+  PaymentStatusView,
+  PublicChains,
+  PublicCheckoutSession,
+} from '@stablepay/contracts';
+
+/** An answer of the gateway that is not a success, with the first detail's code when there is one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly path?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface GatewayClient {
+  session(id: string): Promise<PublicCheckoutSession>;
+  merchantInfo(id: string): Promise<MerchantInfo>;
+  merchantWallet(id: string): Promise<MerchantWallet>;
+  chains(): Promise<PublicChains>;
+  createPayment(body: CreatePublicPaymentInput): Promise<CreatedPayment>;
+  paymentStatus(id: string): Promise<PaymentStatusView>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The gateway's public endpoints, and nothing else: the page never holds a credential. A 429 is
+ * waited out (Retry-After) rather than shown, since public routes are rate limited per address and
+ * several customers may share one.
+ */
+export const gatewayClient = (baseUrl: string): GatewayClient => {
+  const base = baseUrl.replace(/\/$/, '');
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status === 429 && attempt < 5) {
+        await sleep(Math.min(10, Number(res.headers.get('retry-after') ?? '2') || 2) * 1000);
+        continue;
+      }
+      const json = (await res.json().catch(() => undefined)) as
+        | { success: boolean; data?: T; error?: string; details?: Array<{ code?: string; path?: string }> }
+        | undefined;
+      if (res.ok && json?.success) return json.data as T;
+      const detail = json?.details?.[0];
+      throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`, detail?.code, detail?.path);
+    }
+  };
+  const id = encodeURIComponent;
+  return {
+    session: (sessionId) => request('GET', `/checkout/sessions/${id(sessionId)}/public`),
+    merchantInfo: (merchantId) => request('GET', `/merchants/${id(merchantId)}/info`),
+    merchantWallet: async (merchantId) =>
+      (await request<{ wallet: MerchantWallet }>('GET', `/merchants/${id(merchantId)}/wallet`)).wallet,
+    chains: () => request('GET', '/chains'),
+    createPayment: (body) => request('POST', '/payments/create-public', body),
+    paymentStatus: (paymentId) => request('GET', `/payments/${id(paymentId)}/status`),
+  };
+};
+
+/** Where the gateway is: config.json beside the page, written by the deployment. */
+export const loadRuntimeConfig = async (): Promise<{ gatewayUrl: string }> => {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(new URL('config.json', document.baseURI), { cache: 'no-store' });
+    if (res.ok) return (await res.json()) as { gatewayUrl: string };
+    if (attempt >= 10) throw new ApiError(res.status, 'The checkout page is not configured');
+    await sleep(1000);
+  }
+};

@@ -1,0 +1,164 @@
+/**
+ * The embeddable payment widget: one script tag on a merchant's page. It opens the checkout page in
+ * an overlay iframe for a merchant and an amount (fixed, entered by the customer, or read from the
+ * page's cart total), and reports the result through a callback, a promise and a DOM event. It holds
+ * no payment code itself: all of that loads inside the iframe, from the checkout origin.
+ */
+
+export interface WidgetOptions {
+  /** The merchant's public id (`<prefix>_live_<uuid>`). */
+  merchantId: string;
+  /** Decimal amount; absent: the customer enters it. */
+  amount?: string | number;
+  currency?: 'USDC' | 'EURC';
+  /** Prefills the receipt e-mail. */
+  email?: string;
+  /** The merchant's own reference (an order number), stored with the payment. */
+  reference?: string;
+  /** en, de, fr or es; default: the customer's browser language. */
+  lang?: string;
+  /** Where the checkout page is served; default: where this script was loaded from. */
+  checkoutUrl?: string;
+  onResult?(result: WidgetResult): void;
+}
+
+export interface WidgetResult {
+  status: 'completed' | 'cancelled' | 'error';
+  paymentId?: string;
+  txHash?: string;
+  error?: string;
+}
+
+export const RESULT_EVENT = 'stablepay:result';
+
+const loadedFrom =
+  typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
+
+const style = (el: HTMLElement, props: Partial<CSSStyleDeclaration>) => Object.assign(el.style, props);
+
+/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
+export const open = (options: WidgetOptions): Promise<WidgetResult> => {
+  const base = new URL('./', options.checkoutUrl ?? loadedFrom ?? window.location.href);
+  const url = new URL('embed.html', base);
+  const params: Record<string, string | undefined> = {
+    merchant: options.merchantId,
+    amount: options.amount === undefined || options.amount === '' ? undefined : String(options.amount),
+    currency: options.currency,
+    email: options.email,
+    reference: options.reference,
+    lang: options.lang,
+    origin: window.location.origin,
+  };
+  for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
+
+  const previousFocus = document.activeElement as HTMLElement | null;
+  const overlay = document.createElement('div');
+  overlay.setAttribute('role', 'dialog');
+  overlay.setAttribute('aria-modal', 'true');
+  overlay.setAttribute('aria-label', 'Payment');
+  overlay.dataset.stablepayOverlay = '';
+  style(overlay, {
+    position: 'fixed',
+    inset: '0',
+    zIndex: '2147483647',
+    background: 'rgba(15, 23, 42, 0.55)',
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    padding: '1rem',
+  });
+  const frame = document.createElement('iframe');
+  frame.src = url.href;
+  frame.title = 'Payment';
+  frame.allow = 'clipboard-write';
+  style(frame, {
+    width: 'min(30rem, 100%)',
+    height: 'min(44rem, 100%)',
+    border: '0',
+    borderRadius: '0.75rem',
+    background: '#f3f5f9',
+    boxShadow: '0 10px 40px rgba(0,0,0,0.35)',
+  });
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = '×';
+  close.setAttribute('aria-label', 'Close');
+  style(close, {
+    position: 'absolute',
+    top: '0.5rem',
+    right: '0.75rem',
+    fontSize: '2rem',
+    lineHeight: '1',
+    color: '#fff',
+    background: 'transparent',
+    border: '0',
+    cursor: 'pointer',
+  });
+  overlay.append(frame, close);
+  document.body.append(overlay);
+  frame.focus();
+
+  return new Promise<WidgetResult>((resolve) => {
+    let settled = false;
+    const finish = (result: WidgetResult, delayMs = 0) => {
+      if (settled) return;
+      settled = true;
+      window.removeEventListener('message', onMessage);
+      document.removeEventListener('keydown', onKey);
+      setTimeout(() => {
+        overlay.remove();
+        previousFocus?.focus?.();
+      }, delayMs);
+      options.onResult?.(result);
+      document.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result }));
+      resolve(result);
+    };
+    const onMessage = (e: MessageEvent) => {
+      // Only the frame this call opened, from the checkout origin, may answer.
+      if (e.origin !== url.origin || e.source !== frame.contentWindow) return;
+      const data = e.data as { source?: string; type?: string } & WidgetResult;
+      if (data?.source !== 'stablepay-checkout') return;
+      if (data.type === 'result' && data.status === 'completed')
+        finish({ status: 'completed', paymentId: data.paymentId, txHash: data.txHash }, 1500);
+      else if (data.type === 'result' && data.status === 'cancelled') finish({ status: 'cancelled' });
+      else if (data.type === 'error') finish({ status: 'error', error: data.error }, 3000);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') finish({ status: 'cancelled' });
+    };
+    close.addEventListener('click', () => finish({ status: 'cancelled' }));
+    window.addEventListener('message', onMessage);
+    document.addEventListener('keydown', onKey);
+  });
+};
+
+/**
+ * Script-tag use: every element with `data-stablepay-merchant` opens the widget when clicked, with
+ * `data-amount` (fixed), `data-amount-from` (a CSS selector of an element or input holding the cart
+ * total) or neither (the customer enters it), and `data-currency`, `data-reference`, `data-email`.
+ * The result is also dispatched on that element as the bubbling `stablepay:result` event.
+ */
+export const bind = (root: ParentNode = document): void => {
+  root.querySelectorAll<HTMLElement>('[data-stablepay-merchant]').forEach((el) => {
+    if (el.dataset.stablepayBound) return;
+    el.dataset.stablepayBound = 'true';
+    el.addEventListener('click', (e) => {
+      e.preventDefault();
+      const d = el.dataset;
+      const source = d.amountFrom ? document.querySelector<HTMLElement>(d.amountFrom) : null;
+      const amount =
+        d.amount ??
+        (source
+          ? ((source as HTMLInputElement).value ?? source.textContent ?? '').trim() || undefined
+          : undefined);
+      void open({
+        merchantId: d.stablepayMerchant!,
+        amount,
+        currency: d.currency as WidgetOptions['currency'],
+        reference: d.reference,
+        email: d.email,
+        lang: d.lang,
+      }).then((result) => el.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result, bubbles: true })));
+    });
+  });
+};
