@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { OwningService, TransferPurpose } from '@stablepay/contracts';
+import type { OwningService, RouteSpec, TransferPurpose } from '@stablepay/contracts';
 import type { BaseServiceConfig, ServiceRole } from './config.js';
 import { migrate, type Migration } from './db/database.js';
 import { createHttpApp, type ReadinessCheck } from './http/app.js';
@@ -54,6 +54,8 @@ export interface ServiceDefinition<S extends OwningService, C extends BaseServic
   /** false when the service authenticates callers itself (the gateway) instead of by internal token. */
   internalToken?: boolean;
   http?: { bodyLimit?: string; trustProxy?: (config: C) => boolean | number | string };
+  /** The routes to serve instead of the contracts' catalogue (tests of the platform itself). */
+  catalogue?: readonly RouteSpec[];
   build: (kit: ServiceKit<C>, options: O) => Promise<ServiceParts<S, X>> | ServiceParts<S, X>;
 }
 
@@ -107,7 +109,7 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
   });
   if (serveApi && parts.routes) {
     if (definition.internalToken ?? true) http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
-    mountRoutes(http.app, definition.name, parts.routes);
+    mountRoutes(http.app, definition.name, parts.routes, definition.catalogue);
   }
 
   const workers: Worker[] = [...(runWorkers ? (parts.workers ?? []) : []), ...(relay ? [relay] : [])];

@@ -78,8 +78,10 @@ describe('service definitions', () => {
       name: 'invoicing',
       migrations: [outboxMigration, inboxMigration],
       loadConfig: loadTestConfig,
+      // No HTTP routes: this test is about consumers and workers.
+      catalogue: [],
       build: () => ({
-        routes: {},
+        routes: {} as never,
         consumers: {
           'merchant.created': async (event) => {
             seen.push(event.data.publicId);
