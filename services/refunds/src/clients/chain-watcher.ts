@@ -1,10 +1,5 @@
-import {
-  WalletBalanceResponse,
-  normalizeDecimal,
-  type Currency,
-  type WalletBalance,
-} from '@stablepay/contracts';
-import { InternalCallError, callInternal } from '@stablepay/platform';
+import type { Currency, WalletBalance } from '@stablepay/contracts';
+import { InternalCallError, fetchWalletBalances } from '@stablepay/platform';
 import type { RefundsConfig } from '../config.js';
 
 /** The balance could not be read (chain-watcher down, slow, or answering nonsense). */
@@ -34,33 +29,21 @@ export class ChainWatcherClient implements BalanceSource {
   constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {}
 
   async walletBalances(merchantId: string): Promise<WalletBalances | null> {
-    let answer: WalletBalanceResponse | undefined;
+    let answer;
     try {
-      answer = await callInternal({
-        service: 'chain-watcher',
+      answer = await fetchWalletBalances({
         baseUrl: this.opts.baseUrl,
-        path: `internal/wallets/${encodeURIComponent(merchantId)}/balances`,
         secret: this.opts.internalTokenSecret,
         timeoutMs: this.opts.timeoutMs,
-        what: 'balance',
-        schema: WalletBalanceResponse,
-        absentOn: [404],
+        merchantId,
       });
     } catch (err) {
       if (err instanceof InternalCallError) throw new BalanceUnavailableError(err.message);
       throw err;
     }
     if (!answer) return null;
-    const amounts = new Map<string, string>();
-    try {
-      for (const b of answer.data.balances) amounts.set(b.token, normalizeDecimal(b.amount));
-    } catch {
-      throw new BalanceUnavailableError('chain-watcher answered with an amount of more than 6 decimals');
-    }
-    return {
-      blockchain: answer.data.blockchain,
-      amountOf: (token) => amounts.get(token) ?? '0.000000',
-    };
+    const { balances } = answer;
+    return { blockchain: answer.blockchain, amountOf: (token) => balances.get(token) ?? '0.000000' };
   }
 }
 
