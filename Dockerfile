@@ -1,10 +1,12 @@
-# One image for every service; the command names the entry point, e.g.
+# One image for every service and the checkout page; the command names the entry point, e.g.
 #   docker run stablepay services/gateway/dist/main.js
+#   docker run stablepay apps/checkout/server/dist/main.js
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY packages ./packages
 COPY services ./services
+COPY apps ./apps
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

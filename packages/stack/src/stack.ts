@@ -19,7 +19,7 @@ import {
   startDevnetAttestationService,
   type AttestationService,
 } from '@stablepay/devnet/attestation/index';
-import { startCheckoutServer, type CheckoutServer } from './checkout-server.js';
+import { startCheckoutServer, type CheckoutServer } from '@stablepay/checkout/server';
 import { loadOrCreateSecrets } from './secrets.js';
 import { stackServices, type StackEnvInput } from './services.js';
 

@@ -137,6 +137,17 @@ const feeQuoteUsesMigration: Migration = {
   },
 };
 
+const minedAtMigration: Migration = {
+  name: '0006_payment_mined_at',
+  async up(db) {
+    // When the paying transfer was mined (its block's timestamp, from the verdict): a session linked
+    // after the fact is paid only by a transfer made after the session was created.
+    await db.schema.alterTable(PAYMENTS, (t) => {
+      ts(t, 'mined_at');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const paymentsMigrations: Migration[] = [
   outboxMigration,
@@ -146,4 +157,5 @@ export const paymentsMigrations: Migration[] = [
   checkoutSessionsMigration,
   failureDetailMigration,
   feeQuoteUsesMigration,
+  minedAtMigration,
 ];

@@ -61,6 +61,7 @@ export const toPayment = (r: Row): PaymentRecord => ({
   createdAt: date(r.created_at),
   updatedAt: date(r.updated_at),
   completedAt: dateOrNull(r.completed_at),
+  minedAt: dateOrNull(r.mined_at),
 });
 
 export const toSession = (r: Row): CheckoutSessionRecord => ({

@@ -21,7 +21,7 @@ import { attachPayment, lockSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
 import { feeQuoteProblems, requireGenuineQuote, spendFeeQuote } from './fee-quote/redeem.js';
 import type { MerchantRecord, PaymentRecord } from './records.js';
-import { settleSessionIn } from './payment-state.js';
+import { predatesSession, settleSessionIn } from './payment-state.js';
 import { requireSessionClaim } from './session-link.js';
 
 export interface CreatePaymentResult {
@@ -214,7 +214,31 @@ const linkRecorded = async (
     const fresh = await findPaymentByTxHash(trx, body.txHash);
     if (!fresh || !claimsLater(fresh, known.merchantId, body)) return fresh;
     await linkSession(trx, body, fresh);
-    const payment = { ...fresh, sessionId };
+    // The session's claimant, not whoever reported the transfer first, is the customer on record.
+    const customer = {
+      customerEmail: body.customerEmail,
+      reference: body.reference ?? null,
+      description: body.description ?? null,
+      metadata: body.metadata ?? {},
+    };
+    await trx(PAYMENTS)
+      .where({ id: fresh.id })
+      .update({
+        customer_email: customer.customerEmail,
+        reference: customer.reference,
+        description: customer.description,
+        metadata: JSON.stringify(customer.metadata),
+      });
+    const payment = { ...fresh, ...customer, sessionId };
+    if (await predatesSession(trx, payment)) {
+      throw conflict('The transfer was made before the checkout session', [
+        fieldDetail(
+          'txHash',
+          'The transfer was mined before the checkout session was created',
+          'session_mismatch',
+        ),
+      ]);
+    }
     if (payment.status === 'completed') await settleSessionIn(trx, payment);
     return payment;
   });

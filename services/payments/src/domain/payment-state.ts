@@ -6,7 +6,7 @@ import {
   type PaymentStatus,
 } from '@stablepay/contracts';
 import { conflict, notFound } from '@stablepay/platform';
-import { PAYMENTS } from '../db/migrations.js';
+import { CHECKOUT_SESSIONS, PAYMENTS } from '../db/migrations.js';
 import { findPayment, recordPaymentFacts, transitionPaymentRow } from '../db/payments-repo.js';
 import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
@@ -89,6 +89,8 @@ export interface CompletionFacts {
   receivedAmount?: string;
   mintTxHash?: string;
   merchantTransferTxHash?: string;
+  /** the verified transfer's block time */
+  minedAt?: Date;
 }
 
 const runAndNotify = async <T>(
@@ -122,13 +124,27 @@ const deliveredQrAmount = (p: PaymentRecord): boolean =>
     decimalToBaseUnits(p.receivedAmount) === decimalToBaseUnits(p.expectedAmount));
 
 /**
+ * True when the payment's transfer was mined before its session was created (to the second, as
+ * block times go). The chain-watcher refuses such a transfer when the session came with the report;
+ * this catches a session linked to an already recorded payment afterwards.
+ */
+export const predatesSession = async (trx: Knex.Transaction, p: PaymentRecord): Promise<boolean> => {
+  if (!p.sessionId || !p.minedAt) return false;
+  const row = (await trx(CHECKOUT_SESSIONS).select('created_at').where({ id: p.sessionId }).first()) as
+    { created_at: Date | string } | undefined;
+  if (!row) return false;
+  return Math.floor(new Date(row.created_at).getTime() / 1000) > Math.floor(p.minedAt.getTime() / 1000);
+};
+
+/**
  * A completed payment's checkout session: completed with it (checkout.session.completed in the same
  * transaction), or released when the payment claimed it by a QR amount it did not deliver exactly.
  */
 export const settleSessionIn = async (trx: Knex.Transaction, p: PaymentRecord): Promise<void> => {
-  if (p.sessionId && !deliveredQrAmount(p)) {
-    // A session claimed by its QR amount is paid only by exactly that amount (session-link.ts):
-    // anything else was someone else's transfer, so the session is free again for its own.
+  if (p.sessionId && (!deliveredQrAmount(p) || (await predatesSession(trx, p)))) {
+    // A session claimed by its QR amount is paid only by exactly that amount (session-link.ts), and
+    // no session is paid by a transfer mined before it existed: anything else was a transfer made
+    // for something else, so the session is free again for its own.
     await releaseSession(trx, p.sessionId, p.id);
     await trx(PAYMENTS).where({ id: p.id }).update({ session_id: null });
   } else if (p.sessionId) {
@@ -157,6 +173,7 @@ export const completePaymentIn = async (
   if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
   if (facts.merchantTransferTxHash !== undefined)
     patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
+  if (facts.minedAt !== undefined) patch.mined_at = facts.minedAt;
   const result = await transitionPayment(trx, id, 'completed', patch);
   if (!result.changed) return result;
   const p = result.payment;

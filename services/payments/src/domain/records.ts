@@ -43,6 +43,8 @@ export interface PaymentRecord {
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /** the paying transfer's block time, once verified (same-chain and bridge-kit mints) */
+  minedAt: Date | null;
 }
 
 export interface CheckoutSessionRecord {

@@ -34,7 +34,10 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
     };
   return {
     [EventTypes.ChainPaymentVerified]: applying(async ({ data }, trx) => {
-      await completePaymentIn(trx, data.paymentId, { receivedAmount: data.receivedAmount });
+      await completePaymentIn(trx, data.paymentId, {
+        receivedAmount: data.receivedAmount,
+        minedAt: new Date(data.blockTimestamp),
+      });
     }),
     [EventTypes.ChainPaymentRejected]: applying(async ({ data }, trx) => {
       await failPaymentIn(trx, data.paymentId, data.reason, {

@@ -322,6 +322,85 @@ for (const backend of backends) {
       expect((await findSession(db, theirs.id))!.status).to.equal('open');
     });
 
+    it("a stranger's earlier report does not keep the customer's session or stand as the customer, and an older transfer pays no session", async () => {
+      const m = await addMerchant(db);
+      const open = async () =>
+        (
+          await createCheckoutSession(
+            ctx(),
+            m.merchantId,
+            CreateCheckoutSessionBody.parse({ amount: '12.5', return_url: 'https://x.test/r' }),
+          )
+        ).session;
+      const payer = Wallet.createRandom();
+      const shopWallet = addr();
+      const transfer = () => ({ txHash: hash(), fromAddress: payer.address, toAddress: shopWallet });
+      // The attacker reports the customer's transfer first, without a session, as someone else.
+      const reportFirst = async (t: ReturnType<typeof transfer>) =>
+        createPublicPayment(
+          ctx(),
+          body(m.publicId, { ...t, customerEmail: 'watcher@evil.test', reference: 'not-yours' }),
+        );
+      const claim = (t: ReturnType<typeof transfer>, sessionId: string) =>
+        CreatePublicPaymentBody.parse(
+          proveSession(
+            { ...body(m.publicId), ...t, sessionId, customerEmail: 'buyer@shop.test', reference: 'order-1' },
+            payer,
+          ),
+        );
+
+      const first = transfer();
+      const mine = await open();
+      await reportFirst(first);
+      const linked = await createPublicPayment(ctx(), claim(first, mine.id));
+      expect(linked.created).to.equal(false);
+      expect(linked.payment).to.deep.include({
+        sessionId: mine.id,
+        customerEmail: 'buyer@shop.test',
+        reference: 'order-1',
+      });
+      await completePayment(ctx(), linked.payment.id, { receivedAmount: '12.500000', minedAt: new Date() });
+      expect((await findSession(db, mine.id))!.status).to.equal('complete');
+      const [done] = await outbox('payment.completed', 'payment_id', linked.payment.id);
+      expect(PaymentCompletedData.parse(done.data)).to.deep.include({ reference: 'order-1' });
+
+      // A transfer verified as mined an hour before the session existed cannot be claimed for it...
+      const old = transfer();
+      const recorded = await reportFirst(old);
+      await completePayment(ctx(), recorded.payment.id, {
+        receivedAmount: '12.500000',
+        minedAt: new Date(Date.now() - 3_600_000),
+      });
+      const later = await open();
+      const refused = await createPublicPayment(ctx(), claim(old, later.id)).then(
+        () => undefined,
+        (err: { status: number; details?: Array<{ code?: string }> }) => err,
+      );
+      expect(refused).to.deep.include({ status: 409 });
+      expect(refused!.details![0]!.code).to.equal('session_mismatch');
+      expect((await findSession(db, later.id))!).to.deep.include({ status: 'open', paymentId: null });
+      expect((await findPaymentByTxHash(db, old.txHash))!).to.deep.include({
+        sessionId: null,
+        customerEmail: 'watcher@evil.test',
+      });
+
+      // ...nor, when it was still pending at the claim, once its verdict says so.
+      const pending = transfer();
+      await reportFirst(pending);
+      const next = await open();
+      const claimed = await createPublicPayment(ctx(), claim(pending, next.id));
+      expect(claimed.payment.sessionId).to.equal(next.id);
+      await completePayment(ctx(), claimed.payment.id, {
+        receivedAmount: '12.500000',
+        minedAt: new Date(Date.now() - 3_600_000),
+      });
+      expect((await findSession(db, next.id))!).to.deep.include({ status: 'open', paymentId: null });
+      expect((await findPaymentByTxHash(db, pending.txHash))!).to.deep.include({
+        status: 'completed',
+        sessionId: null,
+      });
+    });
+
     it('links a QR payment by its exact tagged amount, and frees the session when another amount arrived', async () => {
       const m = await addMerchant(db);
       const { session } = await createCheckoutSession(

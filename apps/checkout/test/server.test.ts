@@ -1,8 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { startCheckoutServer, type CheckoutServer } from '../../src/checkout-server.js';
+import { waitFor } from '@stablepay/platform/testing';
+import { startCheckoutServer, type CheckoutServer } from '../server/src/server.js';
 
 describe('checkout page server', () => {
   let dir: string;
@@ -22,8 +27,10 @@ describe('checkout page server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers config.json with 503 until configured, then with the gateway', async () => {
+  it('answers config.json and readiness with 503 until configured, then with the gateway', async () => {
     expect((await fetch(new URL('config.json', server.url))).status).to.equal(503);
+    expect((await fetch(new URL('readyz', server.url))).status).to.equal(503);
+    expect((await fetch(new URL('healthz', server.url))).status).to.equal(200);
     server.configure({ gatewayUrl: 'http://127.0.0.1:8080' }, [
       'http://127.0.0.1:8080',
       'http://127.0.0.1:8545/',
@@ -32,6 +39,7 @@ describe('checkout page server', () => {
     const res = await fetch(new URL('config.json', server.url));
     expect(await res.json()).to.deep.equal({ gatewayUrl: 'http://127.0.0.1:8080' });
     expect(res.headers.get('cache-control')).to.equal('no-store');
+    expect((await fetch(new URL('readyz', server.url))).status).to.equal(200);
   });
 
   it('serves the page under a strict CSP that only embed.html relaxes for framing', async () => {
@@ -57,5 +65,61 @@ describe('checkout page server', () => {
     expect((await fetch(server.url, { method: 'POST' })).status).to.equal(405);
     expect((await fetch(new URL('/%2e%2e/%2e%2e/etc/passwd', server.url))).status).to.equal(404);
     expect((await fetch(new URL('/nope.js', server.url))).status).to.equal(404);
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+describe('checkout page deployment (its own process)', function () {
+  this.timeout(30_000);
+  const main = fileURLToPath(new URL('../server/dist/main.js', import.meta.url));
+  const run = (env: Record<string, string>) =>
+    spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+  it('refuses to start without the gateway URL, naming the variable', async () => {
+    const child = run({ PORT: '0' });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).to.equal(1);
+    expect(err).to.contain('GATEWAY_URL');
+  });
+
+  it('serves the built page from its environment, ready at once, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const child = run({
+      PORT: String(port),
+      GATEWAY_URL: 'https://api.shop.test',
+      CONNECT_SRC: 'https://rpc.chain.test/v1, https://iris.test',
+    });
+    try {
+      const base = `http://127.0.0.1:${port}/`;
+      const ready = await waitFor(async () => {
+        const res = await fetch(new URL('readyz', base));
+        return res.status === 200 ? res : undefined;
+      });
+      expect(ready.status).to.equal(200);
+      expect(await (await fetch(new URL('config.json', base))).json()).to.deep.equal({
+        gatewayUrl: 'https://api.shop.test',
+      });
+      const page = await fetch(base);
+      expect(await page.text()).to.contain('<script');
+      expect(page.headers.get('content-security-policy')).to.contain(
+        "connect-src 'self' https://api.shop.test https://rpc.chain.test https://iris.test;",
+      );
+    } finally {
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(code).to.equal(0);
+    }
   });
 });

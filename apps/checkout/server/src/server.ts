@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** What the page learns at run time: one build serves every deployment. */
 export interface CheckoutRuntimeConfig {
@@ -38,11 +38,8 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The app's build folder, found through the workspace package so it works from any cwd. */
-export const defaultCheckoutDir = (): string => {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@stablepay/checkout/package.json')), 'dist');
-};
+/** The app's build folder beside this server's (apps/checkout/dist), from any cwd. */
+export const defaultCheckoutDir = (): string => fileURLToPath(new URL('../../dist', import.meta.url));
 
 const origin = (url: string): string => new URL(url).origin;
 
@@ -100,6 +97,16 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
     const headers = securityHeaders(checkoutCsp(connectTo, framable));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, 'Method Not Allowed', { ...headers, allow: 'GET, HEAD' });
+    }
+    // Probes: alive while the process answers; ready once configured and the app is built.
+    if (path === '/healthz') return send(res, 200, 'ok', { ...headers, 'content-type': TYPES['.txt']! });
+    if (path === '/readyz') {
+      const ready = config !== undefined && existsSync(join(dir, 'index.html'));
+      return send(res, ready ? 200 : 503, ready ? 'ready' : 'not ready', {
+        ...headers,
+        'content-type': TYPES['.txt']!,
+        'cache-control': 'no-store',
+      });
     }
     if (path === '/config.json') {
       if (!config) return send(res, 503, '{"error":"starting"}', { ...headers, 'retry-after': '1' });

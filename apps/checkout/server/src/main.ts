@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ConfigError, createLogger, envPort, loadConfig, onTermination } from '@stablepay/platform';
+import { startCheckoutServer } from './server.js';
+
+const urlList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/ })));
+
+/** The checkout page's deployment: the only things it learns at run time. */
+export const checkoutConfigSchema = z.object({
+  PORT: envPort.default(8081),
+  HOST: z.string().default('0.0.0.0'),
+  /** The gateway's public URL, as customers' browsers reach it. */
+  GATEWAY_URL: z.url({ protocol: /^https?$/ }),
+  /**
+   * Further origins the page may connect to: the RPC endpoints of the chains in GET /chains and the
+   * attestation API the cross-chain flow polls. Nothing else is allowed by the page's CSP.
+   */
+  CONNECT_SRC: urlList.default([]),
+  /** The built app (default: apps/checkout/dist beside this server). */
+  CHECKOUT_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+});
+
+let config: z.infer<typeof checkoutConfigSchema>;
+try {
+  config = loadConfig(checkoutConfigSchema);
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
+const logger = createLogger({ service: 'checkout', level: config.LOG_LEVEL });
+try {
+  const server = await startCheckoutServer({
+    dir: config.CHECKOUT_DIR,
+    host: config.HOST,
+    port: config.PORT,
+  });
+  server.configure({ gatewayUrl: config.GATEWAY_URL }, [config.GATEWAY_URL, ...config.CONNECT_SRC]);
+  logger.info('checkout page listening', { url: server.url, gateway: config.GATEWAY_URL });
+  onTermination(() => server.stop(), logger);
+} catch (err) {
+  logger.error(`checkout failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
