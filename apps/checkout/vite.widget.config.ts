@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 /**
  * The widget's two builds beside the page: widget.js for a script tag (an IIFE defining
- * window.StablepayCheckout) and widget.mjs for bundlers (`import { open } from '@stablepay/checkout/widget'`).
+ * window.StablepayCheckout) and the @stablepay/widget module for bundlers (`import { open } from '@stablepay/widget'`).
  */
 export default defineConfig({
   build: {
