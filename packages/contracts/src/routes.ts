@@ -1,3 +1,4 @@
+import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { gatewayRoutes } from './routes/gateway-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { moneyRoutes } from './routes/money-routes.js';
@@ -12,6 +13,7 @@ const catalogue = [
   ...paymentRoutes,
   ...moneyRoutes,
   ...webhookRoutes,
+  ...dashboardRoutes,
   ...internalRoutes,
 ] as const;
 

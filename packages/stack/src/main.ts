@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDemoMerchant } from './demo.js';
-import { startStack } from './stack.js';
+import { DEFAULT_PORTS, startStack } from './stack.js';
 
 const varDir = resolve(process.env.VAR_DIR ?? 'var');
 const env = process.env;
@@ -25,6 +25,7 @@ const stack = await startStack({
   ports: {
     gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
     checkout: env.CHECKOUT_PORT ? Number(env.CHECKOUT_PORT) : undefined,
+    dashboard: env.DASHBOARD_PORT ? Number(env.DASHBOARD_PORT) : DEFAULT_PORTS.dashboard,
     payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
     chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
     refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
@@ -51,6 +52,7 @@ const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile);
 const devnet = {
   gatewayUrl: stack.gatewayUrl,
   checkoutUrl: stack.checkoutUrl,
+  dashboardUrl: stack.dashboardUrl,
   widgetExampleUrl: `${stack.checkoutUrl}widget-example.html?merchant=${merchant.id}`,
   docsUrl: `${stack.gatewayUrl}/docs`,
   services: Object.fromEntries(stack.services.map((s) => [s.name, s.url])),
@@ -67,6 +69,7 @@ Stablepay is running (data in ${varDir}).
   API reference        ${devnet.docsUrl}
   Checkout page        ${devnet.checkoutUrl} (a session's url is ${devnet.checkoutUrl}?session=<id>)
   Widget example       ${devnet.widgetExampleUrl}
+  Merchant dashboard   ${devnet.dashboardUrl}
   Demo merchant id     ${merchant.id}
   Demo API key         ${merchant.apiKey}
   Dashboard login      ${merchant.email} / ${merchant.password}

@@ -14,6 +14,8 @@ export interface StackEnvInput {
   registry: ChainRegistry;
   relayerKeys: Record<string, string>;
   checkoutUrl: string;
+  /** The merchant dashboard, whose origin the gateway allows by CORS. */
+  dashboardUrl: string;
   varDir: string;
   attestationUrl: string;
   /** URLs of the services started so far, by service name. */
@@ -31,6 +33,12 @@ export interface StackServiceEntry {
   /** What the stack decides (wins over the environment). */
   env: (input: StackEnvInput) => Record<string, string>;
 }
+
+/** The dashboard's origin, and its `localhost` spelling when it listens on 127.0.0.1. */
+const dashboardOrigins = (url: string): string[] => {
+  const u = new URL(url);
+  return u.hostname === '127.0.0.1' ? [u.origin, `${u.protocol}//localhost:${u.port}`] : [u.origin];
+};
 
 const chains = (input: StackEnvInput) => ({ CHAIN_REGISTRY: JSON.stringify(input.registry) });
 
@@ -108,6 +116,7 @@ export const stackServices: StackServiceEntry[] = [
       REFUNDS_URL: input.urls.refunds!,
       INVOICING_URL: input.urls.invoicing!,
       NOTIFIER_URL: input.urls.notifier!,
+      CORS_DASHBOARD_ORIGINS: dashboardOrigins(input.dashboardUrl).join(','),
     }),
   },
 ];

@@ -20,6 +20,7 @@ import {
   type AttestationService,
 } from '@stablepay/devnet/attestation/index';
 import { startCheckoutServer, type CheckoutServer } from '@stablepay/checkout/server';
+import { startDashboardServer, type DashboardServer } from '@stablepay/dashboard/server';
 import { loadOrCreateSecrets } from './secrets.js';
 import { stackServices, type StackEnvInput } from './services.js';
 
@@ -31,6 +32,7 @@ export type StackPort =
   | 'invoicing'
   | 'notifier'
   | 'checkout'
+  | 'dashboard'
   | 'devnet'
   | 'attestation';
 
@@ -48,6 +50,8 @@ export interface StackOptions {
   logLevel?: string;
   /** The built checkout app to serve (default: the @stablepay/checkout workspace's dist). */
   checkoutDir?: string;
+  /** The built dashboard to serve (default: the @stablepay/dashboard workspace's dist). */
+  dashboardDir?: string;
   /** Extra environment for every service (tuning knobs, test settings). */
   env?: Record<string, string>;
   /** Keep chain state across restarts (default true; tests may want throwaway chains). */
@@ -60,6 +64,8 @@ export interface RunningStack {
   gatewayUrl: string;
   /** The hosted checkout page (and the widget's files); a session's url is `${checkoutUrl}?session=<id>`. */
   checkoutUrl: string;
+  /** The merchant dashboard; the gateway allows its origin (CORS) on sign-in and bearer-token routes. */
+  dashboardUrl: string;
   services: RunningService[];
   devnet: Devnet;
   /** The devnet's stand-in for Circle's attestation API (and forwarding service). */
@@ -71,6 +77,7 @@ export interface RunningStack {
 export const DEFAULT_PORTS: Record<StackPort, number> = {
   gateway: 8080,
   checkout: 8081,
+  dashboard: 8082,
   payments: 8101,
   chainWatcher: 8102,
   refunds: 8103,
@@ -109,6 +116,13 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     port: ports.checkout,
   });
   const checkoutUrl = checkout.url;
+  // Callers that choose their ports (tests, benches) and leave the dashboard out get a free one, so
+  // suites running side by side never contend for 8082.
+  const dashboard: DashboardServer = await startDashboardServer({
+    dir: opts.dashboardDir,
+    host,
+    port: opts.ports?.dashboard ?? (opts.ports ? 0 : DEFAULT_PORTS.dashboard),
+  });
   const devnetRegistry = devnet.registry();
   const registry =
     opts.confirmations === undefined
@@ -123,6 +137,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
       Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey]),
     ),
     checkoutUrl,
+    dashboardUrl: dashboard.url,
     varDir,
     attestationUrl: attestation.url,
     urls: {},
@@ -162,6 +177,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     for (const db of dbs) await db.destroy();
     await embedded?.close();
     await checkout.stop();
+    await dashboard.stop();
     await attestation.stop();
     await devnet.stop();
     throw err;
@@ -174,10 +190,13 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
     ...registry.chains.flatMap((c) => c.rpcUrls),
     attestation.url,
   ]);
+  // The dashboard talks to the gateway alone, with the merchant's bearer token.
+  dashboard.configure({ gatewayUrl: byName('gateway').url });
   let stopping: Promise<void> | undefined;
   return {
     gatewayUrl: byName('gateway').url,
     checkoutUrl,
+    dashboardUrl: dashboard.url,
     services,
     devnet,
     attestation,
@@ -187,6 +206,7 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
         [
           // The edge first, so nothing new comes in while the rest drains.
           { name: 'checkout page', run: () => checkout.stop() },
+          { name: 'dashboard', run: () => dashboard.stop() },
           ...[...services].reverse().map((s) => ({ name: s.name, run: () => s.stop() })),
           { name: 'bus', run: () => bus.close() },
           { name: 'databases', run: async () => void (await Promise.all(dbs.map((d) => d.destroy()))) },

@@ -16,6 +16,7 @@ describe('npm start (embedded defaults)', function () {
   const ports = {
     GATEWAY_PORT: '18480',
     CHECKOUT_PORT: '18486',
+    DASHBOARD_PORT: '18487',
     PAYMENTS_PORT: '18481',
     CHAIN_WATCHER_PORT: '18482',
     REFUNDS_PORT: '18483',
@@ -89,6 +90,22 @@ describe('npm start (embedded defaults)', function () {
     expect(page.headers.get('content-security-policy')).to.contain("script-src 'self'");
     const config = await (await fetch(new URL('config.json', first.devnet.checkoutUrl))).json();
     expect(config).to.deep.equal({ gatewayUrl: first.devnet.gatewayUrl });
+    // So is the merchant dashboard, and the gateway lets its origin call the dashboard routes.
+    expect(first.devnet.dashboardUrl).to.equal(`http://127.0.0.1:${ports.DASHBOARD_PORT}/`);
+    expect(first.out).to.contain(first.devnet.dashboardUrl);
+    const dashboard = await fetch(first.devnet.dashboardUrl);
+    expect(dashboard.status).to.equal(200);
+    expect(dashboard.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
+    const preflight = await fetch(`${first.devnet.gatewayUrl}/auth/login`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: `http://127.0.0.1:${ports.DASHBOARD_PORT}`,
+        'access-control-request-method': 'POST',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).to.equal(
+      `http://127.0.0.1:${ports.DASHBOARD_PORT}`,
+    );
     expect(first.devnet.chains.find((c: { name: string }) => c.name === 'BASE').rpcUrl).to.equal(
       'http://127.0.0.1:18546',
     );

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Session, SessionState } from '../api/session.js';
+import { pickLanguage, translator, type Language } from '../i18n.js';
+import { DashboardContext, useDashboard } from './context.js';
+import { LanguagePicker } from './LanguagePicker.js';
+import { Layout } from './Layout.js';
+import { useRoute } from './router.js';
+import { Home } from './screens/Home.js';
+import { Register } from './screens/Register.js';
+import { SignIn } from './screens/SignIn.js';
+
+const LANG_KEY = 'dashboard.lang';
+
+const Screen = ({ path }: { path: string[] }) => {
+  const [section] = path;
+  switch (section) {
+    case undefined:
+      return <Home />;
+    default:
+      return <NotFound />;
+  }
+};
+
+const NotFound = () => {
+  const { t } = useDashboard();
+  return <p>{t('notFound')}</p>;
+};
+
+export const App = ({ session }: { session: Session }) => {
+  const [state, setState] = useState<SessionState>(session.state);
+  const [lang, setLang] = useState<Language>(() =>
+    pickLanguage(localStorage.getItem(LANG_KEY), navigator.languages ?? []),
+  );
+  const route = useRoute();
+  const t = translator(lang);
+  useEffect(() => session.subscribe(setState), [session]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = t('appName');
+  }, [lang]);
+  const chooseLanguage = (next: string) => {
+    const picked = pickLanguage(next, []);
+    localStorage.setItem(LANG_KEY, picked);
+    setLang(picked);
+  };
+
+  if (state.kind === 'signed-out') {
+    return (
+      <>
+        <header class="top public">
+          <span class="logo">{t('appName')}</span>
+          <LanguagePicker lang={lang} t={t} onChange={chooseLanguage} />
+        </header>
+        {route.path[0] === 'register' ? (
+          <Register session={session} t={t} />
+        ) : (
+          <SignIn session={session} t={t} expired={state.reason === 'expired'} />
+        )}
+      </>
+    );
+  }
+  return (
+    <DashboardContext.Provider value={{ session, account: state.account, t, lang }}>
+      <Layout section={route.path[0] ?? ''} onLanguage={chooseLanguage}>
+        <Screen path={route.path} />
+      </Layout>
+    </DashboardContext.Provider>
+  );
+};

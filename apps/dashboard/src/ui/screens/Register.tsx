@@ -1,0 +1,108 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../../api/errors.js';
+import type { Session } from '../../api/session.js';
+import type { Translate } from '../../i18n.js';
+import { Alert, errorText } from '../common.js';
+import { href, navigate } from '../router.js';
+import { useLoad } from '../use-load.js';
+
+const CURRENCIES = ['USDC', 'EURC'];
+
+/** Creates the user and its merchant, then signs in with the same credentials. */
+export const Register = ({ session, t }: { session: Session; t: Translate }) => {
+  const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
+  const [currencies, setCurrencies] = useState<string[]>(CURRENCIES);
+  const [busy, setBusy] = useState(false);
+  // The chains this deployment serves: a merchant elsewhere would never get a wallet.
+  const [chains] = useLoad(
+    async () =>
+      (await session.send<{ chains: Array<{ name: string }> }>('GET', '/chains')).data.chains.map(
+        (c) => c.name,
+      ),
+    [],
+  );
+  const chainNames = chains.state === 'ready' ? chains.data : [form.blockchain];
+  const [error, setError] = useState<string>();
+  const field = (name: keyof typeof form) => ({
+    id: name,
+    name,
+    value: form[name],
+    onInput: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }),
+  });
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await session.send('POST', '/auth/register', {
+        body: { ...form, email: form.email.trim(), acceptedCurrencies: currencies },
+      });
+      await session.signIn(form.email.trim(), form.password);
+      navigate('/');
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 409 ? t('emailTaken') : errorText(t, err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main id="main" class="narrow">
+      <h1>{t('registerTitle')}</h1>
+      <form class="card form" onSubmit={submit} noValidate>
+        <label for="merchantName">{t('merchantName')}</label>
+        <input {...field('merchantName')} required maxLength={100} autocomplete="organization" />
+        <label for="email">{t('email')}</label>
+        <input {...field('email')} type="email" required autocomplete="username" />
+        <label for="password">{t('password')}</label>
+        <input
+          {...field('password')}
+          type="password"
+          required
+          minLength={12}
+          maxLength={128}
+          autocomplete="new-password"
+          aria-describedby="password-hint"
+        />
+        <p id="password-hint" class="hint">
+          {t('passwordHint')}
+        </p>
+        <label for="blockchain">{t('blockchain')}</label>
+        <select
+          {...field('blockchain')}
+          onChange={(e) => setForm({ ...form, blockchain: e.currentTarget.value })}
+        >
+          {chainNames.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+        <fieldset>
+          <legend>{t('currencies')}</legend>
+          {CURRENCIES.map((c) => (
+            <label key={c} class="inline">
+              <input
+                type="checkbox"
+                checked={currencies.includes(c)}
+                onChange={(e) =>
+                  setCurrencies(
+                    e.currentTarget.checked ? [...currencies, c] : currencies.filter((x) => x !== c),
+                  )
+                }
+              />{' '}
+              {c}
+            </label>
+          ))}
+        </fieldset>
+        {error && <Alert>{error}</Alert>}
+        <button type="submit" disabled={busy}>
+          {busy ? t('registering') : t('register')}
+        </button>
+      </form>
+      <p>
+        {t('haveAccount')} <a href={href('/')}>{t('signIn')}</a>
+      </p>
+    </main>
+  );
+};

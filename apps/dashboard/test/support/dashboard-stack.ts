@@ -1,0 +1,223 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
+import { createTestDatabase, waitFor } from '@stablepay/platform/testing';
+import { startStack, type RunningStack } from '@stablepay/stack';
+
+export { waitFor };
+
+/** Debian's Chromium, headless, with nothing reaching out to the network on its own. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+export const SHOTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+export const PASSWORD = 'correct horse battery staple';
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core run inside the page (through the devtools protocol, which the page's CSP does not govern). */
+export const seriousViolations = async (page: Page): Promise<string[]> => {
+  const result = (await page.evaluate(`${axeSource}
+    axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+};
+
+export const api = (baseUrl: string) => ({
+  async call(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    });
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body, headers: res.headers };
+  },
+});
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Requests to origins other than the dashboard's and the gateway's. */
+  foreign: string[];
+  consoleErrors: string[];
+}
+
+export interface DashboardStack {
+  stack: RunningStack;
+  gw: ReturnType<typeof api>;
+  browser: Browser;
+  chain(name: string): DevnetChain;
+  /** A fresh browser context on the dashboard, in English unless told. */
+  open(opts?: { viewport?: { width: number; height: number }; locale?: string }): Promise<Tab>;
+  /** Bearer headers for a merchant, through the API (to set up what a test needs). */
+  signInApi(email: string): Promise<Record<string, string>>;
+  /** A real devnet transfer to the merchant's wallet, reported as the widget does; the payment id. */
+  pay(opts: {
+    merchantId: string;
+    to: string;
+    token?: 'USDC' | 'EURC';
+    amount: string;
+    email?: string;
+    reference?: string;
+  }): Promise<{ paymentId: string; txHash: string; from: string }>;
+  shot(page: Page, name: string): Promise<string>;
+  /** Checks a tab made no third-party request and met no CSP refusal, then closes it. */
+  closeTab(tab: Tab): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole stack on a fresh PostgreSQL database and the devnet, with the in-process bus (the
+ * browser suite is about the dashboard; the broker is covered by the services' own suites), and
+ * headless Chromium.
+ */
+export const startDashboardStack = async (env: Record<string, string> = {}): Promise<DashboardStack> => {
+  const tdb = await createTestDatabase();
+  const varDir = mkdtempSync(join(tmpdir(), 'sp-dashboard-'));
+  const stack = await startStack({
+    varDir,
+    databaseUrl: tdb.url,
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'error',
+    ports: {
+      gateway: 0,
+      checkout: 0,
+      dashboard: 0,
+      payments: 0,
+      chainWatcher: 0,
+      refunds: 0,
+      invoicing: 0,
+      notifier: 0,
+      devnet: 0,
+      attestation: 0,
+    },
+    persistChains: false,
+    env: { SCRYPT_COST: '10', RATE_LIMIT_PUBLIC_PER_MINUTE: '100000', ...env },
+  });
+  const gw = api(stack.gatewayUrl);
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const providers: JsonRpcProvider[] = [];
+  let customerIndex = 0;
+  const allowed = new Set([new URL(stack.dashboardUrl).origin, new URL(stack.gatewayUrl).origin]);
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const chain = (name: string) => stack.devnet.chains.find((c) => c.name === name)!;
+
+  return {
+    stack,
+    gw,
+    browser,
+    chain,
+    async open(opts = {}) {
+      const context = await browser.newContext({
+        viewport: opts.viewport ?? DESKTOP,
+        locale: opts.locale ?? 'en-US',
+      });
+      contexts.push(context);
+      const foreign: string[] = [];
+      const consoleErrors: string[] = [];
+      await context.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (!allowed.has(url.origin) && url.protocol !== 'blob:') foreign.push(url.href);
+        return route.continue();
+      });
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
+      });
+      await page.goto(stack.dashboardUrl);
+      return { context, page, foreign, consoleErrors };
+    },
+    async signInApi(email) {
+      const login = await gw.call('POST', '/auth/login', { body: { email, password: PASSWORD } });
+      expect(login.status, JSON.stringify(login.body)).to.equal(200);
+      return { authorization: `Bearer ${login.body.data.access_token}` };
+    },
+    async pay({ merchantId, to, token = 'USDC', amount, email = 'payer@example.com', reference }) {
+      const c = chain('BASE');
+      const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
+      providers.push(provider);
+      const customer = stack.devnet.customers[customerIndex++ % stack.devnet.customers.length]!;
+      const signer = new Wallet(customer.privateKey, provider);
+      const contract = new Contract(c.tokens[token]!, fiatTokenAbi(), signer);
+      const tx = await contract.getFunction('transfer')(to, parseUnits(amount, 6));
+      await tx.wait();
+      const r = await gw.call('POST', '/payments/create-public', {
+        body: {
+          merchantId,
+          txHash: tx.hash,
+          amount,
+          expectedAmount: amount,
+          token,
+          chainId: c.chainId,
+          fromAddress: customer.address,
+          toAddress: to,
+          customerEmail: email,
+          ...(reference ? { reference } : {}),
+        },
+      });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      return { paymentId: r.body.data.paymentId, txHash: tx.hash as string, from: customer.address };
+    },
+    async shot(page, name) {
+      const path = join(SHOTS_DIR, `${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    async closeTab(tab) {
+      expect(tab.foreign, 'no third-party request').to.deep.equal([]);
+      expect(
+        tab.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+        'no CSP violation',
+      ).to.deep.equal([]);
+      await tab.context.close();
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      for (const p of providers) p.destroy();
+      await stack.stop();
+      await tdb.drop();
+      rmSync(varDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Waits for a merchant's wallet, through the public wallet route. */
+export const merchantWallet = (gw: DashboardStack['gw'], merchantId: string) =>
+  waitFor(async () => {
+    const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);
+    return w.status === 200 ? (w.body.data.wallet as { address: string; blockchain: string }) : undefined;
+  }, 'wallet assignment');

@@ -1,0 +1,37 @@
+import { moneyRoutes } from './money-routes.js';
+import type { RouteSpec } from './types.js';
+
+type Table = readonly RouteSpec[];
+
+/**
+ * The dashboard's twin of an API-key route: the same operation, schemas and owning service, at the
+ * path without `/api`, for a signed-in user's bearer token. The specification pairs routes this way
+ * (`GET /payments` and `GET /payments/api/list`, `GET /invoices` and `GET /invoices/api/list`); an
+ * API key stays the only credential of the original route and is never accepted on its twin.
+ */
+const twin = <T extends Table, Op extends T[number]['operationId'], Id extends string, P extends string>(
+  table: T,
+  original: Op,
+  operationId: Id,
+  path: P,
+) => {
+  const route = table.find((r) => r.operationId === original) as Extract<T[number], { operationId: Op }>;
+  if (!route) throw new Error(`no route ${original} to twin`);
+  return {
+    ...route,
+    operationId,
+    path,
+    auth: 'jwt',
+    extension: true,
+    summary: `${route.summary} (dashboard)`,
+  } as Omit<Extract<T[number], { operationId: Op }>, 'operationId' | 'path' | 'auth' | 'extension'> & {
+    operationId: Id;
+    path: P;
+    auth: 'jwt';
+    extension: true;
+  };
+};
+
+export const dashboardRoutes = [
+  twin(moneyRoutes, 'getWalletBalance', 'getWalletBalanceDashboard', '/wallets/balance'),
+] as const satisfies readonly RouteSpec[];
