@@ -1,28 +1,43 @@
 /**
  * POST /payments/create-public throughput and latency, through the gateway and directly against the
- * payments service, on PostgreSQL and RabbitMQ, at 32 and 128 connections.
+ * payments service, on PostgreSQL and RabbitMQ, at 32 and 128 connections; beside it, in the same run,
+ * pgbench running the statements the service runs for it (the payment and its outbox row, in one
+ * transaction) with 32 clients, as the reference.
  *
- *   npm run bench:payments            (DURATION=10 seconds per run by default)
+ *   npm run bench:payments            (DURATION=10 seconds per run by default; CONNECTIONS=32,128)
  *
- * The gateway and the payments service run as separate processes, as deployed, on a fresh database
- * and queue prefix; every request carries a new txHash, so each one inserts a payment and an outbox
- * row that the relay publishes to RabbitMQ with confirms.
+ * The gateway and the payments service run as separate processes, as deployed, each on a fresh
+ * database, with a fresh queue prefix; every request carries a new txHash, so each one inserts a
+ * payment and an outbox row that the relay publishes to RabbitMQ with confirms.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { pgbench } from './pgbench.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
-const CONNECTIONS = [32, 128];
+const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
 const INTERNAL_TOKEN_SECRET = randomBytes(32).toString('hex');
 
+/** CPU_PROF_DIR=dir: each service process writes a CPU profile there (summarise: bench/profile-summary.ts). */
+const profileArgs = (entry: string): string[] =>
+  process.env.CPU_PROF_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`,
+        `--cpu-prof-name=${entry.split('/')[1]}.cpuprofile`,
+      ]
+    : [];
+
 const startProcess = (entry: string, env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, [entry], {
+  spawn(process.execPath, [...profileArgs(entry), entry], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -32,6 +47,13 @@ const startProcess = (entry: string, env: Record<string, string>): ChildProcess 
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+
+/** User + system CPU time a child process has used so far, from /proc (Linux). */
+const cpuMs = (child: ChildProcess): number => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
 
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -43,17 +65,21 @@ const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60
 
 const main = async () => {
   const db = await createTestDatabase();
+  const gatewayDb = await createTestDatabase();
   const amqpUrl = await testAmqpUrl();
   const prefix = testQueuePrefix();
-  const common = { DATABASE_URL: db.url, AMQP_URL: amqpUrl, AMQP_PREFIX: prefix, CHAIN_NETWORK: 'mainnet' };
+  const common = { AMQP_URL: amqpUrl, AMQP_PREFIX: prefix, CHAIN_NETWORK: 'mainnet' };
   const children = [
     startProcess('services/payments/dist/main.js', {
       ...common,
+      DATABASE_URL: db.url,
       PORT: String(PAYMENTS_PORT),
       CHECKOUT_URL: 'https://checkout.example.com/',
+      FEE_QUOTE_SECRET: randomBytes(32).toString('hex'),
     }),
     startProcess('services/gateway/dist/main.js', {
       ...common,
+      DATABASE_URL: gatewayDb.url,
       PORT: String(GATEWAY_PORT),
       JWT_SECRET: randomBytes(32).toString('hex'),
       API_KEY_PEPPER: randomBytes(32).toString('hex'),
@@ -119,6 +145,7 @@ const main = async () => {
     const rows: Array<Record<string, string | number>> = [];
     for (const connections of CONNECTIONS) {
       for (const target of targets) {
+        const cpuBefore = children.map(cpuMs);
         const result = await autocannon({
           url: target.url,
           method: 'POST',
@@ -127,6 +154,8 @@ const main = async () => {
           headers: { 'content-type': 'application/json', ...target.headers() },
           requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
         });
+        const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
+        const served = Math.max(1, result.requests.total);
         rows.push({
           target: target.name,
           connections,
@@ -136,19 +165,26 @@ const main = async () => {
           requests: result.requests.total,
           'non-2xx': result.non2xx,
           errors: result.errors + result.timeouts,
+          // CPU time per request holds still when other work shares the machine; req/s does not.
+          'payments CPU ms/req': Number((paymentsCpu! / served).toFixed(2)),
+          'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
         });
       }
     }
+    const reference = await referenceRun(db.url);
     console.log(
       `\ncreate-public on PostgreSQL + RabbitMQ, gateway and payments as separate processes, ${DURATION} s per run, node ${process.version}, ${cpus().length} cores (load generator on the same machine)`,
     );
     console.table(rows);
+    console.log(
+      `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
+    );
     for (const connections of CONNECTIONS) {
       const gwRow = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;
       const direct = rows.find((r) => r.target === 'payments direct' && r.connections === connections)!;
       const added = Number(gwRow['p50 ms']) - Number(direct['p50 ms']);
       console.log(
-        `${connections} connections: the gateway adds ${added.toFixed(1)} ms at p50 (${((added / Number(gwRow['p50 ms'])) * 100).toFixed(0)}% of the end-to-end p50)`,
+        `${connections} connections: gateway ${gwRow['req/s']} req/s = ${((Number(gwRow['req/s']) / reference.tps) * 100).toFixed(1)}% of pgbench, direct ${direct['req/s']} req/s = ${((Number(direct['req/s']) / reference.tps) * 100).toFixed(1)}%; the gateway adds ${added.toFixed(1)} ms at p50 (${((added / Number(direct['p50 ms'])) * 100).toFixed(0)}% of the direct p50)`,
       );
     }
   } finally {
@@ -157,7 +193,40 @@ const main = async () => {
       children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
     );
     await db.drop();
+    await gatewayDb.drop();
   }
+};
+
+/**
+ * pgbench running what the payments service runs for one create-public: the payment insert (as
+ * knex sends it) and the outbox insert of payment.created, in one transaction, for a merchant of the
+ * run and with an envelope the run really wrote.
+ */
+const referenceRun = async (databaseUrl: string) => {
+  // The service's tables are in its schema, on its search path as for the service's connections.
+  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=payments,public')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let merchantId: string;
+  let envelope: string;
+  try {
+    merchantId = (await client.query('select merchant_id from merchants limit 1')).rows[0].merchant_id;
+    const row = (await client.query("select envelope from outbox where type = 'payment.created' limit 1"))
+      .rows[0];
+    envelope = JSON.stringify(row.envelope);
+  } finally {
+    await client.end();
+  }
+  const quote = (v: string) => `'${v.replaceAll("'", "''")}'`;
+  const script = [
+    'BEGIN;',
+    `insert into "payments" ("amount", "bridge_provider", "burn_tx_hash", "currency", "customer_email", "description", "destination_chain", "destination_chain_id", "expected_amount", "fee_quote", "from_address", "id", "is_cross_chain", "merchant_id", "metadata", "mint_tx_hash", "reference", "source_chain", "source_chain_id", "status", "to_address", "tx_hash") values ('25.5', NULL, NULL, 'USDC', 'customer@example.com', NULL, NULL, NULL, '25.5', NULL, '0x' || substr(md5(random()::text), 1, 40), gen_random_uuid(), false, ${quote(merchantId)}, '{}', NULL, 'bench', 'BASE', 8453, 'pending', '0x' || substr(md5(random()::text), 1, 40), '0x' || md5(random()::text) || md5(random()::text)) on conflict ("tx_hash") do nothing returning *;`,
+    // pgbench reads ":name" as a variable: the envelope's colons go in as chr(58).
+    `insert into "outbox" ("envelope", "id", "type") values (replace(${quote(envelope.replaceAll(':', '\u0001'))}, chr(1), chr(58))::jsonb, gen_random_uuid(), 'payment.created');`,
+    'COMMIT;',
+    '',
+  ].join('\n');
+  return pgbench({ url, script, clients: 32, seconds: DURATION });
 };
 
 main().catch((err) => {

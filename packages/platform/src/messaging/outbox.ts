@@ -187,24 +187,39 @@ export class OutboxRelay implements Worker {
     };
     const rows = [...claimed.rows].sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     if (rows.length === 0) return { count: 0, full: false };
-    const done: string[] = [];
-    try {
-      for (const row of rows) {
+    // The whole batch goes out on the confirm channel at once, in order, and the confirms are awaited
+    // together: one broker round trip per batch instead of one per row. A row counts as published
+    // only once its own confirm came back; whatever was not confirmed is released for the next pass.
+    const outcomes = await Promise.allSettled(
+      rows.map(async (row) => {
         const envelope =
           typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as IntegrationEvent) : row.envelope;
         await bus.publish(toBusMessage(envelope));
-        await this.opts.onPublished?.(row.id);
-        done.push(row.id);
-        this.opts.metrics?.outboxPublished.inc({ type: row.type });
+      }),
+    );
+    const done: string[] = [];
+    let failure: unknown;
+    try {
+      for (const [i, outcome] of outcomes.entries()) {
+        if (outcome.status === 'rejected') {
+          failure ??= outcome.reason;
+          continue;
+        }
+        await this.opts.onPublished?.(rows[i]!.id);
+        done.push(rows[i]!.id);
+        this.opts.metrics?.outboxPublished.inc({ type: rows[i]!.type });
       }
     } catch (err) {
+      failure = err;
+    }
+    if (failure !== undefined) {
       const failed = rows.filter((r) => !done.includes(r.id)).map((r) => r.id);
       await db(OUTBOX_TABLE)
         .whereIn('id', failed)
-        .update({ locked_until: null, last_error: errorText(err).slice(0, 500) })
+        .update({ locked_until: null, last_error: errorText(failure).slice(0, 500) })
         .catch(() => undefined);
       if (done.length > 0) await db(OUTBOX_TABLE).whereIn('id', done).update({ published_at: db.fn.now() });
-      throw err;
+      throw failure;
     }
     await db(OUTBOX_TABLE).whereIn('id', done).update({ published_at: db.fn.now(), locked_until: null });
     return { count: done.length, full: rows.length === batchSize };

@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { hmacKeyOf } from '@stablepay/platform';
 
 const ISSUER = 'stablepay-gateway';
 const AUDIENCE = 'stablepay-dashboard';
@@ -22,7 +23,7 @@ export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds
     mid: claims.merchantId,
     mpid: claims.merchantPublicId,
   };
-  return jwt.sign(payload, secret, {
+  return jwt.sign(payload, hmacKeyOf(secret), {
     algorithm: 'HS256',
     subject: claims.userId,
     expiresIn: ttlSeconds,
@@ -33,7 +34,7 @@ export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds
 
 /** Throws on anything but a valid, unexpired HS256 access token of ours. */
 export const verifyAccessToken = (secret: string, token: string): AccessClaims => {
-  const decoded = jwt.verify(token, secret, {
+  const decoded = jwt.verify(token, hmacKeyOf(secret), {
     algorithms: ['HS256'],
     issuer: ISSUER,
     audience: AUDIENCE,

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import type { Currency, PaymentSortBy, PaymentStatus, SortDirection } from '@stablepay/contracts';
+import type {
+  Currency,
+  IntegrationEvent,
+  PaymentSortBy,
+  PaymentStatus,
+  SortDirection,
+} from '@stablepay/contracts';
+import { OUTBOX_TABLE } from '@stablepay/platform';
 import type { PaymentRecord } from '../domain/records.js';
 import { PAYMENTS } from './migrations.js';
 import { toPayment, type Row } from './rows.js';
@@ -39,6 +46,32 @@ export interface NewPaymentRow {
 export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<PaymentRecord | undefined> => {
   const rows = (await db(PAYMENTS).insert(row).onConflict('tx_hash').ignore().returning('*')) as Row[];
   return rows[0] ? toPayment(rows[0]) : undefined;
+};
+
+/**
+ * insertPaymentIfNew and the outbox row of its event in one statement: both are written, or neither
+ * when the tx_hash is already recorded (undefined). One round trip and no transaction to open, where
+ * the two inserts in a transaction took four. The event is built from the row as it will be stored;
+ * its `data.createdAt` is set by the statement from the row's own created_at (the database's clock,
+ * as for every other row), in the form toISOString() gives.
+ */
+export const insertPaymentWithEvent = async (
+  db: Db,
+  row: NewPaymentRow,
+  eventFor: (payment: PaymentRecord) => IntegrationEvent,
+): Promise<PaymentRecord | undefined> => {
+  const event = eventFor(toPayment({ ...row, created_at: new Date(), updated_at: new Date() }));
+  const insert = db(PAYMENTS).insert(row).onConflict('tx_hash').ignore().returning('*').toSQL();
+  const result = (await db.raw(
+    `with p as (${insert.sql}),
+          o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
+                select ?, ?, jsonb_set(?::jsonb, '{data,createdAt}',
+                  to_jsonb(to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+                  from p)
+     select * from p`,
+    [...insert.bindings, event.id, event.type, JSON.stringify(event)],
+  )) as { rows: Row[] };
+  return result.rows[0] ? toPayment(result.rows[0]) : undefined;
 };
 
 export const findPaymentByTxHash = async (db: Db, txHash: string): Promise<PaymentRecord | undefined> => {

@@ -8,11 +8,19 @@ import {
   type CreatePublicPaymentBody,
   type ErrorDetail,
 } from '@stablepay/contracts';
-import { AppError, conflict, fieldDetail, isUniqueViolation, notFound } from '@stablepay/platform';
+import {
+  AppError,
+  buildEvent,
+  conflict,
+  fieldDetail,
+  isUniqueViolation,
+  notFound,
+} from '@stablepay/platform';
 import { findMerchantByPublicId } from '../db/merchants-repo.js';
 import {
   findPaymentByTxHash,
   insertPaymentIfNew,
+  insertPaymentWithEvent,
   setPaymentSession,
   type NewPaymentRow,
 } from '../db/payments-repo.js';
@@ -246,12 +254,56 @@ const linkRecorded = async (
   return { created: false, payment: linked ?? known };
 };
 
+/** A txHash already recorded: linked to its session when the report may claim one, else answered as is. */
+const answerKnown = (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  known: PaymentRecord,
+  merchant: MerchantRecord,
+): Promise<CreatePaymentResult> | CreatePaymentResult =>
+  body.sessionId && claimsLater(known, merchant.merchantId, body)
+    ? linkRecorded(ctx, body, known)
+    : resubmitted(known, merchant);
+
+const recordedPayment = async (ctx: PaymentsContext, txHash: string): Promise<PaymentRecord> => {
+  const existing = await findPaymentByTxHash(ctx.db, txHash);
+  if (!existing) throw new Error(`payment with tx_hash ${txHash} vanished`);
+  return existing;
+};
+
+/** payment.created for a new payment, as its consumers read it. */
+const paymentCreatedData = (
+  inserted: PaymentRecord,
+  body: CreatePublicPaymentBody,
+  sessionCreatedAt: Date | null,
+) => ({
+  paymentId: inserted.id,
+  merchantId: inserted.merchantId,
+  txHash: inserted.txHash,
+  amount: inserted.amount,
+  expectedAmount: inserted.expectedAmount,
+  currency: inserted.currency,
+  chainId: inserted.sourceChainId,
+  sourceChain: inserted.sourceChain,
+  fromAddress: inserted.fromAddress,
+  toAddress: inserted.toAddress,
+  isCrossChain: inserted.isCrossChain,
+  bridgeKit: body.bridgeKit ?? null,
+  feeQuote: body.feeQuote ?? null,
+  destinationChainId: inserted.destinationChainId,
+  sessionId: body.sessionId ?? null,
+  sessionCreatedAt: sessionCreatedAt?.toISOString() ?? null,
+  createdAt: inserted.createdAt.toISOString(),
+});
+
 /**
- * POST /payments/create-public. Idempotent on txHash: a known hash is answered before any rule that
- * depends on the merchant, the session or the fee quote runs. A fee quote must be genuine, valid and
- * match the payment, and is spent in the payment's transaction (one quote, one payment). For a new hash the insert itself decides (ON CONFLICT
- * DO NOTHING), so a concurrent request with the same hash ends up answered from the winner's
- * payment. A new payment, its session link and payment.created commit together or not at all.
+ * POST /payments/create-public. Idempotent on txHash: a known hash is answered from its payment
+ * whatever the merchant's settings, the session or the fee quote say now. The insert itself decides
+ * whether the hash is new (ON CONFLICT DO NOTHING), so a concurrent request with the same hash ends
+ * up answered from the winner's payment, and the hash is looked up only when the insert did not
+ * happen or a rule refused the report. A fee quote must be genuine, valid and match the payment,
+ * and is spent in the payment's transaction (one quote, one payment). A new payment, its session
+ * link and payment.created commit together or not at all.
  */
 export const createPublicPayment = async (
   ctx: PaymentsContext,
@@ -259,43 +311,46 @@ export const createPublicPayment = async (
 ): Promise<CreatePaymentResult> => {
   const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
-  const known = await findPaymentByTxHash(ctx.db, body.txHash);
-  if (known && body.sessionId && claimsLater(known, merchant.merchantId, body))
-    return linkRecorded(ctx, body, known);
-  if (known) return resubmitted(known, merchant);
-  if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
-  const placement = checkAgainstMerchant(ctx, body, merchant);
-  let result: CreatePaymentResult;
+  let placement: Placement;
   try {
-    result = await ctx.db.transaction(async (trx) => {
-      const inserted = await insertPaymentIfNew(trx, newPaymentRow(body, merchant, placement));
-      if (!inserted) {
-        const existing = await findPaymentByTxHash(trx, body.txHash);
-        if (!existing) throw new Error(`payment with tx_hash ${body.txHash} vanished`);
-        return resubmitted(existing, merchant);
-      }
+    if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
+    placement = checkAgainstMerchant(ctx, body, merchant);
+  } catch (err) {
+    const known = await findPaymentByTxHash(ctx.db, body.txHash);
+    if (known) return answerKnown(ctx, body, known, merchant);
+    throw err;
+  }
+  const row = newPaymentRow(body, merchant, placement);
+
+  if (!body.sessionId && !body.feeQuote) {
+    // The common report: the payment and payment.created in one statement, no transaction to open.
+    const inserted = await insertPaymentWithEvent(ctx.db, row, (p) =>
+      buildEvent({
+        type: EventTypes.PaymentCreated,
+        producer: 'payments',
+        merchantId: merchant.merchantId,
+        data: paymentCreatedData(p, body, null),
+      }),
+    );
+    if (!inserted) return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash), merchant);
+    ctx.eventsCommitted();
+    return { created: true, payment: inserted };
+  }
+
+  let created: PaymentRecord | undefined;
+  try {
+    created = await ctx.db.transaction(async (trx) => {
+      const inserted = await insertPaymentIfNew(trx, row);
+      if (!inserted) return undefined;
       if (body.feeQuote) await spendFeeQuote(trx, body.feeQuote, inserted.id);
       const sessionCreatedAt = body.sessionId ? await linkSession(trx, body, inserted) : null;
-      await writeEvent(trx, EventTypes.PaymentCreated, merchant.merchantId, {
-        paymentId: inserted.id,
-        merchantId: merchant.merchantId,
-        txHash: inserted.txHash,
-        amount: inserted.amount,
-        expectedAmount: inserted.expectedAmount,
-        currency: inserted.currency,
-        chainId: inserted.sourceChainId,
-        sourceChain: inserted.sourceChain,
-        fromAddress: inserted.fromAddress,
-        toAddress: inserted.toAddress,
-        isCrossChain: inserted.isCrossChain,
-        bridgeKit: body.bridgeKit ?? null,
-        feeQuote: body.feeQuote ?? null,
-        destinationChainId: inserted.destinationChainId,
-        sessionId: body.sessionId ?? null,
-        sessionCreatedAt: sessionCreatedAt?.toISOString() ?? null,
-        createdAt: inserted.createdAt.toISOString(),
-      });
-      return { created: true, payment: { ...inserted, sessionId: body.sessionId ?? null } };
+      await writeEvent(
+        trx,
+        EventTypes.PaymentCreated,
+        merchant.merchantId,
+        paymentCreatedData(inserted, body, sessionCreatedAt),
+      );
+      return { ...inserted, sessionId: body.sessionId ?? null };
     });
   } catch (err) {
     // Belt and braces behind the session lock: the partial unique index on payments.session_id.
@@ -303,6 +358,7 @@ export const createPublicPayment = async (
       throw conflict('Checkout session already has a payment');
     throw err;
   }
-  if (result.created) ctx.eventsCommitted();
-  return result;
+  if (!created) return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash), merchant);
+  ctx.eventsCommitted();
+  return { created: true, payment: created };
 };
