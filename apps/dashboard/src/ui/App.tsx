@@ -4,18 +4,22 @@ import { pickLanguage, translator, type Language } from '../i18n.js';
 import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
-import { useRoute } from './router.js';
+import { useRoute, type Route } from './router.js';
 import { Home } from './screens/Home.js';
+import { PaymentDetail } from './screens/PaymentDetail.js';
+import { Payments } from './screens/Payments.js';
 import { Register } from './screens/Register.js';
 import { SignIn } from './screens/SignIn.js';
 
 const LANG_KEY = 'dashboard.lang';
 
-const Screen = ({ path }: { path: string[] }) => {
-  const [section] = path;
+const Screen = ({ route }: { route: Route }) => {
+  const [section, id] = route.path;
   switch (section) {
     case undefined:
       return <Home />;
+    case 'payments':
+      return id ? <PaymentDetail id={id} /> : <Payments route={route} />;
     default:
       return <NotFound />;
   }
@@ -62,7 +66,7 @@ export const App = ({ session }: { session: Session }) => {
   return (
     <DashboardContext.Provider value={{ session, account: state.account, t, lang }}>
       <Layout section={route.path[0] ?? ''} onLanguage={chooseLanguage}>
-        <Screen path={route.path} />
+        <Screen route={route} />
       </Layout>
     </DashboardContext.Provider>
   );

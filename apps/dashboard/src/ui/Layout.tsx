@@ -5,7 +5,10 @@ import { useDashboard } from './context.js';
 import { href } from './router.js';
 
 /** The screens in the menu: each links to the first segment of its route. */
-export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [{ path: '', label: 'navHome' }];
+export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
+  { path: '', label: 'navHome' },
+  { path: 'payments', label: 'navPayments' },
+];
 
 export const Layout = ({
   section,

@@ -215,6 +215,36 @@ export const startDashboardStack = async (env: Record<string, string> = {}): Pro
   };
 };
 
+/** Signs in through the dashboard's form and waits for the home screen. */
+export const signIn = async (page: Page, email: string, password = PASSWORD) => {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+};
+
+/** A merchant registered through the API, with its wallet assigned and an API key. */
+export const registerMerchant = async (
+  gw: DashboardStack['gw'],
+  email: string,
+): Promise<{
+  merchantId: string;
+  wallet: { address: string };
+  key: string;
+  bearer: Record<string, string>;
+}> => {
+  const r = await gw.call('POST', '/auth/register', {
+    body: { email, password: PASSWORD, merchantName: 'Corner Shop', blockchain: 'BASE' },
+  });
+  expect(r.status, JSON.stringify(r.body)).to.equal(201);
+  const login = await gw.call('POST', '/auth/login', { body: { email, password: PASSWORD } });
+  const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
+  const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
+  expect(key.status).to.equal(201);
+  const merchantId = r.body.data.merchant.id as string;
+  return { merchantId, wallet: await merchantWallet(gw, merchantId), key: key.body.data.key, bearer };
+};
+
 /** Waits for a merchant's wallet, through the public wallet route. */
 export const merchantWallet = (gw: DashboardStack['gw'], merchantId: string) =>
   waitFor(async () => {

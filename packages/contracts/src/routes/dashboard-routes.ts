@@ -34,4 +34,8 @@ const twin = <T extends Table, Op extends T[number]['operationId'], Id extends s
 
 export const dashboardRoutes = [
   twin(moneyRoutes, 'getWalletBalance', 'getWalletBalanceDashboard', '/wallets/balance'),
+  twin(moneyRoutes, 'createRefund', 'createRefundDashboard', '/refunds'),
+  twin(moneyRoutes, 'listRefunds', 'listRefundsDashboard', '/refunds'),
+  twin(moneyRoutes, 'getRefund', 'getRefundDashboard', '/refunds/:id'),
+  twin(moneyRoutes, 'cancelRefund', 'cancelRefundDashboard', '/refunds/:id/cancel'),
 ] as const satisfies readonly RouteSpec[];

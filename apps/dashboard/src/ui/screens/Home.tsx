@@ -1,6 +1,7 @@
 import { formatAmount, shortHex } from '../../format.js';
 import { LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
+import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { PaymentsTable, type PaymentListItem } from './payments-table.js';
 
@@ -54,7 +55,12 @@ export const Home = () => {
             page.payments.length === 0 ? (
               <p class="muted">{t('noPayments')}</p>
             ) : (
-              <PaymentsTable payments={page.payments} caption={t('recentPayments')} />
+              <>
+                <PaymentsTable payments={page.payments} caption={t('recentPayments')} />
+                <p>
+                  <a href={href('/payments')}>{t('allPayments')}</a>
+                </p>
+              </>
             )
           }
         </LoadView>

@@ -3,9 +3,9 @@ import type { HandlerOf } from '@stablepay/platform';
 import type { RefundsContext } from '../../domain/context.js';
 import { cancelRefund } from '../../domain/refund-state.js';
 
-/** POST /refunds/api/:id/cancel (key): `{success: true}`; 409 once the refund is not pending. */
+/** POST /refunds/api/:id/cancel (key) and its dashboard twin: `{success: true}`; 409 once the refund is not pending. */
 export const cancelRefundRoute =
-  (ctx: RefundsContext): HandlerOf<'cancelRefund'> =>
+  (ctx: RefundsContext): HandlerOf<'cancelRefund'> & HandlerOf<'cancelRefundDashboard'> =>
   async ({ params, merchant, res }) => {
     await cancelRefund(ctx, merchant.merchantId, params.id);
     const body: CancelRefundResponse = { success: true };

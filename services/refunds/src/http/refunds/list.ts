@@ -4,9 +4,9 @@ import type { RefundsContext } from '../../domain/context.js';
 import { listMerchantRefunds } from '../../domain/refund-queries.js';
 import { toListItem } from '../views.js';
 
-/** GET /refunds/api/list (key): the merchant's refunds, newest first. */
+/** GET /refunds/api/list (key) and its dashboard twin: the merchant's refunds, newest first. */
 export const listRefundsRoute =
-  (ctx: RefundsContext): HandlerOf<'listRefunds'> =>
+  (ctx: RefundsContext): HandlerOf<'listRefunds'> & HandlerOf<'listRefundsDashboard'> =>
   async ({ query, merchant, res }) => {
     const page = await listMerchantRefunds(ctx, merchant.merchantId, query);
     const data: RefundListPage = { ...page, refunds: page.refunds.map(toListItem) };

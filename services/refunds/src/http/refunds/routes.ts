@@ -11,4 +11,9 @@ export const refundsRoutes = (ctx: RefundsContext): RouteHandlers<'refunds'> => 
   listRefunds: listRefundsRoute(ctx),
   getRefund: refundDetailRoute(ctx),
   cancelRefund: cancelRefundRoute(ctx),
+  // The dashboard's twins (bearer token, same path without /api) answer the same.
+  createRefundDashboard: createRefundRoute(ctx),
+  listRefundsDashboard: listRefundsRoute(ctx),
+  getRefundDashboard: refundDetailRoute(ctx),
+  cancelRefundDashboard: cancelRefundRoute(ctx),
 });

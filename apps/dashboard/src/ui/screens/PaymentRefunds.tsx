@@ -1,0 +1,214 @@
+import { useEffect, useState } from 'preact/hooks';
+import { formatAmount, formatDateTime, parseAmountInput } from '../../format.js';
+import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
+import { useDashboard } from '../context.js';
+import { OnChain } from '../OnChain.js';
+import { useLoad } from '../use-load.js';
+import type { PaymentDetailView } from './PaymentDetail.js';
+
+export interface RefundListItem {
+  id: string;
+  payment_id: string;
+  amount: string;
+  currency: string;
+  status: string;
+  destination_address: string;
+  blockchain: string;
+  reason: string;
+  tx_hash: string | null;
+  created_at: string;
+}
+
+export const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
+const LIVE = new Set(['pending', 'processing']);
+const UNIT = 1_000_000n;
+const units = (amount: string): bigint => {
+  const [whole = '0', frac = ''] = amount.split('.');
+  return BigInt(whole) * UNIT + BigInt(frac.padEnd(6, '0').slice(0, 6) || '0');
+};
+const decimal = (u: bigint): string => `${u / UNIT}.${(u % UNIT).toString().padStart(6, '0')}`;
+
+/** The payment's refunds (followed until they end) and, for a completed payment, the refund form. */
+export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailView; chainId?: number }) => {
+  const { session, t, lang } = useDashboard();
+  const [refunds, reload] = useLoad(
+    async () =>
+      (
+        await session.call<{ refunds: RefundListItem[] }>(
+          'GET',
+          `/refunds?search=${encodeURIComponent(payment.id)}&limit=200`,
+        )
+      ).refunds.filter((r) => r.payment_id === payment.id),
+    [payment.id],
+  );
+  const live = refunds.state === 'ready' && refunds.data.some((r) => LIVE.has(r.status));
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(reload, 2_000);
+    return () => clearInterval(timer);
+  }, [live, reload]);
+
+  const list = refunds.state === 'ready' ? refunds.data : [];
+  const committed = list
+    .filter((r) => r.status !== 'failed' && r.status !== 'cancelled')
+    .reduce((sum, r) => sum + units(r.amount), 0n);
+  const refundable = units(payment.amount) - committed;
+
+  return (
+    <section class="card" aria-labelledby="refunds-title">
+      <h2 id="refunds-title">{t('refundsTitle')}</h2>
+      <LoadView loaded={refunds} t={t} reload={reload}>
+        {(items) =>
+          items.length === 0 ? (
+            <p class="muted">{t('noRefunds')}</p>
+          ) : (
+            <ul class="refunds">
+              {items.map((r) => (
+                <li key={r.id} data-refund-id={r.id}>
+                  <div>
+                    <strong>
+                      {formatAmount(r.amount, lang)} {r.currency}
+                    </strong>{' '}
+                    <StatusBadge status={r.status} t={t} />
+                  </div>
+                  <div class="muted">
+                    {t(`reason_${r.reason}` as 'reason_other')} · {formatDateTime(r.created_at, lang)}
+                  </div>
+                  {r.tx_hash && (
+                    <div>
+                      {t('refundTx')}:{' '}
+                      <OnChain value={r.tx_hash} chainId={chainId} kind="tx" label={t('refundTx')} />
+                    </div>
+                  )}
+                  {r.status === 'pending' && <CancelRefund id={r.id} onDone={reload} />}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </LoadView>
+      {payment.status === 'completed' && refunds.state === 'ready' && refundable > 0n && (
+        <RefundForm payment={payment} refundable={decimal(refundable)} onCreated={reload} />
+      )}
+    </section>
+  );
+};
+
+const CancelRefund = ({ id, onDone }: { id: string; onDone: () => void }) => {
+  const { session, t } = useDashboard();
+  const [error, setError] = useState<string>();
+  return (
+    <>
+      <button
+        type="button"
+        class="secondary small"
+        onClick={async () => {
+          if (!window.confirm(t('confirmCancelRefund'))) return;
+          try {
+            await session.call('POST', `/refunds/${id}/cancel`);
+          } catch (err) {
+            setError(errorText(t, err));
+          }
+          onDone();
+        }}
+      >
+        {t('cancelRefund')}
+      </button>
+      {error && <Alert>{error}</Alert>}
+    </>
+  );
+};
+
+const RefundForm = ({
+  payment,
+  refundable,
+  onCreated,
+}: {
+  payment: PaymentDetailView;
+  refundable: string;
+  onCreated: () => void;
+}) => {
+  const { session, t, lang } = useDashboard();
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState<string>('requested_by_customer');
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  // One key per refund the merchant means: a retried submit (a lost answer) replays, never refunds twice.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    const exact = amount.trim() === '' ? refundable : parseAmountInput(amount);
+    if (!exact || units(exact) <= 0n || units(exact) > units(refundable)) {
+      setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
+      return;
+    }
+    setBusy(true);
+    try {
+      const created = await session.call<{ id: string }>(
+        'POST',
+        '/refunds',
+        {
+          paymentId: payment.id,
+          ...(exact === refundable && amount.trim() === '' ? {} : { amount: exact }),
+          reason,
+          ...(note.trim() ? { note: note.trim() } : {}),
+        },
+        idempotencyKey,
+      );
+      setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
+      setAmount('');
+      setNote('');
+      setIdempotencyKey(crypto.randomUUID());
+      onCreated();
+      return created;
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form refund-form" onSubmit={submit} noValidate aria-labelledby="refund-form-title">
+      <h3 id="refund-form-title">{t('refundPayment')}</h3>
+      <label for="refund-amount">{t('refundAmount', { currency: payment.currency })}</label>
+      <input
+        id="refund-amount"
+        inputMode="decimal"
+        value={amount}
+        placeholder={formatAmount(refundable, lang)}
+        onInput={(e) => setAmount(e.currentTarget.value)}
+        aria-describedby="refund-amount-hint"
+      />
+      <p id="refund-amount-hint" class="hint">
+        {t('refundAmountHint', { max: formatAmount(refundable, lang), currency: payment.currency })}
+      </p>
+      <label for="refund-reason">{t('reason')}</label>
+      <select id="refund-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)}>
+        {REASONS.map((r) => (
+          <option key={r} value={r}>
+            {t(`reason_${r}`)}
+          </option>
+        ))}
+      </select>
+      <label for="refund-note">{t('note')}</label>
+      <textarea
+        id="refund-note"
+        maxLength={500}
+        rows={2}
+        value={note}
+        onInput={(e) => setNote(e.currentTarget.value)}
+      />
+      {error && <Alert>{error}</Alert>}
+      {done && <Alert kind="ok">{done}</Alert>}
+      <button type="submit" disabled={busy}>
+        {busy ? t('refunding') : t('refund')}
+      </button>
+    </form>
+  );
+};
