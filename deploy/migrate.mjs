@@ -8,7 +8,6 @@
 // on creating knex's own bookkeeping tables (and may insert two lock rows, which locks the
 // migrations for good). The service still runs `migrate` at start; it then has nothing to do.
 import { createHash } from 'node:crypto';
-import { createDatabase, migrate } from '@stablepay/platform';
 
 const services = {
   gateway: ['@stablepay/gateway', 'gatewayConfigSchema', 'gatewayMigrations'],
@@ -32,6 +31,7 @@ if (!url) {
 }
 
 const [pkg, schemaExport, migrationsExport] = entry;
+const { createDatabase, migrate } = await import('@stablepay/platform');
 const mod = await import(pkg);
 // The schema the service itself would use: DATABASE_SCHEMA, else its config's default.
 const schema = mod[schemaExport].shape.DATABASE_SCHEMA.parse(process.env.DATABASE_SCHEMA || undefined);

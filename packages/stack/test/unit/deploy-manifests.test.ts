@@ -124,16 +124,26 @@ describe('deployment manifests', () => {
             expect(env[key], `${d.metadata.name}: ${key}`).to.be.a('string').and.not.equal('');
           expect(() => load(env), d.metadata.name).to.not.throw();
         }
-        const checkout = named(objects, 'Deployment', 'checkout');
-        const env = containerEnv(objects, checkout.spec.template.spec.containers[0]);
-        expect(env.GATEWAY_URL).to.match(/^https?:\/\//);
+        // The web front ends: the gateway's public URL for the browser; the dashboard's origin in
+        // the gateway's CORS list.
+        for (const app of ['checkout', 'dashboard']) {
+          const d = named(objects, 'Deployment', app);
+          const env = containerEnv(objects, d.spec.template.spec.containers[0]);
+          expect(env.GATEWAY_URL, app).to.match(/^https?:\/\//);
+          expect(d.spec.template.spec.containers[0].args).to.deep.equal([`apps/${app}/server/dist/main.js`]);
+        }
+        const gateway = containerEnv(
+          objects,
+          named(objects, 'Deployment', 'gateway-api').spec.template.spec.containers[0],
+        );
+        expect(gateway.CORS_DASHBOARD_ORIGINS).to.match(/^https?:\/\//);
       });
 
       it('ports agree: PORT, the container port, probes, Services and the URLs services call', () => {
         for (const d of ofKind(objects, 'Deployment')) {
           const [c] = d.spec.template.spec.containers;
           const name = d.metadata.labels?.['app.kubernetes.io/name'];
-          if (!(name in services) && name !== 'checkout') continue;
+          if (!(name in services) && !['checkout', 'dashboard'].includes(name)) continue;
           const port = c.ports.find((p: any) => p.name === 'http').containerPort;
           expect(containerEnv(objects, c).PORT, d.metadata.name).to.equal(String(port));
           if (name in services) expect(port).to.equal(services[name as ServiceName].port);
@@ -363,6 +373,8 @@ describe('deployment manifests', () => {
       expect(String(svc.environment.PORT)).to.equal(String(services[name].port));
     }
     expect(compose.services.checkout.command).to.deep.equal(['apps/checkout/server/dist/main.js']);
+    expect(compose.services.dashboard.command).to.deep.equal(['apps/dashboard/server/dist/main.js']);
+    expect(compose.services.gateway.environment.CORS_DASHBOARD_ORIGINS).to.contain('8082');
     const devnet = compose.services.devnet;
     expect(devnet.profiles).to.deep.equal(['devnet']);
     expect(devnet.command).to.deep.equal(['deploy/devnet.mjs']);
