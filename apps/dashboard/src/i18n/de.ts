@@ -137,4 +137,26 @@ export const de: Messages = {
   reason_duplicate: 'Doppelt',
   reason_fraudulent: 'Betrügerisch',
   reason_other: 'Sonstiges',
+  developersTitle: 'Entwickler',
+  apiKeys: 'API-Schlüssel',
+  apiKeysIntro:
+    'Ihre Server rufen die API mit einem Schlüssel im Header X-API-Key auf. Verwenden Sie Schlüssel nie in Webseiten oder Apps.',
+  apiKey: 'API-Schlüssel',
+  noKeys: 'Noch keine API-Schlüssel.',
+  keyName: 'Name eines neuen Schlüssels',
+  keyNameHint: '1 bis 50 Zeichen, z. B. der Server, der ihn verwendet.',
+  keyNameInvalid: 'Geben Sie dem Schlüssel einen Namen mit 1 bis 50 Zeichen.',
+  createKey: 'Schlüssel erstellen',
+  keyCreated: 'Schlüssel „{name}“ erstellt',
+  keyShownOnce:
+    'Kopieren Sie ihn jetzt und bewahren Sie ihn sicher auf: Er wird nur dieses eine Mal angezeigt.',
+  keySaved: 'Ich habe ihn gespeichert',
+  createdOn: 'erstellt am {date}',
+  revoke: 'Widerrufen',
+  revokeNamed: 'Schlüssel {name} widerrufen',
+  revokeKey: 'Schlüssel widerrufen',
+  keepKey: 'Behalten',
+  confirmRevoke:
+    '„{name}“ widerrufen? Anfragen damit schlagen sofort fehl. Das lässt sich nicht rückgängig machen.',
+  confirmRevokeLabel: 'Widerruf von {name} bestätigen',
 };

@@ -142,5 +142,26 @@ export const en = {
   reason_duplicate: 'Duplicate',
   reason_fraudulent: 'Fraudulent',
   reason_other: 'Other',
+  // developers
+  developersTitle: 'Developers',
+  apiKeys: 'API keys',
+  apiKeysIntro:
+    'Your servers call the API with a key in the X-API-Key header. Keep keys out of web pages and apps.',
+  apiKey: 'API key',
+  noKeys: 'No API keys yet.',
+  keyName: 'Name of a new key',
+  keyNameHint: '1 to 50 characters, e.g. the server that uses it.',
+  keyNameInvalid: 'Give the key a name of 1 to 50 characters.',
+  createKey: 'Create key',
+  keyCreated: 'Key “{name}” created',
+  keyShownOnce: 'Copy it now and store it safely: it is shown only this once.',
+  keySaved: 'I have stored it',
+  createdOn: 'created {date}',
+  revoke: 'Revoke',
+  revokeNamed: 'Revoke key {name}',
+  revokeKey: 'Revoke key',
+  keepKey: 'Keep it',
+  confirmRevoke: 'Revoke “{name}”? Requests with it fail at once. This cannot be undone.',
+  confirmRevokeLabel: 'Confirm revoking {name}',
 };
 export type Messages = typeof en;

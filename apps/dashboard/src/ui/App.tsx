@@ -5,6 +5,7 @@ import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
 import { useRoute, type Route } from './router.js';
+import { Developers } from './screens/Developers.js';
 import { Home } from './screens/Home.js';
 import { PaymentDetail } from './screens/PaymentDetail.js';
 import { Payments } from './screens/Payments.js';
@@ -18,6 +19,8 @@ const Screen = ({ route }: { route: Route }) => {
   switch (section) {
     case undefined:
       return <Home />;
+    case 'developers':
+      return <Developers />;
     case 'payments':
       return id ? <PaymentDetail id={id} /> : <Payments route={route} />;
     default:

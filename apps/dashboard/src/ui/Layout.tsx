@@ -8,6 +8,7 @@ import { href } from './router.js';
 export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: '', label: 'navHome' },
   { path: 'payments', label: 'navPayments' },
+  { path: 'developers', label: 'navDevelopers' },
 ];
 
 export const Layout = ({

@@ -8,21 +8,23 @@ export const CopyButton = ({ value, label }: { value: string; label: string }) =
   const { t } = useDashboard();
   const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
-      class="secondary small"
-      aria-label={`${t('copy')}: ${label}`}
-      onClick={async () => {
-        await navigator.clipboard.writeText(value).catch(() => undefined);
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2_000);
-      }}
-    >
-      {copied ? t('copied') : t('copy')}
+    <>
+      <button
+        type="button"
+        class="secondary small"
+        onClick={async () => {
+          await navigator.clipboard.writeText(value).catch(() => undefined);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2_000);
+        }}
+      >
+        {copied ? t('copied') : t('copy')}
+        <span class="visually-hidden"> {label}</span>
+      </button>
       <span class="visually-hidden" role="status">
         {copied ? t('copied') : ''}
       </span>
-    </button>
+    </>
   );
 };
 

@@ -1,0 +1,154 @@
+import { useState } from 'preact/hooks';
+import { formatDateTime } from '../../format.js';
+import { Alert, LoadView, errorText } from '../common.js';
+import { useDashboard } from '../context.js';
+import { CopyButton } from '../OnChain.js';
+import { useLoad } from '../use-load.js';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  last4: string;
+  created_at: string;
+}
+
+/** The full key of a key just created: shown here once, forgotten when dismissed. */
+const NewKey = ({ name, secret, onDismiss }: { name: string; secret: string; onDismiss: () => void }) => {
+  const { t } = useDashboard();
+  return (
+    <div class="new-secret" role="region" aria-labelledby="new-key-title">
+      <h3 id="new-key-title">{t('keyCreated', { name })}</h3>
+      <p>{t('keyShownOnce')}</p>
+      <p class="secret-line">
+        <code data-new-key>{secret}</code> <CopyButton value={secret} label={t('apiKey')} />
+      </p>
+      <button type="button" class="secondary" onClick={onDismiss}>
+        {t('keySaved')}
+      </button>
+    </div>
+  );
+};
+
+const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) => {
+  const { session, t, lang } = useDashboard();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <li data-key-id={apiKey.id}>
+      <div class="key-line">
+        <strong>{apiKey.name}</strong> <code>{`••••${apiKey.last4}`}</code>{' '}
+        <span class="muted">{t('createdOn', { date: formatDateTime(apiKey.created_at, lang) })}</span>
+      </div>
+      {confirming ? (
+        <div class="confirm" role="group" aria-label={t('confirmRevokeLabel', { name: apiKey.name })}>
+          <p>{t('confirmRevoke', { name: apiKey.name })}</p>
+          <button
+            type="button"
+            class="danger"
+            onClick={async () => {
+              try {
+                await session.call('DELETE', `/api-keys/${apiKey.id}`);
+                onRevoked();
+              } catch (err) {
+                setError(errorText(t, err));
+              }
+            }}
+          >
+            {t('revokeKey')}
+          </button>{' '}
+          {/* Focus lands on the safe choice, so a stray Enter keeps the key. */}
+          <button type="button" class="secondary" autoFocus onClick={() => setConfirming(false)}>
+            {t('keepKey')}
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          class="secondary small"
+          aria-label={t('revokeNamed', { name: apiKey.name })}
+          onClick={() => setConfirming(true)}
+        >
+          {t('revoke')}
+        </button>
+      )}
+      {error && <Alert>{error}</Alert>}
+    </li>
+  );
+};
+
+/** API keys: create (the full key shown once, with a copy button), list masked, revoke after confirming. */
+export const Developers = () => {
+  const { session, t } = useDashboard();
+  const [keys, reload] = useLoad(() => session.call<ApiKey[]>('GET', '/api-keys'), []);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ name: string; key: string }>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    if (!name.trim() || name.trim().length > 50) {
+      setError(t('keyNameInvalid'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const key = await session.call<{ name: string; key: string }>('POST', '/api-keys', {
+        name: name.trim(),
+      });
+      setCreated({ name: key.name, key: key.key });
+      setName('');
+      reload();
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1>{t('developersTitle')}</h1>
+      <section class="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">{t('apiKeys')}</h2>
+        <p class="muted">{t('apiKeysIntro')}</p>
+        {created && (
+          <NewKey name={created.name} secret={created.key} onDismiss={() => setCreated(undefined)} />
+        )}
+        <LoadView loaded={keys} t={t} reload={reload}>
+          {(list) =>
+            list.length === 0 ? (
+              <p class="muted">{t('noKeys')}</p>
+            ) : (
+              <ul class="keys">
+                {list.map((k) => (
+                  <KeyRow key={k.id} apiKey={k} onRevoked={reload} />
+                ))}
+              </ul>
+            )
+          }
+        </LoadView>
+        <form class="form inline-form" onSubmit={create} noValidate>
+          <label for="key-name">{t('keyName')}</label>
+          <div class="row">
+            <input
+              id="key-name"
+              maxLength={50}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              aria-describedby="key-name-hint"
+            />
+            <button type="submit" disabled={busy}>
+              {t('createKey')}
+            </button>
+          </div>
+          <p id="key-name-hint" class="hint">
+            {t('keyNameHint')}
+          </p>
+          {error && <Alert>{error}</Alert>}
+        </form>
+      </section>
+    </>
+  );
+};
