@@ -1,8 +1,11 @@
 /**
- * Same-chain verification on the devnet, through the whole stack (PostgreSQL + RabbitMQ):
+ * Same-chain verification on the devnet, through the whole stack (PostgreSQL + RabbitMQ, each service
+ * its own process as deployed):
  *  1. latency from a transfer's inclusion in a block to payment.completed on the bus, at 1
  *     confirmation (p50, p99 over SAMPLES sequential payments);
- *  2. verified payments per second with PENDING (default 1,000) payments outstanding at once.
+ *  2. verified payments per second with PENDING (default 1,000) payments outstanding at once;
+ *  beside them, in the same run, the reference: the same receipts fetched by a plain JSON-RPC loop
+ *  (eth_getTransactionReceipt, one request at a time and 16 at a time) against the same anvil.
  *
  *   npm run bench:verification        (SAMPLES=100 PENDING=1000 VERIFY_POLL_MS=250 by default)
  */
@@ -13,8 +16,8 @@ import amqp from 'amqplib';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
-import { startStack } from '@stablepay/stack';
-import { percentile } from './stats.js';
+import { startProcessStack } from '@stablepay/stack';
+import { cpuMsOf, percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 const PENDING = Number(process.env.PENDING ?? 1000);
@@ -25,15 +28,20 @@ const main = async () => {
   const amqpUrl = await testAmqpUrl();
   const prefix = testQueuePrefix();
   const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
-  const stack = await startStack({
+  const stack = await startProcessStack({
     varDir,
     databaseUrl: db.url,
     amqpUrl,
     amqpPrefix: prefix,
-    logLevel: 'error',
-    persistChains: false,
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0, attestation: 0 },
     env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', VERIFY_POLL_MS: POLL },
+    nodeArgsOf: process.env.CPU_PROF_DIR
+      ? Object.fromEntries(
+          ['chain-watcher', 'payments', 'gateway'].map((n) => [
+            n,
+            ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`, `--cpu-prof-name=${n}.cpuprofile`],
+          ]),
+        )
+      : undefined,
   });
   const conn = await amqp.connect(amqpUrl);
   try {
@@ -130,6 +138,8 @@ const main = async () => {
       }),
     );
     const ids: string[] = [];
+    const cpuOf = (name: string) => cpuMsOf(stack.byName(name).child.pid);
+    const cpuBefore = Object.fromEntries(['chain-watcher', 'payments', 'gateway'].map((n) => [n, cpuOf(n)]));
     const started = performance.now();
     for (let i = 0; i < txs.length; i += 32) {
       const batch = await Promise.all(txs.slice(i, i + 32).map((t) => report(t.hash, t.from)));
@@ -140,8 +150,20 @@ const main = async () => {
       ids.map((id) => (completedAt.has(id) ? undefined : new Promise<void>((res) => waiters.set(id, res)))),
     );
     const finished = Math.max(...ids.map((id) => completedAt.get(id)!));
+    const cpuPerPayment = (n: string) => ((cpuOf(n) - cpuBefore[n]!) / ids.length).toFixed(2);
     const verified = Math.max(...ids.map((id) => verifiedAt.get(id) ?? 0));
     provider.destroy();
+    const sequential = await receiptLoop(
+      chain.rpcUrl,
+      txs.map((t) => t.hash),
+      1,
+    );
+    const parallel = await receiptLoop(
+      chain.rpcUrl,
+      txs.map((t) => t.hash),
+      16,
+    );
+    const perSecond = ids.length / ((finished - started) / 1000);
 
     console.log(
       `\nsame-chain verification on the devnet (anvil, 1 confirmation), PostgreSQL + RabbitMQ, VERIFY_POLL_MS=${POLL}, node ${process.version}, ${cpus().length} cores`,
@@ -165,9 +187,22 @@ const main = async () => {
         measure: `${PENDING} payments: all completed after`,
         value: `${((finished - started) / 1000).toFixed(2)} s`,
       },
+      { measure: 'verified payments per second', value: perSecond.toFixed(0) },
       {
-        measure: 'verified payments per second',
-        value: (ids.length / ((finished - started) / 1000)).toFixed(0),
+        measure: `CPU ms per payment (report → completed): chain-watcher, payments, gateway`,
+        value: `${cpuPerPayment('chain-watcher')}, ${cpuPerPayment('payments')}, ${cpuPerPayment('gateway')}`,
+      },
+      {
+        measure: 'reference: raw eth_getTransactionReceipt loop, 1 at a time',
+        value: `${sequential.toFixed(0)} receipts/s`,
+      },
+      {
+        measure: 'reference: raw eth_getTransactionReceipt loop, 16 at a time',
+        value: `${parallel.toFixed(0)} receipts/s`,
+      },
+      {
+        measure: 'verified payments per second / 16-at-a-time receipts per second',
+        value: (perSecond / parallel).toFixed(3),
       },
     ]);
   } finally {
@@ -176,6 +211,33 @@ const main = async () => {
     await db.drop();
     rmSync(varDir, { recursive: true, force: true });
   }
+};
+
+/** Receipts per second of a plain fetch loop of eth_getTransactionReceipt over `hashes`. */
+const receiptLoop = async (rpcUrl: string, hashes: string[], concurrency: number): Promise<number> => {
+  let next = 0;
+  let id = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < hashes.length) {
+        const hash = hashes[next++]!;
+        const res = await fetch(rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: ++id,
+            method: 'eth_getTransactionReceipt',
+            params: [hash],
+          }),
+        });
+        const body = (await res.json()) as { result?: unknown };
+        if (!body.result) throw new Error(`no receipt for ${hash}`);
+      }
+    }),
+  );
+  return hashes.length / ((performance.now() - started) / 1000);
 };
 
 main().catch((err) => {

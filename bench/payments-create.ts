@@ -12,13 +12,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { pgbench } from './pgbench.js';
+import { cpuMsOf } from './stats.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
@@ -48,12 +48,7 @@ const startProcess = (entry: string, env: Record<string, string>): ChildProcess 
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 
-/** User + system CPU time a child process has used so far, from /proc (Linux). */
-const cpuMs = (child: ChildProcess): number => {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-};
+const cpuMs = (child: ChildProcess): number => cpuMsOf(child.pid);
 
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;

@@ -24,3 +24,4 @@ export * from './service-definition.js';
 export * from './http/routes.js';
 export * from './chains.js';
 export * from './http/internal-client.js';
+export * from './messaging/group-commit.js';

@@ -2,3 +2,4 @@ export * from './stack.js';
 export * from './demo.js';
 export * from './secrets.js';
 export * from './services.js';
+export * from './process-stack.js';

@@ -10,6 +10,7 @@ import { runWithContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { PermanentError, errorText, type EventBus } from './bus.js';
+import { GroupCommit } from './group-commit.js';
 import { claimInbox } from './inbox.js';
 
 /**
@@ -43,12 +44,14 @@ export interface EventConsumerOptions {
 /**
  * Subscribes a service's handlers: every message is parsed against the contracts (unknown types
  * and versions are dead-lettered with the reason), deduplicated through the inbox in the same
- * transaction as its effect, and measured.
+ * transaction as its effect, and measured. Deliveries handled at the same time share one
+ * transaction (group-commit.ts); each is acknowledged only after its effect committed.
  */
 export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void> => {
   const { bus, db, consumer, logger, metrics } = opts;
   const handlers = opts.handlers as Record<string, EventHandler | undefined>;
   const types = Object.keys(handlers) as EventType[];
+  const commits = new GroupCommit(db, opts.prefetch ?? 16);
   await bus.subscribe({
     queue: consumer,
     routingKeys: types.map((type) => eventBinding(type, opts.addressedAs)),
@@ -68,8 +71,10 @@ export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void>
       const started = process.hrtime.bigint();
       let outcome = 'ok';
       try {
-        await runWithContext({ correlationId: event.correlationId, requestId: event.id }, () =>
-          db.transaction(async (trx) => {
+        await commits.run((trx) =>
+          runWithContext({ correlationId: event.correlationId, requestId: event.id }, async () => {
+            // Set on every run: a batch that was rolled back runs this again on its own.
+            outcome = 'ok';
             if (!(await claimInbox(trx, consumer, event.id, event.type))) {
               outcome = 'duplicate';
               return;

@@ -111,6 +111,34 @@ export class ChainRpc {
     );
   }
 
+  /**
+   * Many receipts in one JSON-RPC batch request: one round trip for a verification pass instead of
+   * one per payment. A node that answers any item with an error fails the whole call (the next
+   * endpoint is tried); callers fall back to single calls when batches are refused altogether.
+   */
+  receipts(txHashes: readonly string[]): Promise<Map<string, ReceiptFacts | null>> {
+    return this.call('eth_getTransactionReceipt[batch]', async (p) => {
+      const answers = (await p._send(
+        txHashes.map((hash, i) => ({
+          jsonrpc: '2.0' as const,
+          id: i + 1,
+          method: 'eth_getTransactionReceipt',
+          params: [hash],
+        })),
+      )) as Array<{ id: number; result?: unknown; error?: { message?: string } }>;
+      const out = new Map<string, ReceiptFacts | null>();
+      for (const answer of answers) {
+        const hash = txHashes[answer.id - 1];
+        if (hash === undefined) throw new MalformedRpcAnswer('batch answer with an unknown id');
+        if (answer.error)
+          throw new MalformedRpcAnswer(`batch item failed: ${answer.error.message ?? 'error'}`);
+        out.set(hash, parseReceipt(answer.result));
+      }
+      if (out.size !== txHashes.length) throw new MalformedRpcAnswer('batch answer is missing items');
+      return out;
+    });
+  }
+
   block(blockNumber: number): Promise<BlockFacts | null> {
     return this.call('eth_getBlockByNumber', async (p) =>
       parseBlock(await p.send('eth_getBlockByNumber', [toQuantity(blockNumber), false])),

@@ -15,7 +15,7 @@ export const leasedBatchWorker = <R>(opts: {
   lease: (limit: number) => Promise<R[]>;
   release: (rows: R[]) => Promise<void>;
   /** The handler of one batch (it may share reads between the rows of a batch). */
-  handlerFor: () => (row: R) => Promise<void>;
+  handlerFor: (rows: readonly R[]) => (row: R) => Promise<void>;
 }): LoopWorker =>
   loopWorker({
     name: opts.name,
@@ -24,7 +24,7 @@ export const leasedBatchWorker = <R>(opts: {
     pass: async (stopping) => {
       const due = await opts.lease(opts.batchSize);
       if (due.length === 0) return false;
-      const handle = opts.handlerFor();
+      const handle = opts.handlerFor(due);
       const untouched: R[] = [];
       await forEachConcurrent(due, opts.concurrency, async (row) => {
         if (stopping()) untouched.push(row);

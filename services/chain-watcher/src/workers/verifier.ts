@@ -22,8 +22,16 @@ export const verifierWorker = (
         ctx.db,
         rows.map((v) => v.paymentId),
       ),
-    handlerFor: () => {
+    handlerFor: (rows) => {
       const cache = new PassCache();
+      // The pass's receipts, one batch request per chain.
+      for (const rpc of new Set(rows.map((v) => ctx.chains.get(v.chainId)))) {
+        if (rpc)
+          cache.prefetchReceipts(
+            rpc,
+            rows.filter((v) => v.chainId === rpc.chain.chainId).map((v) => v.txHash),
+          );
+      }
       return (v) => verifyPayment(ctx, v, cache);
     },
   });

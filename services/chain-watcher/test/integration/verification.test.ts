@@ -4,6 +4,7 @@ import { getAddress } from 'ethers';
 import { ChainPaymentRejectedData, ChainPaymentVerifiedData } from '@stablepay/contracts';
 import { metricValue } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
+import { ChainRpc } from '../../src/index.js';
 import { Customer, units } from '../support/chain.js';
 import { randomTxHash, startHarness, type Harness, type Merchant } from '../support/harness.js';
 
@@ -79,6 +80,30 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(data.confirmations).to.be.at.least(1);
     const block = await alice.provider.getBlock(receipt!.blockNumber);
     expect(data.blockTimestamp).to.equal(new Date(block!.timestamp * 1000).toISOString());
+  });
+
+  it('reads many receipts in one batch request, as single reads would, and verifies a pass of payments', async () => {
+    const hashes: string[] = [];
+    for (let i = 0; i < 6; i++) hashes.push(await alice.pay('USDC', shop.address, '1'));
+    const rpc = new ChainRpc({
+      chain: devnet.registry().chains.find((c) => c.name === 'BASE')!,
+      timeoutMs: 5_000,
+    });
+    try {
+      const unknown = randomTxHash();
+      const batch = await rpc.receipts([...hashes, unknown]);
+      expect(batch.size).to.equal(7);
+      expect(batch.get(unknown)).to.equal(null);
+      for (const hash of hashes) expect(batch.get(hash)).to.deep.equal(await rpc.receipt(hash));
+    } finally {
+      rpc.destroy();
+    }
+    const ids = await Promise.all(
+      hashes.map((txHash) =>
+        h.publishPayment({ merchant: shop, txHash, amount: '1', fromAddress: alice.address }),
+      ),
+    );
+    for (const id of ids) expect((await h.verdict(id)).type).to.equal('chain.payment.verified');
   });
 
   it('verifies an EURC payment, and an overpayment with the amount actually received', async () => {

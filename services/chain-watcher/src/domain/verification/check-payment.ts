@@ -1,6 +1,6 @@
 import { chainById, tokenByAddress, type ChainConfig } from '@stablepay/contracts';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
-import type { BlockFacts } from '../../chain/rpc-facts.js';
+import type { BlockFacts, ReceiptFacts } from '../../chain/rpc-facts.js';
 import { decodeTransfer, type TokenTransfer } from '../../chain/erc20.js';
 import { claimHolder } from '../../db/claims-repo.js';
 import type { VerificationRecord } from '../../db/verifications-repo.js';
@@ -14,6 +14,31 @@ import { checkSessionTime, confirmationsOf, evaluateTransfers, reject, type Outc
 export class PassCache {
   private readonly heads = new Map<number, Promise<number>>();
   private readonly blocks = new Map<string, Promise<BlockFacts | null>>();
+  private readonly receipts = new Map<string, Promise<ReceiptFacts | null>>();
+
+  /**
+   * Asks for the receipts of a pass's payments in one batch per chain. A hash whose batch failed
+   * is asked for on its own when its payment is checked.
+   */
+  prefetchReceipts(rpc: ChainRpc, txHashes: readonly string[]): void {
+    const wanted = [...new Set(txHashes)].filter((h) => !this.receipts.has(`${rpc.chain.chainId}:${h}`));
+    if (wanted.length < 2) return;
+    const batch = rpc.receipts(wanted);
+    batch.catch(() => undefined);
+    for (const hash of wanted) {
+      this.receipts.set(
+        `${rpc.chain.chainId}:${hash}`,
+        batch.then(
+          (all) => all.get(hash) ?? null,
+          () => rpc.receipt(hash),
+        ),
+      );
+    }
+  }
+
+  receipt(rpc: ChainRpc, txHash: string): Promise<ReceiptFacts | null> {
+    return this.receipts.get(`${rpc.chain.chainId}:${txHash}`) ?? rpc.receipt(txHash);
+  }
 
   head(rpc: ChainRpc): Promise<number> {
     let head = this.heads.get(rpc.chain.chainId);
@@ -95,7 +120,7 @@ export const checkPayment = async (
   const rpc = ctx.chains.get(chain.chainId);
   if (!rpc) return reject('chain_mismatch', `no RPC client for ${chain.name}`);
 
-  const receipt = await rpc.receipt(v.txHash);
+  const receipt = await cache.receipt(rpc, v.txHash);
   if (!receipt) {
     if (v.blockHash) {
       ctx.metrics.reorgs.inc({ chain: chain.name });
