@@ -7,10 +7,17 @@ import { pathToFileURL } from 'node:url';
 
 const file = join(process.env.DEVNET_DIR ?? '/home/node/devnet', 'devnet-env.json');
 if (existsSync(file)) {
-  const devnet = JSON.parse(readFileSync(file, 'utf8'));
+  const { browser, ...devnet } = JSON.parse(readFileSync(file, 'utf8'));
   // Variables set on the container win over the devnet's.
   for (const [key, value] of Object.entries(devnet)) if (!process.env[key]) process.env[key] = value;
   process.env.CHAIN_NETWORK = 'devnet';
+  // What the process hands to browsers (the gateway's GET /chains, the checkout page's CSP) names
+  // the devnet as the host reaches it, not as the containers do.
+  if (process.env.DEVNET_FOR_BROWSERS === 'true') {
+    process.env.PUBLIC_RPC_URLS ||= browser.PUBLIC_RPC_URLS;
+    process.env.CCTP_ATTESTATION_URL = browser.CCTP_ATTESTATION_URL;
+    process.env.CONNECT_SRC = [process.env.CONNECT_SRC, browser.CONNECT_SRC].filter(Boolean).join(',');
+  }
 }
 const entry = process.argv[2];
 if (!entry) {

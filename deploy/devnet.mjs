@@ -3,7 +3,8 @@
 // containers. Anvil listens on loopback only, so each chain is forwarded from 0.0.0.0:<port> to its
 // loopback port. The registry the services need (token and CCTP addresses, RPC URLs as the other
 // containers reach them), the relayer keys and the attestation URL are written to
-// $DEVNET_DIR/devnet-env.json, which deploy/devnet-env.mjs reads in each service container; it is
+// $DEVNET_DIR/devnet-env.json with the URLs browsers use on the host, which deploy/devnet-env.mjs
+// reads in each service container; it is
 // removed on shutdown so that a later run without the profile does not point at a devnet that is gone.
 import { createServer, connect } from 'node:net';
 import { rmSync, writeFileSync, renameSync } from 'node:fs';
@@ -43,7 +44,19 @@ registry.chains = registry.chains.map((chain, i) => ({
 }));
 for (let i = 0; i < devnet.chains.length; i++) servers.push(await forward(publicBase + i, loopbackBase + i));
 
+// What customers' browsers reach (the ports compose publishes on the host): GET /chains and the
+// checkout page's Content-Security-Policy name these, not the containers' addresses.
+const browserHost = process.env.DEVNET_BROWSER_HOST ?? 'localhost';
+const browserRpc = Object.fromEntries(
+  registry.chains.map((chain, i) => [chain.name, [`http://${browserHost}:${publicBase + i}`]]),
+);
+const browserAttestation = `http://${browserHost}:${attestationPort}`;
 const env = {
+  browser: {
+    PUBLIC_RPC_URLS: JSON.stringify(browserRpc),
+    CCTP_ATTESTATION_URL: browserAttestation,
+    CONNECT_SRC: [...Object.values(browserRpc).flat(), browserAttestation].join(','),
+  },
   CHAIN_REGISTRY: JSON.stringify(registry),
   RELAYER_PRIVATE_KEYS: JSON.stringify(
     Object.fromEntries(Object.entries(devnet.relayers).map(([name, r]) => [name, r.privateKey])),
