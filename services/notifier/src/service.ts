@@ -38,6 +38,13 @@ export const notifierService = defineService({
       deliveriesQueued: () => workers.delivery.wake(),
       retryDueIn: (ms) => workers.delivery.wakeIn(ms),
       emailsQueued: () => workers.mail.wake(),
+      directDeliveries: {
+        reserve: (endpointIds) => workers.delivery.reserve(endpointIds),
+        handOver: (reserved, attempts) => workers.delivery.handOver(reserved, attempts),
+        get leaseMs() {
+          return config.WEBHOOK_LEASE_MS;
+        },
+      },
     });
     const attachments =
       options.attachments ??
@@ -51,10 +58,8 @@ export const notifierService = defineService({
       routes: webhookRoutes(context),
       consumers: notifierConsumers(context),
       workers: workers.all,
-      afterConsume: () => {
-        context.deliveriesQueued();
-        context.emailsQueued();
-      },
+      // The event handler itself hands its attempts to the delivery worker (or wakes it).
+      afterConsume: () => context.emailsQueued(),
       // After the workers: nothing sends once they have stopped.
       close: async () => {
         transport.close();

@@ -30,43 +30,69 @@ export const insertEvent = async (db: Db, e: StoredEvent): Promise<void> => {
     .ignore();
 };
 
+/** A delivery created for an event, with its first attempt. */
+export interface CreatedDelivery {
+  deliveryId: string;
+  attemptId: string;
+  endpointId: string;
+  /** Set when the attempt was created leased to this replica (see `leased` below). */
+  leaseToken: string | null;
+}
+
 /**
- * One delivery per endpoint for an event, each with its first attempt due now. The partial unique
- * index on (endpoint_id, event_id) makes this idempotent whatever the inbox lets through; only
- * deliveries created by this call get an attempt. Returns how many were created.
+ * One delivery per endpoint for an event, each with its first attempt due after `firstDelayMs`,
+ * in one statement. The partial unique index on (endpoint_id, event_id) makes this idempotent
+ * whatever the inbox lets through; only deliveries created by this call get an attempt. The
+ * attempts of the endpoints in `leased.endpointIds` are created already leased (as a claim would
+ * lease them), so that this replica can send them right after commit without claiming them.
  */
 export const createEventDeliveries = async (
   trx: Knex.Transaction,
   event: { id: string; merchantId: string },
   endpointIds: string[],
   firstDelayMs: number,
-): Promise<number> => {
-  if (endpointIds.length === 0) return 0;
-  const rows = endpointIds.map((endpointId) => [randomUUID(), endpointId, event.id, event.merchantId]);
-  const created = (await trx.raw(
-    `insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger)
-     select d.id::uuid, d.endpoint_id::uuid, d.event_id::uuid, d.merchant_id::uuid, 'event'
-       from jsonb_to_recordset(?::jsonb) as d(id text, endpoint_id text, event_id text, merchant_id text)
-     on conflict (endpoint_id, event_id) where trigger = 'event' do nothing
-     returning id, endpoint_id`,
+  leased: { endpointIds: string[]; leaseMs: number } = { endpointIds: [], leaseMs: 0 },
+): Promise<CreatedDelivery[]> => {
+  if (endpointIds.length === 0) return [];
+  const token = randomUUID();
+  const result = (await trx.raw(
+    `with delivery as (
+       insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger)
+       select gen_random_uuid(), e.endpoint_id::uuid, ?::uuid, ?::uuid, 'event'
+         from jsonb_array_elements_text(?::jsonb) as e(endpoint_id)
+       on conflict (endpoint_id, event_id) where trigger = 'event' do nothing
+       returning id, endpoint_id
+     ), attempt as (
+       select delivery.*, delivery.endpoint_id in (select l::uuid from jsonb_array_elements_text(?::jsonb) l)
+                as leased
+         from delivery
+     )
+     insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, scheduled_at,
+                              locked_until, lease_token, started_at)
+     select gen_random_uuid(), attempt.id, attempt.endpoint_id, ?::uuid, 1,
+            now() + (? * interval '1 millisecond'),
+            case when attempt.leased then now() + (? * interval '1 millisecond') end,
+            case when attempt.leased then ?::uuid end,
+            case when attempt.leased then now() end
+       from attempt
+     returning id, delivery_id, endpoint_id, lease_token`,
     [
-      JSON.stringify(
-        rows.map(([id, endpoint_id, event_id, merchant_id]) => ({ id, endpoint_id, event_id, merchant_id })),
-      ),
+      event.id,
+      event.merchantId,
+      JSON.stringify(endpointIds),
+      JSON.stringify(leased.endpointIds),
+      event.id,
+      firstDelayMs,
+      leased.leaseMs,
+      token,
     ],
-  )) as { rows: Array<{ id: string; endpoint_id: string }> };
-  if (created.rows.length === 0) return 0;
-  await trx(ATTEMPTS).insert(
-    created.rows.map((d) => ({
-      id: randomUUID(),
-      delivery_id: d.id,
-      endpoint_id: d.endpoint_id,
-      event_id: event.id,
-      attempt: 1,
-      scheduled_at: trx.raw(`now() + (? * interval '1 millisecond')`, [firstDelayMs]),
-    })),
-  );
-  return created.rows.length;
+  )) as { rows: Array<{ id: string; delivery_id: string; endpoint_id: string; lease_token: string | null }> };
+  return result.rows.map((r) => ({
+    deliveryId: r.delivery_id,
+    attemptId: r.id,
+    endpointId: r.endpoint_id,
+    leaseToken: r.lease_token,
+  }));
 };
 
 /** A new chain for one event and endpoint (redeliver): returns the id of its first, pending attempt. */

@@ -136,16 +136,16 @@ export const anySealedSecret = async (db: Db): Promise<{ id: string; secretSeale
 };
 
 /** The merchant's active endpoints subscribed to `type`, in the event handler's transaction. */
-export const subscribedEndpointIds = async (
+export const subscribedEndpoints = async (
   trx: Db,
   merchantId: string,
   type: WebhookEventName,
-): Promise<string[]> => {
+): Promise<Array<Pick<EndpointRecord, 'id' | 'url' | 'secretSealed'>>> => {
   const rows = (await trx(ENDPOINTS)
     .where({ merchant_id: merchantId, is_active: true })
     .whereRaw('events @> ?::jsonb', [JSON.stringify([type])])
-    .select('id')) as Array<{ id: string }>;
-  return rows.map((r) => r.id);
+    .select('id', 'url', 'secret_sealed')) as Array<{ id: string; url: string; secret_sealed: string }>;
+  return rows.map((r) => ({ id: r.id, url: r.url, secretSealed: r.secret_sealed }));
 };
 
 /** Locks the endpoint row first, so every transaction touching an endpoint's attempts orders its locks alike. */

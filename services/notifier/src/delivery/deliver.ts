@@ -1,9 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import { errorText } from '@stablepay/platform';
 import type { ClaimedAttempt } from '../db/attempts-repo.js';
 import { recordAttemptOutcome } from '../domain/attempt-outcome.js';
 import type { NotifierContext } from '../domain/context.js';
 import { nextRetryDelay } from '../domain/retry-schedule.js';
-import { SecretUnavailableError, openSecret } from '../domain/secrets.js';
+import { SecretUnavailableError } from '../domain/secrets.js';
 import type { WebhookResult } from './webhook-sender.js';
 
 /**
@@ -12,9 +13,9 @@ import type { WebhookResult } from './webhook-sender.js';
  * once, and receivers deduplicate by X-Service-Event-Id.
  */
 export const sendAttempt = async (ctx: NotifierContext, a: ClaimedAttempt): Promise<WebhookResult> => {
-  let secret: string;
+  let secret: KeyObject;
   try {
-    secret = openSecret(a.secretSealed, ctx.kek, a.endpointId);
+    secret = ctx.signingKeys.keyFor(a.endpointId, a.secretSealed);
   } catch (err) {
     if (!(err instanceof SecretUnavailableError)) throw err;
     ctx.logger.error('webhook secret cannot be opened', { endpointId: a.endpointId, err: errorText(err) });

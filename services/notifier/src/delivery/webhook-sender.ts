@@ -1,9 +1,12 @@
+import type { KeyObject } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { webhookHeaders } from '../domain/signature.js';
 import { parseRetryAfter } from '../domain/retry-schedule.js';
 import { guardedLookup } from '../ssrf/guarded-lookup.js';
 import { UrlRejected, checkUrlWithoutDns, type Resolver, type UrlPolicy } from '../ssrf/url-policy.js';
+import { postOnce } from './post-once.js';
 import { describeSendError } from './send-errors.js';
 
 /** Bytes of the receiver's answer that are read at most; the rest is never buffered. */
@@ -14,7 +17,8 @@ export const RESPONSE_EXCERPT_CHARS = 1024;
 export interface WebhookRequest {
   url: string;
   body: string;
-  secret: string;
+  /** The endpoint's secret, or its HMAC key object (SigningKeys). */
+  secret: string | KeyObject;
   event: string;
   eventId: string;
   isTest: boolean;
@@ -33,6 +37,12 @@ export interface WebhookResult {
   retryAfterMs?: number;
 }
 
+/** Where a request goes, as undici's dispatch takes it. */
+interface Target {
+  origin: string;
+  path: string;
+}
+
 export interface WebhookSenderOptions {
   timeoutMs: number;
   policy: UrlPolicy;
@@ -40,25 +50,6 @@ export interface WebhookSenderOptions {
   /** Extra trusted CA (PEM) for test receivers with self-signed certificates. */
   extraCaPem?: string;
 }
-
-const readExcerpt = async (body: Dispatcher.ResponseData['body']): Promise<string | null> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= RESPONSE_READ_LIMIT) break; // leaving the loop destroys the rest of the stream
-    }
-  } catch {
-    // timed out or reset while reading the body: the status already decided the outcome
-  }
-  if (size === 0) return null;
-  return Buffer.concat(chunks)
-    .subarray(0, RESPONSE_READ_LIMIT)
-    .toString('utf8')
-    .slice(0, RESPONSE_EXCERPT_CHARS);
-};
 
 const outcomeError = (status: number, location: string | undefined): string | null => {
   if (status >= 200 && status < 300) return null;
@@ -68,7 +59,7 @@ const outcomeError = (status: number, location: string | undefined): string | nu
   return `HTTP ${status}`;
 };
 
-const header = (headers: Dispatcher.ResponseData['headers'], name: string): string | undefined => {
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
@@ -81,6 +72,11 @@ const header = (headers: Dispatcher.ResponseData['headers'], name: string): stri
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  /**
+   * What checkUrlWithoutDns made of each endpoint URL: it depends only on the URL and the policy,
+   * both fixed, so an endpoint's URL is parsed and judged once, not once per request.
+   */
+  private readonly checkedUrls = new Map<string, Target | string>();
 
   constructor(private readonly opts: WebhookSenderOptions) {
     this.agent = new Agent({
@@ -106,12 +102,9 @@ export class WebhookSender {
   async send(req: WebhookRequest): Promise<WebhookResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    let url: URL;
-    try {
-      url = checkUrlWithoutDns(req.url, this.opts.policy);
-    } catch (err) {
-      const message = err instanceof UrlRejected ? err.message : 'invalid URL';
-      return { ok: false, status: null, timeMs: 0, error: `blocked: ${message}`, excerpt: null };
+    const url = this.checkUrl(req.url);
+    if (typeof url === 'string') {
+      return { ok: false, status: null, timeMs: 0, error: `blocked: ${url}`, excerpt: null };
     }
     const headers = webhookHeaders({
       secret: req.secret,
@@ -122,24 +115,23 @@ export class WebhookSender {
       timestampSeconds: Math.floor(Date.now() / 1000),
     });
     try {
-      const res = await request(url, {
-        method: 'POST',
+      const answer = await postOnce(
+        this.agent,
+        url,
         headers,
-        body: req.body,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-      const timeMs = elapsed();
-      const excerpt = await readExcerpt(res.body);
-      const status = res.statusCode;
+        req.body,
+        this.opts.timeoutMs,
+        RESPONSE_READ_LIMIT,
+      );
+      const { status } = answer;
       const retryAfterMs =
-        status === 429 || status === 503 ? parseRetryAfter(header(res.headers, 'retry-after')) : undefined;
+        status === 429 || status === 503 ? parseRetryAfter(header(answer.headers, 'retry-after')) : undefined;
       return {
         ok: status >= 200 && status < 300,
         status,
-        timeMs,
-        error: outcomeError(status, header(res.headers, 'location')),
-        excerpt,
+        timeMs: Math.round(answer.headersAt - started),
+        error: outcomeError(status, header(answer.headers, 'location')),
+        excerpt: answer.body && answer.body.toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS),
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       };
     } catch (err) {
@@ -151,6 +143,22 @@ export class WebhookSender {
         excerpt: null,
       };
     }
+  }
+
+  /** The checked URL, or why it is refused. */
+  private checkUrl(raw: string): Target | string {
+    let checked = this.checkedUrls.get(raw);
+    if (checked === undefined) {
+      try {
+        const url = checkUrlWithoutDns(raw, this.opts.policy);
+        checked = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      } catch (err) {
+        checked = err instanceof UrlRejected ? err.message : 'invalid URL';
+      }
+      if (this.checkedUrls.size >= 10_000) this.checkedUrls.clear();
+      this.checkedUrls.set(raw, checked);
+    }
+    return checked;
   }
 
   async close(): Promise<void> {

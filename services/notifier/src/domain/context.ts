@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger, ServiceDeps } from '@stablepay/platform';
 import type { NotifierConfig } from '../config.js';
+import type { ClaimedAttempt } from '../db/attempts-repo.js';
 import { SuccessBatch } from '../db/success-batch.js';
+import { SigningKeys } from '../delivery/signing-keys.js';
 import { WebhookSender } from '../delivery/webhook-sender.js';
 import { createNotifierMetrics, type NotifierMetrics } from '../metrics.js';
 import { urlPolicy, type Resolver, type UrlPolicy } from '../ssrf/url-policy.js';
@@ -18,6 +20,20 @@ export interface NotifierWakeUps {
   emailsQueued: () => void;
 }
 
+/**
+ * A new event's first attempts, sent by this replica without a claim: the handler reserves room
+ * in the delivery pool, creates the attempts of the endpoints it got room for already leased, and
+ * hands them over once its transaction has ended (committed: the attempts; rolled back: none).
+ */
+export interface DirectDeliveries {
+  /** The endpoints of `endpointIds` that get a slot now (none while older work waits unleased). */
+  reserve(endpointIds: string[]): string[];
+  /** Ends a reservation: the committed, leased attempts start; unused room is given back. */
+  handOver(reserved: string[], attempts: ClaimedAttempt[]): void;
+  /** The lease those attempts are created with. */
+  readonly leaseMs: number;
+}
+
 /** Everything the notifier's domain functions use, built once at start and passed explicitly. */
 export interface NotifierContext extends NotifierWakeUps {
   db: Knex;
@@ -28,6 +44,9 @@ export interface NotifierContext extends NotifierWakeUps {
   urlPolicy: UrlPolicy;
   resolve: Resolver;
   sender: WebhookSender;
+  /** The endpoints' HMAC keys, opened once per sealed secret. */
+  signingKeys: SigningKeys;
+  directDeliveries: DirectDeliveries;
   /** Writes successful attempts, many per statement. */
   successes: SuccessBatch;
   schedule: RetrySchedule;
@@ -39,7 +58,7 @@ export const createNotifierContext = (
   config: NotifierConfig,
   deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
   resolve: Resolver,
-  wakeUps: NotifierWakeUps,
+  wakeUps: NotifierWakeUps & { directDeliveries: DirectDeliveries },
 ): NotifierContext => {
   const policy = urlPolicy(config.ALLOW_INSECURE_WEBHOOKS);
   if (config.ALLOW_INSECURE_WEBHOOKS) {
@@ -58,6 +77,7 @@ export const createNotifierContext = (
       resolve,
       extraCaPem: config.extraCaPem,
     }),
+    signingKeys: new SigningKeys(config.WEBHOOK_SECRET_KEK),
     successes: new SuccessBatch(deps.db),
     schedule: {
       delaysMs: config.WEBHOOK_RETRY_SCHEDULE,

@@ -122,6 +122,7 @@ export const changeEndpoint = async (
 
 export const removeEndpoint = async (ctx: NotifierContext, merchantId: string, id: string): Promise<void> => {
   if (!(await deleteEndpoint(ctx.db, merchantId, id))) throw notFound('Webhook endpoint');
+  ctx.signingKeys.forget(id);
 };
 
 /** A new secret replaces the old at once: every attempt signed from now on uses the new one. */

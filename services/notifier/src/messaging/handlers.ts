@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { EventTypes, type IntegrationEvent, type WebhookEventName } from '@stablepay/contracts';
 import type { EventHandler, EventHandlers } from '@stablepay/platform';
-import { createEventDeliveries, insertEvent } from '../db/deliveries-repo.js';
-import { subscribedEndpointIds } from '../db/endpoints-repo.js';
+import { createEventDeliveries, insertEvent, type CreatedDelivery } from '../db/deliveries-repo.js';
+import { subscribedEndpoints } from '../db/endpoints-repo.js';
 import { upsertMerchant } from '../db/mail-repo.js';
 import type { NotifierContext } from '../domain/context.js';
 import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
@@ -11,21 +11,58 @@ import { webhookBody } from '../domain/payloads.js';
 /**
  * A deliverable event, in the inbox transaction: stored once with the exact body to send, one
  * delivery (with its first attempt) per active endpoint of the merchant subscribed to it, and the
- * e-mails it calls for. Sending happens after commit, in the delivery and mail workers.
+ * e-mails it calls for. Sending happens after commit: the attempts this replica has room for are
+ * created leased to it and handed to its delivery worker; the rest wait for a claim.
  */
 const onWebhookEvent =
   (ctx: NotifierContext) =>
   async (event: IntegrationEvent<WebhookEventName>, trx: Knex.Transaction): Promise<void> => {
     // The data's merchant id is a UUID by the catalogue's schema; the envelope's is any string.
     const ref = { id: event.id, merchantId: event.data.merchant_id, occurredAt: event.occurredAt };
-    await insertEvent(trx, {
-      ...ref,
-      type: event.type,
-      body: webhookBody(event.type, event.occurredAt, event.data),
-      isTest: false,
-    });
-    const endpoints = await subscribedEndpointIds(trx, ref.merchantId, event.type);
-    await createEventDeliveries(trx, ref, endpoints, ctx.schedule.delaysMs[0] ?? 0);
+    const body = webhookBody(event.type, event.occurredAt, event.data);
+    await insertEvent(trx, { ...ref, type: event.type, body, isTest: false });
+    const endpoints = await subscribedEndpoints(trx, ref.merchantId, event.type);
+    const firstDelayMs = ctx.schedule.delaysMs[0] ?? 0;
+    const direct = ctx.directDeliveries;
+    const reserved = firstDelayMs === 0 ? direct.reserve(endpoints.map((e) => e.id)) : [];
+    let created: CreatedDelivery[] = [];
+    trx.executionPromise.then(
+      () => {
+        const byId = new Map(endpoints.map((e) => [e.id, e]));
+        const leased = created.filter((c) => c.leaseToken !== null);
+        direct.handOver(
+          reserved,
+          leased.map((c) => {
+            const endpoint = byId.get(c.endpointId)!;
+            return {
+              id: c.attemptId,
+              deliveryId: c.deliveryId,
+              endpointId: c.endpointId,
+              merchantId: ref.merchantId,
+              eventId: ref.id,
+              eventType: event.type,
+              attempt: 1,
+              trigger: 'event',
+              url: endpoint.url,
+              secretSealed: endpoint.secretSealed,
+              body,
+              isTest: false,
+              occurredAt: new Date(ref.occurredAt),
+              leaseToken: c.leaseToken!,
+            };
+          }),
+        );
+        if (leased.length < created.length) ctx.deliveriesQueued();
+      },
+      () => direct.handOver(reserved, []),
+    );
+    created = await createEventDeliveries(
+      trx,
+      ref,
+      endpoints.map((e) => e.id),
+      firstDelayMs,
+      { endpointIds: reserved, leaseMs: direct.leaseMs },
+    );
     if (event.type === EventTypes.PaymentCompleted) await queuePaymentEmails(ctx, trx, ref, event.data);
     if (event.type === EventTypes.RefundCompleted) await queueRefundEmail(ctx, trx, ref, event.data);
   };

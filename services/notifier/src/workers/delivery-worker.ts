@@ -1,6 +1,6 @@
 import { errorText, type Worker } from '@stablepay/platform';
 import { claimDueAttempts, releaseLeases, type ClaimedAttempt } from '../db/attempts-repo.js';
-import type { NotifierContext } from '../domain/context.js';
+import type { DirectDeliveries, NotifierContext } from '../domain/context.js';
 import { sendAttempt, settleAttempt } from '../delivery/deliver.js';
 
 export interface DeliveryWorkerOptions {
@@ -17,18 +17,31 @@ export interface DeliveryWorkerOptions {
  * so a receiver that hangs for the whole timeout holds one slot (at most `perEndpoint` of its own,
  * counting the ones claimed for it and not yet started) and every other endpoint keeps flowing.
  * Up to half a pool of claimed attempts waits ready, so a freed slot is refilled at once while the
- * next claim runs. One claim runs at a time; a finished request, a committed event or a due retry
- * asks for another.
+ * next claim runs; a claim waits until a quarter of a pool is free (or nothing is ready), so that
+ * each claim takes many attempts. One claim runs at a time.
+ *
+ * A new event's first attempts mostly skip the claim: the event handler reserves room here for
+ * them, creates them already leased to this replica, and hands them over once its transaction has
+ * committed (DirectDeliveries). What does not fit waits in the database for a claim, and while
+ * anything does, new attempts queue behind it there instead of overtaking it.
  */
-export class DeliveryWorker implements Worker {
+export class DeliveryWorker implements Worker, DirectDeliveries {
   readonly name = 'webhook-delivery';
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly settling = new Set<Promise<void>>();
-  /** Claimed, leased and waiting for a slot. */
+  /** Claimed (or handed over), leased and waiting for a slot. */
   private readonly ready: ClaimedAttempt[] = [];
-  /** Per endpoint: in flight plus ready. */
+  /** Per endpoint: in flight, ready, and reserved by event handlers. */
   private readonly perEndpoint = new Map<string, number>();
-  private readonly prefetch: number;
+  /** Room promised to event handlers whose transactions have not ended yet. */
+  private reserved = 0;
+  private readonly capacity: number;
+  private readonly minClaim: number;
+  /**
+   * The database may hold due attempts that nobody leased: set when attempts are queued without a
+   * lease (or a claim came back full), cleared when a claim comes back short.
+   */
+  private backlog = true;
   private stopped = true;
   private claiming?: Promise<void>;
   private claimAgain = false;
@@ -39,7 +52,13 @@ export class DeliveryWorker implements Worker {
     private readonly ctx: NotifierContext,
     private readonly opts: DeliveryWorkerOptions,
   ) {
-    this.prefetch = Math.ceil(opts.concurrency / 2);
+    const prefetch = Math.ceil(opts.concurrency / 2);
+    this.capacity = opts.concurrency + prefetch;
+    this.minClaim = Math.ceil(prefetch / 2);
+  }
+
+  get leaseMs(): number {
+    return this.opts.leaseMs;
   }
 
   start(): void {
@@ -48,24 +67,10 @@ export class DeliveryWorker implements Worker {
     this.wake();
   }
 
-  /** Look for due attempts now. */
+  /** Attempts were queued without a lease: claim them. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.claimAgain = true;
-      return;
-    }
-    this.claiming = this.fill()
-      .catch((err: unknown) => {
-        this.ctx.logger.warn('claiming webhook attempts failed', { err: errorText(err) });
-      })
-      .finally(() => {
-        this.claiming = undefined;
-        if (this.claimAgain) {
-          this.claimAgain = false;
-          this.wake();
-        } else this.schedulePoll();
-      });
+    this.backlog = true;
+    this.claim();
   }
 
   /** Look again in `ms` (a retry falls due then); later than the poll interval, the poll finds it. */
@@ -76,6 +81,38 @@ export class DeliveryWorker implements Worker {
       this.wake();
     }, ms + 5);
     this.dueTimers.add(timer);
+  }
+
+  reserve(endpointIds: string[]): string[] {
+    if (this.stopped || this.backlog) return [];
+    let room = this.capacity - this.inFlight.size - this.ready.length - this.reserved;
+    const granted: string[] = [];
+    for (const id of endpointIds) {
+      if (room <= 0) break;
+      const used = this.perEndpoint.get(id) ?? 0;
+      if (used >= this.opts.perEndpoint) continue;
+      this.perEndpoint.set(id, used + 1);
+      granted.push(id);
+      room--;
+    }
+    this.reserved += granted.length;
+    return granted;
+  }
+
+  handOver(reserved: string[], attempts: ClaimedAttempt[]): void {
+    this.reserved -= reserved.length;
+    const used = new Set(attempts.map((a) => a.endpointId));
+    for (const id of reserved) if (!used.has(id)) this.unclaim(id);
+    if (attempts.length === 0) return;
+    if (this.stopped) {
+      for (const a of attempts) this.unclaim(a.endpointId);
+      releaseLeases(this.ctx.db, attempts).catch((err: unknown) =>
+        this.ctx.logger.warn('could not release leases', { err: errorText(err) }),
+      );
+      return;
+    }
+    this.ready.push(...attempts);
+    this.startReady();
   }
 
   async stop(): Promise<void> {
@@ -94,10 +131,31 @@ export class DeliveryWorker implements Worker {
     await Promise.allSettled([...this.settling]);
   }
 
+  /** Runs a claim now, or right after the one running. */
+  private claim(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = this.fill()
+      .catch((err: unknown) => {
+        this.ctx.logger.warn('claiming webhook attempts failed', { err: errorText(err) });
+      })
+      .finally(() => {
+        this.claiming = undefined;
+        if (this.claimAgain) {
+          this.claimAgain = false;
+          this.claim();
+        } else this.schedulePoll();
+      });
+  }
+
+  /** Due retries are looked for at least this often, whatever else happens. */
   private schedulePoll(): void {
     clearTimeout(this.pollTimer);
     if (this.stopped) return;
-    this.pollTimer = setTimeout(() => this.wake(), this.opts.pollMs);
+    this.pollTimer = setTimeout(() => this.claim(), this.opts.pollMs);
   }
 
   private startReady(): void {
@@ -109,8 +167,8 @@ export class DeliveryWorker implements Worker {
   private async fill(): Promise<void> {
     while (!this.stopped) {
       this.startReady();
-      const want = this.opts.concurrency + this.prefetch - this.inFlight.size - this.ready.length;
-      if (want <= 0) return;
+      const want = this.capacity - this.inFlight.size - this.ready.length - this.reserved;
+      if (want <= 0 || (want < this.minClaim && this.ready.length > 0)) return;
       const claimed = await claimDueAttempts(this.ctx.db, {
         limit: want,
         perEndpoint: this.opts.perEndpoint,
@@ -122,20 +180,29 @@ export class DeliveryWorker implements Worker {
         this.ready.push(a);
       }
       this.startReady();
-      if (claimed.length < want) return;
+      if (claimed.length < want) {
+        // Unless more was queued while this claim ran, nothing due is left unleased.
+        if (!this.claimAgain) this.backlog = false;
+        return;
+      }
+      this.backlog = true;
     }
+  }
+
+  private unclaim(endpointId: string): void {
+    const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+    if (left > 0) this.perEndpoint.set(endpointId, left);
+    else this.perEndpoint.delete(endpointId);
   }
 
   private launch(a: ClaimedAttempt): void {
     this.ctx.metrics.inFlight.inc();
     const release = () => {
       this.inFlight.delete(a.id);
-      const left = (this.perEndpoint.get(a.endpointId) ?? 1) - 1;
-      if (left > 0) this.perEndpoint.set(a.endpointId, left);
-      else this.perEndpoint.delete(a.endpointId);
+      this.unclaim(a.endpointId);
       this.ctx.metrics.inFlight.dec();
       this.startReady();
-      this.wake();
+      if (this.backlog) this.claim();
     };
     const run = sendAttempt(this.ctx, a)
       .then((result) => {
