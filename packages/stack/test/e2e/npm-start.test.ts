@@ -27,7 +27,8 @@ describe('npm start (embedded defaults)', function () {
   };
 
   const start = async () => {
-    child = spawn(process.execPath, [join(repoRoot, 'packages/stack/dist/main.js')], {
+    // What `npm start` runs.
+    child = spawn(process.execPath, [join(repoRoot, 'scripts/start.mjs')], {
       cwd: repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
