@@ -63,7 +63,12 @@ const main = async () => {
   const gatewayDb = await createTestDatabase();
   const amqpUrl = await testAmqpUrl();
   const prefix = testQueuePrefix();
-  const common = { AMQP_URL: amqpUrl, AMQP_PREFIX: prefix, CHAIN_NETWORK: 'mainnet' };
+  const common = {
+    AMQP_URL: amqpUrl,
+    AMQP_PREFIX: prefix,
+    CHAIN_NETWORK: 'mainnet',
+    ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
+  };
   const children = [
     startProcess('services/payments/dist/main.js', {
       ...common,

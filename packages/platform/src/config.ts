@@ -49,6 +49,11 @@ export const baseConfigShape = {
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .optional(),
+  /**
+   * Connections each process keeps to PostgreSQL. Requests and workers wait for one when all are in
+   * use; PostgreSQL's max_connections must cover every replica's pool.
+   */
+  DATABASE_POOL_MAX: envInt.pipe(z.number().int().min(1).max(200)).default(10),
   DATA_DIR: z.string().default('var/data'),
   /** RabbitMQ URL; without it an in-process bus is used (single-process runs only). */
   AMQP_URL: z.string().optional(),
@@ -77,6 +82,7 @@ export interface BaseServiceConfig {
   LOG_LEVEL: string;
   LOG_PRETTY: boolean;
   DATABASE_URL?: string;
+  DATABASE_POOL_MAX: number;
   DATA_DIR: string;
   AMQP_URL?: string;
   AMQP_PREFIX: string;

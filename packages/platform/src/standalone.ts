@@ -16,6 +16,7 @@ export interface StandaloneConfig {
   LOG_PRETTY: boolean;
   DATABASE_URL?: string;
   DATABASE_SCHEMA: string;
+  DATABASE_POOL_MAX: number;
   DATA_DIR: string;
   AMQP_URL?: string;
   AMQP_PREFIX: string;
@@ -43,7 +44,12 @@ export const runStandalone = async <C extends StandaloneConfig>(opts: {
     const embedded = config.DATABASE_URL
       ? undefined
       : await EmbeddedPostgres.open(join(config.DATA_DIR, opts.service));
-    const db = await createDatabase({ url: config.DATABASE_URL, embedded, schema: config.DATABASE_SCHEMA });
+    const db = await createDatabase({
+      url: config.DATABASE_URL,
+      embedded,
+      schema: config.DATABASE_SCHEMA,
+      poolMax: config.DATABASE_POOL_MAX,
+    });
     const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
     const service = await opts.start(config, { logger, metrics: createMetrics(opts.service), db, bus });
     onTermination(async () => {
