@@ -16,9 +16,9 @@ export interface DeliveryWorkerOptions {
  * it). Attempts are claimed as slots free up, not in batches that wait for their slowest member,
  * so a receiver that hangs for the whole timeout holds one slot (at most `perEndpoint` of its own,
  * counting the ones claimed for it and not yet started) and every other endpoint keeps flowing.
- * Up to half a pool of claimed attempts waits ready, so a freed slot is refilled at once while the
- * next claim runs; a claim waits until a quarter of a pool is free (or nothing is ready), so that
- * each claim takes many attempts. One claim runs at a time.
+ * Up to a pool of claimed attempts waits ready, so a freed slot is refilled at once while the
+ * next claim runs; a claim waits until half a pool is free (or nothing is ready), so that each
+ * claim takes many attempts. One claim runs at a time.
  *
  * A new event's first attempts mostly skip the claim: the event handler reserves room here for
  * them, creates them already leased to this replica, and hands them over once its transaction has
@@ -35,7 +35,13 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
   private readonly perEndpoint = new Map<string, number>();
   /** Room promised to event handlers whose transactions have not ended yet. */
   private reserved = 0;
+  /**
+   * In flight plus ready: a pool in flight and up to a pool waiting. An attempt waiting behind a
+   * full pool starts within one answer window, so it is answered within two, inside its lease
+   * (at least 2 × timeout + 1 s).
+   */
   private readonly capacity: number;
+  /** A claim runs once this many slots are free (or nothing is ready): half a pool. */
   private readonly minClaim: number;
   /**
    * The database may hold due attempts that nobody leased: set when attempts are queued without a
@@ -52,9 +58,8 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
     private readonly ctx: NotifierContext,
     private readonly opts: DeliveryWorkerOptions,
   ) {
-    const prefetch = Math.ceil(opts.concurrency / 2);
-    this.capacity = opts.concurrency + prefetch;
-    this.minClaim = Math.ceil(prefetch / 2);
+    this.capacity = 2 * opts.concurrency;
+    this.minClaim = Math.ceil(opts.concurrency / 2);
   }
 
   get leaseMs(): number {
@@ -181,12 +186,19 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
       }
       this.startReady();
       if (claimed.length < want) {
-        // Unless more was queued while this claim ran, nothing due is left unleased.
-        if (!this.claimAgain) this.backlog = false;
+        // Nothing due is left unleased, unless an endpoint at its limit kept some back (claimed
+        // once one of its requests finishes) or more was queued while this claim ran.
+        if (this.anyEndpointFull()) this.backlog = true;
+        else if (!this.claimAgain) this.backlog = false;
         return;
       }
       this.backlog = true;
     }
+  }
+
+  private anyEndpointFull(): boolean {
+    for (const used of this.perEndpoint.values()) if (used >= this.opts.perEndpoint) return true;
+    return false;
   }
 
   private unclaim(endpointId: string): void {
