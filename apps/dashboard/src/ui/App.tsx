@@ -11,16 +11,18 @@ import { PaymentDetail } from './screens/PaymentDetail.js';
 import { Payments } from './screens/Payments.js';
 import { Register } from './screens/Register.js';
 import { SignIn } from './screens/SignIn.js';
+import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
 
 const LANG_KEY = 'dashboard.lang';
 
 const Screen = ({ route }: { route: Route }) => {
-  const [section, id] = route.path;
+  const [section, id, sub] = route.path;
   switch (section) {
     case undefined:
       return <Home />;
     case 'developers':
-      return <Developers />;
+      if (id === 'webhooks' && sub) return <WebhookDetail id={sub} />;
+      return id ? <NotFound /> : <Developers />;
     case 'payments':
       return id ? <PaymentDetail id={id} /> : <Payments route={route} />;
     default:

@@ -80,5 +80,8 @@ const STATUS_KEYS: Record<string, true> = Object.fromEntries(
     'requested',
     'issued',
     'rectified',
+    'succeeded',
+    'active',
+    'disabled',
   ].map((s) => [`status_${s}`, true]),
 );

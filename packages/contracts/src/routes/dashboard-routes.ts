@@ -1,5 +1,6 @@
 import { moneyRoutes } from './money-routes.js';
 import type { RouteSpec } from './types.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 type Table = readonly RouteSpec[];
 
@@ -38,4 +39,25 @@ export const dashboardRoutes = [
   twin(moneyRoutes, 'listRefunds', 'listRefundsDashboard', '/refunds'),
   twin(moneyRoutes, 'getRefund', 'getRefundDashboard', '/refunds/:id'),
   twin(moneyRoutes, 'cancelRefund', 'cancelRefundDashboard', '/refunds/:id/cancel'),
+  twin(webhookRoutes, 'listWebhooks', 'listWebhooksDashboard', '/merchant-webhooks'),
+  twin(webhookRoutes, 'createWebhook', 'createWebhookDashboard', '/merchant-webhooks'),
+  twin(webhookRoutes, 'listWebhookEvents', 'listWebhookEventsDashboard', '/merchant-webhooks/events'),
+  twin(webhookRoutes, 'getWebhook', 'getWebhookDashboard', '/merchant-webhooks/:id'),
+  twin(webhookRoutes, 'updateWebhook', 'updateWebhookDashboard', '/merchant-webhooks/:id'),
+  twin(webhookRoutes, 'deleteWebhook', 'deleteWebhookDashboard', '/merchant-webhooks/:id'),
+  twin(
+    webhookRoutes,
+    'regenerateWebhookSecret',
+    'regenerateWebhookSecretDashboard',
+    '/merchant-webhooks/:id/regenerate-secret',
+  ),
+  twin(webhookRoutes, 'testWebhook', 'testWebhookDashboard', '/merchant-webhooks/:id/test'),
+  twin(webhookRoutes, 'getWebhookLogs', 'getWebhookLogsDashboard', '/merchant-webhooks/:id/logs'),
+  twin(
+    webhookRoutes,
+    'redeliverWebhook',
+    'redeliverWebhookDashboard',
+    '/merchant-webhooks/:id/deliveries/:deliveryId/redeliver',
+  ),
+  twin(webhookRoutes, 'replayWebhooks', 'replayWebhooksDashboard', '/merchant-webhooks/:id/replay'),
 ] as const satisfies readonly RouteSpec[];

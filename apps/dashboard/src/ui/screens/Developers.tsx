@@ -4,6 +4,9 @@ import { Alert, LoadView, errorText } from '../common.js';
 import { useDashboard } from '../context.js';
 import { CopyButton } from '../OnChain.js';
 import { useLoad } from '../use-load.js';
+import { EndpointsCard } from './webhooks/EndpointsCard.js';
+import { EventsCard } from './webhooks/EventsCard.js';
+import type { WebhookEventInfo } from './webhooks/types.js';
 
 interface ApiKey {
   id: string;
@@ -76,9 +79,16 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
   );
 };
 
-/** API keys: create (the full key shown once, with a copy button), list masked, revoke after confirming. */
+/**
+ * API keys: create (the full key shown once, with a copy button), list masked, revoke after
+ * confirming. Webhook endpoints, each with its own page, and the events they can subscribe to.
+ */
 export const Developers = () => {
   const { session, t } = useDashboard();
+  const [events, reloadEvents] = useLoad(
+    () => session.call<WebhookEventInfo[]>('GET', '/merchant-webhooks/events'),
+    [],
+  );
   const [keys, reload] = useLoad(() => session.call<ApiKey[]>('GET', '/api-keys'), []);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string }>();
@@ -149,6 +159,8 @@ export const Developers = () => {
           {error && <Alert>{error}</Alert>}
         </form>
       </section>
+      <EndpointsCard events={events} />
+      <EventsCard events={events} reload={reloadEvents} />
     </>
   );
 };

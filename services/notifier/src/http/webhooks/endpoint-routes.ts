@@ -1,5 +1,5 @@
 import type { CreatedWebhookEndpoint, RegeneratedWebhookSecret } from '@stablepay/contracts';
-import { ok, okMessage, type RouteHandlers } from '@stablepay/platform';
+import { ok, okMessage, type HandlerOf } from '@stablepay/platform';
 import type { NotifierContext } from '../../domain/context.js';
 import {
   changeEndpoint,
@@ -11,45 +11,73 @@ import {
   removeEndpoint,
 } from '../../domain/endpoints.js';
 
-type EndpointOperation =
-  | 'listWebhooks'
-  | 'createWebhook'
-  | 'getWebhook'
-  | 'updateWebhook'
-  | 'deleteWebhook'
-  | 'regenerateWebhookSecret';
-
-/** The endpoints themselves: create, read, change, delete, and replace the signing secret. */
-export const endpointRoutes = (ctx: NotifierContext): Pick<RouteHandlers<'notifier'>, EndpointOperation> => ({
-  listWebhooks: async ({ merchant, res }) => {
+/**
+ * The endpoints themselves: create, read, change, delete, and replace the signing secret. Each
+ * handler serves the API-key route and its dashboard twin (bearer token, same path without /api).
+ */
+export const endpointRoutes = (ctx: NotifierContext) => {
+  const list: HandlerOf<'listWebhooks'> & HandlerOf<'listWebhooksDashboard'> = async ({ merchant, res }) => {
     ok(res, (await listMerchantEndpoints(ctx, merchant.merchantId)).map(endpointView));
-  },
+  };
 
   /** 201 with the secret, which is never shown again. */
-  createWebhook: async ({ merchant, body, res }) => {
+  const create: HandlerOf<'createWebhook'> & HandlerOf<'createWebhookDashboard'> = async ({
+    merchant,
+    body,
+    res,
+  }) => {
     const { endpoint, secret } = await createEndpoint(ctx, merchant.merchantId, body);
     const data: CreatedWebhookEndpoint = { ...endpointView(endpoint), secret };
     ok(res, data, 201);
-  },
+  };
 
-  getWebhook: async ({ merchant, params, res }) => {
+  const get: HandlerOf<'getWebhook'> & HandlerOf<'getWebhookDashboard'> = async ({
+    merchant,
+    params,
+    res,
+  }) => {
     ok(res, endpointView(await getEndpoint(ctx, merchant.merchantId, params.id)));
-  },
+  };
 
-  updateWebhook: async ({ merchant, params, body, res }) => {
+  const update: HandlerOf<'updateWebhook'> & HandlerOf<'updateWebhookDashboard'> = async ({
+    merchant,
+    params,
+    body,
+    res,
+  }) => {
     ok(res, endpointView(await changeEndpoint(ctx, merchant.merchantId, params.id, body)));
-  },
+  };
 
-  deleteWebhook: async ({ merchant, params, res }) => {
+  const remove: HandlerOf<'deleteWebhook'> & HandlerOf<'deleteWebhookDashboard'> = async ({
+    merchant,
+    params,
+    res,
+  }) => {
     await removeEndpoint(ctx, merchant.merchantId, params.id);
     okMessage(res, 'Webhook endpoint deleted');
-  },
+  };
 
-  regenerateWebhookSecret: async ({ merchant, params, res }) => {
+  const regenerate: HandlerOf<'regenerateWebhookSecret'> &
+    HandlerOf<'regenerateWebhookSecretDashboard'> = async ({ merchant, params, res }) => {
     const data: RegeneratedWebhookSecret = {
       id: params.id,
       secret: await regenerateSecret(ctx, merchant.merchantId, params.id),
     };
     ok(res, data);
-  },
-});
+  };
+
+  return {
+    listWebhooks: list,
+    createWebhook: create,
+    getWebhook: get,
+    updateWebhook: update,
+    deleteWebhook: remove,
+    regenerateWebhookSecret: regenerate,
+    listWebhooksDashboard: list,
+    createWebhookDashboard: create,
+    getWebhookDashboard: get,
+    updateWebhookDashboard: update,
+    deleteWebhookDashboard: remove,
+    regenerateWebhookSecretDashboard: regenerate,
+  };
+};

@@ -3,7 +3,10 @@ import type { NotifierContext } from '../../domain/context.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { endpointRoutes } from './endpoint-routes.js';
 
-/** Every catalogue route the notifier owns (`/merchant-webhooks/api/*`, API keys only). */
+/**
+ * Every catalogue route the notifier owns: `/merchant-webhooks/api/*` for API keys, and the
+ * dashboard's twins at `/merchant-webhooks/*` for a bearer token.
+ */
 export const webhookRoutes = (ctx: NotifierContext): RouteHandlers<'notifier'> => ({
   ...endpointRoutes(ctx),
   ...deliveryRoutes(ctx),
