@@ -75,23 +75,54 @@ export const callerGuard = (auth: RouteAuth): RequestHandler => {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** NUL characters and lone UTF-16 surrogates: no field of the interface may carry them. */
-export const unsafeTextDetails = (value: unknown, path = ''): ReturnType<typeof fieldDetail>[] => {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
-      return [fieldDetail(path, 'Text must not contain NUL characters or invalid Unicode', 'invalid_text')];
+/** Deeper than any request of the interface nests; refused before anything walks it recursively. */
+export const MAX_REQUEST_DEPTH = 64;
+
+type Detail = ReturnType<typeof fieldDetail>;
+const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+const unsafeText = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
+/**
+ * NUL characters and lone UTF-16 surrogates: no field of the interface may carry them. Walked
+ * with an explicit stack, and anything nested past MAX_REQUEST_DEPTH is refused, so a body of a
+ * million `[` (valid JSON, within the size limit) is a 400 rather than a stack overflow here or
+ * in any later recursive step (schemas, JSON.stringify).
+ */
+export const unsafeTextDetails = (value: unknown, path = ''): Detail[] => {
+  const details: Detail[] = [];
+  const pending: Array<[unknown, string, number]> = [[value, path, 0]];
+  while (pending.length) {
+    const [current, at, depth] = pending.pop()!;
+    if (typeof current === 'string') {
+      if (unsafeText(current))
+        details.push(
+          fieldDetail(at, 'Text must not contain NUL characters or invalid Unicode', 'invalid_text'),
+        );
+      continue;
     }
-    return [];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= MAX_REQUEST_DEPTH) {
+      details.push(fieldDetail(at, `Nested deeper than ${MAX_REQUEST_DEPTH} levels`, 'too_deep'));
+      continue;
+    }
+    const children: Array<[unknown, string, number]> = [];
+    if (Array.isArray(current)) current.forEach((v, i) => children.push([v, join(at, i), depth + 1]));
+    else
+      for (const [k, v] of Object.entries(current)) {
+        if (unsafeText(k))
+          details.push(
+            fieldDetail(
+              join(at, k),
+              'Text must not contain NUL characters or invalid Unicode',
+              'invalid_text',
+            ),
+          );
+        children.push([v, join(at, k), depth + 1]);
+      }
+    // Reversed onto the stack, so details come out in document order.
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
-  if (Array.isArray(value))
-    return value.flatMap((v, i) => unsafeTextDetails(v, path ? `${path}.${i}` : String(i)));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => [
-      ...unsafeTextDetails(k, path ? `${path}.${k}` : k),
-      ...unsafeTextDetails(v, path ? `${path}.${k}` : k),
-    ]);
-  }
-  return [];
+  return details;
 };
 
 const objectKeys = (schema: z.ZodType | undefined): Set<string> | undefined => {
@@ -117,6 +148,25 @@ const queryProblems = (spec: RouteSpec, query: Record<string, unknown>) => {
   return problems;
 };
 
+/**
+ * Whether a raw query string holds percent-encoding that does not decode (`%E0%A4%A`, `%zz`,
+ * bytes that are not UTF-8). The query parser would keep such text as it is, so a malformed
+ * `search=%E0%A4%A` would silently search for those characters; it is refused instead, as a
+ * malformed path is.
+ */
+export const malformedQuery = (url: string | undefined): boolean => {
+  const at = url?.indexOf('?') ?? -1;
+  if (at < 0) return false;
+  for (const part of url!.slice(at + 1).split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return true;
+    }
+  }
+  return false;
+};
+
 export interface ParsedRequest {
   body: unknown;
   query: unknown;
@@ -129,9 +179,14 @@ export interface ParsedRequest {
  */
 export const parseRouteRequest = (
   spec: RouteSpec,
-  req: { params?: unknown; query?: unknown; body?: unknown },
+  req: { params?: unknown; query?: unknown; body?: unknown; originalUrl?: string },
   parts: { body?: boolean } = {},
 ): ParsedRequest => {
+  if (malformedQuery(req.originalUrl)) {
+    throw new AppError('validation', 'Query validation failed', [
+      fieldDetail('', 'The query string is not valid percent-encoding', 'invalid_encoding'),
+    ]);
+  }
   const params = (req.params ?? {}) as Record<string, unknown>;
   const query = (req.query ?? {}) as Record<string, unknown>;
   const checkBody = parts.body ?? true;

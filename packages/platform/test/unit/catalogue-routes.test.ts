@@ -165,6 +165,26 @@ describe('catalogue routes', () => {
     );
   });
 
+  it('refuses a body nested past the depth limit with a 400, however deep (no stack overflow)', async () => {
+    for (const depth of [65, 30_000]) {
+      const deep = `{"name":"x","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const r = await call('POST', '/things', 'api_key', deep);
+      expect(r.status, `depth ${depth}`).to.equal(400);
+      expect(r.body.details[0]).to.include({ code: 'too_deep' });
+    }
+    const nested = `{"name":"x","extra":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect((await call('POST', '/things', 'api_key', nested)).status).to.equal(201);
+  });
+
+  it('refuses a query string that is not valid percent-encoding with a 400', async () => {
+    for (const qs of ['q=%E0%A4%A', 'q=%zz', 'q=%FF', 'q=abc%']) {
+      const r = await call('GET', `/things/search?${qs}`, 'public');
+      expect(r.status, qs).to.equal(400);
+      expect(r.body.details[0]).to.include({ code: 'invalid_encoding' });
+    }
+    expect((await call('GET', '/things/search?q=%C3%A9+x%20y', 'public')).status).to.equal(200);
+  });
+
   it('answers a path that is not valid percent-encoding with a 400 envelope', async () => {
     const r = await call('GET', '/things/%E0%A4%A', 'user');
     expect(r.status).to.equal(400);
