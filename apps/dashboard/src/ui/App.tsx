@@ -5,10 +5,13 @@ import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
 import { useRoute, type Route } from './router.js';
+import { CheckoutLinks } from './screens/checkout/CheckoutLinks.js';
 import { Developers } from './screens/Developers.js';
 import { Home } from './screens/Home.js';
 import { PaymentDetail } from './screens/PaymentDetail.js';
 import { Payments } from './screens/Payments.js';
+import { RefundDetail } from './screens/refunds/RefundDetail.js';
+import { Refunds } from './screens/refunds/Refunds.js';
 import { Register } from './screens/Register.js';
 import { SignIn } from './screens/SignIn.js';
 import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
@@ -25,6 +28,10 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <NotFound /> : <Developers />;
     case 'payments':
       return id ? <PaymentDetail id={id} /> : <Payments route={route} />;
+    case 'refunds':
+      return id ? <RefundDetail id={id} /> : <Refunds route={route} />;
+    case 'checkout':
+      return <CheckoutLinks />;
     default:
       return <NotFound />;
   }

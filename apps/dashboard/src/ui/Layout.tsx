@@ -8,6 +8,8 @@ import { href } from './router.js';
 export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: '', label: 'navHome' },
   { path: 'payments', label: 'navPayments' },
+  { path: 'refunds', label: 'navRefunds' },
+  { path: 'checkout', label: 'navCheckout' },
   { path: 'developers', label: 'navDevelopers' },
 ];
 

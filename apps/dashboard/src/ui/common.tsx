@@ -83,5 +83,8 @@ const STATUS_KEYS: Record<string, true> = Object.fromEntries(
     'succeeded',
     'active',
     'disabled',
+    'session_open',
+    'session_complete',
+    'session_expired',
   ].map((s) => [`status_${s}`, true]),
 );

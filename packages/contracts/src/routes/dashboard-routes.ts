@@ -1,4 +1,5 @@
 import { moneyRoutes } from './money-routes.js';
+import { paymentRoutes } from './payment-routes.js';
 import type { RouteSpec } from './types.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -39,6 +40,9 @@ export const dashboardRoutes = [
   twin(moneyRoutes, 'listRefunds', 'listRefundsDashboard', '/refunds'),
   twin(moneyRoutes, 'getRefund', 'getRefundDashboard', '/refunds/:id'),
   twin(moneyRoutes, 'cancelRefund', 'cancelRefundDashboard', '/refunds/:id/cancel'),
+  // Checkout sessions have no `/api` in their paths; their twins live under `/checkout-sessions`.
+  twin(paymentRoutes, 'createCheckoutSession', 'createCheckoutSessionDashboard', '/checkout-sessions'),
+  twin(paymentRoutes, 'getCheckoutSession', 'getCheckoutSessionDashboard', '/checkout-sessions/:id'),
   twin(webhookRoutes, 'listWebhooks', 'listWebhooksDashboard', '/merchant-webhooks'),
   twin(webhookRoutes, 'createWebhook', 'createWebhookDashboard', '/merchant-webhooks'),
   twin(webhookRoutes, 'listWebhookEvents', 'listWebhookEventsDashboard', '/merchant-webhooks/events'),

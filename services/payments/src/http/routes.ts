@@ -21,4 +21,7 @@ export const paymentsRoutes = (ctx: PaymentsContext): RouteHandlers<'payments'> 
   createCheckoutSessionAlias: createSessionRoute(ctx),
   getPublicCheckoutSession: getPublicSessionRoute(ctx),
   getCheckoutSession: getSessionRoute(ctx),
+  // The dashboard's twins (bearer token) answer the same.
+  createCheckoutSessionDashboard: createSessionRoute(ctx),
+  getCheckoutSessionDashboard: getSessionRoute(ctx),
 });

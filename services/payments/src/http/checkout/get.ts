@@ -3,9 +3,12 @@ import { getCheckoutSession, getPublicCheckoutSession } from '../../domain/check
 import type { PaymentsContext } from '../../domain/context.js';
 import { toPublicSessionView, toSessionView } from '../views.js';
 
-/** GET /checkout/sessions/:id (key): the merchant's own session, with metadata and linked payment. */
+/**
+ * GET /checkout/sessions/:id (key) and its dashboard twin GET /checkout-sessions/:id (bearer
+ * token): the merchant's own session, with metadata and linked payment.
+ */
 export const getSessionRoute =
-  (ctx: PaymentsContext): HandlerOf<'getCheckoutSession'> =>
+  (ctx: PaymentsContext): HandlerOf<'getCheckoutSession'> & HandlerOf<'getCheckoutSessionDashboard'> =>
   async ({ params, merchant, res }) => {
     const { session, payment } = await getCheckoutSession(ctx, params.id, merchant.merchantId);
     ok(res, toSessionView(session, payment));
