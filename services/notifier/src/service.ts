@@ -40,7 +40,7 @@ export const notifierService = defineService({
       emailsQueued: () => workers.mail.wake(),
       directDeliveries: {
         reserve: (endpointIds) => workers.delivery.reserve(endpointIds),
-        handOver: (reserved, attempts) => workers.delivery.handOver(reserved, attempts),
+        handOver: (reserved, attempts, queued) => workers.delivery.handOver(reserved, attempts, queued),
         get leaseMs() {
           return config.WEBHOOK_LEASE_MS;
         },

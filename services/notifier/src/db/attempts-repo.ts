@@ -39,6 +39,23 @@ interface ClaimedRow {
   lease_token: string;
 }
 
+const toClaimed = (r: ClaimedRow): ClaimedAttempt => ({
+  id: r.id,
+  deliveryId: r.delivery_id,
+  endpointId: r.endpoint_id,
+  merchantId: r.merchant_id,
+  eventId: r.event_id,
+  eventType: r.type,
+  attempt: r.attempt,
+  trigger: r.trigger,
+  url: r.url,
+  secretSealed: r.secret_sealed,
+  body: r.body,
+  isTest: r.is_test,
+  occurredAt: new Date(r.occurred_at),
+  leaseToken: r.lease_token,
+});
+
 export interface ClaimOptions {
   limit: number;
   /** At most this many attempts of one endpoint in flight on this replica... */
@@ -95,22 +112,37 @@ export const claimDueAttempts = async (db: Knex, o: ClaimOptions): Promise<Claim
                d.trigger, e.url, e.secret_sealed, ev.body, ev.is_test, ev.occurred_at, a.lease_token`,
     [JSON.stringify(busy), o.perEndpoint, o.limit, o.leaseMs, token],
   )) as { rows: ClaimedRow[] };
-  return result.rows.map((r) => ({
-    id: r.id,
-    deliveryId: r.delivery_id,
-    endpointId: r.endpoint_id,
-    merchantId: r.merchant_id,
-    eventId: r.event_id,
-    eventType: r.type,
-    attempt: r.attempt,
-    trigger: r.trigger,
-    url: r.url,
-    secretSealed: r.secret_sealed,
-    body: r.body,
-    isTest: r.is_test,
-    occurredAt: new Date(r.occurred_at),
-    leaseToken: r.lease_token,
-  }));
+  return result.rows.map(toClaimed);
+};
+
+/**
+ * Leases the given attempts where they are still pending, due and unleased (another replica may
+ * have taken some meanwhile: those are skipped, never waited for). The cheap claim, for attempts
+ * this replica queued itself: primary-key lookups instead of the walk over the queue index.
+ */
+export const claimAttemptsById = async (
+  db: Knex,
+  ids: string[],
+  leaseMs: number,
+): Promise<ClaimedAttempt[]> => {
+  if (ids.length === 0) return [];
+  const result = (await db.raw(
+    `with locked as (
+       select a.id from ${ATTEMPTS} a
+        where a.id in (select (jsonb_array_elements_text(?::jsonb))::uuid) and a.status = 'pending'
+          and a.scheduled_at <= now() and (a.locked_until is null or a.locked_until < now())
+        for update skip locked
+     )
+     update ${ATTEMPTS} a
+        set locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, started_at = now()
+       from locked, ${ENDPOINTS} e, ${EVENTS} ev, ${DELIVERIES} d
+      where a.id = locked.id and e.id = a.endpoint_id and e.is_active and ev.id = a.event_id
+        and d.id = a.delivery_id
+     returning a.id, a.delivery_id, a.endpoint_id, e.merchant_id, a.event_id, ev.type, a.attempt,
+               d.trigger, e.url, e.secret_sealed, ev.body, ev.is_test, ev.occurred_at, a.lease_token`,
+    [JSON.stringify(ids), leaseMs, randomUUID()],
+  )) as { rows: ClaimedRow[] };
+  return result.rows.map(toClaimed);
 };
 
 export interface AttemptResultRow {

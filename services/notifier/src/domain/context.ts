@@ -20,6 +20,12 @@ export interface NotifierWakeUps {
   emailsQueued: () => void;
 }
 
+/** An attempt committed without a lease, due now. */
+export interface QueuedAttempt {
+  id: string;
+  endpointId: string;
+}
+
 /**
  * A new event's first attempts, sent by this replica without a claim: the handler reserves room
  * in the delivery pool, creates the attempts of the endpoints it got room for already leased, and
@@ -28,8 +34,11 @@ export interface NotifierWakeUps {
 export interface DirectDeliveries {
   /** The endpoints of `endpointIds` that get a slot now (none while older work waits unleased). */
   reserve(endpointIds: string[]): string[];
-  /** Ends a reservation: the committed, leased attempts start; unused room is given back. */
-  handOver(reserved: string[], attempts: ClaimedAttempt[]): void;
+  /**
+   * Ends a reservation: the committed, leased attempts start, unused room is given back, and the
+   * attempts created without a lease (`queued`) are claimed by id as room frees up.
+   */
+  handOver(reserved: string[], attempts: ClaimedAttempt[], queued: QueuedAttempt[]): void;
   /** The lease those attempts are created with. */
   readonly leaseMs: number;
 }

@@ -51,10 +51,16 @@ const onWebhookEvent =
               leaseToken: c.leaseToken!,
             };
           }),
+          // Due now, unless the schedule's first wait says otherwise (then a claim finds them).
+          firstDelayMs === 0
+            ? created
+                .filter((c) => c.leaseToken === null)
+                .map((c) => ({ id: c.attemptId, endpointId: c.endpointId }))
+            : [],
         );
-        if (leased.length < created.length) ctx.deliveriesQueued();
+        if (firstDelayMs > 0 && created.length > 0) ctx.retryDueIn(firstDelayMs);
       },
-      () => direct.handOver(reserved, []),
+      () => direct.handOver(reserved, [], []),
     );
     created = await createEventDeliveries(
       trx,

@@ -1,7 +1,13 @@
 import { errorText, type Worker } from '@stablepay/platform';
-import { claimDueAttempts, releaseLeases, type ClaimedAttempt } from '../db/attempts-repo.js';
-import type { DirectDeliveries, NotifierContext } from '../domain/context.js';
+import {
+  claimAttemptsById,
+  claimDueAttempts,
+  releaseLeases,
+  type ClaimedAttempt,
+} from '../db/attempts-repo.js';
+import type { DirectDeliveries, NotifierContext, QueuedAttempt } from '../domain/context.js';
 import { sendAttempt, settleAttempt } from '../delivery/deliver.js';
+import { WaitingAttempts } from './waiting-attempts.js';
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -22,8 +28,12 @@ export interface DeliveryWorkerOptions {
  *
  * A new event's first attempts mostly skip the claim: the event handler reserves room here for
  * them, creates them already leased to this replica, and hands them over once its transaction has
- * committed (DirectDeliveries). What does not fit waits in the database for a claim, and while
- * anything does, new attempts queue behind it there instead of overtaking it.
+ * committed (DirectDeliveries). What does not fit waits in the database, and while anything does,
+ * new attempts queue behind it there instead of overtaking it. The ones this replica queued are
+ * remembered (`waiting`, oldest first) and claimed by id; a full claim, which walks the queue
+ * index, is needed only for work this replica does not know of: retries falling due, redeliveries,
+ * replays, other replicas' leftovers. It runs on those wake-ups and at least every poll interval,
+ * oldest first, so known work cannot starve it.
  */
 export class DeliveryWorker implements Worker, DirectDeliveries {
   readonly name = 'webhook-delivery';
@@ -35,6 +45,9 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
   private readonly perEndpoint = new Map<string, number>();
   /** Room promised to event handlers whose transactions have not ended yet. */
   private reserved = 0;
+  private readonly waiting = new WaitingAttempts();
+  /** The poll asked for a full claim. */
+  private sweepDue = false;
   /**
    * In flight plus ready: a pool in flight and up to a pool waiting. An attempt waiting behind a
    * full pool starts within one answer window, so it is answered within two, inside its lease
@@ -89,7 +102,7 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
   }
 
   reserve(endpointIds: string[]): string[] {
-    if (this.stopped || this.backlog) return [];
+    if (this.stopped || this.backlog || this.waiting.size > 0) return [];
     let room = this.capacity - this.inFlight.size - this.ready.length - this.reserved;
     const granted: string[] = [];
     for (const id of endpointIds) {
@@ -104,25 +117,31 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
     return granted;
   }
 
-  handOver(reserved: string[], attempts: ClaimedAttempt[]): void {
+  handOver(reserved: string[], attempts: ClaimedAttempt[], queued: QueuedAttempt[]): void {
     this.reserved -= reserved.length;
     const used = new Set(attempts.map((a) => a.endpointId));
     for (const id of reserved) if (!used.has(id)) this.unclaim(id);
-    if (attempts.length === 0) return;
     if (this.stopped) {
+      // The queued ones wait in the database for whichever replica claims next.
       for (const a of attempts) this.unclaim(a.endpointId);
-      releaseLeases(this.ctx.db, attempts).catch((err: unknown) =>
-        this.ctx.logger.warn('could not release leases', { err: errorText(err) }),
-      );
+      if (attempts.length > 0) {
+        releaseLeases(this.ctx.db, attempts).catch((err: unknown) =>
+          this.ctx.logger.warn('could not release leases', { err: errorText(err) }),
+        );
+      }
       return;
     }
     this.ready.push(...attempts);
     this.startReady();
+    if (queued.length === 0) return;
+    if (this.waiting.add(queued)) this.claim();
+    else this.wake();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
     for (const t of this.dueTimers) clearTimeout(t);
     this.dueTimers.clear();
     await this.claiming;
@@ -145,6 +164,8 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
     }
     this.claiming = this.fill()
       .catch((err: unknown) => {
+        // What was being claimed by id is still in the database: the full claim finds it.
+        this.backlog = true;
         this.ctx.logger.warn('claiming webhook attempts failed', { err: errorText(err) });
       })
       .finally(() => {
@@ -156,11 +177,17 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
       });
   }
 
-  /** Due retries are looked for at least this often, whatever else happens. */
+  /**
+   * Due retries are looked for at least this often, whatever else happens: the timer is not pushed
+   * back by other claims, so a steady stream of claims by id cannot keep the full claim away.
+   */
   private schedulePoll(): void {
-    clearTimeout(this.pollTimer);
-    if (this.stopped) return;
-    this.pollTimer = setTimeout(() => this.claim(), this.opts.pollMs);
+    if (this.stopped || this.pollTimer) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      this.sweepDue = true;
+      this.claim();
+    }, this.opts.pollMs);
   }
 
   private startReady(): void {
@@ -174,26 +201,57 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
       this.startReady();
       const want = this.capacity - this.inFlight.size - this.ready.length - this.reserved;
       if (want <= 0 || (want < this.minClaim && this.ready.length > 0)) return;
-      const claimed = await claimDueAttempts(this.ctx.db, {
-        limit: want,
-        perEndpoint: this.opts.perEndpoint,
-        inFlight: this.perEndpoint,
-        leaseMs: this.opts.leaseMs,
-      });
-      for (const a of claimed) {
-        this.perEndpoint.set(a.endpointId, (this.perEndpoint.get(a.endpointId) ?? 0) + 1);
-        this.ready.push(a);
+      if (this.backlog || this.sweepDue || this.waiting.size === 0) {
+        if (!(await this.claimDue(want))) return;
+      } else {
+        const used = (endpointId: string) => this.perEndpoint.get(endpointId) ?? 0;
+        const picked = this.waiting.pick(want, used, this.opts.perEndpoint);
+        this.take(
+          await claimAttemptsById(
+            this.ctx.db,
+            picked.map((w) => w.id),
+            this.opts.leaseMs,
+          ),
+        );
+        if (picked.length < want) return;
       }
-      this.startReady();
-      if (claimed.length < want) {
-        // Nothing due is left unleased, unless an endpoint at its limit kept some back (claimed
-        // once one of its requests finishes) or more was queued while this claim ran.
-        if (this.anyEndpointFull()) this.backlog = true;
-        else if (!this.claimAgain) this.backlog = false;
-        return;
-      }
-      this.backlog = true;
     }
+  }
+
+  /** The full claim; true when it came back full (more may be due). */
+  private async claimDue(want: number): Promise<boolean> {
+    const sweep = this.sweepDue;
+    this.sweepDue = false;
+    const known = this.waiting.size;
+    const claimed = await claimDueAttempts(this.ctx.db, {
+      limit: want,
+      perEndpoint: this.opts.perEndpoint,
+      inFlight: this.perEndpoint,
+      leaseMs: this.opts.leaseMs,
+    });
+    this.take(claimed);
+    if (claimed.length === want) {
+      // A poll that found what this replica already knows of is no sign of other work.
+      if (!sweep || this.waiting.size === 0) this.backlog = true;
+      return true;
+    }
+    if (this.anyEndpointFull()) {
+      // An endpoint at its limit may have kept some back: claimed once one of its requests ends.
+      this.backlog = true;
+    } else {
+      // Nothing due was left unleased when the claim ran: what was known then is taken too.
+      this.waiting.dropOldest(known);
+      if (!this.claimAgain) this.backlog = false;
+    }
+    return false;
+  }
+
+  private take(claimed: ClaimedAttempt[]): void {
+    for (const a of claimed) {
+      this.perEndpoint.set(a.endpointId, (this.perEndpoint.get(a.endpointId) ?? 0) + 1);
+      this.ready.push(a);
+    }
+    this.startReady();
   }
 
   private anyEndpointFull(): boolean {
@@ -214,7 +272,7 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
       this.unclaim(a.endpointId);
       this.ctx.metrics.inFlight.dec();
       this.startReady();
-      if (this.backlog) this.claim();
+      if (this.backlog || this.waiting.size > 0) this.claim();
     };
     const run = sendAttempt(this.ctx, a)
       .then((result) => {
