@@ -430,7 +430,11 @@ export const requestsFor = (
     const next = random();
     if (next) picked.push(next);
   }
-  for (const req of picked) if (rng.chance(0.3)) req.headers = { ...rng.pick(NOISE), ...req.headers };
+  // Noise never touches requests whose exact status is checked (credentials, others' ids) nor
+  // those meant to reach the domain (semantic).
+  for (const req of picked)
+    if (!['auth', 'foreign-id', 'semantic'].includes(req.kind) && rng.chance(0.3))
+      req.headers = { ...rng.pick(NOISE), ...req.headers };
   return picked;
 };
 

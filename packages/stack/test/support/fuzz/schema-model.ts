@@ -146,6 +146,8 @@ const sampleStrings = (): string[] => [
   `0x${'ab'.repeat(65)}`,
   'ab'.repeat(32),
   'buyer@example.com',
+  // Loopback: webhook URLs are resolved, and the test stack allows plain http to loopback.
+  'http://127.0.0.1:9/hook',
   'https://shop.example/thanks',
   new Date(Date.now() - 3_600_000).toISOString(),
   '2025-01-31',
