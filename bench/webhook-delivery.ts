@@ -7,7 +7,8 @@
  *
  * Env: ENDPOINTS (100), BURST_EVENTS (200), PACED_EVENTS_PER_SECOND (5), PACED_SECONDS (5),
  * CONCURRENCY (64, the notifier's default pool and the ceiling loop's), CPU_PROF_DIR (the notifier
- * writes a CPU profile there; summarise it with bench/profile-summary.ts).
+ * writes a CPU profile there; summarise it with bench/profile-summary.ts), NOTIFIER_ENTRY (the
+ * notifier's entry point, services/notifier/dist/main.js; another build's, to compare in turns).
  *
  * Besides rates, it prints CPU time per delivery of the notifier, of its PostgreSQL backends and
  * of this process (the receiver), read from /proc: those hold still when other work shares the
@@ -175,7 +176,9 @@ const main = async () => {
   const profile = process.env.CPU_PROF_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`, '--cpu-prof-name=notifier.cpuprofile']
     : [];
-  const child = spawn(process.execPath, [...profile, 'services/notifier/dist/main.js'], {
+  const entry = process.env.NOTIFIER_ENTRY ?? 'services/notifier/dist/main.js';
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...profile, ...loader, entry], {
     env: {
       ...process.env,
       PORT: String(NOTIFIER_PORT),
@@ -338,8 +341,10 @@ const main = async () => {
       `  signatures verified at the receiver (every 50th request): ${rx.checked()}, all valid; TLS connections the notifier opened: ${notifierConnections}`,
     );
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
     await publisher.close().catch(() => undefined);
     rx.close();
     await db.drop();

@@ -115,16 +115,21 @@ export const claimDueAttempts = async (db: Knex, o: ClaimOptions): Promise<Claim
   return result.rows.map(toClaimed);
 };
 
+/** What a claim by id reads: the endpoint as it is now (its URL or secret may have changed). */
+export interface LeasedById {
+  id: string;
+  url: string;
+  secretSealed: string;
+  leaseToken: string;
+}
+
 /**
- * Leases the given attempts where they are still pending, due and unleased (another replica may
- * have taken some meanwhile: those are skipped, never waited for). The cheap claim, for attempts
- * this replica queued itself: primary-key lookups instead of the walk over the queue index.
+ * Leases the given attempts where they are still pending, due and unleased, of endpoints still
+ * active (another replica may have taken some meanwhile: those are skipped, never waited for).
+ * The cheap claim, for attempts this replica queued itself and knows the rest of: primary-key
+ * lookups instead of the walk over the queue index, and only the endpoint joined.
  */
-export const claimAttemptsById = async (
-  db: Knex,
-  ids: string[],
-  leaseMs: number,
-): Promise<ClaimedAttempt[]> => {
+export const claimAttemptsById = async (db: Knex, ids: string[], leaseMs: number): Promise<LeasedById[]> => {
   if (ids.length === 0) return [];
   const result = (await db.raw(
     `with locked as (
@@ -135,14 +140,17 @@ export const claimAttemptsById = async (
      )
      update ${ATTEMPTS} a
         set locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, started_at = now()
-       from locked, ${ENDPOINTS} e, ${EVENTS} ev, ${DELIVERIES} d
-      where a.id = locked.id and e.id = a.endpoint_id and e.is_active and ev.id = a.event_id
-        and d.id = a.delivery_id
-     returning a.id, a.delivery_id, a.endpoint_id, e.merchant_id, a.event_id, ev.type, a.attempt,
-               d.trigger, e.url, e.secret_sealed, ev.body, ev.is_test, ev.occurred_at, a.lease_token`,
+       from locked, ${ENDPOINTS} e
+      where a.id = locked.id and e.id = a.endpoint_id and e.is_active
+     returning a.id, e.url, e.secret_sealed, a.lease_token`,
     [JSON.stringify(ids), leaseMs, randomUUID()],
-  )) as { rows: ClaimedRow[] };
-  return result.rows.map(toClaimed);
+  )) as { rows: Array<{ id: string; url: string; secret_sealed: string; lease_token: string }> };
+  return result.rows.map((r) => ({
+    id: r.id,
+    url: r.url,
+    secretSealed: r.secret_sealed,
+    leaseToken: r.lease_token,
+  }));
 };
 
 export interface AttemptResultRow {

@@ -20,11 +20,11 @@ export interface NotifierWakeUps {
   emailsQueued: () => void;
 }
 
-/** An attempt committed without a lease, due now. */
-export interface QueuedAttempt {
-  id: string;
-  endpointId: string;
-}
+/**
+ * An attempt committed without a lease, due now, with what does not change until it is sent (the
+ * endpoint's URL and secret are read when it is claimed).
+ */
+export type QueuedAttempt = Omit<ClaimedAttempt, 'url' | 'secretSealed' | 'leaseToken'>;
 
 /**
  * A new event's first attempts, sent by this replica without a claim: the handler reserves room

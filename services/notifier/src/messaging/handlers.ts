@@ -28,35 +28,36 @@ const onWebhookEvent =
     let created: CreatedDelivery[] = [];
     trx.executionPromise.then(
       () => {
+        const occurredAt = new Date(ref.occurredAt);
         const byId = new Map(endpoints.map((e) => [e.id, e]));
-        const leased = created.filter((c) => c.leaseToken !== null);
+        const attemptOf = (c: CreatedDelivery) => ({
+          id: c.attemptId,
+          deliveryId: c.deliveryId,
+          endpointId: c.endpointId,
+          merchantId: ref.merchantId,
+          eventId: ref.id,
+          eventType: event.type,
+          attempt: 1,
+          trigger: 'event' as const,
+          body,
+          isTest: false,
+          occurredAt,
+        });
         direct.handOver(
           reserved,
-          leased.map((c) => {
-            const endpoint = byId.get(c.endpointId)!;
-            return {
-              id: c.attemptId,
-              deliveryId: c.deliveryId,
-              endpointId: c.endpointId,
-              merchantId: ref.merchantId,
-              eventId: ref.id,
-              eventType: event.type,
-              attempt: 1,
-              trigger: 'event',
-              url: endpoint.url,
-              secretSealed: endpoint.secretSealed,
-              body,
-              isTest: false,
-              occurredAt: new Date(ref.occurredAt),
-              leaseToken: c.leaseToken!,
-            };
-          }),
+          created
+            .filter((c) => c.leaseToken !== null)
+            .map((c) => {
+              const endpoint = byId.get(c.endpointId)!;
+              return {
+                ...attemptOf(c),
+                url: endpoint.url,
+                secretSealed: endpoint.secretSealed,
+                leaseToken: c.leaseToken!,
+              };
+            }),
           // Due now, unless the schedule's first wait says otherwise (then a claim finds them).
-          firstDelayMs === 0
-            ? created
-                .filter((c) => c.leaseToken === null)
-                .map((c) => ({ id: c.attemptId, endpointId: c.endpointId }))
-            : [],
+          firstDelayMs === 0 ? created.filter((c) => c.leaseToken === null).map(attemptOf) : [],
         );
         if (firstDelayMs > 0 && created.length > 0) ctx.retryDueIn(firstDelayMs);
       },
