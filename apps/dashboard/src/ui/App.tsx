@@ -9,6 +9,10 @@ import { CheckoutLinks } from './screens/checkout/CheckoutLinks.js';
 import { Developers } from './screens/Developers.js';
 import { Home } from './screens/Home.js';
 import { PaymentDetail } from './screens/PaymentDetail.js';
+import { BillingProfile } from './screens/money/BillingProfile.js';
+import { Invoices } from './screens/money/Invoices.js';
+import { WithdrawalDetail } from './screens/money/WithdrawalDetail.js';
+import { Withdrawals } from './screens/money/Withdrawals.js';
 import { Payments } from './screens/Payments.js';
 import { RefundDetail } from './screens/refunds/RefundDetail.js';
 import { Refunds } from './screens/refunds/Refunds.js';
@@ -32,6 +36,11 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <RefundDetail id={id} /> : <Refunds route={route} />;
     case 'checkout':
       return <CheckoutLinks />;
+    case 'money':
+      if (id === undefined) return <Withdrawals />;
+      if (id === 'invoices') return <Invoices route={route} />;
+      if (id === 'billing') return <BillingProfile />;
+      return id === 'withdrawals' && sub ? <WithdrawalDetail id={sub} /> : <NotFound />;
     default:
       return <NotFound />;
   }

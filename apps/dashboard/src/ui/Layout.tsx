@@ -10,6 +10,7 @@ export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: 'payments', label: 'navPayments' },
   { path: 'refunds', label: 'navRefunds' },
   { path: 'checkout', label: 'navCheckout' },
+  { path: 'money', label: 'navMoney' },
   { path: 'developers', label: 'navDevelopers' },
 ];
 

@@ -3,6 +3,7 @@ import { formatAmount, formatDateTime, parseAmountInput } from '../../format.js'
 import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
 import { useDashboard } from '../context.js';
 import { OnChain } from '../OnChain.js';
+import { useIdempotencyKey } from '../idempotency.js';
 import { useLoad } from '../use-load.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 
@@ -135,8 +136,8 @@ const RefundForm = ({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
-  // One key per refund the merchant means: a retried submit (a lost answer) replays, never refunds twice.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
+  const idempotency = useIdempotencyKey();
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -149,21 +150,17 @@ const RefundForm = ({
     }
     setBusy(true);
     try {
-      const created = await session.call<{ id: string }>(
-        'POST',
-        '/refunds',
-        {
-          paymentId: payment.id,
-          ...(exact === refundable && amount.trim() === '' ? {} : { amount: exact }),
-          reason,
-          ...(note.trim() ? { note: note.trim() } : {}),
-        },
-        idempotencyKey,
-      );
+      const body = {
+        paymentId: payment.id,
+        ...(exact === refundable && amount.trim() === '' ? {} : { amount: exact }),
+        reason,
+        ...(note.trim() ? { note: note.trim() } : {}),
+      };
+      const created = await session.call<{ id: string }>('POST', '/refunds', body, idempotency.keyFor(body));
       setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
       setAmount('');
       setNote('');
-      setIdempotencyKey(crypto.randomUUID());
+      idempotency.done();
       onCreated();
       return created;
     } catch (err) {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { parseAmountInput } from '../../../format.js';
 import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
 import {
   EXPIRY_CHOICES,
@@ -38,8 +39,8 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
   const [pairs, setPairs] = useState<Pair[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  // One key per session meant: a retried submit (a lost answer) replays instead of making two.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // A retried submit (a lost answer) replays instead of making a second session.
+  const idempotency = useIdempotencyKey();
 
   const setPair = (i: number, next: Partial<Pair>) =>
     setPairs(pairs.map((p, j) => (j === i ? { ...p, ...next } : p)));
@@ -56,23 +57,24 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
       return setError(t('metadataInvalid'));
     setBusy(true);
     try {
+      const body = {
+        ...(exact ? { amount: exact } : {}),
+        currency,
+        return_url: returnUrl.trim(),
+        ...(cancelUrl.trim() ? { cancel_url: cancelUrl.trim() } : {}),
+        expires_in: expiresIn,
+        ...(filled.length
+          ? { metadata: Object.fromEntries(filled.map((p) => [p.key.trim(), p.value])) }
+          : {}),
+      };
       const made = await session.call<CreatedSession>(
         'POST',
         '/checkout-sessions',
-        {
-          ...(exact ? { amount: exact } : {}),
-          currency,
-          return_url: returnUrl.trim(),
-          ...(cancelUrl.trim() ? { cancel_url: cancelUrl.trim() } : {}),
-          expires_in: expiresIn,
-          ...(filled.length
-            ? { metadata: Object.fromEntries(filled.map((p) => [p.key.trim(), p.value])) }
-            : {}),
-        },
-        idempotencyKey,
+        body,
+        idempotency.keyFor(body),
       );
       rememberSession(made.id, made.url);
-      setIdempotencyKey(crypto.randomUUID());
+      idempotency.done();
       setAmount('');
       setPairs([]);
       onCreated(made.id);

@@ -1,0 +1,143 @@
+import { useState } from 'preact/hooks';
+import { formatDateTime } from '../../../format.js';
+import { Alert, LoadView, errorText } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { useLoad } from '../../use-load.js';
+import { MoneyNav } from './MoneyNav.js';
+import { INVOICE_LANGUAGES, type BillingProfile as Profile } from './types.js';
+
+const FIELDS = [
+  'legal_name',
+  'address_line1',
+  'address_line2',
+  'postal_code',
+  'city',
+  'country',
+  'vat_number',
+] as const;
+type Field = (typeof FIELDS)[number];
+const REQUIRED = new Set<Field>(['legal_name', 'address_line1', 'postal_code', 'city', 'country']);
+const MAX: Record<Field, number> = {
+  legal_name: 200,
+  address_line1: 200,
+  address_line2: 200,
+  postal_code: 20,
+  city: 100,
+  country: 2,
+  vat_number: 30,
+};
+
+/** The name, address, VAT number and language printed on invoices; the whole profile is saved at once. */
+export const BillingProfile = () => {
+  const { session, t } = useDashboard();
+  const [profile, reload] = useLoad(() => session.call<Profile>('GET', '/billing-profile'), []);
+  return (
+    <>
+      <h1>{t('navMoney')}</h1>
+      <MoneyNav current="/money/billing" />
+      <LoadView loaded={profile} t={t} reload={reload}>
+        {(p) => <ProfileForm profile={p} onSaved={reload} />}
+      </LoadView>
+    </>
+  );
+};
+
+const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => void }) => {
+  const { session, t, lang } = useDashboard();
+  const [values, setValues] = useState(() => valuesOf(profile));
+  const [language, setLanguage] = useState(profile.language);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState(false);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setDone(false);
+    if ([...REQUIRED].some((f) => !values[f].trim())) return setError(t('billingRequired'));
+    if (!/^[A-Za-z]{2}$/.test(values.country.trim())) return setError(t('countryInvalid'));
+    setBusy(true);
+    try {
+      const saved = await session.call<Profile>('PUT', '/billing-profile', {
+        legal_name: values.legal_name.trim(),
+        address_line1: values.address_line1.trim(),
+        address_line2: values.address_line2.trim() || null,
+        postal_code: values.postal_code.trim(),
+        city: values.city.trim(),
+        country: values.country.trim().toUpperCase(),
+        vat_number: values.vat_number.trim() || null,
+        language,
+      });
+      // As stored: the country upper-cased, the VAT number without spaces and dots.
+      setValues(valuesOf(saved));
+      setDone(true);
+      onSaved();
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card form" onSubmit={submit} noValidate aria-labelledby="billing-title">
+      <h2 id="billing-title">{t('billingTitle')}</h2>
+      <p class="muted">{t('billingIntro')}</p>
+      {FIELDS.map((f) => (
+        <div class="field" key={f}>
+          <label for={`b-${f}`}>
+            {t(`billing_${f}`)}
+            {!REQUIRED.has(f) && ` ${t('optional')}`}
+          </label>
+          <input
+            id={`b-${f}`}
+            maxLength={MAX[f]}
+            value={values[f]}
+            autoComplete={AUTOCOMPLETE[f]}
+            aria-required={REQUIRED.has(f) ? 'true' : undefined}
+            aria-describedby={f === 'country' || f === 'vat_number' ? `b-${f}-hint` : undefined}
+            onInput={(e) => setValues({ ...values, [f]: e.currentTarget.value })}
+          />
+          {(f === 'country' || f === 'vat_number') && (
+            <p id={`b-${f}-hint`} class="hint">
+              {t(f === 'country' ? 'countryHint' : 'vatHint')}
+            </p>
+          )}
+        </div>
+      ))}
+      <div class="field">
+        <label for="b-language">{t('invoiceLanguage')}</label>
+        <select id="b-language" value={language} onChange={(e) => setLanguage(e.currentTarget.value)}>
+          {INVOICE_LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {t(`invoiceLanguage_${l}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error && <Alert>{error}</Alert>}
+      {done && <Alert kind="ok">{t('billingSaved')}</Alert>}
+      {profile.updated_at && (
+        <p class="muted small-text">{t('lastSaved', { date: formatDateTime(profile.updated_at, lang) })}</p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? t('saving') : t('saveBilling')}
+        </button>
+      </div>
+    </form>
+  );
+};
+
+const valuesOf = (p: Profile): Record<Field, string> =>
+  Object.fromEntries(FIELDS.map((f) => [f, p[f] ?? ''])) as Record<Field, string>;
+
+const AUTOCOMPLETE: Record<Field, string> = {
+  legal_name: 'organization',
+  address_line1: 'address-line1',
+  address_line2: 'address-line2',
+  postal_code: 'postal-code',
+  city: 'address-level2',
+  country: 'country',
+  vat_number: 'off',
+};

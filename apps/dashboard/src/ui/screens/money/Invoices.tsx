@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'preact/hooks';
+import { LoadView } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { navigate, type Route } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+import { InvoiceItem } from './InvoiceItem.js';
+import { MoneyNav } from './MoneyNav.js';
+import type { Invoice } from './types.js';
+
+/** Invoices by year and status (kept in the URL), newest first; each viewed, downloaded or rectified. */
+export const Invoices = ({ route }: { route: Route }) => {
+  const { session, t } = useDashboard();
+  const year = route.query.get('year') ?? '';
+  const status = route.query.get('status') ?? '';
+  // From a withdrawal's page: only its invoices (the first one and any that rectified it).
+  const withdrawal = route.query.get('withdrawal') ?? '';
+  const [draft, setDraft] = useState({ year, status });
+  useEffect(() => setDraft({ year, status }), [year, status]);
+  const [list, reload] = useLoad(() => {
+    const q = new URLSearchParams();
+    if (year) q.set('year', year);
+    if (status) q.set('status', status);
+    return session.call<Invoice[]>('GET', `/invoices${q.size ? `?${q}` : ''}`);
+  }, [year, status]);
+  const thisYear = new Date().getFullYear();
+  const years = Array.from({ length: 6 }, (_, i) => String(thisYear - i));
+
+  return (
+    <>
+      <h1>{t('navMoney')}</h1>
+      <MoneyNav current="/money/invoices" />
+      <form
+        class="card filters"
+        aria-label={t('filters')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate('/money/invoices', { year: draft.year, status: draft.status });
+        }}
+      >
+        <div class="filter-grid">
+          <div class="field">
+            <label for="i-year">{t('year')}</label>
+            <select
+              id="i-year"
+              value={draft.year}
+              onChange={(e) => setDraft({ ...draft, year: e.currentTarget.value })}
+            >
+              <option value="">{t('any')}</option>
+              {years.map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="i-status">{t('colStatus')}</label>
+            <select
+              id="i-status"
+              value={draft.status}
+              onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
+            >
+              <option value="">{t('any')}</option>
+              <option value="issued">{t('status_issued')}</option>
+              <option value="rectified">{t('status_rectified')}</option>
+            </select>
+          </div>
+        </div>
+        <div class="actions">
+          <button type="submit">{t('applyFilters')}</button>
+          {withdrawal && (
+            <button type="button" class="secondary" onClick={() => navigate('/money/invoices')}>
+              {t('allInvoices')}
+            </button>
+          )}
+        </div>
+      </form>
+      <section class="card" aria-labelledby="invoices-title">
+        <h2 id="invoices-title">{t('invoicesTitle')}</h2>
+        <LoadView loaded={list} t={t} reload={reload}>
+          {(all) => {
+            const shown = withdrawal ? all.filter((i) => i.withdrawal_id === withdrawal) : all;
+            return shown.length === 0 ? (
+              <p class="muted">{t('noInvoices')}</p>
+            ) : (
+              <ul class="invoices" data-total={shown.length}>
+                {shown.map((inv) => (
+                  <InvoiceItem key={inv.id} invoice={inv} all={all} onChanged={reload} />
+                ))}
+              </ul>
+            );
+          }}
+        </LoadView>
+      </section>
+    </>
+  );
+};
