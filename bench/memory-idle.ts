@@ -1,0 +1,41 @@
+/**
+ * Resident memory of each service idle: every service its own process on PostgreSQL and RabbitMQ
+ * (as deployed), read from /proc after the stack has started and then sat still for IDLE_SECONDS.
+ * The reference: a bare `node -e` process in the same run.
+ *
+ *   npm run build && node --import tsx bench/memory-idle.ts      (IDLE_SECONDS=20)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { startProcessStack } from '@stablepay/stack';
+
+const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 20);
+const rssMb = (pid: number | undefined): number => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+};
+
+const db = await createTestDatabase();
+const varDir = mkdtempSync(join(tmpdir(), 'sp-mem-'));
+const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+const stack = await startProcessStack({
+  varDir,
+  databaseUrl: db.url,
+  amqpUrl: await testAmqpUrl(),
+  amqpPrefix: testQueuePrefix(),
+});
+try {
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const rows = stack.services.map((s) => ({ process: s.name, 'RSS MB': rssMb(s.child.pid) }));
+  rows.push({ process: 'reference: bare node process', 'RSS MB': rssMb(bare.pid) });
+  console.log(`idle RSS after ${IDLE_SECONDS} s, node ${process.version}`);
+  console.table(rows);
+} finally {
+  bare.kill();
+  await stack.stop();
+  await db.drop();
+  rmSync(varDir, { recursive: true, force: true });
+}
