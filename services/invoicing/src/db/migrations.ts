@@ -198,6 +198,20 @@ const ratesMigration: Migration = {
   },
 };
 
+const withdrawalRequestKeysMigration: Migration = {
+  name: '0006_withdrawal_request_keys',
+  async up(db) {
+    // The client's Idempotency-Key, forwarded by the gateway: a retry after an answer that never
+    // arrived (the gateway timed out, a replica died after commit) finds the withdrawal it made.
+    await db.schema.alterTable(WITHDRAWALS, (t) => {
+      t.text('request_key');
+    });
+    await db.raw(
+      `create unique index withdrawals_merchant_request_key_idx on ${WITHDRAWALS} (merchant_id, request_key) where request_key is not null`,
+    );
+  },
+};
+
 /** In order; each runs once per database. */
 export const invoicingMigrations: Migration[] = [
   outboxMigration,
@@ -207,4 +221,5 @@ export const invoicingMigrations: Migration[] = [
   withdrawalsMigration,
   invoicesMigration,
   ratesMigration,
+  withdrawalRequestKeysMigration,
 ];

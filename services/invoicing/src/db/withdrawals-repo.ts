@@ -32,6 +32,7 @@ export interface NewWithdrawalRow {
   fee_amount: string;
   net_amount: string;
   fee_rate: string;
+  request_key?: string | null;
 }
 
 export const insertWithdrawal = async (db: Db, row: NewWithdrawalRow): Promise<WithdrawalRecord> => {
@@ -90,6 +91,19 @@ export const committedOutflow = async (
 };
 
 /** Another merchant's withdrawal is simply not found. */
+/** The withdrawal a merchant's request with this Idempotency-Key made, if any. */
+export const findWithdrawalByRequestKey = async (
+  db: Db,
+  merchantId: string,
+  requestKey: string,
+): Promise<WithdrawalRecord | undefined> => {
+  const row = (await withInvoice(db)
+    .where(`${WITHDRAWALS}.merchant_id`, merchantId)
+    .andWhere(`${WITHDRAWALS}.request_key`, requestKey)
+    .first()) as Row | undefined;
+  return row ? toWithdrawal(row) : undefined;
+};
+
 export const findWithdrawal = async (
   db: Db,
   id: string,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateWithdrawalBody } from '@stablepay/contracts';
-import { AppError, fieldDetail } from '@stablepay/platform';
+import { AppError, fieldDetail, isUniqueViolation } from '@stablepay/platform';
 import { BalanceUnavailableError, type MerchantWallet } from '../clients/chain-watcher.js';
 import {
   committedOutflow,
   databaseNow,
+  findWithdrawalByRequestKey,
   insertWithdrawal,
   lockMerchantWithdrawals,
 } from '../db/withdrawals-repo.js';
@@ -83,19 +84,48 @@ const checkRequest = (wallet: MerchantWallet, body: CreateWithdrawalBody): void 
  * the merchant's withdrawal lock, what is already committed (withdrawal transfers not settled,
  * refunds in flight) is taken off it, so withdrawals requested at once can never together take more
  * than the wallet holds. The withdrawal, both transfer commands and withdrawal.requested are
- * committed together; nothing moves when any check refuses.
+ * committed together; nothing moves when any check refuses. With the client's Idempotency-Key
+ * (`requestKey`), a request that already made a withdrawal returns it and moves nothing again: the
+ * gateway forgets a key whose answer it never got, so only this check stops a second withdrawal.
  */
 export const createWithdrawal = async (
   ctx: InvoicingContext,
   merchantId: string,
   body: CreateWithdrawalBody,
+  requestKey?: string,
+): Promise<WithdrawalRecord> => {
+  const made = requestKey ? await findWithdrawalByRequestKey(ctx.db, merchantId, requestKey) : undefined;
+  if (made) return made;
+  try {
+    return await decideWithdrawal(ctx, merchantId, body, requestKey ?? null);
+  } catch (err) {
+    // A concurrent request with the same key committed first.
+    if (!requestKey || !isUniqueViolation(err, 'withdrawals_merchant_request_key_idx')) throw err;
+    const existing = await findWithdrawalByRequestKey(ctx.db, merchantId, requestKey);
+    if (!existing) throw err;
+    return existing;
+  }
+};
+
+const decideWithdrawal = async (
+  ctx: InvoicingContext,
+  merchantId: string,
+  body: CreateWithdrawalBody,
+  requestKey: string | null,
 ): Promise<WithdrawalRecord> => {
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
   checkRequest(wallet, body);
   const balance = decimalToBaseUnits(wallet.balances.get(body.currency)!);
+  let replayed = false;
   const withdrawal = await ctx.db.transaction(async (trx) => {
     await lockMerchantWithdrawals(trx, merchantId);
+    // Under the merchant's lock: a request with the same key that committed meanwhile is found here.
+    const made = requestKey ? await findWithdrawalByRequestKey(trx, merchantId, requestKey) : undefined;
+    if (made) {
+      replayed = true;
+      return made;
+    }
     const committed = decimalToBaseUnits(
       await committedOutflow(trx, merchantId, body.currency, wallet.blockchain, balanceReadAt),
     );
@@ -138,6 +168,7 @@ export const createWithdrawal = async (
       fee_amount: baseUnitsToDecimal(fee),
       net_amount: baseUnitsToDecimal(net),
       fee_rate: ctx.fees.rate,
+      request_key: requestKey,
     });
     await requestTransfers(trx, created);
     await writeEvent(trx, 'withdrawal.requested', merchantId, {
@@ -154,6 +185,7 @@ export const createWithdrawal = async (
     });
     return created;
   });
+  if (replayed) return withdrawal;
   ctx.eventsCommitted();
   ctx.logger.info('withdrawal requested', {
     withdrawalId: withdrawal.id,

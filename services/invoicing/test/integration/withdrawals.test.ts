@@ -178,6 +178,38 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     expect(Number(sum.total)).to.equal(100);
   });
 
+  it('makes one withdrawal per Idempotency-Key, however often the request comes, at once or later', async () => {
+    const m = h.merchant({ USDC: '100' });
+    const body = { amount: '10', currency: 'USDC', destination_address: randomAddress() };
+    const headers = { 'idempotency-key': `withdraw-${randomUUID()}` };
+    const call = () =>
+      h.call('POST', '/withdrawals/api/create', {
+        merchantId: m.merchantId,
+        caller: 'api_key',
+        body,
+        headers,
+      });
+    // Retries of a request whose answer was lost (the gateway forgets the key after a 5xx), some at once.
+    const first = await Promise.all(Array.from({ length: 4 }, call));
+    const later = await call();
+    for (const r of [...first, later]) expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    expect(new Set([...first, later].map((r) => r.body.data.id)).size).to.equal(1);
+    const rows = await withdrawalRows(m);
+    expect(rows).to.have.length(1);
+    await waitFor(() => commandsFor(rows[0].id).length === 2, 'the transfer commands');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(commandsFor(rows[0].id)).to.have.length(2);
+    // Another key is another withdrawal.
+    const other = await h.call('POST', '/withdrawals/api/create', {
+      merchantId: m.merchantId,
+      caller: 'api_key',
+      body,
+      headers: { 'idempotency-key': `withdraw-${randomUUID()}` },
+    });
+    expect(other.status).to.equal(201);
+    expect(await withdrawalRows(m)).to.have.length(2);
+  });
+
   it('holds back refunds in flight and transfers not settled, and releases them when they end', async () => {
     const m = h.merchant({ USDC: '100' });
     const refund = {

@@ -71,10 +71,25 @@ const refundsMigration: Migration = {
   },
 };
 
+const refundRequestKeysMigration: Migration = {
+  name: '0003_refund_request_keys',
+  async up(db) {
+    // The client's Idempotency-Key, forwarded by the gateway: a retry after an answer that never
+    // arrived (the gateway timed out, a replica died after commit) finds the refund it made.
+    await db.schema.alterTable(REFUNDS, (t) => {
+      t.text('request_key');
+    });
+    await db.raw(
+      `create unique index refunds_merchant_request_key_idx on ${REFUNDS} (merchant_id, request_key) where request_key is not null`,
+    );
+  },
+};
+
 /** In order; each runs once per database. */
 export const refundsMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
   paymentsMigration,
   refundsMigration,
+  refundRequestKeysMigration,
 ];

@@ -16,6 +16,7 @@ export interface NewRefundRow {
   blockchain: string;
   reason: RefundReason;
   note: string | null;
+  request_key?: string | null;
 }
 
 export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRecord> => {
@@ -23,6 +24,17 @@ export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRec
     .insert({ ...row, status: 'pending' })
     .returning('*')) as Row[];
   return toRefund(inserted!);
+};
+
+/** The refund a merchant's request with this Idempotency-Key made, if any. */
+export const findRefundByRequestKey = async (
+  db: Db,
+  merchantId: string,
+  requestKey: string,
+): Promise<RefundRecord | undefined> => {
+  const row = (await db(REFUNDS).where({ merchant_id: merchantId, request_key: requestKey }).first()) as
+    Row | undefined;
+  return row ? toRefund(row) : undefined;
 };
 
 /** With `merchantId`, another merchant's refund is simply not found. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@stablepay/contracts';
-import { AppError, fieldDetail, notFound } from '@stablepay/platform';
+import { AppError, fieldDetail, isUniqueViolation, notFound } from '@stablepay/platform';
 import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
-import { insertRefund } from '../db/refunds-repo.js';
+import { findRefundByRequestKey, insertRefund } from '../db/refunds-repo.js';
 import { writeRefundEvent } from './refund-events.js';
 import type { RefundsContext } from './context.js';
 import type { RefundRecord } from './records.js';
@@ -14,16 +14,43 @@ const refused = (message: string, path: string, detail: string, code: string): A
 /**
  * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent
  * refunds of one payment are decided one after another and their sum can never pass the payment
- * amount. The refund and its refund.created event are committed together.
+ * amount. The refund and its refund.created event are committed together. With the client's
+ * Idempotency-Key (`requestKey`), a request that already made a refund returns it: the gateway
+ * forgets a key whose answer it never got, so only this check stops a second refund.
  */
 export const createRefund = async (
   ctx: RefundsContext,
   merchantId: string,
   body: CreateRefundBody,
+  requestKey?: string,
 ): Promise<RefundRecord> => {
+  try {
+    return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+  } catch (err) {
+    // A concurrent request with the same key (for another payment) committed first.
+    if (!requestKey || !isUniqueViolation(err, 'refunds_merchant_request_key_idx')) throw err;
+    const existing = await findRefundByRequestKey(ctx.db, merchantId, requestKey);
+    if (!existing) throw err;
+    return existing;
+  }
+};
+
+const decideRefund = async (
+  ctx: RefundsContext,
+  merchantId: string,
+  body: CreateRefundBody,
+  requestKey: string | null,
+): Promise<RefundRecord> => {
+  let replayed = false;
   const refund = await ctx.db.transaction(async (trx) => {
     const payment = await lockPayment(trx, body.paymentId, merchantId);
     if (!payment) throw notFound('Payment');
+    // Under the payment's lock: a request with the same key that committed meanwhile is found here.
+    const made = requestKey ? await findRefundByRequestKey(trx, merchantId, requestKey) : undefined;
+    if (made) {
+      replayed = true;
+      return made;
+    }
     if (payment.status !== 'completed') {
       throw refused(
         'Only a completed payment can be refunded',
@@ -69,10 +96,12 @@ export const createRefund = async (
       blockchain: payment.blockchain,
       reason: body.reason,
       note: body.note ?? null,
+      request_key: requestKey,
     });
     await writeRefundEvent(trx, 'refund.created', created);
     return created;
   });
+  if (replayed) return refund;
   ctx.eventsCommitted();
   ctx.logger.info('refund created', {
     refundId: refund.id,

@@ -181,6 +181,34 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
     expect(events).to.have.length(10);
   });
 
+  it('makes one refund per Idempotency-Key, however often the request comes, at once or later', async () => {
+    const p = await h.seedPayment(shop, { amount: '50' });
+    const body = { paymentId: p.id, amount: '5', reason: 'requested_by_customer' };
+    const headers = { 'idempotency-key': `refund-${p.id}` };
+    // Retries of a request whose answer was lost (the gateway forgets the key after a 5xx), some at once.
+    const first = await Promise.all(
+      Array.from({ length: 4 }, () => h.call('POST', '/refunds/api/create', { ...shop, body, headers })),
+    );
+    const later = await h.call('POST', '/refunds/api/create', { ...shop, body, headers });
+    for (const r of [...first, later]) expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    expect(new Set([...first, later].map((r) => r.body.data.id)).size).to.equal(1);
+    const [row] = await h.db('refunds').where({ payment_id: p.id }).count('* as n');
+    expect(row).to.deep.equal({ n: '1' });
+    const events = await h
+      .db('outbox')
+      .where({ type: 'refund.created' })
+      .whereRaw("envelope->'data'->>'payment_id' = ?", [p.id]);
+    expect(events).to.have.length(1);
+    // Another key is another refund; another merchant's same key is theirs.
+    const other = await h.call('POST', '/refunds/api/create', {
+      ...shop,
+      body,
+      headers: { 'idempotency-key': `refund-${p.id}-2` },
+    });
+    expect(other.status).to.equal(201);
+    expect(other.body.data.id).not.to.equal(later.body.data.id);
+  });
+
   it('refunds within 180 days of completion and not after', async () => {
     const recent = await h.seedPayment(shop, { completedAt: new Date(Date.now() - 179 * DAY_MS) });
     expect((await create(shop, { paymentId: recent.id, reason: 'other' })).status).to.equal(201);

@@ -3,17 +3,22 @@ import { ok, type HandlerOf } from '@stablepay/platform';
 import type { InvoicingContext } from '../../domain/context.js';
 import { createWithdrawal } from '../../domain/create-withdrawal.js';
 import { getMerchantWithdrawal, listMerchantWithdrawals } from '../../domain/withdrawal-queries.js';
+import { requestKeyOf } from '../request-key.js';
 import { toWithdrawalView } from '../views.js';
 
 type Create = HandlerOf<'createWithdrawal'> & HandlerOf<'createWithdrawalApi'>;
 type List = HandlerOf<'listWithdrawals'> & HandlerOf<'listWithdrawalsApi'>;
 type Detail = HandlerOf<'getWithdrawal'> & HandlerOf<'getWithdrawalApi'>;
 
-/** POST /withdrawals (jwt) and /withdrawals/api/create (key): 201 with the requested withdrawal. */
+/**
+ * POST /withdrawals (jwt) and /withdrawals/api/create (key): 201 with the requested withdrawal; with
+ * an Idempotency-Key the gateway forwarded, the withdrawal that key already made, if any.
+ */
 export const createWithdrawalRoute =
   (ctx: InvoicingContext): Create =>
-  async ({ body, merchant, res }) => {
-    ok(res, toWithdrawalView(await createWithdrawal(ctx, merchant.merchantId, body)), 201);
+  async ({ body, merchant, req, res }) => {
+    const withdrawal = await createWithdrawal(ctx, merchant.merchantId, body, requestKeyOf(req));
+    ok(res, toWithdrawalView(withdrawal), 201);
   };
 
 /** GET /withdrawals (jwt) and /withdrawals/api/list (key): newest first. */
