@@ -3,6 +3,7 @@ import { gatewayRoutes } from './routes/gateway-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { moneyRoutes } from './routes/money-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
+import { securityRoutes } from './routes/security-routes.js';
 import type { OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
@@ -10,6 +11,7 @@ export type { HttpMethod, OwningService, RouteAuth, RouteResponse, RouteSpec } f
 
 const catalogue = [
   ...gatewayRoutes,
+  ...securityRoutes,
   ...paymentRoutes,
   ...moneyRoutes,
   ...webhookRoutes,

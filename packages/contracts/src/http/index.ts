@@ -2,6 +2,7 @@ export * from './payments.js';
 export * from './checkout.js';
 export * from './auth.js';
 export * from './api-keys.js';
+export * from './security.js';
 export * from './merchants.js';
 export * from './chains.js';
 export * from './invoices.js';

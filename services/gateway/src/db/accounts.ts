@@ -15,6 +15,13 @@ export interface UserRow {
   password_hash: string;
   merchant_id: string;
   created_at: Date;
+  /** sealed; set while two-factor sign-in is on */
+  totp_secret?: Buffer | null;
+  /** sealed; a secret being enrolled, not yet confirmed with a code */
+  totp_pending_secret?: Buffer | null;
+  totp_enabled_at?: Date | null;
+  /** bigint column: pg hands it over as a string */
+  totp_last_step?: string | number | null;
 }
 
 export const USERS_EMAIL_UNIQUE = 'users_email_unique';

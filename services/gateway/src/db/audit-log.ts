@@ -1,14 +1,8 @@
+import type { AuditAction } from '@stablepay/contracts';
 import type { Knex } from 'knex';
 
-/** Security events worth keeping as evidence. Details never hold a password, key or token. */
-export type AuditAction =
-  | 'user.registered'
-  | 'auth.login_succeeded'
-  | 'auth.login_failed'
-  | 'auth.logout'
-  | 'auth.refresh_reuse_detected'
-  | 'api_key.created'
-  | 'api_key.revoked';
+/** Security events worth keeping as evidence (contracts' AUDIT_ACTIONS). Details never hold a password, key or token. */
+export type { AuditAction };
 
 export interface AuditEntry {
   action: AuditAction;
@@ -32,4 +26,36 @@ export const appendAudit = async (db: Knex | Knex.Transaction, entry: AuditEntry
     request_id: entry.requestId ?? null,
     details: JSON.stringify(entry.details ?? {}),
   });
+};
+
+export interface AuditRow {
+  id: string;
+  occurred_at: Date;
+  action: AuditAction;
+  user_id: string | null;
+  api_key_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: Record<string, string | number | boolean | null>;
+}
+
+/** One merchant's entries, newest first, with the total for paging. */
+export const listMerchantAudit = async (
+  db: Knex,
+  merchantId: string,
+  opts: { action?: AuditAction; limit: number; offset: number },
+): Promise<{ rows: AuditRow[]; total: number }> => {
+  const base = () => {
+    const q = db('audit_log').where({ merchant_id: merchantId });
+    return opts.action ? q.andWhere({ action: opts.action }) : q;
+  };
+  const [rows, [count]] = await Promise.all([
+    base()
+      .select('id', 'occurred_at', 'action', 'user_id', 'api_key_id', 'ip', 'user_agent', 'details')
+      .orderBy('id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.offset) as Promise<AuditRow[]>,
+    base().count<{ count: string | number }[]>({ count: '*' }),
+  ]);
+  return { rows, total: Number(count?.count ?? 0) };
 };

@@ -114,6 +114,37 @@ const wallets: Migration = {
   },
 };
 
+const accountSecurity: Migration = {
+  name: '0005_account_security',
+  async up(db) {
+    await db.schema.alterTable('users', (t) => {
+      // AES-256-GCM sealed TOTP secrets: the confirmed one and one being enrolled.
+      t.binary('totp_secret');
+      t.binary('totp_pending_secret');
+      t.timestamp('totp_enabled_at', { useTz: true });
+      // The last 30-second step a code was accepted for: a code is never accepted twice.
+      t.bigInteger('totp_last_step');
+    });
+    await db.schema.createTable('recovery_codes', (t) => {
+      t.uuid('id').primary();
+      t.uuid('user_id').notNullable().references('users.id').onDelete('cascade');
+      t.text('code_digest').notNullable();
+      t.timestamp('used_at', { useTz: true });
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.unique(['user_id', 'code_digest']);
+    });
+    await db.schema.createTable('mfa_challenges', (t) => {
+      t.uuid('id').primary();
+      t.uuid('user_id').notNullable().references('users.id').onDelete('cascade');
+      t.text('token_digest').notNullable().unique();
+      t.integer('attempts').notNullable().defaultTo(0);
+      t.timestamp('expires_at', { useTz: true }).notNullable();
+      t.timestamp('used_at', { useTz: true });
+      t.index(['expires_at']);
+    });
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -121,4 +152,5 @@ export const gatewayMigrations: Migration[] = [
   audit,
   idempotency,
   wallets,
+  accountSecurity,
 ];

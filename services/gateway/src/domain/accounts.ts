@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   EventTypes,
   type LoginBody,
+  type MfaChallenge,
   type LogoutBody,
   type RefreshBody,
   type RegisterBody,
@@ -31,6 +32,7 @@ import { writeEvent, type GatewayContext, type RequestMeta } from '../gateway-co
 import { signAccessToken } from './access-tokens.js';
 import { randomSecret, refreshTokenDigest } from './credentials.js';
 import { merchantPublicId } from './merchant-ids.js';
+import { createChallenge } from './mfa.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -99,7 +101,7 @@ export const register = async (
   }
 };
 
-const issueTokens = async (
+export const issueTokens = async (
   ctx: GatewayContext,
   db: Knex | Knex.Transaction,
   user: UserRow,
@@ -129,7 +131,12 @@ const issueTokens = async (
   };
 };
 
-export const login = async (ctx: GatewayContext, body: LoginBody, meta: RequestMeta): Promise<TokenPair> => {
+/** A token pair, or a challenge for the second step when the account has two-factor sign-in. */
+export const login = async (
+  ctx: GatewayContext,
+  body: LoginBody,
+  meta: RequestMeta,
+): Promise<TokenPair | MfaChallenge> => {
   const { db } = ctx;
   const user = await findUserByEmail(db, body.email);
   // Unknown e-mail or not, one scrypt is spent, so response time does not reveal accounts.
@@ -139,11 +146,14 @@ export const login = async (ctx: GatewayContext, body: LoginBody, meta: RequestM
     await appendAudit(db, {
       action: 'auth.login_failed',
       userId: user?.id,
+      // The account's merchant sees attempts on it in its audit log.
+      merchantId: user?.merchant_id,
       details: { email: body.email },
       ...meta,
     });
     throw unauthorized(INVALID_CREDENTIALS);
   }
+  if (user.totp_enabled_at) return createChallenge(ctx, user);
   return db.transaction(async (trx) => {
     const pair = await issueTokens(ctx, trx, user, merchant, randomUUID());
     await appendAudit(trx, {

@@ -13,6 +13,7 @@ import { authRoutes } from './auth/routes.js';
 import { chainRoutes } from './chains/routes.js';
 import type { GatewayRoutes } from './handlers.js';
 import { merchantParams, merchantRoutes } from './merchants/routes.js';
+import { securityRoutes } from './security/routes.js';
 
 /** Path parameters the gateway reads more leniently than the catalogue states (see each rule). */
 const paramRules: Record<string, z.ZodType | undefined> = merchantParams;
@@ -31,6 +32,7 @@ export const ownRoutes = (
     ...apiKeyRoutes(ctx),
     ...merchantRoutes(ctx),
     ...chainRoutes(ctx),
+    ...securityRoutes(ctx),
   };
   const byId = handlers as unknown as Record<string, RouteHandler<RouteSpec>>;
   assertHandlersMatchCatalogue('gateway', Object.keys(byId), catalogue);

@@ -14,7 +14,7 @@ import { apiSecurityHeaders } from './middleware/security-headers.js';
 import { ownRoutes } from './own-routes.js';
 
 /** Routes where a password is checked or an account created: their own, tighter, per-IP limit. */
-const CREDENTIAL_ROUTES = new Set(['/auth/login', '/auth/register']);
+const CREDENTIAL_ROUTES = new Set(['/auth/login', '/auth/login/mfa', '/auth/register']);
 
 /** A route of the interface that is not served yet: 501 in the envelope, and no service is asked. */
 const notServedYet =

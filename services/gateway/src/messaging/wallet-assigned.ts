@@ -1,6 +1,7 @@
 import { EventTypes } from '@stablepay/contracts';
 import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { upsertMerchantWallet } from '../db/wallets.js';
+import { onRefundCancelled, onRefundCreated, onWithdrawalRequested } from './audit-events.js';
 
 /** Keeps the projection behind GET /merchants/:id/wallet (the chain-watcher owns the wallet). */
 export const onWalletAssigned: EventHandler<typeof EventTypes.WalletAssigned> = async (event, trx) => {
@@ -19,4 +20,7 @@ export const onWalletAssigned: EventHandler<typeof EventTypes.WalletAssigned> = 
 /** Every event the gateway consumes, with its handler: one list, registered at start. */
 export const gatewayConsumers: EventHandlers = {
   [EventTypes.WalletAssigned]: onWalletAssigned,
+  [EventTypes.RefundCreated]: onRefundCreated,
+  [EventTypes.RefundCancelled]: onRefundCancelled,
+  [EventTypes.WithdrawalRequested]: onWithdrawalRequested,
 };
