@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -7,6 +7,16 @@ export interface Metrics {
   handlerDuration: Histogram<'queue' | 'type' | 'outcome'>;
   handlerOutcomes: Counter<'queue' | 'type' | 'outcome'>;
   outboxPublished: Counter<'type'>;
+  /**
+   * Names what the outbox gauges read at each scrape (the service's relay sets it): rows waiting to
+   * be published and the age of the oldest, the lag an operator acts on.
+   */
+  observeOutbox(probe: () => Promise<OutboxBacklog>): void;
+}
+
+export interface OutboxBacklog {
+  waiting: number;
+  oldestSeconds: number;
 }
 
 /** One registry per service instance, so tests can run several services in one process. */
@@ -14,7 +24,31 @@ export const createMetrics = (service: string, withDefaults = true): Metrics => 
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   if (withDefaults) collectDefaultMetrics({ register: registry });
+  let outboxProbe: (() => Promise<OutboxBacklog>) | undefined;
+  // A failed probe (database away) leaves the gauge out of the scrape rather than failing it.
+  const backlog = async (): Promise<OutboxBacklog | undefined> => outboxProbe?.().catch(() => undefined);
+  new Gauge({
+    name: 'outbox_waiting_events',
+    help: 'Outbox events written and not yet published',
+    registers: [registry],
+    async collect() {
+      const b = await backlog();
+      if (b) this.set(b.waiting);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_waiting_seconds',
+    help: 'Age of the oldest outbox event not yet published (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      const b = await backlog();
+      if (b) this.set(b.oldestSeconds);
+    },
+  });
   return {
+    observeOutbox: (probe) => {
+      outboxProbe = probe;
+    },
     registry,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',

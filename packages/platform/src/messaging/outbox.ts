@@ -114,7 +114,19 @@ export class OutboxRelay implements Worker {
   private wakeRequested = false;
   private lastPrune = 0;
 
-  constructor(private readonly opts: OutboxRelayOptions) {}
+  constructor(private readonly opts: OutboxRelayOptions) {
+    opts.metrics?.observeOutbox(() => this.backlog());
+  }
+
+  /** Rows waiting to be published, and the age in seconds of the oldest (0 when none waits). */
+  async backlog(): Promise<{ waiting: number; oldestSeconds: number }> {
+    const r = (await this.opts.db.raw(
+      `select count(*)::int as waiting,
+              coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest
+         from ${OUTBOX_TABLE} where published_at is null`,
+    )) as { rows: Array<{ waiting: number; oldest: number }> };
+    return { waiting: Number(r.rows[0]!.waiting), oldestSeconds: Number(r.rows[0]!.oldest) };
+  }
 
   start(): void {
     if (!this.stopped) return;
