@@ -96,6 +96,16 @@ for (const backend of backends) {
       ...o,
     });
 
+    /** An open checkout session of 12.5 USDC for the merchant. */
+    const openSession = async (merchantId: string) =>
+      (
+        await createCheckoutSession(
+          ctx(),
+          merchantId,
+          CreateCheckoutSessionBody.parse({ amount: '12.5', return_url: 'https://x.test/r' }),
+        )
+      ).session;
+
     // A session payment comes with the payer's proof, as the checkout page sends it.
     const body = (publicId: string, o: Record<string, unknown> = {}) =>
       CreatePublicPaymentBody.parse(
@@ -281,14 +291,7 @@ for (const backend of backends) {
 
     it('links a session only for its payer: a stranger without the proof or the exact QR amount fails', async () => {
       const m = await addMerchant(db);
-      const open = async () =>
-        (
-          await createCheckoutSession(
-            ctx(),
-            m.merchantId,
-            CreateCheckoutSessionBody.parse({ amount: '12.5', return_url: 'https://x.test/r' }),
-          )
-        ).session;
+      const open = () => openSession(m.merchantId);
       const mine = await open();
       const payer = Wallet.createRandom();
       // The customer's transfer, as a stranger would report it into the stranger's own session.
@@ -324,14 +327,7 @@ for (const backend of backends) {
 
     it("a stranger's earlier report does not keep the customer's session or stand as the customer, and an older transfer pays no session", async () => {
       const m = await addMerchant(db);
-      const open = async () =>
-        (
-          await createCheckoutSession(
-            ctx(),
-            m.merchantId,
-            CreateCheckoutSessionBody.parse({ amount: '12.5', return_url: 'https://x.test/r' }),
-          )
-        ).session;
+      const open = () => openSession(m.merchantId);
       const payer = Wallet.createRandom();
       const shopWallet = addr();
       const transfer = () => ({ txHash: hash(), fromAddress: payer.address, toAddress: shopWallet });
