@@ -6,17 +6,14 @@
  *   npm run build && node --import tsx bench/memory-idle.ts      (IDLE_SECONDS=20)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startProcessStack } from '@stablepay/stack';
+import { rssMbOf } from './stats.js';
 
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 20);
-const rssMb = (pid: number | undefined): number => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-};
 
 const db = await createTestDatabase();
 const varDir = mkdtempSync(join(tmpdir(), 'sp-mem-'));
@@ -29,8 +26,8 @@ const stack = await startProcessStack({
 });
 try {
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-  const rows = stack.services.map((s) => ({ process: s.name, 'RSS MB': rssMb(s.child.pid) }));
-  rows.push({ process: 'reference: bare node process', 'RSS MB': rssMb(bare.pid) });
+  const rows = stack.services.map((s) => ({ process: s.name, 'RSS MB': rssMbOf(s.child.pid) }));
+  rows.push({ process: 'reference: bare node process', 'RSS MB': rssMbOf(bare.pid) });
   console.log(`idle RSS after ${IDLE_SECONDS} s, node ${process.version}`);
   console.table(rows);
 } finally {

@@ -9,7 +9,7 @@
  *
  *   npm run build && node --import tsx bench/soak.ts     (SOAK_SECONDS=600 PAY_RATE=5 REFUND_EVERY=4)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import pg from 'pg';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startProcessStack } from '@stablepay/stack';
+import { rssMbOf } from './stats.js';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const SAMPLE_SECONDS = Number(process.env.SAMPLE_SECONDS ?? 30);
@@ -36,10 +37,6 @@ const SCHEMAS: Record<string, string> = {
   notifier: 'notifier',
 };
 
-const rssMb = (pid: number | undefined): number => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const main = async () => {
@@ -285,7 +282,7 @@ const main = async () => {
     const sample = async (at: number) => {
       const { outbox, queues } = await backlog();
       const row: Record<string, string | number> = { 't s': at };
-      for (const s of SERVICES) row[`${s} MB`] = rssMb(stack.byName(s).child.pid);
+      for (const s of SERVICES) row[`${s} MB`] = rssMbOf(stack.byName(s).child.pid);
       row['outbox waiting'] = Object.values(outbox).reduce((a, b) => a + b, 0);
       row['queued'] = Object.values(queues).reduce((a, b) => a + b, 0);
       row.requests = counts.requests;

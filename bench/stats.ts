@@ -11,3 +11,9 @@ export const cpuMsOf = (pid: number | undefined): number => {
   // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
+
+/** Resident memory of a process, in MB, from /proc (Linux). */
+export const rssMbOf = (pid: number | undefined): number => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+};
