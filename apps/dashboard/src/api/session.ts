@@ -5,7 +5,7 @@ export interface Account {
   merchant: { id: string; name: string; blockchain: string; accepted_currencies: string[] };
 }
 
-interface TokenPair {
+export interface TokenPair {
   access_token: string;
   expires_in: number;
   refresh_token: string;
@@ -109,9 +109,32 @@ export class Session {
     this.set({ kind: 'signed-in', account: data });
   }
 
-  async signIn(email: string, password: string): Promise<void> {
-    const { data } = await this.send<TokenPair>('POST', '/auth/login', { body: { email, password } });
+  /**
+   * The password step. With two-factor sign-in on, the gateway answers a challenge instead of
+   * tokens: its token is returned for `signInWithCode` (and is kept nowhere else).
+   */
+  async signIn(email: string, password: string): Promise<{ mfaToken: string } | undefined> {
+    const { data } = await this.send<TokenPair | { mfa_required: true; mfa_token: string }>(
+      'POST',
+      '/auth/login',
+      { body: { email, password } },
+    );
+    if ('mfa_required' in data) return { mfaToken: data.mfa_token };
     await this.begin(data);
+    return undefined;
+  }
+
+  /** The second step: an authenticator code or a recovery code. */
+  async signInWithCode(mfaToken: string, code: string): Promise<void> {
+    const { data } = await this.send<TokenPair>('POST', '/auth/login/mfa', {
+      body: { mfa_token: mfaToken, code },
+    });
+    await this.begin(data);
+  }
+
+  /** Takes the pair a password change hands back (every other session of the user has ended). */
+  replaceTokens(pair: TokenPair): void {
+    this.adopt(pair);
   }
 
   /** Rotates the refresh token; false (and signed out) when the gateway no longer accepts it. */

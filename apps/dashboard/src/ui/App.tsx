@@ -17,6 +17,7 @@ import { Payments } from './screens/Payments.js';
 import { RefundDetail } from './screens/refunds/RefundDetail.js';
 import { Refunds } from './screens/refunds/Refunds.js';
 import { Register } from './screens/Register.js';
+import { Security } from './screens/security/Security.js';
 import { SignIn } from './screens/SignIn.js';
 import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
 
@@ -36,6 +37,8 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <RefundDetail id={id} /> : <Refunds route={route} />;
     case 'checkout':
       return <CheckoutLinks />;
+    case 'security':
+      return <Security />;
     case 'money':
       if (id === undefined) return <Withdrawals />;
       if (id === 'invoices') return <Invoices route={route} />;

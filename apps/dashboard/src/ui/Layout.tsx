@@ -12,6 +12,7 @@ export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: 'checkout', label: 'navCheckout' },
   { path: 'money', label: 'navMoney' },
   { path: 'developers', label: 'navDevelopers' },
+  { path: 'security', label: 'navSecurity' },
 ];
 
 export const Layout = ({

@@ -188,6 +188,7 @@ export const refresh = async (
       await appendAudit(trx, {
         action: 'auth.refresh_reuse_detected',
         userId: row.user_id,
+        merchantId: (await findUserById(trx, row.user_id))?.merchant_id,
         details: { familyId: row.family_id, tokensRevoked: revoked },
         ...meta,
       });
@@ -214,6 +215,8 @@ export const logout = async (ctx: GatewayContext, body: LogoutBody, meta: Reques
     await appendAudit(trx, {
       action: 'auth.logout',
       userId: row.user_id,
+      // In the merchant's audit log with its sign-ins.
+      merchantId: (await findUserById(trx, row.user_id))?.merchant_id,
       details: { familyId: row.family_id },
       ...meta,
     });

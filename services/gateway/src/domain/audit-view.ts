@@ -2,8 +2,9 @@ import type { AuditEntry, AuditLogPage, AuditLogQuery } from '@stablepay/contrac
 import { listMerchantAudit, type AuditRow } from '../db/audit-log.js';
 import type { GatewayContext } from '../gateway-context.js';
 
+/** A user's entry is the dashboard's even when it names a key (the key it created or revoked). */
 const actorOf = (row: AuditRow): AuditEntry['actor'] =>
-  row.api_key_id ? 'api_key' : row.user_id ? 'user' : 'system';
+  row.user_id ? 'user' : row.api_key_id ? 'api_key' : 'system';
 
 export const auditEntryView = (row: AuditRow): AuditEntry => ({
   id: String(row.id),

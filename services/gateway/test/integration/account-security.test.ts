@@ -183,6 +183,7 @@ describe('gateway: two-factor sign-in, password change and the audit log', () =>
       'auth.login_succeeded',
       'user.registered',
     ]);
+    expect(log.body.data.entries[0]).to.include({ actor: 'user' });
     const failed = log.body.data.entries[1];
     expect(failed).to.include({ actor: 'user' });
     expect(failed.details).to.deep.equal({ email: me.email });

@@ -10,13 +10,19 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [mfaToken, setMfaToken] = useState<string>();
 
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
-      await session.signIn(email.trim(), password);
+      const challenge = await session.signIn(email.trim(), password);
+      if (challenge) {
+        setPassword('');
+        setMfaToken(challenge.mfaToken);
+        setBusy(false);
+      }
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 401
@@ -28,6 +34,19 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
       setBusy(false);
     }
   };
+
+  if (mfaToken)
+    return (
+      <SecondStep
+        session={session}
+        t={t}
+        mfaToken={mfaToken}
+        onRestart={() => {
+          setMfaToken(undefined);
+          setError(t('signInAgain'));
+        }}
+      />
+    );
 
   return (
     <main id="main" class="narrow">
@@ -60,6 +79,66 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
       <p>
         {t('noAccount')} <a href={href('/register')}>{t('createAccount')}</a>
       </p>
+    </main>
+  );
+};
+
+/** The code from the authenticator app (or a recovery code), after the password was accepted. */
+const SecondStep = ({
+  session,
+  t,
+  mfaToken,
+  onRestart,
+}: {
+  session: Session;
+  t: Translate;
+  mfaToken: string;
+  onRestart: () => void;
+}) => {
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!code.trim()) return setError(t('codeRequired'));
+    setBusy(true);
+    setError(undefined);
+    try {
+      await session.signInWithCode(mfaToken, code.trim());
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 401) {
+        // A spent or expired challenge: the password must be given again.
+        const left = err.details.find((d) => d.path === 'code');
+        if (!left) return onRestart();
+        setError(t('codeWrong', { left: /\d+/.exec(left.message)?.[0] ?? '?' }));
+      } else if (err instanceof ApiError && err.status === 429) {
+        setError(t('tooManyAttempts', { seconds: err.retryAfter ?? 60 }));
+      } else setError(errorText(t, err));
+    }
+  };
+  return (
+    <main id="main" class="narrow">
+      <h1>{t('twoFactorTitle')}</h1>
+      <form class="card form" onSubmit={submit} noValidate>
+        <label for="mfa-code">{t('authCode')}</label>
+        <input
+          id="mfa-code"
+          autocomplete="one-time-code"
+          inputMode="text"
+          autoFocus
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          aria-describedby="mfa-code-hint"
+        />
+        <p id="mfa-code-hint" class="hint">
+          {t('authCodeHint')}
+        </p>
+        {error && <Alert>{error}</Alert>}
+        <button type="submit" disabled={busy}>
+          {busy ? t('signingIn') : t('verify')}
+        </button>
+      </form>
     </main>
   );
 };

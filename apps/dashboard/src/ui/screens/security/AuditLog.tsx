@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import { formatDateTime } from '../../../format.js';
+import type { Messages } from '../../../i18n.js';
+import { LoadView } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { useLoad } from '../../use-load.js';
+
+export const AUDIT_ACTIONS = [
+  'auth.login_succeeded',
+  'auth.login_failed',
+  'auth.mfa_failed',
+  'auth.logout',
+  'auth.refresh_reuse_detected',
+  'auth.password_changed',
+  'auth.totp_enabled',
+  'auth.totp_disabled',
+  'auth.recovery_codes_regenerated',
+  'auth.recovery_code_used',
+  'api_key.created',
+  'api_key.revoked',
+  'refund.created',
+  'refund.cancelled',
+  'withdrawal.requested',
+  'user.registered',
+] as const;
+const PAGE = 25;
+
+interface Entry {
+  id: string;
+  action: string;
+  occurred_at: string;
+  actor: 'user' | 'api_key' | 'system';
+  ip: string | null;
+  user_agent: string | null;
+  details: Record<string, string | number | boolean | null>;
+}
+
+const actionKey = (action: string) => `audit_${action.replace('.', '_')}` as keyof Messages;
+
+/** Sign-ins, key and secret changes, refunds and withdrawals, newest first, by action, in pages. */
+export const AuditLog = () => {
+  const { session, t, lang } = useDashboard();
+  const [action, setAction] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [page, reload] = useLoad(() => {
+    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+    if (action) q.set('action', action);
+    return session.call<{ entries: Entry[]; total: number; offset: number }>('GET', `/audit-log?${q}`);
+  }, [action, offset]);
+
+  return (
+    <section class="card" aria-labelledby="audit-title">
+      <div class="card-head">
+        <h2 id="audit-title">{t('auditTitle')}</h2>
+        <div class="field inline-field">
+          <label for="audit-action">{t('auditAction')}</label>
+          <select
+            id="audit-action"
+            value={action}
+            onChange={(e) => {
+              setAction(e.currentTarget.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">{t('any')}</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {t(actionKey(a))}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <LoadView loaded={page} t={t} reload={reload}>
+        {(p) =>
+          p.entries.length === 0 ? (
+            <p class="muted">{t('auditEmpty')}</p>
+          ) : (
+            <>
+              <div class="table-wrap">
+                <table class="list" data-total={p.total}>
+                  <caption class="visually-hidden">{t('auditTitle')}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('colDate')}</th>
+                      <th scope="col">{t('auditAction')}</th>
+                      <th scope="col">{t('auditBy')}</th>
+                      <th scope="col">{t('details')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.entries.map((e) => (
+                      <tr key={e.id} data-audit-action={e.action}>
+                        <td data-label={t('colDate')}>{formatDateTime(e.occurred_at, lang)}</td>
+                        <td data-label={t('auditAction')}>{t(actionKey(e.action))}</td>
+                        <td data-label={t('auditBy')}>
+                          {t(`actor_${e.actor}`)}
+                          {e.ip && <span class="muted small-text"> · {e.ip}</span>}
+                        </td>
+                        <td data-label={t('details')} class="small-text">
+                          {Object.entries(e.details)
+                            .map(([k, v]) => `${k}: ${String(v)}`)
+                            .join(' · ') || '—'}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {p.total > PAGE && (
+                <nav class="pager" aria-label={t('pagination')}>
+                  <span>
+                    {t('showing', { from: p.offset + 1, to: p.offset + p.entries.length, total: p.total })}
+                  </span>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={p.offset === 0}
+                    onClick={() => setOffset(Math.max(0, p.offset - PAGE))}
+                  >
+                    {t('previousPage')}
+                  </button>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={p.offset + p.entries.length >= p.total}
+                    onClick={() => setOffset(p.offset + PAGE)}
+                  >
+                    {t('nextPage')}
+                  </button>
+                </nav>
+              )}
+            </>
+          )
+        }
+      </LoadView>
+    </section>
+  );
+};
