@@ -439,4 +439,13 @@ export const de: Messages = {
   audit_refund_created: 'Erstattung angelegt',
   audit_refund_cancelled: 'Erstattung storniert',
   audit_withdrawal_requested: 'Auszahlung angefordert',
+  // needs attention
+  attentionWebhook: 'Der Webhook-Endpunkt {url} ist deaktiviert: Ihn erreichen keine Ereignisse.',
+  attentionWebhookAction: 'Beheben und aktivieren',
+  attentionRefundFailed: 'Eine Erstattung über {amount} ist fehlgeschlagen.',
+  attentionRefundWaiting: 'Eine Erstattung über {amount} wartet: Ihre Wallet hält zu wenig {currency}.',
+  attentionSeeRefund: 'Erstattung ansehen',
+  attentionWithdrawalFailed: 'Eine Auszahlung über {amount} ist fehlgeschlagen.',
+  attentionSeeWithdrawal: 'Auszahlung ansehen',
+  attentionPartly: 'Einiges davon konnte nicht geprüft werden. Laden Sie neu, um es erneut zu versuchen.',
 };

@@ -436,5 +436,14 @@ export const en = {
   audit_refund_created: 'Refund created',
   audit_refund_cancelled: 'Refund cancelled',
   audit_withdrawal_requested: 'Withdrawal requested',
+  // needs attention
+  attentionWebhook: 'The webhook endpoint {url} is disabled: no events reach it.',
+  attentionWebhookAction: 'Fix and enable it',
+  attentionRefundFailed: 'A refund of {amount} failed.',
+  attentionRefundWaiting: 'A refund of {amount} is waiting: your wallet holds too little {currency}.',
+  attentionSeeRefund: 'See the refund',
+  attentionWithdrawalFailed: 'A withdrawal of {amount} failed.',
+  attentionSeeWithdrawal: 'See the withdrawal',
+  attentionPartly: 'Some of this could not be checked. Reload to try again.',
 };
 export type Messages = typeof en;

@@ -1,4 +1,5 @@
 import { formatAmount, shortHex } from '../../format.js';
+import { Attention } from './Attention.js';
 import { LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
@@ -28,6 +29,7 @@ export const Home = () => {
   return (
     <>
       <h1>{t('homeTitle')}</h1>
+      <Attention />
       <section class="card" aria-labelledby="balance-title">
         <h2 id="balance-title">{t('balanceTitle')}</h2>
         <LoadView loaded={balance} t={t} reload={reloadBalance}>
