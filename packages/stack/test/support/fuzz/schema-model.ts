@@ -156,6 +156,8 @@ const sampleStrings = (): string[] => [
   '12.5',
   '5',
   'USDC,EURC',
+  // A one-time code of an authenticator app.
+  '123456',
 ];
 
 /**
