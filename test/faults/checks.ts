@@ -51,6 +51,14 @@ export const countBrokenPromises = async (opts: {
     }
     for (const r of rows) if (!intended.has(r.tx_hash)) add('payments nobody made', `${r.id} ${r.tx_hash}`);
 
+    // The refunds service must learn of every completed payment (payment.completed, projected).
+    const projected = new Set(
+      (await db.query('select payment_id from refunds.refundable_payments')).rows.map((r) => r.payment_id),
+    );
+    for (const r of rows)
+      if (r.status === 'completed' && !projected.has(r.id))
+        add('completed payments the refunds service never learned of', r.id);
+
     // payment.completed: per completed payment and subscribed endpoint, exactly one event id acknowledged.
     const completed = rows.filter((r) => r.status === 'completed');
     const eventsOf = new Map<string, Map<string, number>>();
@@ -62,10 +70,36 @@ export const countBrokenPromises = async (opts: {
       eventsOf.set(path, perPayment);
     }
     const merchantOf = new Map(load.payments.map((p) => [lower(p.txHash), p.merchant]));
+    // What the notifier recorded for a delivery the receiver never acknowledged: the explanation.
+    const notifierSide = async (paymentId: string, path: string) => {
+      const rows = (
+        await db.query(
+          `select e.is_active, e.disabled_reason, d.status, d.attempts,
+                  (select a.error || ' ' || coalesce(a.response_status::text, '') from notifier.webhook_attempts a
+                    where a.delivery_id = d.id order by a.attempt desc limit 1) as last_error
+             from notifier.webhook_endpoints e
+             left join notifier.webhook_events ev on ev.merchant_id = e.merchant_id and ev.type = 'payment.completed'
+                  and ev.body like '%' || $1 || '%'
+             left join notifier.webhook_deliveries d on d.endpoint_id = e.id and d.event_id = ev.id
+            where e.url like '%' || $2`,
+          [paymentId, path],
+        )
+      ).rows;
+      return rows
+        .map(
+          (r) =>
+            `endpoint ${r.is_active ? 'active' : `disabled (${r.disabled_reason})`}, delivery ${r.status ?? 'none'} after ${r.attempts ?? 0} attempts, last: ${r.last_error ?? '-'}`,
+        )
+        .join('; ');
+    };
     for (const r of completed) {
       for (const path of merchantOf.get(r.tx_hash)?.endpoints ?? []) {
         const n = eventsOf.get(path)?.get(r.id) ?? 0;
-        if (n === 0) add('payment.completed not delivered', `${r.id} to ${path}`);
+        if (n === 0)
+          add(
+            'payment.completed not delivered',
+            details.length < 60 ? `${r.id} to ${path}: ${await notifierSide(r.id, path)}` : undefined,
+          );
         if (n > 1) add('payment.completed delivered as several events', `${r.id} to ${path}: ${n} event ids`);
       }
     }

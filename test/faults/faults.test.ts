@@ -15,6 +15,7 @@ import { countBrokenPromises, type Findings } from './checks.js';
 import { startPostgres, startRabbit, type Instance } from './instances.js';
 import { LoadGenerator, type Merchant } from './load.js';
 import { startFlakyReceiver } from './receiver.js';
+import { deadLetterReasons } from './dead-letters.js';
 
 const MERCHANTS = Number(process.env.FAULTS_MERCHANTS ?? 3);
 const CUSTOMERS = Number(process.env.FAULTS_CUSTOMERS ?? 4);
@@ -71,8 +72,8 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
         TRANSFER_MAX_BACKOFF_MS: '2000',
         RECOVERY_AFTER_MS: '5000',
         RPC_TIMEOUT_MS: '3000',
-        WEBHOOK_TIMEOUT_MS: '2000',
-        WEBHOOK_LEASE_MS: '5000',
+        // The spec's 5 s answer window: the receiver shares this busy process with the load.
+        WEBHOOK_LEASE_MS: '11000',
         WEBHOOK_RETRY_SCHEDULE: '0,500,1s,2s,3s,3s,3s,3s,3s,3s,3s,3s,3s,3s',
       },
     });
@@ -201,7 +202,7 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     // Draining: work still under way. Anything else (lost, duplicated, unexplained) waiting cannot mend.
     const underWay = (f: Findings) =>
       Object.keys(f.counts).some((k) =>
-        /not completed|not delivered|without an invoice|exactly one transfer/.test(k),
+        /not completed|not delivered|without an invoice|exactly one transfer|never learned/.test(k),
       );
     let findings: Findings = await check([]);
     while (underWay(findings) && Date.now() - drainStart < DRAIN_MS) {
@@ -210,7 +211,9 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     }
     const drainedIn = (Date.now() - drainStart) / 1000;
     const queues = rabbit.queues();
-    findings = await check(queues.filter((q) => q.name.endsWith('.dlq')));
+    const deadLetters = queues.filter((q) => q.name.endsWith('.dlq'));
+    findings = await check(deadLetters);
+    findings.details.push(...(await deadLetterReasons(rabbit.url, deadLetters)));
 
     const seconds = (load.stoppedAt - load.startedAt) / 1000;
     const accepted = load.payments.filter((p) => p.paymentId);

@@ -255,7 +255,8 @@ export class LoadGenerator {
         this.refunds.push(intent);
         const headers = { ...p.merchant.key, 'idempotency-key': `refund-${p.paymentId}` };
         const body = { paymentId: p.paymentId, amount: '1', reason: 'requested_by_customer' };
-        for (const deadline = Date.now() + 120_000; ;) {
+        // Its retries back off for minutes after an outage: a long window, as a patient client's.
+        for (const deadline = Date.now() + 300_000; ;) {
           const r = await this.until('POST', '/refunds/api/create', { headers, body });
           // The refunds service learns of the payment from payment.completed: 404 until then.
           if (r.status === 404 && Date.now() < deadline) {

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { loadOrCreateSecrets } from './secrets.js';
@@ -88,6 +90,19 @@ const exited = (child: ChildProcess) =>
 
 const READY_WITHIN_MS = 120_000;
 
+/** The deployment's migration step (a Kubernetes init container): one runner at a time per schema. */
+const MIGRATE = fileURLToPath(new URL('../../../deploy/migrate.mjs', import.meta.url));
+
+/**
+ * Replicas starting together on a fresh database race on knex's own bookkeeping tables; deployments
+ * run each service's migrations first, under an advisory lock (deploy/migrate.mjs), and so does this.
+ */
+const migrateFirst = async (entry: StackServiceEntry, databaseUrl: string) => {
+  await promisify(execFile)(process.execPath, [MIGRATE, entry.definition.name as string], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, DATABASE_SCHEMA: entry.schema },
+  });
+};
+
 const untilReady = async (s: ServiceProcess) => {
   const deadline = Date.now() + READY_WITHIN_MS;
   for (;;) {
@@ -142,6 +157,15 @@ export const startProcessStack = async (opts: ProcessStackOptions): Promise<Proc
   };
   const secrets = loadOrCreateSecrets(varDir, {});
   let stopping = false;
+  if (replicas > 1) {
+    try {
+      for (const entry of stackServices) await migrateFirst(entry, opts.databaseUrl);
+    } catch (err) {
+      await attestation.stop();
+      await devnet.stop();
+      throw err;
+    }
+  }
 
   const replicaOf = (entry: StackServiceEntry, replica: number): ServiceProcess => {
     const name = entry.definition.name as string;
