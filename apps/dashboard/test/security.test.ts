@@ -145,6 +145,8 @@ describe('dashboard: two-factor sign-in, password and audit log (Chromium)', fun
     await page.getByLabel('Neues Passwort wiederholen').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
     await page.getByText('Passwort geändert.').waitFor();
+    // The audit log shows it at once.
+    await page.locator('[data-audit-action]').first().filter({ hasText: 'Passwort geändert' }).waitFor();
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'security-phone-de');
 

@@ -150,6 +150,7 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
     await page
       .locator('[data-delivery-status="succeeded"]')
       .filter({ hasText: 'payment.completed' })
+      .filter({ hasText: 'Sent again' })
       .first()
       .waitFor();
 

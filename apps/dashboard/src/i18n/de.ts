@@ -448,4 +448,6 @@ export const de: Messages = {
   attentionWithdrawalFailed: 'Eine Auszahlung über {amount} ist fehlgeschlagen.',
   attentionSeeWithdrawal: 'Auszahlung ansehen',
   attentionPartly: 'Einiges davon konnte nicht geprüft werden. Laden Sie neu, um es erneut zu versuchen.',
+  trigger_redeliver: 'Erneut gesendet',
+  trigger_replay: 'Nachgesendet',
 };

@@ -445,5 +445,7 @@ export const en = {
   attentionWithdrawalFailed: 'A withdrawal of {amount} failed.',
   attentionSeeWithdrawal: 'See the withdrawal',
   attentionPartly: 'Some of this could not be checked. Reload to try again.',
+  trigger_redeliver: 'Sent again',
+  trigger_replay: 'Replayed',
 };
 export type Messages = typeof en;

@@ -108,7 +108,10 @@ export const Attention = () => {
               <ul class="attention-list">
                 {items.map((i) => (
                   <li key={`${i.kind}-${i.key}`} data-attention={i.kind}>
-                    <span>{i.text}</span> <a href={i.link}>{i.linkText}</a>
+                    <span id={`attention-${i.key}`}>{i.text}</span>{' '}
+                    <a href={i.link} aria-describedby={`attention-${i.key}`}>
+                      {i.linkText}
+                    </a>
                   </li>
                 ))}
               </ul>

@@ -38,7 +38,7 @@ interface Entry {
 const actionKey = (action: string) => `audit_${action.replace('.', '_')}` as keyof Messages;
 
 /** Sign-ins, key and secret changes, refunds and withdrawals, newest first, by action, in pages. */
-export const AuditLog = () => {
+export const AuditLog = ({ round }: { round: number }) => {
   const { session, t, lang } = useDashboard();
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
@@ -46,7 +46,7 @@ export const AuditLog = () => {
     const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
     if (action) q.set('action', action);
     return session.call<{ entries: Entry[]; total: number; offset: number }>('GET', `/audit-log?${q}`);
-  }, [action, offset]);
+  }, [action, offset, round]);
 
   return (
     <section class="card" aria-labelledby="audit-title">

@@ -7,7 +7,7 @@ const MIN = 12;
 const MAX = 128;
 
 /** A new password: every other session ends, and this one carries on with the tokens handed back. */
-export const ChangePassword = () => {
+export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
   const { session, t } = useDashboard();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -34,6 +34,7 @@ export const ChangePassword = () => {
       setNext('');
       setRepeat('');
       setDone(true);
+      onChanged();
     } catch (err) {
       setError(errorText(t, err));
     } finally {

@@ -13,15 +13,19 @@ interface MfaStatus {
 }
 
 /** Two-factor sign-in: enrol an authenticator app with a QR code, new recovery codes, turn it off. */
-export const TwoFactor = () => {
+export const TwoFactor = ({ onChanged }: { onChanged: () => void }) => {
   const { session, t, lang } = useDashboard();
-  const [status, reload] = useLoad(() => session.call<MfaStatus>('GET', '/auth/mfa'), []);
+  const [status, reloadStatus] = useLoad(() => session.call<MfaStatus>('GET', '/auth/mfa'), []);
+  const reload = () => {
+    reloadStatus();
+    onChanged();
+  };
   const [codes, setCodes] = useState<string[]>();
   return (
     <section class="card" aria-labelledby="mfa-title">
       <h2 id="mfa-title">{t('twoFactorTitle')}</h2>
       {codes && <RecoveryCodes codes={codes} onDismiss={() => setCodes(undefined)} />}
-      <LoadView loaded={status} t={t} reload={reload}>
+      <LoadView loaded={status} t={t} reload={reloadStatus}>
         {(s) =>
           s.totp_enabled ? (
             <>

@@ -97,7 +97,10 @@ const DeliveryItem = ({
       <details>
         <summary>
           <code>{d.event}</code> <StatusBadge status={d.status} t={t} />
-          {d.is_test && <span class="badge badge-test">{t('testBadge')}</span>}{' '}
+          {d.is_test && <span class="badge badge-test">{t('testBadge')}</span>}
+          {(d.trigger === 'redeliver' || d.trigger === 'replay') && (
+            <span class="badge badge-test">{t(`trigger_${d.trigger}`)}</span>
+          )}{' '}
           <span class="muted small-text">
             {answer}
             {d.response_time_ms !== null && ` · ${d.response_time_ms} ms`} · {t('attemptN', { n: d.attempt })}{' '}

@@ -27,6 +27,8 @@ export interface WebhookDelivery {
   payload: Record<string, unknown>;
   is_test: boolean;
   created_at: string;
+  /** what made this attempt */
+  trigger?: 'event' | 'test' | 'redeliver' | 'replay';
 }
 
 export interface WebhookTestResult {
