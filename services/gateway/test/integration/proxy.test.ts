@@ -20,7 +20,7 @@ import {
 const SAMPLE_ID = '0b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f';
 // Checkout sessions are named `cs_live_<uuid>`; every other id is a UUID.
 const concrete = (path: string): string =>
-  path.replace(/:[A-Za-z]+/g, path.startsWith('/checkout/sessions') ? `cs_live_${SAMPLE_ID}` : SAMPLE_ID);
+  path.replace(/:[A-Za-z]+/g, /^\/checkout[/-]sessions/.test(path) ? `cs_live_${SAMPLE_ID}` : SAMPLE_ID);
 
 describe('gateway: route table and forwarding', () => {
   let upstream: EchoUpstream;
