@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TokenPair } from './auth.js';
 
 /** A code from the authenticator app (RFC 6238: 6 digits, 30-second steps). */
 export const TotpCode = z.string().regex(/^\d{6}$/, 'Must be the 6-digit code of your authenticator app');
-/** A recovery code as shown (`xxxxx-xxxxx`, letters and digits); case and dashes are ignored. */
+/** A recovery code as shown (two groups of five letters or digits joined by a dash); case and dashes are ignored. */
 export const RECOVERY_CODE_COUNT = 10;
 const SecondFactorCode = z
   .string()
