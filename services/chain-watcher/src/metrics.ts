@@ -1,5 +1,8 @@
+import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram } from 'prom-client';
+import { chainById, type ChainRegistry } from '@stablepay/contracts';
 import type { Metrics } from '@stablepay/platform';
+import { VERIFICATIONS } from './db/migrations.js';
 
 /** The chain-watcher's own series, registered on the service's registry (served at /metrics). */
 export interface ChainWatcherMetrics {
@@ -25,8 +28,59 @@ export interface ChainWatcherMetrics {
   transferAttempts: Counter<'chain' | 'kind' | 'action'>;
 }
 
-export const createChainWatcherMetrics = (base: Metrics): ChainWatcherMetrics => {
+/**
+ * Payments waiting for a verdict, per chain, read from the database at each scrape: how many, and
+ * how long the oldest has waited since it was created (the lag an operator acts on).
+ */
+const pendingVerificationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+  const read = async () =>
+    (
+      (await db.raw(
+        `select chain_id, count(*)::int as waiting,
+                extract(epoch from now() - min(payment_created_at))::float8 as oldest
+           from ${VERIFICATIONS} where status = 'pending' group by chain_id`,
+      )) as { rows: Array<{ chain_id: number; waiting: number; oldest: number }> }
+    ).rows;
+  const gauge = (spec: {
+    name: string;
+    help: string;
+    pick: (r: { waiting: number; oldest: number }) => number;
+  }) =>
+    new Gauge({
+      name: spec.name,
+      help: spec.help,
+      labelNames: ['chain'],
+      registers: [base.registry],
+      async collect() {
+        const rows = await read().catch(() => undefined);
+        if (!rows) return;
+        this.reset();
+        for (const chain of registry.chains) this.set({ chain: chain.name }, 0);
+        for (const r of rows)
+          this.set(
+            { chain: chainById(registry, Number(r.chain_id))?.name ?? String(r.chain_id) },
+            spec.pick(r),
+          );
+      },
+    });
+  gauge({
+    name: 'chain_pending_verifications',
+    help: 'Same-chain payments waiting for a verdict',
+    pick: (r) => r.waiting,
+  });
+  gauge({
+    name: 'chain_oldest_pending_verification_seconds',
+    help: 'Age of the oldest same-chain payment waiting for a verdict (0 when none waits)',
+    pick: (r) => Number(r.oldest),
+  });
+};
+
+export const createChainWatcherMetrics = (
+  base: Metrics,
+  source?: { db: Knex; registry: ChainRegistry },
+): ChainWatcherMetrics => {
   const registers = [base.registry];
+  if (source) pendingVerificationGauges(base, source.db, source.registry);
   return {
     verificationLatency: new Histogram({
       name: 'chain_verification_latency_seconds',

@@ -26,7 +26,7 @@ export const buildWatcherContext = async (
     relayerKeys: config.RELAYER_PRIVATE_KEYS,
     signer,
   });
-  const metrics = createChainWatcherMetrics(deps.metrics);
+  const metrics = createChainWatcherMetrics(deps.metrics, { db, registry });
   const chains = new ChainClients(registry.chains, { timeoutMs: config.RPC_TIMEOUT_MS, metrics, logger });
   for (const chain of registry.chains) {
     if (!chain.tokens.USDC) logger.warn('chain has no USDC contract configured', { chain: chain.name });

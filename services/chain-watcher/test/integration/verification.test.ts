@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import { ChainPaymentRejectedData, ChainPaymentVerifiedData } from '@stablepay/contracts';
-import { metricValue } from '@stablepay/platform/testing';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { ChainRpc } from '../../src/index.js';
 import { Customer, units } from '../support/chain.js';
@@ -317,5 +317,28 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(
       metricValue(text, 'chain_verification_latency_seconds_count', { verdict: 'rejected' }),
     ).to.be.at.least(8);
+  });
+
+  it('reports the payments waiting for a verdict and the age of the oldest, per chain', async () => {
+    // A hash that is not on the chain waits (TX_NOT_FOUND_AFTER_MS) before it is rejected. Last in
+    // the file: its verdict would change the counts the test above reads.
+    const paymentId = await h.publishPayment({
+      merchant: shop,
+      txHash: randomTxHash(),
+      amount: '1',
+      fromAddress: alice.address,
+    });
+    const waiting = await waitFor(async () => {
+      const text = await h.metrics();
+      return metricValue(text, 'chain_pending_verifications', { chain: 'BASE' }) >= 1 && text;
+    }, 'the pending payment counted');
+    expect(metricValue(waiting, 'chain_oldest_pending_verification_seconds', { chain: 'BASE' })).to.be.above(
+      0,
+    );
+    expect(metricValue(waiting, 'chain_pending_verifications', { chain: 'ETH' })).to.equal(0);
+    await h.verdict(paymentId);
+    const after = await h.metrics();
+    expect(metricValue(after, 'chain_pending_verifications', { chain: 'BASE' })).to.equal(0);
+    expect(metricValue(after, 'chain_oldest_pending_verification_seconds', { chain: 'BASE' })).to.equal(0);
   });
 });
