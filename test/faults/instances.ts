@@ -1,21 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@stablepay/stack';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
-
-export const freePort = () =>
-  new Promise<number>((res, rej) => {
-    const srv = createServer()
-      .once('error', rej)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as { port: number };
-        srv.close(() => res(port));
-      });
-  });
 
 const listening = (port: number) =>
   new Promise<boolean>((res) => {

@@ -67,7 +67,8 @@ export interface ProcessStack {
   stop(): Promise<void>;
 }
 
-const freePort = () =>
+/** A port free on loopback right now (the caller binds it soon after). */
+export const freePort = () =>
   new Promise<number>((res, rej) => {
     const srv = createServer()
       .once('error', rej)

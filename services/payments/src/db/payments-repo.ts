@@ -91,6 +91,22 @@ export const findPayment = async (
   return row ? toPayment(row) : undefined;
 };
 
+/** The customer a payment is recorded for (e-mail, reference, description, metadata). */
+export const setPaymentCustomer = async (
+  db: Db,
+  paymentId: string,
+  c: Pick<PaymentRecord, 'customerEmail' | 'reference' | 'description' | 'metadata'>,
+): Promise<void> => {
+  await db(PAYMENTS)
+    .where({ id: paymentId })
+    .update({
+      customer_email: c.customerEmail,
+      reference: c.reference,
+      description: c.description,
+      metadata: JSON.stringify(c.metadata),
+    });
+};
+
 export const setPaymentSession = async (db: Db, paymentId: string, sessionId: string): Promise<void> => {
   await db(PAYMENTS).where({ id: paymentId }).update({ session_id: sessionId });
 };

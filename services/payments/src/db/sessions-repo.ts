@@ -111,3 +111,10 @@ export const expireDueSessionRows = async (
   ) as { rows: Row[] };
   return result.rows.map(toSession);
 };
+
+/** When a checkout session was created; undefined for an unknown session. */
+export const sessionCreatedAt = async (db: Db, sessionId: string): Promise<Date | undefined> => {
+  const row = (await db(CHECKOUT_SESSIONS).select('created_at').where({ id: sessionId }).first()) as
+    { created_at: Date | string } | undefined;
+  return row ? new Date(row.created_at) : undefined;
+};

@@ -21,6 +21,7 @@ import {
   findPaymentByTxHash,
   insertPaymentIfNew,
   insertPaymentWithEvent,
+  setPaymentCustomer,
   setPaymentSession,
   type NewPaymentRow,
 } from '../db/payments-repo.js';
@@ -229,14 +230,7 @@ const linkRecorded = async (
       description: body.description ?? null,
       metadata: body.metadata ?? {},
     };
-    await trx(PAYMENTS)
-      .where({ id: fresh.id })
-      .update({
-        customer_email: customer.customerEmail,
-        reference: customer.reference,
-        description: customer.description,
-        metadata: JSON.stringify(customer.metadata),
-      });
+    await setPaymentCustomer(trx, fresh.id, customer);
     const payment = { ...fresh, ...customer, sessionId };
     if (await predatesSession(trx, payment)) {
       throw conflict('The transfer was made before the checkout session', [

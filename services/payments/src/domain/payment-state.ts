@@ -6,9 +6,9 @@ import {
   type PaymentStatus,
 } from '@stablepay/contracts';
 import { conflict, notFound } from '@stablepay/platform';
-import { CHECKOUT_SESSIONS, PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/migrations.js';
 import { findPayment, recordPaymentFacts, transitionPaymentRow } from '../db/payments-repo.js';
-import { completeSessionRow, releaseSession } from '../db/sessions-repo.js';
+import { completeSessionRow, releaseSession, sessionCreatedAt } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
 import type { PaymentRecord } from './records.js';
 
@@ -130,10 +130,9 @@ const deliveredQrAmount = (p: PaymentRecord): boolean =>
  */
 export const predatesSession = async (trx: Knex.Transaction, p: PaymentRecord): Promise<boolean> => {
   if (!p.sessionId || !p.minedAt) return false;
-  const row = (await trx(CHECKOUT_SESSIONS).select('created_at').where({ id: p.sessionId }).first()) as
-    { created_at: Date | string } | undefined;
-  if (!row) return false;
-  return Math.floor(new Date(row.created_at).getTime() / 1000) > Math.floor(p.minedAt.getTime() / 1000);
+  const createdAt = await sessionCreatedAt(trx, p.sessionId);
+  if (!createdAt) return false;
+  return Math.floor(createdAt.getTime() / 1000) > Math.floor(p.minedAt.getTime() / 1000);
 };
 
 /**
