@@ -24,4 +24,5 @@ export * from './service-definition.js';
 export * from './http/routes.js';
 export * from './chains.js';
 export * from './http/internal-client.js';
+export * from './http/request-key.js';
 export * from './messaging/group-commit.js';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { WebhookEventName } from '@stablepay/contracts';
+import type { RequestKey } from '@stablepay/platform';
 import { ENDPOINTS } from './migrations.js';
 
 export interface EndpointRecord {
@@ -14,6 +15,8 @@ export interface EndpointRecord {
   disabledAt: Date | null;
   disabledReason: string | null;
   createdAt: Date;
+  /** Fingerprint of the request whose Idempotency-Key made the endpoint, if it had one. */
+  requestFingerprint: string | null;
 }
 
 interface EndpointRow {
@@ -28,6 +31,7 @@ interface EndpointRow {
   disabled_at: Date | null;
   disabled_reason: string | null;
   created_at: Date;
+  request_fingerprint: string | null;
 }
 
 const toRecord = (r: EndpointRow): EndpointRecord => ({
@@ -42,6 +46,7 @@ const toRecord = (r: EndpointRow): EndpointRecord => ({
   disabledAt: r.disabled_at,
   disabledReason: r.disabled_reason,
   createdAt: new Date(r.created_at),
+  requestFingerprint: r.request_fingerprint ?? null,
 });
 
 type Db = Knex | Knex.Transaction;
@@ -49,6 +54,7 @@ type Db = Knex | Knex.Transaction;
 export const insertEndpoint = async (
   db: Db,
   e: Pick<EndpointRecord, 'id' | 'merchantId' | 'url' | 'events' | 'description' | 'secretSealed'>,
+  requestKey?: RequestKey,
 ): Promise<EndpointRecord> => {
   const [row] = await db(ENDPOINTS)
     .insert({
@@ -58,9 +64,22 @@ export const insertEndpoint = async (
       events: JSON.stringify(e.events),
       description: e.description,
       secret_sealed: e.secretSealed,
+      request_key: requestKey?.key ?? null,
+      request_fingerprint: requestKey?.fingerprint ?? null,
     })
     .returning('*');
   return toRecord(row as EndpointRow);
+};
+
+/** The endpoint a merchant's request with this Idempotency-Key made, if it still exists. */
+export const findEndpointByRequestKey = async (
+  db: Db,
+  merchantId: string,
+  key: string,
+): Promise<EndpointRecord | undefined> => {
+  const row = (await db(ENDPOINTS).where({ merchant_id: merchantId, request_key: key }).first()) as
+    EndpointRow | undefined;
+  return row ? toRecord(row) : undefined;
 };
 
 export const listEndpoints = async (db: Db, merchantId: string): Promise<EndpointRecord[]> =>

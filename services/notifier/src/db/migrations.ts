@@ -150,9 +150,25 @@ const attachmentsMigration: Migration = {
   },
 };
 
+const endpointRequestKeysMigration: Migration = {
+  name: '0004_endpoint_request_keys',
+  async up(db) {
+    // The client's Idempotency-Key, forwarded by the gateway, and the fingerprint of the request it
+    // named: a retry after an answer that never arrived finds the endpoint it made.
+    await db.schema.alterTable(ENDPOINTS, (t) => {
+      t.text('request_key');
+      t.text('request_fingerprint');
+    });
+    await db.raw(
+      `create unique index webhook_endpoints_merchant_request_key_idx on ${ENDPOINTS} (merchant_id, request_key) where request_key is not null`,
+    );
+  },
+};
+
 export const notifierMigrations: Migration[] = [
   inboxMigration,
   webhooksMigration,
   mailMigration,
   attachmentsMigration,
+  endpointRequestKeysMigration,
 ];

@@ -6,12 +6,20 @@ import {
   type UpdateWebhookBody,
   type WebhookEndpoint,
 } from '@stablepay/contracts';
-import { AppError, fieldDetail, notFound } from '@stablepay/platform';
+import {
+  AppError,
+  checkSameRequest,
+  fieldDetail,
+  isUniqueViolation,
+  notFound,
+  type RequestKey,
+} from '@stablepay/platform';
 import { failPendingAttempts } from '../db/attempts-repo.js';
 import {
   countEndpoints,
   deleteEndpoint,
   findEndpoint,
+  findEndpointByRequestKey,
   insertEndpoint,
   listEndpoints,
   updateEndpoint,
@@ -20,7 +28,7 @@ import {
 import { UrlRejected, checkWebhookUrl } from '../ssrf/url-policy.js';
 import { DISABLED_ERROR } from './attempt-outcome.js';
 import type { NotifierContext } from './context.js';
-import { generateWebhookSecret, sealSecret } from './secrets.js';
+import { generateWebhookSecret, openSecret, sealSecret } from './secrets.js';
 
 export const endpointView = (e: EndpointRecord): WebhookEndpoint => ({
   id: e.id,
@@ -68,11 +76,47 @@ export const lockMerchantEndpoint = (
 export const listMerchantEndpoints = (ctx: NotifierContext, merchantId: string): Promise<EndpointRecord[]> =>
   listEndpoints(ctx.db, merchantId);
 
-/** Creates an endpoint with a fresh secret; the plaintext secret is returned here and never again. */
+/**
+ * Creates an endpoint with a fresh secret; the plaintext secret is returned here and on a retry of
+ * the same request. With the client's Idempotency-Key (`requestKey`), the endpoint that key already
+ * made is answered again (with its current secret): the gateway forgets a key whose answer it never
+ * got, so only this check stops a second endpoint, and a second delivery of every event.
+ */
 export const createEndpoint = async (
   ctx: NotifierContext,
   merchantId: string,
   body: CreateWebhookBody,
+  requestKey?: RequestKey,
+): Promise<{ endpoint: EndpointRecord; secret: string }> => {
+  const made = requestKey && (await madeBy(ctx, merchantId, requestKey));
+  if (made) return made;
+  try {
+    return await insertNewEndpoint(ctx, merchantId, body, requestKey);
+  } catch (err) {
+    // A concurrent request with the same key committed first.
+    if (!requestKey || !isUniqueViolation(err, 'webhook_endpoints_merchant_request_key_idx')) throw err;
+    const existing = await madeBy(ctx, merchantId, requestKey);
+    if (!existing) throw err;
+    return existing;
+  }
+};
+
+const madeBy = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  requestKey: RequestKey,
+): Promise<{ endpoint: EndpointRecord; secret: string } | undefined> => {
+  const endpoint = await findEndpointByRequestKey(ctx.db, merchantId, requestKey.key);
+  if (!endpoint) return undefined;
+  checkSameRequest(endpoint.requestFingerprint, requestKey);
+  return { endpoint, secret: openSecret(endpoint.secretSealed, ctx.kek, endpoint.id) };
+};
+
+const insertNewEndpoint = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  body: CreateWebhookBody,
+  requestKey: RequestKey | undefined,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> => {
   const url = await acceptableUrl(ctx, body.url);
   // A soft limit: two creations racing at the limit may both pass, which costs nothing.
@@ -83,14 +127,18 @@ export const createEndpoint = async (
   }
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const endpoint = await insertEndpoint(ctx.db, {
-    id,
-    merchantId,
-    url,
-    events: body.events,
-    description: body.description?.slice(0, WEBHOOK_DESCRIPTION_MAX) ?? null,
-    secretSealed: sealSecret(secret, ctx.kek, id),
-  });
+  const endpoint = await insertEndpoint(
+    ctx.db,
+    {
+      id,
+      merchantId,
+      url,
+      events: body.events,
+      description: body.description?.slice(0, WEBHOOK_DESCRIPTION_MAX) ?? null,
+      secretSealed: sealSecret(secret, ctx.kek, id),
+    },
+    requestKey,
+  );
   return { endpoint, secret };
 };
 

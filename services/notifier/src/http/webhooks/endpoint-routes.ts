@@ -1,5 +1,5 @@
 import type { CreatedWebhookEndpoint, RegeneratedWebhookSecret } from '@stablepay/contracts';
-import { ok, okMessage, type HandlerOf } from '@stablepay/platform';
+import { ok, okMessage, requestKeyOf, type HandlerOf } from '@stablepay/platform';
 import type { NotifierContext } from '../../domain/context.js';
 import {
   changeEndpoint,
@@ -20,13 +20,22 @@ export const endpointRoutes = (ctx: NotifierContext) => {
     ok(res, (await listMerchantEndpoints(ctx, merchant.merchantId)).map(endpointView));
   };
 
-  /** 201 with the secret, which is never shown again. */
+  /**
+   * 201 with the secret, which is shown again only to a retry with the same Idempotency-Key (the
+   * endpoint that key made, 201 as the gateway replays it).
+   */
   const create: HandlerOf<'createWebhook'> & HandlerOf<'createWebhookDashboard'> = async ({
     merchant,
     body,
+    req,
     res,
   }) => {
-    const { endpoint, secret } = await createEndpoint(ctx, merchant.merchantId, body);
+    const { endpoint, secret } = await createEndpoint(
+      ctx,
+      merchant.merchantId,
+      body,
+      requestKeyOf(req, body),
+    );
     const data: CreatedWebhookEndpoint = { ...endpointView(endpoint), secret };
     ok(res, data, 201);
   };
