@@ -50,6 +50,10 @@ export type PaymentListItem = z.infer<typeof PaymentListItem>;
  * refers to elsewhere: failure_reason, cctp_attestation_status, merchant_transfer_tx_hash,
  * received_amount (amount actually observed on-chain once verified).
  */
+/** A status the payment entered and when: the first is `pending` at creation (an extension). */
+export const PaymentStatusChange = z.object({ status: PaymentStatus, at: IsoTimestamp });
+export type PaymentStatusChange = z.infer<typeof PaymentStatusChange>;
+
 export const PaymentDetail = PaymentListItem.extend({
   /** null for cross-chain payments created without one */
   expected_amount: DecimalString.nullable(),
@@ -60,6 +64,8 @@ export const PaymentDetail = PaymentListItem.extend({
   cctp_attestation_status: z.string().nullable(),
   merchant_transfer_tx_hash: z.string().nullable(),
   received_amount: DecimalString.nullable(),
+  /** every status the payment went through, oldest first, as recorded by each transition */
+  status_history: z.array(PaymentStatusChange),
 });
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 export const PaymentDetailResponse = successEnvelope(PaymentDetail);

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
 
 export const MERCHANTS = 'merchants';
 export const PAYMENTS = 'payments';
 export const CHECKOUT_SESSIONS = 'checkout_sessions';
 export const FEE_QUOTE_USES = 'fee_quote_uses';
+export const PAYMENT_STATUS_CHANGES = 'payment_status_changes';
 
 /** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
 const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
@@ -148,6 +150,28 @@ const minedAtMigration: Migration = {
   },
 };
 
+const statusChangesMigration: Migration = {
+  name: '0007_payment_status_changes',
+  async up(db) {
+    // Every status a payment entered after `pending` (it is created pending), written by the
+    // transition's own statement: the payment's history as it happened, not as its timestamps tell it.
+    await db.schema.createTable(PAYMENT_STATUS_CHANGES, (t) => {
+      t.bigIncrements('id');
+      t.uuid('payment_id').notNullable().references('id').inTable(PAYMENTS).onDelete('CASCADE');
+      t.text('status').notNullable();
+      ts(t, 'changed_at').notNullable().defaultTo(db.fn.now());
+    });
+    await db.raw(
+      `create index payment_status_changes_payment_idx on ${PAYMENT_STATUS_CHANGES} (payment_id, id)`,
+    );
+    // Payments moved before this table existed keep the one change their row still shows.
+    await db.raw(
+      `insert into ${PAYMENT_STATUS_CHANGES} (payment_id, status, changed_at)
+       select id, status, coalesce(completed_at, updated_at) from ${PAYMENTS} where status <> 'pending'`,
+    );
+  },
+};
+
 /** In order; each runs once per database. */
 export const paymentsMigrations: Migration[] = [
   outboxMigration,
@@ -158,4 +182,6 @@ export const paymentsMigrations: Migration[] = [
   failureDetailMigration,
   feeQuoteUsesMigration,
   minedAtMigration,
+  statusChangesMigration,
+  sessionRequestKeysMigration,
 ];

@@ -8,7 +8,7 @@ import type {
 } from '@stablepay/contracts';
 import { OUTBOX_TABLE } from '@stablepay/platform';
 import type { PaymentRecord } from '../domain/records.js';
-import { PAYMENTS } from './migrations.js';
+import { PAYMENT_STATUS_CHANGES, PAYMENTS } from './migrations.js';
 import { toPayment, type Row } from './rows.js';
 
 type Db = Knex | Knex.Transaction;
@@ -122,12 +122,25 @@ export const transitionPaymentRow = async (
   to: PaymentStatus,
   patch: Record<string, unknown> = {},
 ): Promise<PaymentRecord | undefined> => {
-  const rows = (await db(PAYMENTS)
+  const update = db(PAYMENTS)
     .where({ id })
     .whereIn('status', [...from])
     .update({ ...patch, status: to, updated_at: db.fn.now() })
-    .returning('*')) as Row[];
-  return rows[0] ? toPayment(rows[0]) : undefined;
+    .returning('*');
+  // Facts noted in the status the payment is in are no change of status (see domain/payment-history.ts).
+  if (from.every((s) => s === to)) {
+    const rows = (await update) as Row[];
+    return rows[0] ? toPayment(rows[0]) : undefined;
+  }
+  const sql = update.toSQL();
+  const result = (await db.raw(
+    `with moved as (${sql.sql}),
+          changed as (insert into ${PAYMENT_STATUS_CHANGES} (payment_id, status, changed_at)
+                      select id, status, updated_at from moved)
+     select * from moved`,
+    sql.bindings,
+  )) as { rows: Row[] };
+  return result.rows[0] ? toPayment(result.rows[0]) : undefined;
 };
 
 /** Records on-chain facts of a cross-chain payment (its mint) without changing its status. */

@@ -3,6 +3,7 @@ import type {
   CheckoutSessionPayment,
   MerchantPaymentDetail,
   PaymentDetail,
+  PaymentStatusChange,
   PaymentListItem,
   PaymentStatusView,
   PublicCheckoutSession,
@@ -35,7 +36,7 @@ export const toListItem = (p: PaymentRecord): PaymentListItem => ({
   created_at: p.createdAt.toISOString(),
 });
 
-export const toDetail = (p: PaymentRecord): PaymentDetail => ({
+export const toDetail = (p: PaymentRecord, history: PaymentStatusChange[]): PaymentDetail => ({
   ...toListItem(p),
   expected_amount: p.expectedAmount,
   destination_chain: p.destinationChain,
@@ -45,10 +46,14 @@ export const toDetail = (p: PaymentRecord): PaymentDetail => ({
   cctp_attestation_status: p.cctpAttestationStatus,
   merchant_transfer_tx_hash: p.merchantTransferTxHash,
   received_amount: p.receivedAmount,
+  status_history: history,
 });
 
-export const toMerchantDetail = (p: PaymentRecord): MerchantPaymentDetail => ({
-  ...toDetail(p),
+export const toMerchantDetail = (
+  p: PaymentRecord,
+  history: PaymentStatusChange[],
+): MerchantPaymentDetail => ({
+  ...toDetail(p, history),
   description: p.description,
   checkout_session_id: p.sessionId,
   source_chain_id: p.sourceChainId,

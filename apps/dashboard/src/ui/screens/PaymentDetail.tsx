@@ -38,6 +38,8 @@ export interface PaymentDetailView {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** oldest first; the first is `pending` at creation */
+  status_history: Array<{ status: string; at: string }>;
 }
 
 const Row = ({ label, children }: { label: string; children: ComponentChildren }) => (
@@ -47,17 +49,24 @@ const Row = ({ label, children }: { label: string; children: ComponentChildren }
   </>
 );
 
-/** What is known of the payment's way: created, the cross-chain steps reached, and how it ended. */
+/** The statuses the payment went through, as the payments service recorded each transition. */
 const History = ({ p }: { p: PaymentDetailView }) => {
   const { t, lang } = useDashboard();
-  const steps: Array<{ label: string; at?: string }> = [{ label: t('historyCreated'), at: p.created_at }];
-  if (p.is_cross_chain && p.cctp_attestation_status)
+  const steps: Array<{ label: string; at?: string }> = p.status_history.map((change, i) => ({
+    label:
+      i === 0
+        ? t('historyCreated')
+        : change.status === 'completed'
+          ? t('historyCompleted')
+          : change.status === 'failed'
+            ? t('historyFailed', { reason: p.failure_reason ?? '—' })
+            : t(`status_${change.status}` as 'status_pending'),
+    at: change.at,
+  }));
+  // The attestation service's own word on a transfer still under way (it has no time of its own).
+  const underWay = p.status !== 'completed' && p.status !== 'failed';
+  if (p.is_cross_chain && p.cctp_attestation_status && underWay)
     steps.push({ label: t('historyAttestation', { status: p.cctp_attestation_status }) });
-  if (p.status === 'completed')
-    steps.push({ label: t('historyCompleted'), at: p.completed_at ?? p.updated_at });
-  else if (p.status === 'failed')
-    steps.push({ label: t('historyFailed', { reason: p.failure_reason ?? '—' }), at: p.updated_at });
-  else steps.push({ label: t(`status_${p.status}` as 'status_pending'), at: p.updated_at });
   return (
     <ol class="history">
       {steps.map((s, i) => (
