@@ -1,5 +1,13 @@
+import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Metrics } from '@stablepay/platform';
+import { readWebhookBacklog, type WebhookBacklog } from './db/backlog-repo.js';
+
+/**
+ * Endpoints named in the per-endpoint series: the largest backlogs only, so a scrape stays the same
+ * size however many endpoints merchants create.
+ */
+export const BACKLOG_TOP_ENDPOINTS = 20;
 
 /** The notifier's own series, registered on the service's registry (served at /metrics). */
 export interface NotifierMetrics {
@@ -15,8 +23,98 @@ export interface NotifierMetrics {
   emails: Counter<'template' | 'outcome'>;
 }
 
-export const createNotifierMetrics = (base: Metrics): NotifierMetrics => {
+/**
+ * The webhook backlog, read from the database at each scrape (every gauge of one scrape shares one
+ * read). A failed read (database away) never fails the scrape: the per-endpoint and disabled series
+ * are left out of it and the two totals keep their last value, as the outbox gauges do.
+ */
+const backlogGauges = (base: Metrics, db: Knex): void => {
+  // The registry collects every metric of a scrape at once: the gauges share the read in flight.
+  let inFlight: Promise<WebhookBacklog | undefined> | undefined;
+  const backlog = () =>
+    (inFlight ??= readWebhookBacklog(db, BACKLOG_TOP_ENDPOINTS)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight = undefined;
+      }));
   const registers = [base.registry];
+  // Specs as objects with `name: '...'`: the monitoring test reads the exposed names from this file.
+  const overall = ({
+    name,
+    help,
+    pick,
+  }: {
+    name: string;
+    help: string;
+    pick: (b: WebhookBacklog) => number;
+  }) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const b = await backlog();
+        if (b) this.set(pick(b));
+      },
+    });
+  overall({
+    name: 'webhook_backlog_attempts',
+    help: 'Webhook attempts due and not yet finished, all active endpoints',
+    pick: (b) => b.due,
+  });
+  overall({
+    name: 'webhook_backlog_oldest_seconds',
+    help: 'Time since the oldest due webhook attempt became due (0 when none is)',
+    pick: (b) => b.oldestSeconds,
+  });
+  const perEndpoint = ({
+    name,
+    help,
+    pick,
+  }: {
+    name: string;
+    help: string;
+    pick: (e: WebhookBacklog['endpoints'][number]) => number;
+  }) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['endpoint'],
+      registers,
+      async collect() {
+        const b = await backlog();
+        this.reset();
+        for (const e of b?.endpoints ?? []) this.set({ endpoint: e.endpointId }, pick(e));
+      },
+    });
+  perEndpoint({
+    name: 'webhook_endpoint_backlog_attempts',
+    help: `Due webhook attempts of the ${BACKLOG_TOP_ENDPOINTS} endpoints with the largest backlogs`,
+    pick: (e) => e.due,
+  });
+  perEndpoint({
+    name: 'webhook_endpoint_backlog_oldest_seconds',
+    help: `Time since the oldest due attempt became due, for the same ${BACKLOG_TOP_ENDPOINTS} endpoints`,
+    pick: (e) => e.oldestSeconds,
+  });
+  new Gauge({
+    name: 'webhook_disabled_endpoints',
+    help: 'Endpoints disabled now, by cause (failures: consecutive failed deliveries; merchant)',
+    labelNames: ['cause'],
+    registers,
+    async collect() {
+      const b = await backlog();
+      this.reset();
+      if (!b) return;
+      this.set({ cause: 'failures' }, b.disabled.failures);
+      this.set({ cause: 'merchant' }, b.disabled.merchant);
+    },
+  });
+};
+
+export const createNotifierMetrics = (base: Metrics, db?: Knex): NotifierMetrics => {
+  const registers = [base.registry];
+  if (db) backlogGauges(base, db);
   return {
     attempts: new Counter({
       name: 'webhook_attempts_total',

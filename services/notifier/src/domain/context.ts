@@ -76,7 +76,7 @@ export const createNotifierContext = (
   return {
     db: deps.db,
     logger: deps.logger,
-    metrics: createNotifierMetrics(deps.metrics),
+    metrics: createNotifierMetrics(deps.metrics, deps.db),
     kek: config.WEBHOOK_SECRET_KEK,
     urlPolicy: policy,
     resolve,
