@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Currency } from '@stablepay/contracts';
+import type { RequestKey } from '@stablepay/platform';
 import type { CheckoutSessionRecord } from '../domain/records.js';
 import { CHECKOUT_SESSIONS } from './migrations.js';
 import { toSession, type Row } from './rows.js';
@@ -18,16 +19,34 @@ export interface NewSessionRow {
 }
 
 /** Creation and expiry times both come from the database clock, the one the sweeper compares with. */
-export const insertSession = async (db: Db, s: NewSessionRow): Promise<CheckoutSessionRecord> => {
+export const insertSession = async (
+  db: Db,
+  s: NewSessionRow,
+  requestKey?: RequestKey,
+): Promise<CheckoutSessionRecord> => {
   const { expiresInSeconds, metadata, ...columns } = s;
   const rows = (await db(CHECKOUT_SESSIONS)
     .insert({
       ...columns,
       metadata: JSON.stringify(metadata),
       expires_at: db.raw(`now() + (? * interval '1 second')`, [expiresInSeconds]),
+      ...(requestKey ? { request_key: requestKey.key, request_fingerprint: requestKey.fingerprint } : {}),
     })
     .returning('*')) as Row[];
   return toSession(rows[0]!);
+};
+
+/** The session a merchant's request with this Idempotency-Key opened, with that request's fingerprint. */
+export const findSessionByRequestKey = async (
+  db: Db,
+  merchantId: string,
+  key: string,
+): Promise<{ session: CheckoutSessionRecord; fingerprint: string | null } | undefined> => {
+  const row = (await db(CHECKOUT_SESSIONS).where({ merchant_id: merchantId, request_key: key }).first()) as
+    Row | undefined;
+  return row
+    ? { session: toSession(row), fingerprint: (row.request_fingerprint as string | null) ?? null }
+    : undefined;
 };
 
 export const findSession = async (

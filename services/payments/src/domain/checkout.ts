@@ -1,19 +1,67 @@
 import { randomUUID } from 'node:crypto';
 import { EventTypes, type CreateCheckoutSessionBody, type ErrorDetail } from '@stablepay/contracts';
-import { AppError, fieldDetail, notFound } from '@stablepay/platform';
+import {
+  AppError,
+  checkSameRequest,
+  fieldDetail,
+  isUniqueViolation,
+  notFound,
+  type RequestKey,
+} from '@stablepay/platform';
 import { findMerchantById } from '../db/merchants-repo.js';
 import { findPayment } from '../db/payments-repo.js';
-import { expireDueSessionRows, findSession, insertSession } from '../db/sessions-repo.js';
+import {
+  expireDueSessionRows,
+  findSession,
+  findSessionByRequestKey,
+  insertSession,
+} from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './records.js';
 
 export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.checkoutUrl}?session=${id}`;
 
-/** POST /checkout/sessions: the rules that depend on deployment and on the merchant. */
+/**
+ * POST /checkout/sessions. With the client's Idempotency-Key (`requestKey`), the session that key
+ * already opened is answered again: the gateway forgets a key whose answer it never got, so only
+ * this check stops a second session for one order.
+ */
 export const createCheckoutSession = async (
   ctx: PaymentsContext,
   merchantId: string,
   body: CreateCheckoutSessionBody,
+  requestKey?: RequestKey,
+): Promise<{ session: CheckoutSessionRecord; url: string }> => {
+  const made = requestKey && (await sessionMadeBy(ctx, merchantId, requestKey));
+  if (made) return made;
+  try {
+    return await openSession(ctx, merchantId, body, requestKey);
+  } catch (err) {
+    // A concurrent request with the same key committed first.
+    if (!requestKey || !isUniqueViolation(err, 'checkout_sessions_merchant_request_key_idx')) throw err;
+    const existing = await sessionMadeBy(ctx, merchantId, requestKey);
+    if (!existing) throw err;
+    return existing;
+  }
+};
+
+const sessionMadeBy = async (
+  ctx: PaymentsContext,
+  merchantId: string,
+  requestKey: RequestKey,
+): Promise<{ session: CheckoutSessionRecord; url: string } | undefined> => {
+  const found = await findSessionByRequestKey(ctx.db, merchantId, requestKey.key);
+  if (!found) return undefined;
+  checkSameRequest(found.fingerprint, requestKey);
+  return { session: found.session, url: sessionUrl(ctx, found.session.id) };
+};
+
+/** The rules that depend on deployment and on the merchant, then the new open session. */
+const openSession = async (
+  ctx: PaymentsContext,
+  merchantId: string,
+  body: CreateCheckoutSessionBody,
+  requestKey: RequestKey | undefined,
 ): Promise<{ session: CheckoutSessionRecord; url: string }> => {
   const details: ErrorDetail[] = [];
   if (!ctx.allowInsecureUrls) {
@@ -33,16 +81,20 @@ export const createCheckoutSession = async (
     );
   }
   if (details.length > 0) throw new AppError('validation', 'Body validation failed', details);
-  const session = await insertSession(ctx.db, {
-    id: `${ctx.sessionIdPrefix}${randomUUID()}`,
-    merchant_id: merchantId,
-    amount: body.amount ?? null,
-    currency: body.currency,
-    return_url: body.return_url,
-    cancel_url: body.cancel_url ?? null,
-    metadata: body.metadata ?? {},
-    expiresInSeconds: body.expires_in,
-  });
+  const session = await insertSession(
+    ctx.db,
+    {
+      id: `${ctx.sessionIdPrefix}${randomUUID()}`,
+      merchant_id: merchantId,
+      amount: body.amount ?? null,
+      currency: body.currency,
+      return_url: body.return_url,
+      cancel_url: body.cancel_url ?? null,
+      metadata: body.metadata ?? {},
+      expiresInSeconds: body.expires_in,
+    },
+    requestKey,
+  );
   return { session, url: sessionUrl(ctx, session.id) };
 };
 
