@@ -42,6 +42,7 @@ export const dashboardRoutes = [
   twin(moneyRoutes, 'cancelRefund', 'cancelRefundDashboard', '/refunds/:id/cancel'),
   // Checkout sessions have no `/api` in their paths; their twins live under `/checkout-sessions`.
   twin(paymentRoutes, 'createCheckoutSession', 'createCheckoutSessionDashboard', '/checkout-sessions'),
+  twin(paymentRoutes, 'listCheckoutSessions', 'listCheckoutSessionsDashboard', '/checkout-sessions'),
   twin(paymentRoutes, 'getCheckoutSession', 'getCheckoutSessionDashboard', '/checkout-sessions/:id'),
   twin(webhookRoutes, 'listWebhooks', 'listWebhooksDashboard', '/merchant-webhooks'),
   twin(webhookRoutes, 'createWebhook', 'createWebhookDashboard', '/merchant-webhooks'),

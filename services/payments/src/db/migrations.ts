@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
 
 export const MERCHANTS = 'merchants';
@@ -184,4 +185,5 @@ export const paymentsMigrations: Migration[] = [
   minedAtMigration,
   statusChangesMigration,
   sessionRequestKeysMigration,
+  sessionListMigration,
 ];

@@ -2,6 +2,7 @@ import type { RouteHandlers } from '@stablepay/platform';
 import type { PaymentsContext } from '../domain/context.js';
 import { createSessionRoute } from './checkout/create.js';
 import { getPublicSessionRoute, getSessionRoute } from './checkout/get.js';
+import { listSessionsRoute } from './checkout/list.js';
 import { cctpFeeRoute } from './payments/cctp-fee.js';
 import { createPublicPaymentRoute } from './payments/create-public.js';
 import { apiPaymentDetailRoute, merchantPaymentDetailRoute } from './payments/detail.js';
@@ -21,7 +22,9 @@ export const paymentsRoutes = (ctx: PaymentsContext): RouteHandlers<'payments'> 
   createCheckoutSessionAlias: createSessionRoute(ctx),
   getPublicCheckoutSession: getPublicSessionRoute(ctx),
   getCheckoutSession: getSessionRoute(ctx),
+  listCheckoutSessions: listSessionsRoute(ctx),
   // The dashboard's twins (bearer token) answer the same.
   createCheckoutSessionDashboard: createSessionRoute(ctx),
   getCheckoutSessionDashboard: getSessionRoute(ctx),
+  listCheckoutSessionsDashboard: listSessionsRoute(ctx),
 });
