@@ -70,18 +70,20 @@ export const claimIdempotency = async (db: Knex, input: ClaimInput): Promise<Cla
   throw new Error('could not claim idempotency record');
 };
 
+/** Keeps the answer; false when the claim is no longer this request's (released or taken over). */
 export const completeIdempotency = async (
-  db: Knex,
+  db: Knex | Knex.Transaction,
   id: string,
   response: { status: number; contentType: string | null; sealedBody: Buffer },
-): Promise<void> => {
-  await db('idempotency_records').where({ id, state: 'in_progress' }).update({
+): Promise<boolean> => {
+  const n = await db('idempotency_records').where({ id, state: 'in_progress' }).update({
     state: 'completed',
     response_status: response.status,
     response_content_type: response.contentType,
     response_body: response.sealedBody,
     completed_at: db.fn.now(),
   });
+  return n === 1;
 };
 
 /** Forgets an unfinished request (5xx, aborted, too large to keep) so the client may retry it. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { ApiKeyListItem, CreatedApiKey } from '@stablepay/contracts';
 import { notFound, type InternalClaims } from '@stablepay/platform';
 import {
@@ -20,15 +21,21 @@ export interface KeyManager {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * A new key for the actor's merchant; the full key is in the answer only. `keepAnswer` runs in the
+ * creating transaction with that answer (the Idempotency-Key's record is completed there), so a
+ * key is never made without the answer a retry of the same request gets.
+ */
 export const createApiKey = async (
   ctx: GatewayContext,
   actor: KeyManager,
   name: string,
   meta: RequestMeta,
+  keepAnswer?: (trx: Knex.Transaction, created: CreatedApiKey) => Promise<void>,
 ): Promise<CreatedApiKey> => {
   const { config, db } = ctx;
   const generated = generateApiKey(config.API_KEY_PEPPER, config.API_KEY_PREFIX, config.ENVIRONMENT);
-  const row = await db.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     const created = await insertApiKey(trx, {
       id: randomUUID(),
       merchant_id: actor.merchantId,
@@ -45,9 +52,15 @@ export const createApiKey = async (
       details: { name, last4: generated.last4 },
       ...meta,
     });
-    return created;
+    const answer: CreatedApiKey = {
+      id: created.id,
+      name: created.name,
+      key: generated.key,
+      created_at: created.created_at.toISOString(),
+    };
+    await keepAnswer?.(trx, answer);
+    return answer;
   });
-  return { id: row.id, name: row.name, key: generated.key, created_at: row.created_at.toISOString() };
 };
 
 export const listApiKeys = async (ctx: GatewayContext, merchantId: string): Promise<ApiKeyListItem[]> =>

@@ -1,5 +1,6 @@
 import { AppError, badRequest, conflict, fieldDetail, type InternalClaims } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
 import {
   claimIdempotency,
   completeIdempotency,
@@ -63,6 +64,23 @@ const interceptResponse = (
     return res;
   }) as Response['end'];
 };
+
+/**
+ * The claim of the request being served, for a handler whose whole effect is a write to the
+ * gateway's own database (creating an API key): it keeps the answer in the same transaction as the
+ * effect, so no crash or lost client between the commit and the answer can leave the effect made
+ * and the key free to make it again.
+ */
+export interface IdempotencyClaim {
+  /** Keeps `body` (JSON) as the answer; throws 409 when the claim is no longer this request's. */
+  completeIn(trx: Knex.Transaction, status: number, body: unknown): Promise<void>;
+}
+
+/** The claim of this request, when it carries an Idempotency-Key. */
+export const idempotencyClaimOf = (res: Response): IdempotencyClaim | undefined =>
+  res.locals.idempotencyClaim as IdempotencyClaim | undefined;
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const replay = (res: Response, row: IdempotencyRow, keys: IdempotencyRecordKeys): void => {
   res.status(row.response_status ?? 200);
@@ -129,6 +147,21 @@ export const idempotency =
           ctx.logger.error('could not settle idempotency record', { err });
         }
       };
+      const claimed: IdempotencyClaim = {
+        completeIn: async (trx, status, body) => {
+          const sealedBody = keys.seal(Buffer.from(JSON.stringify(body)));
+          if (
+            !(await completeIdempotency(trx, claim.id, {
+              status,
+              contentType: JSON_CONTENT_TYPE,
+              sealedBody,
+            }))
+          )
+            throw conflict(IN_PROGRESS);
+        },
+      };
+      res.locals.idempotencyClaim = claimed;
+      // Settling a record the handler already completed changes nothing (both need it in progress).
       interceptResponse(res, MAX_STORED_RESPONSE, (body) => settle(res.statusCode, body));
       // A client that went away before the end leaves nothing to replay: let it retry.
       res.on('close', () => void settle(500, undefined));
