@@ -98,6 +98,11 @@ export const chainWatcherConfigSchema = z.object({
   TX_NOT_FOUND_AFTER_MS: millis(0, 30 * 60_000),
   RPC_TIMEOUT_MS: millis(100, 8_000),
   /**
+   * How long the relayer balances and chain heads shown at /metrics are reused before they are read
+   * from the chains again, so that frequent scrapes (or many Prometheus servers) never load the RPC.
+   */
+  CHAIN_METRICS_CACHE_MS: millis(0, 30_000),
+  /**
    * Circle's attestation API (or one with its paths): Iris in production
    * (https://iris-api.circle.com), the sandbox on testnets, the devnet's own service locally. Without
    * it, bridge-kit mints are found by the hash the client gives or on the chain.

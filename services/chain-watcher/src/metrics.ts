@@ -9,7 +9,10 @@ export interface ChainWatcherMetrics {
   /** payment created (the event's createdAt) → verdict committed */
   verificationLatency: Histogram<'chain' | 'verdict'>;
   verdicts: Counter<'chain' | 'verdict' | 'reason'>;
-  rpcErrors: Counter<'chain' | 'kind'>;
+  /** one per failed attempt at one URL */
+  rpcErrors: Counter<'chain' | 'method' | 'kind'>;
+  /** one per call, fallbacks included: outcome = ok | unavailable (every URL failed) | error (the node refused it) */
+  rpcDuration: Histogram<'chain' | 'method' | 'outcome'>;
   /** calls answered by a fallback URL after an earlier URL failed */
   rpcFallbacks: Counter<'chain'>;
   unclaimedTransfers: Counter<'chain' | 'token'>;
@@ -26,6 +29,9 @@ export interface ChainWatcherMetrics {
   transferBroadcasts: Counter<'chain' | 'result'>;
   /** relayer transactions signed, by kind (first, replacement, renonce) and action (transfer, cancel) */
   transferAttempts: Counter<'chain' | 'kind' | 'action'>;
+  /** attestation API requests by operation (messages, reattest) and outcome (ok, not_found or the failure kind) */
+  attestationRequests: Counter<'operation' | 'outcome'>;
+  attestationDuration: Histogram<'operation'>;
 }
 
 /**
@@ -97,8 +103,15 @@ export const createChainWatcherMetrics = (
     }),
     rpcErrors: new Counter({
       name: 'chain_rpc_errors_total',
-      help: 'Failed JSON-RPC calls by chain and kind (refused, timeout, rate_limited, server_error, rpc_error)',
-      labelNames: ['chain', 'kind'],
+      help: 'Failed JSON-RPC attempts by chain, method and kind (refused, timeout, rate_limited, server_error, rpc_error)',
+      labelNames: ['chain', 'method', 'kind'],
+      registers,
+    }),
+    rpcDuration: new Histogram({
+      name: 'chain_rpc_duration_seconds',
+      help: 'JSON-RPC calls (fallback URLs included) by chain, method and outcome (ok, unavailable, error)',
+      labelNames: ['chain', 'method', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
     rpcFallbacks: new Counter({
@@ -159,6 +172,19 @@ export const createChainWatcherMetrics = (
       name: 'chain_transfer_attempts_total',
       help: 'Relayer transactions signed, by kind (first, replacement, renonce) and action (transfer, cancel)',
       labelNames: ['chain', 'kind', 'action'],
+      registers,
+    }),
+    attestationRequests: new Counter({
+      name: 'cctp_attestation_requests_total',
+      help: 'Attestation API requests by operation and outcome (ok, not_found, rate_limited, server, timeout, network, malformed)',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
+    attestationDuration: new Histogram({
+      name: 'cctp_attestation_request_duration_seconds',
+      help: 'Time until the attestation API answered (or the request failed)',
+      labelNames: ['operation'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
   };

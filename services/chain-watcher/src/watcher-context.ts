@@ -6,6 +6,7 @@ import { openCustody } from './custody/open-custody.js';
 import type { WalletSigner } from './custody/wallet-signer.js';
 import type { WatcherContext } from './domain/context.js';
 import { WalletDirectory } from './domain/wallets/wallet-directory.js';
+import { chainStateGauges } from './chain-gauges.js';
 import { createChainWatcherMetrics } from './metrics.js';
 
 /**
@@ -28,6 +29,7 @@ export const buildWatcherContext = async (
   });
   const metrics = createChainWatcherMetrics(deps.metrics, { db, registry });
   const chains = new ChainClients(registry.chains, { timeoutMs: config.RPC_TIMEOUT_MS, metrics, logger });
+  chainStateGauges(deps.metrics, chains, custody.relayers, config.CHAIN_METRICS_CACHE_MS);
   for (const chain of registry.chains) {
     if (!chain.tokens.USDC) logger.warn('chain has no USDC contract configured', { chain: chain.name });
     if (!custody.relayers.addressOn(chain.chainId)) {
@@ -79,6 +81,7 @@ export const buildWatcherContext = async (
         ? new AttestationApi({
             baseUrl: config.CCTP_ATTESTATION_URL,
             timeoutMs: config.CCTP_ATTESTATION_TIMEOUT_MS,
+            metrics,
           })
         : undefined,
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChainWatcherMetrics } from '../metrics.js';
 
 /** One message of `GET /v2/messages/{sourceDomain}?transactionHash=`, as Circle's API returns it. */
 export const AttestedMessage = z.object({
@@ -42,7 +43,10 @@ export interface AttestationApiOptions {
   timeoutMs: number;
   /** Back-off after a 429 when the answer names none (Circle's lockout is 5 minutes). */
   rateLimitBackoffMs?: number;
+  metrics?: Pick<ChainWatcherMetrics, 'attestationRequests' | 'attestationDuration'>;
 }
+
+type Operation = 'messages' | 'reattest';
 
 /**
  * Client of Circle's attestation API (Iris) or any service with its paths and JSON. It says
@@ -53,13 +57,17 @@ export class AttestationApi {
   constructor(private readonly opts: AttestationApiOptions) {}
 
   /** The messages a burn transaction sent, by log index; an empty list until the burn is seen. */
-  async messagesByTransaction(sourceDomain: number, txHash: string): Promise<AttestedMessage[]> {
-    const body = await this.get(`v2/messages/${sourceDomain}?transactionHash=${encodeURIComponent(txHash)}`);
-    if (body === undefined) return [];
-    const parsed = MessagesAnswer.safeParse(body);
-    if (!parsed.success)
-      throw new AttestationUnavailable('malformed', 'unexpected answer from the attestation API');
-    return parsed.data.messages;
+  messagesByTransaction(sourceDomain: number, txHash: string): Promise<AttestedMessage[]> {
+    return this.observed('messages', async () => {
+      const body = await this.get(
+        `v2/messages/${sourceDomain}?transactionHash=${encodeURIComponent(txHash)}`,
+      );
+      if (body === undefined) return { outcome: 'not_found', value: [] };
+      const parsed = MessagesAnswer.safeParse(body);
+      if (!parsed.success)
+        throw new AttestationUnavailable('malformed', 'unexpected answer from the attestation API');
+      return { outcome: 'ok', value: parsed.data.messages };
+    });
   }
 
   /**
@@ -67,8 +75,32 @@ export class AttestationApi {
    * has passed (Circle signs it again, as standard once the burn is final). False when the API does
    * not know the nonce; the new message is read back with messagesByTransaction.
    */
-  async reattest(nonce: string): Promise<boolean> {
-    return (await this.request('POST', `v2/reattest/${encodeURIComponent(nonce)}`)) !== undefined;
+  reattest(nonce: string): Promise<boolean> {
+    return this.observed('reattest', async () =>
+      (await this.request('POST', `v2/reattest/${encodeURIComponent(nonce)}`)) === undefined
+        ? { outcome: 'not_found', value: false }
+        : { outcome: 'ok', value: true },
+    );
+  }
+
+  /** Counts one call by its outcome (ok, not_found, or why there was no answer) and times it. */
+  private async observed<T>(
+    operation: Operation,
+    call: () => Promise<{ outcome: 'ok' | 'not_found'; value: T }>,
+  ): Promise<T> {
+    const metrics = this.opts.metrics;
+    const done = metrics?.attestationDuration.startTimer({ operation });
+    try {
+      const { outcome, value } = await call();
+      metrics?.attestationRequests.inc({ operation, outcome });
+      return value;
+    } catch (err) {
+      const outcome = err instanceof AttestationUnavailable ? err.kind : 'error';
+      metrics?.attestationRequests.inc({ operation, outcome });
+      throw err;
+    } finally {
+      done?.();
+    }
   }
 
   private get(path: string): Promise<unknown> {

@@ -68,6 +68,18 @@ export class ChainRpc {
 
   /** Runs `fn` against each endpoint in turn until one answers. */
   async call<T>(method: string, fn: (provider: JsonRpcProvider) => Promise<T>): Promise<T> {
+    const timer = this.opts.metrics?.rpcDuration.startTimer({ chain: this.chain.name, method });
+    try {
+      const result = await this.tryEach(method, fn);
+      timer?.({ outcome: 'ok' });
+      return result;
+    } catch (err) {
+      timer?.({ outcome: err instanceof RpcUnavailableError ? 'unavailable' : 'error' });
+      throw err;
+    }
+  }
+
+  private async tryEach<T>(method: string, fn: (provider: JsonRpcProvider) => Promise<T>): Promise<T> {
     const now = Date.now();
     const healthy = this.endpoints.filter((e) => e.coolUntil <= now);
     const cooling = this.endpoints.filter((e) => e.coolUntil > now);
@@ -83,7 +95,7 @@ export class ChainRpc {
         if (kind === undefined) throw err;
         endpoint.coolUntil = Date.now() + this.cooldownMs;
         failures.push({ endpoint: endpoint.label, kind, message: rpcErrorMessage(err) });
-        this.opts.metrics?.rpcErrors.inc({ chain: this.chain.name, kind });
+        this.opts.metrics?.rpcErrors.inc({ chain: this.chain.name, method, kind });
         this.opts.logger?.warn('rpc call failed', {
           chain: this.chain.name,
           endpoint: endpoint.label,
