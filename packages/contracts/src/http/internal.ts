@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { BlockchainName, ChainId, EvmAddress, Uuid } from '../common.js';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  Uuid,
+} from '../common.js';
 import { successEnvelope } from '../envelope.js';
 import { MerchantWalletData } from './merchants.js';
+import { PaymentStatus } from './payment-status.js';
 import { WalletBalance } from './wallets.js';
 
 /** Service-to-service routes of the chain-watcher (never exposed by the gateway). */
@@ -52,3 +61,30 @@ export const CctpFeeInputs = z.object({
 export type CctpFeeInputs = z.infer<typeof CctpFeeInputs>;
 export const CctpFeeInputsResponse = successEnvelope(CctpFeeInputs);
 export type CctpFeeInputsResponse = z.infer<typeof CctpFeeInputsResponse>;
+
+/** Service-to-service route of the payments service: one payment as its merchant's. */
+export const InternalPaymentParams = z.object({ merchantId: Uuid, id: Uuid });
+export type InternalPaymentParams = z.infer<typeof InternalPaymentParams>;
+
+/**
+ * A payment as the payments service holds it now, for a service whose projection has not caught
+ * up yet (the refunds service, before payment.completed reaches it).
+ */
+export const InternalPayment = z.object({
+  payment_id: Uuid,
+  merchant_id: Uuid,
+  amount: DecimalString,
+  currency: Currency,
+  status: PaymentStatus,
+  tx_hash: z.string(),
+  from_address: z.string(),
+  source_chain: z.string(),
+  /** null for same-chain payments */
+  destination_chain: z.string().nullable(),
+  is_cross_chain: z.boolean(),
+  created_at: IsoTimestamp,
+  /** null until the payment completes */
+  completed_at: IsoTimestamp.nullable(),
+});
+export type InternalPayment = z.infer<typeof InternalPayment>;
+export const InternalPaymentResponse = successEnvelope(InternalPayment);

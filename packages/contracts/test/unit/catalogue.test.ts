@@ -21,6 +21,7 @@ describe('route catalogue', () => {
       'listRelayers',
       'getCctpFeeInputs',
       'getInternalInvoicePdf',
+      'getInternalPayment',
     ]);
     expect(routes.some((r) => r.internal)).to.equal(false);
     const doc = buildOpenApiDocument();

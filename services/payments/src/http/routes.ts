@@ -3,6 +3,7 @@ import type { PaymentsContext } from '../domain/context.js';
 import { createSessionRoute } from './checkout/create.js';
 import { getPublicSessionRoute, getSessionRoute } from './checkout/get.js';
 import { listSessionsRoute } from './checkout/list.js';
+import { internalPaymentRoute } from './internal/payment.js';
 import { cctpFeeRoute } from './payments/cctp-fee.js';
 import { createPublicPaymentRoute } from './payments/create-public.js';
 import { apiPaymentDetailRoute, merchantPaymentDetailRoute } from './payments/detail.js';
@@ -26,5 +27,6 @@ export const paymentsRoutes = (ctx: PaymentsContext): RouteHandlers<'payments'> 
   // The dashboard's twins (bearer token) answer the same.
   createCheckoutSessionDashboard: createSessionRoute(ctx),
   getCheckoutSessionDashboard: getSessionRoute(ctx),
+  getInternalPayment: internalPaymentRoute(ctx),
   listCheckoutSessionsDashboard: listSessionsRoute(ctx),
 });
