@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
+import pg from 'pg';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
@@ -164,6 +165,18 @@ const main = async () => {
     const cpuPerPayment = (n: string) => ((cpuOf(n) - cpuBefore[n]!) / ids.length).toFixed(2);
     const verified = Math.max(...ids.map((id) => verifiedAt.get(id) ?? 0));
     provider.destroy();
+    // Where the time went, from the chain-watcher's own rows: when the pending payments were
+    // tracked (payment.created consumed) and when they were decided.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows: phases } = (await client.query(
+      `select extract(epoch from max(created_at) - min(created_at)) as tracking_s,
+              extract(epoch from max(decided_at) - min(created_at)) as tracked_to_decided_s,
+              extract(epoch from max(decided_at) - min(decided_at)) as deciding_s
+         from chain_watcher.verifications where payment_id = any($1::uuid[])`,
+      [ids],
+    )) as { rows: Array<{ tracking_s: string; tracked_to_decided_s: string; deciding_s: string }> };
+    await client.end();
     const sequential = await receiptLoop(
       chain.rpcUrl,
       txs.map((t) => t.hash),
@@ -205,6 +218,10 @@ const main = async () => {
       {
         measure: `CPU ms per payment (pending → completed): chain-watcher, payments, gateway`,
         value: `${cpuPerPayment('chain-watcher')}, ${cpuPerPayment('payments')}, ${cpuPerPayment('gateway')}`,
+      },
+      {
+        measure: `chain-watcher: first to last tracked, first tracked to last decided, first to last decided`,
+        value: `${Number(phases[0]?.tracking_s).toFixed(2)} s, ${Number(phases[0]?.tracked_to_decided_s).toFixed(2)} s, ${Number(phases[0]?.deciding_s).toFixed(2)} s`,
       },
       {
         measure: 'reference: raw eth_getTransactionReceipt loop, 1 at a time',

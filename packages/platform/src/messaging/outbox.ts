@@ -67,6 +67,17 @@ export const enqueueEvent = async <T extends EventType>(
   await trx(OUTBOX_TABLE).insert({ id: event.id, type: event.type, envelope: JSON.stringify(event) });
 };
 
+/** enqueueEvent for many events, in one statement. */
+export const enqueueEvents = async (
+  trx: Knex.Transaction | Knex,
+  events: ReadonlyArray<IntegrationEvent>,
+): Promise<void> => {
+  if (events.length === 0) return;
+  await trx(OUTBOX_TABLE).insert(
+    events.map((event) => ({ id: event.id, type: event.type, envelope: JSON.stringify(event) })),
+  );
+};
+
 /** Writes one integration event of `producer` to the outbox, in the caller's transaction. */
 export type EventWriter = <T extends EventType>(
   trx: Knex.Transaction,

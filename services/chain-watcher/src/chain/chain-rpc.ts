@@ -129,32 +129,41 @@ export class ChainRpc {
    * endpoint is tried); callers fall back to single calls when batches are refused altogether.
    */
   receipts(txHashes: readonly string[]): Promise<Map<string, ReceiptFacts | null>> {
-    return this.call('eth_getTransactionReceipt[batch]', async (p) => {
-      const answers = (await p._send(
-        txHashes.map((hash, i) => ({
-          jsonrpc: '2.0' as const,
-          id: i + 1,
-          method: 'eth_getTransactionReceipt',
-          params: [hash],
-        })),
-      )) as Array<{ id: number; result?: unknown; error?: { message?: string } }>;
-      const out = new Map<string, ReceiptFacts | null>();
-      for (const answer of answers) {
-        const hash = txHashes[answer.id - 1];
-        if (hash === undefined) throw new MalformedRpcAnswer('batch answer with an unknown id');
-        if (answer.error)
-          throw new MalformedRpcAnswer(`batch item failed: ${answer.error.message ?? 'error'}`);
-        out.set(hash, parseReceipt(answer.result));
-      }
-      if (out.size !== txHashes.length) throw new MalformedRpcAnswer('batch answer is missing items');
-      return out;
-    });
+    return this.batch('eth_getTransactionReceipt', txHashes, (hash) => [hash], parseReceipt);
   }
 
   block(blockNumber: number): Promise<BlockFacts | null> {
     return this.call('eth_getBlockByNumber', async (p) =>
       parseBlock(await p.send('eth_getBlockByNumber', [toQuantity(blockNumber), false])),
     );
+  }
+
+  /** Many blocks (headers only) in one JSON-RPC batch request, as receipts() does. */
+  blocks(blockNumbers: readonly number[]): Promise<Map<number, BlockFacts | null>> {
+    return this.batch('eth_getBlockByNumber', blockNumbers, (n) => [toQuantity(n), false], parseBlock);
+  }
+
+  private batch<K, T>(
+    method: string,
+    keys: readonly K[],
+    paramsOf: (key: K) => unknown[],
+    parse: (answer: unknown) => T,
+  ): Promise<Map<K, T>> {
+    return this.call(`${method}[batch]`, async (p) => {
+      const answers = (await p._send(
+        keys.map((key, i) => ({ jsonrpc: '2.0' as const, id: i + 1, method, params: paramsOf(key) })),
+      )) as Array<{ id: number; result?: unknown; error?: { message?: string } }>;
+      const out = new Map<K, T>();
+      for (const answer of answers) {
+        const key = keys[answer.id - 1];
+        if (key === undefined) throw new MalformedRpcAnswer('batch answer with an unknown id');
+        if (answer.error)
+          throw new MalformedRpcAnswer(`batch item failed: ${answer.error.message ?? 'error'}`);
+        out.set(key, parse(answer.result));
+      }
+      if (out.size !== keys.length) throw new MalformedRpcAnswer('batch answer is missing items');
+      return out;
+    });
   }
 
   logs(filter: Filter): Promise<Log[]> {

@@ -179,6 +179,64 @@ export const decide = async (trx: Knex.Transaction, paymentId: string, d: Decisi
 };
 
 /**
+ * decide for many payments in one statement, each guarded as decide is; returns the payments this
+ * call moved out of `pending` (the others were decided elsewhere).
+ */
+export const decideMany = async (
+  trx: Knex.Transaction,
+  decisions: ReadonlyArray<{ paymentId: string; decision: Decision }>,
+): Promise<Set<string>> => {
+  if (decisions.length === 0) return new Set();
+  const input = decisions.map(({ paymentId, decision: d }) => ({
+    payment_id: paymentId,
+    status: d.status,
+    reason: d.reason,
+    received_units: d.receivedUnits === null ? null : d.receivedUnits.toString(),
+    detail: d.detail,
+    block_number: d.blockNumber,
+    block_hash: d.blockHash,
+  }));
+  const result = (await trx.raw(
+    `update ${VERIFICATIONS} v
+        set status = d.status, reason = d.reason, received_units = d.received_units::numeric,
+            detail = d.detail, block_number = d.block_number, block_hash = d.block_hash,
+            locked_until = null, last_checked_at = now(), decided_at = now(), updated_at = now()
+       from jsonb_to_recordset(?::jsonb) as d(payment_id uuid, status text, reason text,
+              received_units text, detail text, block_number bigint, block_hash text)
+      where v.payment_id = d.payment_id and v.status = 'pending'
+      returning v.payment_id`,
+    [JSON.stringify(input)],
+  )) as { rows: Array<{ payment_id: string }> };
+  return new Set(result.rows.map((r) => r.payment_id));
+};
+
+/** reschedule for many payments in one statement. */
+export const rescheduleMany = async (
+  db: Knex,
+  rows: ReadonlyArray<{ paymentId: string } & Reschedule>,
+): Promise<void> => {
+  if (rows.length === 0) return;
+  const input = rows.map((r) => ({
+    payment_id: r.paymentId,
+    delay_ms: Math.max(0, Math.round(r.delayMs)),
+    backoff_step: r.backoffStep,
+    block_number: r.blockNumber,
+    block_hash: r.blockHash,
+    last_error: r.lastError,
+  }));
+  await db.raw(
+    `update ${VERIFICATIONS} v
+        set next_check_at = now() + (r.delay_ms * interval '1 millisecond'), locked_until = null,
+            backoff_step = r.backoff_step, block_number = r.block_number, block_hash = r.block_hash,
+            last_error = r.last_error, last_checked_at = now(), updated_at = now()
+       from jsonb_to_recordset(?::jsonb) as r(payment_id uuid, delay_ms bigint, backoff_step int,
+              block_number bigint, block_hash text, last_error text)
+      where v.payment_id = r.payment_id and v.status = 'pending'`,
+    [JSON.stringify(input)],
+  );
+};
+
+/**
  * Pending rows nobody has touched for `staleMs` and that nobody holds: made due at once. Capped
  * backoff already brings every row back; this catches whatever slipped through (a clock jump, a row
  * edited by hand, a lease that was set far ahead).

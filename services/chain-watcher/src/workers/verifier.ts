@@ -1,38 +1,71 @@
-import { loopWorker, type LoopWorker } from '@stablepay/platform';
+import { errorText, forEachConcurrent, loopWorker, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../domain/context.js';
 import { PassCache } from '../domain/verification/check-payment.js';
-import { verifyPayment } from '../domain/verification/verify-payment.js';
+import {
+  postponeAll,
+  recordVerdicts,
+  type PendingVerdict,
+  type Wait,
+} from '../domain/verification/verdicts.js';
+import { lookAt } from '../domain/verification/verify-payment.js';
 import { recoverStaleCctp } from '../db/cctp-recovery-repo.js';
-import { leaseDueVerifications, recoverStale, releaseLeases } from '../db/verifications-repo.js';
-import { leasedBatchWorker } from './leased-batches.js';
+import {
+  leaseDueVerifications,
+  recoverStale,
+  releaseLeases,
+  type VerificationRecord,
+} from '../db/verifications-repo.js';
 
-/** Verifies due payments; the payments of one pass share their reads of the chain. */
+/**
+ * Verifies due payments, a leased batch per pass: the pass's reads of the chain are shared (one
+ * receipt batch per chain, the head and blocks once), the payments are checked concurrently, and
+ * then the verdicts are committed together and the payments that stay pending rescheduled together.
+ * Rows leased but not checked when the service stops are handed back.
+ */
 export const verifierWorker = (
   ctx: WatcherContext,
   opts: { batchSize: number; concurrency: number },
 ): LoopWorker =>
-  leasedBatchWorker({
+  loopWorker({
     name: 'payment-verifier',
     intervalMs: ctx.verification.pollMs,
     logger: ctx.logger,
-    ...opts,
-    lease: (limit) => leaseDueVerifications(ctx.db, limit, ctx.verification.leaseMs),
-    release: (rows) =>
-      releaseLeases(
-        ctx.db,
-        rows.map((v) => v.paymentId),
-      ),
-    handlerFor: (rows) => {
+    pass: async (stopping) => {
+      const due = await leaseDueVerifications(ctx.db, opts.batchSize, ctx.verification.leaseMs);
+      if (due.length === 0) return false;
       const cache = new PassCache();
-      // The pass's receipts, one batch request per chain.
-      for (const rpc of new Set(rows.map((v) => ctx.chains.get(v.chainId)))) {
+      cache.prefetchHolders(ctx.db, due);
+      for (const rpc of new Set(due.map((v) => ctx.chains.get(v.chainId)))) {
         if (rpc)
           cache.prefetchReceipts(
             rpc,
-            rows.filter((v) => v.chainId === rpc.chain.chainId).map((v) => v.txHash),
+            due.filter((v) => v.chainId === rpc.chain.chainId).map((v) => v.txHash),
           );
       }
-      return (v) => verifyPayment(ctx, v, cache);
+      const verdicts: PendingVerdict[] = [];
+      const waits: Array<{ v: VerificationRecord; outcome: Wait }> = [];
+      const untouched: VerificationRecord[] = [];
+      await forEachConcurrent(due, opts.concurrency, async (v) => {
+        if (stopping()) untouched.push(v);
+        else {
+          const outcome = await lookAt(ctx, v, cache);
+          if (outcome.kind === 'wait') waits.push({ v, outcome });
+          else verdicts.push({ v, outcome });
+        }
+      });
+      await recordVerdicts(ctx, verdicts);
+      await postponeAll(ctx, waits).catch((err: unknown) =>
+        ctx.logger.warn('could not reschedule verifications; their leases will run out', {
+          count: waits.length,
+          err: errorText(err),
+        }),
+      );
+      if (untouched.length > 0)
+        await releaseLeases(
+          ctx.db,
+          untouched.map((v) => v.paymentId),
+        );
+      return due.length === opts.batchSize;
     },
   });
 

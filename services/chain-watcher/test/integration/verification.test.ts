@@ -82,7 +82,7 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(data.blockTimestamp).to.equal(new Date(block!.timestamp * 1000).toISOString());
   });
 
-  it('reads many receipts in one batch request, as single reads would, and verifies a pass of payments', async () => {
+  it('reads many receipts and blocks in one batch request each, as single reads would, and verifies a pass of payments', async () => {
     const hashes: string[] = [];
     for (let i = 0; i < 6; i++) hashes.push(await alice.pay('USDC', shop.address, '1'));
     const rpc = new ChainRpc({
@@ -95,6 +95,12 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
       expect(batch.size).to.equal(7);
       expect(batch.get(unknown)).to.equal(null);
       for (const hash of hashes) expect(batch.get(hash)).to.deep.equal(await rpc.receipt(hash));
+      const numbers = [...new Set(hashes.map((hash) => batch.get(hash)!.blockNumber))];
+      const beyond = numbers[numbers.length - 1]! + 1_000;
+      const blocks = await rpc.blocks([...numbers, beyond]);
+      expect(blocks.size).to.equal(numbers.length + 1);
+      expect(blocks.get(beyond)).to.equal(null);
+      for (const n of numbers) expect(blocks.get(n)).to.deep.equal(await rpc.block(n));
     } finally {
       rpc.destroy();
     }
@@ -276,6 +282,29 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     });
     const verdict = await expectRejected(second, 'already_claimed');
     expect(verdict.data.detail).to.include(first);
+  });
+
+  it('decides a pass of payments together, each once, with one transaction paying one payment', async () => {
+    const hashes: string[] = [];
+    for (let i = 0; i < 10; i++) hashes.push(await alice.pay('USDC', shop.address, '1'));
+    // Reported together, so that one pass leases them all; the last two name the same transaction.
+    const ids = await Promise.all(
+      [...hashes, hashes[9]!].map((txHash) =>
+        h.publishPayment({ merchant: shop, txHash, amount: '1', fromAddress: alice.address }),
+      ),
+    );
+    const verdicts = await Promise.all(ids.map(onlyVerdict));
+    const types = verdicts.map((v) => v.type);
+    expect(types.slice(0, 9)).to.deep.equal(Array(9).fill('chain.payment.verified'));
+    const lastTwo = verdicts.slice(9).map((v) => [v.type, v.data.reason ?? 'ok']);
+    expect(lastTwo).to.have.deep.members([
+      ['chain.payment.verified', 'ok'],
+      ['chain.payment.rejected', 'already_claimed'],
+    ]);
+    const claims = await h.db('tx_claims').whereIn('tx_hash', hashes);
+    expect(claims).to.have.length(10);
+    const decided = await h.db('verifications').whereIn('payment_id', ids).whereNot({ status: 'pending' });
+    expect(decided).to.have.length(11);
   });
 
   it('leaves cross-chain payments to the CCTP flow', async () => {

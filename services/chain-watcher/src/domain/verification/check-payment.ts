@@ -2,19 +2,33 @@ import { chainById, tokenByAddress, type ChainConfig } from '@stablepay/contract
 import type { ChainRpc } from '../../chain/chain-rpc.js';
 import type { BlockFacts, ReceiptFacts } from '../../chain/rpc-facts.js';
 import { decodeTransfer, type TokenTransfer } from '../../chain/erc20.js';
-import { claimHolder } from '../../db/claims-repo.js';
+import type { Knex } from 'knex';
+import { claimHolder, claimHolders, claimKey } from '../../db/claims-repo.js';
 import type { VerificationRecord } from '../../db/verifications-repo.js';
 import type { WatcherContext } from '../context.js';
 import { checkSessionTime, confirmationsOf, evaluateTransfers, reject, type Outcome } from './rules.js';
 
 /**
  * Reads shared by the payments checked in one pass: the head of each chain is asked once per pass,
- * and a block holding many payments is fetched once.
+ * the receipts and then their blocks in one batch request per chain, and who holds each
+ * transaction in one query.
  */
 export class PassCache {
   private readonly heads = new Map<number, Promise<number>>();
   private readonly blocks = new Map<string, Promise<BlockFacts | null>>();
   private readonly receipts = new Map<string, Promise<ReceiptFacts | null>>();
+  private holders?: Promise<Map<string, string>>;
+
+  /** Reads who holds the pass's transactions in one query (a failed read falls back to one each). */
+  prefetchHolders(db: Knex, rows: ReadonlyArray<Pick<VerificationRecord, 'chainId' | 'txHash'>>): void {
+    this.holders = claimHolders(db, rows);
+    this.holders.catch(() => undefined);
+  }
+
+  async holder(db: Knex, chainId: number, txHash: string): Promise<string | undefined> {
+    const all = await this.holders?.catch(() => undefined);
+    return all ? all.get(claimKey(chainId, txHash)) : claimHolder(db, chainId, txHash);
+  }
 
   /**
    * Asks for the receipts of a pass's payments in one batch per chain. A hash whose batch failed
@@ -24,13 +38,39 @@ export class PassCache {
     const wanted = [...new Set(txHashes)].filter((h) => !this.receipts.has(`${rpc.chain.chainId}:${h}`));
     if (wanted.length < 2) return;
     const batch = rpc.receipts(wanted);
-    batch.catch(() => undefined);
+    // Registered before the payments' own reactions, so their blocks are asked for in one batch too.
+    batch.then(
+      (all) =>
+        this.prefetchBlocks(
+          rpc,
+          [...all.values()].flatMap((r) => (r ? [r.blockNumber] : [])),
+        ),
+      () => undefined,
+    );
     for (const hash of wanted) {
       this.receipts.set(
         `${rpc.chain.chainId}:${hash}`,
         batch.then(
           (all) => all.get(hash) ?? null,
           () => rpc.receipt(hash),
+        ),
+      );
+    }
+  }
+
+  /** The blocks of a pass's receipts in one batch per chain (a failed batch: one call each). */
+  private prefetchBlocks(rpc: ChainRpc, blockNumbers: readonly number[]): void {
+    const key = (n: number) => `${rpc.chain.chainId}:${n}`;
+    const wanted = [...new Set(blockNumbers)].filter((n) => !this.blocks.has(key(n)));
+    if (wanted.length < 2) return;
+    const batch = rpc.blocks(wanted);
+    batch.catch(() => undefined);
+    for (const n of wanted) {
+      this.blocks.set(
+        key(n),
+        batch.then(
+          (all) => all.get(n) ?? null,
+          () => rpc.block(n),
         ),
       );
     }
@@ -68,6 +108,7 @@ const pastNotFoundDeadline = (ctx: WatcherContext, v: VerificationRecord): boole
 const checkPlacement = async (
   ctx: WatcherContext,
   v: VerificationRecord,
+  cache: PassCache,
 ): Promise<{ chain: ChainConfig; tokenAddress: string; wallet: string } | Outcome> => {
   const chain = chainById(ctx.registry, v.chainId);
   if (!chain) {
@@ -97,7 +138,7 @@ const checkPlacement = async (
   }
   const tokenAddress = chain.tokens[v.token];
   if (!tokenAddress) return reject('wrong_token', `${v.token} is not available on ${chain.name}`);
-  const holder = await claimHolder(ctx.db, v.chainId, v.txHash);
+  const holder = await cache.holder(ctx.db, v.chainId, v.txHash);
   if (holder && holder !== v.paymentId) {
     return reject('already_claimed', `transaction ${v.txHash} already paid payment ${holder}`);
   }
@@ -114,7 +155,7 @@ export const checkPayment = async (
   v: VerificationRecord,
   cache: PassCache,
 ): Promise<Outcome> => {
-  const placement = await checkPlacement(ctx, v);
+  const placement = await checkPlacement(ctx, v, cache);
   if ('kind' in placement) return placement;
   const { chain, tokenAddress, wallet } = placement;
   const rpc = ctx.chains.get(chain.chainId);

@@ -1,8 +1,16 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { claimTransaction } from '../../db/claims-repo.js';
-import { decide, reschedule, type VerificationRecord } from '../../db/verifications-repo.js';
-import { writeEvent, type WatcherContext } from '../context.js';
+import { buildEvent, enqueueEvent, enqueueEvents, errorText } from '@stablepay/platform';
+import { claimTransaction, claimTransactions } from '../../db/claims-repo.js';
+import {
+  decide,
+  decideMany,
+  reschedule,
+  rescheduleMany,
+  type Decision,
+  type VerificationRecord,
+} from '../../db/verifications-repo.js';
+import type { WatcherContext } from '../context.js';
 import { nextCheckDelay, reject, type Outcome } from './rules.js';
 
 type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
@@ -24,41 +32,12 @@ export const recordVerdict = async (
   let final: Final = outcome;
   const publish = ctx.db.transaction(async (trx) => {
     if (final.kind === 'verified' && !(await claimTransaction(trx, v.chainId, v.txHash, v.paymentId))) {
-      const at = { blockNumber: final.blockNumber, blockHash: final.blockHash };
-      final = { ...reject('already_claimed', `transaction ${v.txHash} already paid another payment`), ...at };
+      final = claimedElsewhere(v, final);
     }
-    const won = await decide(trx, v.paymentId, {
-      status: final.kind,
-      reason: final.kind === 'rejected' ? final.reason : null,
-      receivedUnits: final.receivedUnits,
-      detail: final.kind === 'rejected' ? final.detail : null,
-      blockNumber: final.blockNumber ?? null,
-      blockHash: final.blockHash ?? null,
-    });
+    const won = await decide(trx, v.paymentId, decisionOf(final));
     // Decided elsewhere: undo this transaction's claim, publish nothing.
     if (!won) throw new DecidedElsewhere();
-    if (final.kind === 'verified') {
-      await writeEvent(trx, EventTypes.ChainPaymentVerified, v.merchantId, {
-        paymentId: v.paymentId,
-        txHash: v.txHash,
-        chainId: v.chainId,
-        token: v.token,
-        fromAddress: getAddress(v.fromAddress),
-        toAddress: getAddress(final.toAddress),
-        receivedAmount: baseUnitsToDecimal(final.receivedUnits),
-        blockNumber: final.blockNumber,
-        blockTimestamp: final.blockTimestamp.toISOString(),
-        confirmations: final.confirmations,
-      });
-    } else {
-      await writeEvent(trx, EventTypes.ChainPaymentRejected, v.merchantId, {
-        paymentId: v.paymentId,
-        txHash: v.txHash,
-        reason: final.reason,
-        receivedAmount: final.receivedUnits === null ? null : baseUnitsToDecimal(final.receivedUnits),
-        detail: final.detail,
-      });
-    }
+    await enqueueEvent(trx, verdictEvent(v, final));
   });
   try {
     await publish;
@@ -67,6 +46,61 @@ export const recordVerdict = async (
     throw err;
   }
   ctx.eventsCommitted();
+  afterVerdict(ctx, v, final);
+  return true;
+};
+
+/** The event a verdict publishes, built (and checked against the catalogue) for the outbox. */
+const verdictEvent = (v: VerificationRecord, final: Final) =>
+  final.kind === 'verified'
+    ? buildEvent({
+        type: EventTypes.ChainPaymentVerified,
+        producer: 'chain-watcher',
+        merchantId: v.merchantId,
+        data: {
+          paymentId: v.paymentId,
+          txHash: v.txHash,
+          chainId: v.chainId,
+          token: v.token,
+          fromAddress: getAddress(v.fromAddress),
+          toAddress: getAddress(final.toAddress),
+          receivedAmount: baseUnitsToDecimal(final.receivedUnits),
+          blockNumber: final.blockNumber,
+          blockTimestamp: final.blockTimestamp.toISOString(),
+          confirmations: final.confirmations,
+        },
+      })
+    : buildEvent({
+        type: EventTypes.ChainPaymentRejected,
+        producer: 'chain-watcher',
+        merchantId: v.merchantId,
+        data: {
+          paymentId: v.paymentId,
+          txHash: v.txHash,
+          reason: final.reason,
+          receivedAmount: final.receivedUnits === null ? null : baseUnitsToDecimal(final.receivedUnits),
+          detail: final.detail,
+        },
+      });
+
+const decisionOf = (final: Final): Decision => ({
+  status: final.kind,
+  reason: final.kind === 'rejected' ? final.reason : null,
+  receivedUnits: final.receivedUnits,
+  detail: final.kind === 'rejected' ? final.detail : null,
+  blockNumber: final.blockNumber ?? null,
+  blockHash: final.blockHash ?? null,
+});
+
+/** A verified outcome whose transaction another payment holds becomes `already_claimed`. */
+const claimedElsewhere = (v: VerificationRecord, final: Final): Final => ({
+  ...reject('already_claimed', `transaction ${v.txHash} already paid another payment`),
+  blockNumber: final.blockNumber,
+  blockHash: final.blockHash,
+});
+
+/** What follows a committed verdict: its metrics and its log line. */
+const afterVerdict = (ctx: WatcherContext, v: VerificationRecord, final: Final): void => {
   const chain = chainById(ctx.registry, v.chainId)?.name ?? String(v.chainId);
   const reason = final.kind === 'rejected' ? final.reason : 'ok';
   ctx.metrics.verdicts.inc({ chain, verdict: final.kind, reason });
@@ -75,16 +109,82 @@ export const recordVerdict = async (
     Math.max(0, (Date.now() - v.paymentCreatedAt.getTime()) / 1000),
   );
   ctx.logger.info('payment verdict', { paymentId: v.paymentId, chain, verdict: final.kind, reason });
-  return true;
 };
 
-/** Leaves the payment pending and releases it until its next check. */
-export const postpone = async (
+export interface PendingVerdict {
+  v: VerificationRecord;
+  outcome: Final;
+}
+
+/**
+ * The verdicts of one pass, committed together: the claims, the guarded transitions and their
+ * events in one transaction of four statements, whatever the number of payments, instead of one
+ * transaction of five round trips each. Should any payment of the batch have been decided
+ * elsewhere (a replica racing on an expired lease), or the transaction fail, nothing of it stays
+ * and every verdict is recorded on its own with recordVerdict, which sorts the race out row by row.
+ */
+export const recordVerdicts = async (
+  ctx: WatcherContext,
+  verdicts: readonly PendingVerdict[],
+): Promise<void> => {
+  if (verdicts.length === 0) return;
+  let finals: Final[] | undefined;
+  if (verdicts.length > 1) {
+    try {
+      finals = await ctx.db.transaction(async (trx) => {
+        const holding = await claimTransactions(
+          trx,
+          verdicts
+            .filter(({ outcome }) => outcome.kind === 'verified')
+            .map(({ v }) => ({ chainId: v.chainId, txHash: v.txHash, paymentId: v.paymentId })),
+        );
+        const decided = verdicts.map(({ v, outcome }) =>
+          outcome.kind === 'verified' && !holding.has(v.paymentId) ? claimedElsewhere(v, outcome) : outcome,
+        );
+        const won = await decideMany(
+          trx,
+          verdicts.map(({ v }, i) => ({ paymentId: v.paymentId, decision: decisionOf(decided[i]!) })),
+        );
+        if (won.size !== verdicts.length) throw new DecidedElsewhere();
+        await enqueueEvents(
+          trx,
+          verdicts.map(({ v }, i) => verdictEvent(v, decided[i]!)),
+        );
+        return decided;
+      });
+    } catch (err) {
+      if (!(err instanceof DecidedElsewhere)) {
+        ctx.logger.warn('verdict batch failed; recording one by one', {
+          size: verdicts.length,
+          err: errorText(err),
+        });
+      }
+    }
+  }
+  if (finals) {
+    ctx.eventsCommitted();
+    verdicts.forEach(({ v }, i) => afterVerdict(ctx, v, finals[i]!));
+    return;
+  }
+  for (const { v, outcome } of verdicts) {
+    await recordVerdict(ctx, v, outcome).catch((err: unknown) =>
+      ctx.logger.warn('could not record verdict; the lease will run out', {
+        paymentId: v.paymentId,
+        err: errorText(err),
+      }),
+    );
+  }
+};
+
+export type Wait = Extract<Outcome, { kind: 'wait' }>;
+
+/** When to look at a payment that stays pending again, and what to remember of this look. */
+const rescheduleOf = (
   ctx: WatcherContext,
   v: VerificationRecord,
-  outcome: Extract<Outcome, { kind: 'wait' }>,
-  lastError: string | null = null,
-): Promise<void> => {
+  outcome: Wait,
+  lastError: string | null,
+) => {
   const chain = chainById(ctx.registry, v.chainId);
   const { delayMs, backoffStep } = nextCheckDelay({
     why: outcome.why,
@@ -96,11 +196,32 @@ export const postpone = async (
   });
   // An RPC failure says nothing about the block: keep what was seen before.
   const keep = outcome.why === 'rpc';
-  await reschedule(ctx.db, v.paymentId, {
+  return {
     delayMs,
     backoffStep,
     blockNumber: keep ? v.blockNumber : outcome.blockNumber,
     blockHash: keep ? v.blockHash : outcome.blockHash,
     lastError: lastError ?? (outcome.why === 'confirmations' ? null : outcome.detail),
-  });
+  };
+};
+
+/** Leaves the payment pending and releases it until its next check. */
+export const postpone = async (
+  ctx: WatcherContext,
+  v: VerificationRecord,
+  outcome: Wait,
+  lastError: string | null = null,
+): Promise<void> => {
+  await reschedule(ctx.db, v.paymentId, rescheduleOf(ctx, v, outcome, lastError));
+};
+
+/** postpone for the payments of a pass that stay pending, in one statement. */
+export const postponeAll = async (
+  ctx: WatcherContext,
+  waits: ReadonlyArray<{ v: VerificationRecord; outcome: Wait }>,
+): Promise<void> => {
+  await rescheduleMany(
+    ctx.db,
+    waits.map(({ v, outcome }) => ({ paymentId: v.paymentId, ...rescheduleOf(ctx, v, outcome, null) })),
+  );
 };
