@@ -11,5 +11,6 @@ export * from './withdrawals.js';
 export * from './billing.js';
 export * from './refunds.js';
 export * from './webhooks.js';
+export * from './merchant-events.js';
 export * from './wallets.js';
 export * from './internal.js';

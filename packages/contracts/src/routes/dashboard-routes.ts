@@ -47,6 +47,7 @@ export const dashboardRoutes = [
   twin(webhookRoutes, 'listWebhooks', 'listWebhooksDashboard', '/merchant-webhooks'),
   twin(webhookRoutes, 'createWebhook', 'createWebhookDashboard', '/merchant-webhooks'),
   twin(webhookRoutes, 'listWebhookEvents', 'listWebhookEventsDashboard', '/merchant-webhooks/events'),
+  twin(webhookRoutes, 'listMerchantEvents', 'listMerchantEventsDashboard', '/events'),
   twin(webhookRoutes, 'getWebhook', 'getWebhookDashboard', '/merchant-webhooks/:id'),
   twin(webhookRoutes, 'updateWebhook', 'updateWebhookDashboard', '/merchant-webhooks/:id'),
   twin(webhookRoutes, 'deleteWebhook', 'deleteWebhookDashboard', '/merchant-webhooks/:id'),
