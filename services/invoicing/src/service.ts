@@ -4,6 +4,7 @@ import { loadInvoicingConfig, type InvoicingConfig } from './config.js';
 import { invoicingMigrations } from './db/migrations.js';
 import type { InvoicingContext, Seller } from './domain/context.js';
 import { invoicingRoutes } from './http/routes.js';
+import { createInvoicingMetrics } from './metrics.js';
 import { projectionHandlers } from './messaging/projection-handlers.js';
 import { transferHandlers } from './messaging/transfer-handlers.js';
 import { renderInvoicePdf } from './pdf/render.js';
@@ -51,6 +52,7 @@ export const invoicingService = defineService({
     const context: InvoicingContext = {
       db: deps.db,
       logger: deps.logger,
+      metrics: createInvoicingMetrics(deps.metrics, deps.db),
       now: options.now ?? (() => new Date()),
       eventsCommitted,
       // The context wakes the PDF worker and the worker needs the context: this runs once both exist.

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { eventWriter, type Logger } from '@stablepay/platform';
 import type { BalanceSource } from '../clients/chain-watcher.js';
+import type { InvoicingMetrics } from '../metrics.js';
 import type { EurRateSource } from '../rates/eur-rates.js';
 import type { InvoiceStorage } from '../storage/storage.js';
 import type { FeePolicy } from './amounts.js';
@@ -15,6 +16,7 @@ export interface Seller extends InvoiceParty {
 export interface InvoicingContext {
   db: Knex;
   logger: Logger;
+  metrics: InvoicingMetrics;
   now: () => Date;
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
   eventsCommitted: () => void;

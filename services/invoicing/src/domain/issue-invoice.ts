@@ -108,7 +108,7 @@ export const invoiceNumber = (prefix: string, year: number, sequence: number): s
  * keeps the original's), and the next number of the year last, so the sequence stays locked for as
  * short a time as possible, and dated after it. The PDF is rendered after commit (PDF worker or first download).
  */
-export const issueInvoiceIn = async (
+const numberAndInsert = async (
   ctx: InvoicingContext,
   trx: Knex.Transaction,
   basis: InvoiceBasis,
@@ -163,4 +163,20 @@ export const issueInvoiceIn = async (
     rectification_reason: opts.reason ?? null,
     pdf_key: `${basis.merchantId}/${year}/${number}.pdf`,
   });
+};
+
+/** Issues an invoice in the caller's transaction (see numberAndInsert); failures are counted. */
+export const issueInvoiceIn = async (
+  ctx: InvoicingContext,
+  trx: Knex.Transaction,
+  basis: InvoiceBasis,
+  opts: { rate?: EurRate; rectifies?: InvoiceRecord; reason?: string } = {},
+): Promise<InvoiceRecord> => {
+  try {
+    return await numberAndInsert(ctx, trx, basis, opts);
+  } catch (err) {
+    // The caller's transaction rolls back: a completion is retried, a rectification answers an error.
+    ctx.metrics.issueFailures.inc();
+    throw err;
+  }
 };
