@@ -80,7 +80,8 @@ export const stackServices: StackServiceEntry[] = [
     definition: refundsService,
     schema: 'refunds',
     port: 'refunds',
-    env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
+    // A refund of a payment not projected yet reads it from the payments service.
+    env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']!, PAYMENTS_URL: input.urls.payments! }),
   },
   {
     definition: invoicingService,

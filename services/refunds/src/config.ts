@@ -13,6 +13,10 @@ export const refundsConfigSchema = z.object({
   CHAIN_WATCHER_URL: z.url().default('http://127.0.0.1:8102'),
   /** A balance request that has not answered after this long counts as the chain-watcher being down. */
   CHAIN_WATCHER_TIMEOUT_MS: envInt.pipe(z.number().min(100)).default(5000),
+  /** Base URL of the payments service's internal API (a payment not yet known here, read through). */
+  PAYMENTS_URL: z.url().default('http://127.0.0.1:8101'),
+  /** A payment read that has not answered after this long counts as the payments service being down. */
+  PAYMENTS_TIMEOUT_MS: envInt.pipe(z.number().min(100)).default(5000),
   /** A new refund stays pending (and cancellable) at least this long before it is sent. */
   REFUND_HOLD_SECONDS: envInt.pipe(z.number().min(0)).default(60),
   /** How often the dispatcher looks for refunds to send. */

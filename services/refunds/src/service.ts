@@ -1,5 +1,6 @@
 import { defineService } from '@stablepay/platform';
 import { chainWatcherBalances, type BalanceSource } from './clients/chain-watcher.js';
+import { paymentsApi, type PaymentSource } from './clients/payments.js';
 import { loadRefundsConfig } from './config.js';
 import { refundsMigrations } from './db/migrations.js';
 import type { RefundsContext } from './domain/context.js';
@@ -11,6 +12,8 @@ import { dispatcherOptions, dispatcherWorker } from './workers/dispatcher.js';
 export interface RefundsOptions {
   /** Where merchant wallet balances come from; the chain-watcher's internal API by default. */
   balances?: BalanceSource;
+  /** Where a payment not projected yet is read; the payments service's internal API by default. */
+  payments?: PaymentSource;
 }
 
 /**
@@ -28,6 +31,7 @@ export const refundsService = defineService({
       refundWindowDays: config.REFUND_WINDOW_DAYS,
       now: () => new Date(),
       eventsCommitted,
+      payments: options.payments ?? paymentsApi(config),
     };
     const balances = options.balances ?? chainWatcherBalances(config);
     return {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { eventWriter, type Logger } from '@stablepay/platform';
+import type { PaymentSource } from '../clients/payments.js';
 
 /** Everything the domain operations need, passed explicitly. */
 export interface RefundsContext {
@@ -10,6 +11,8 @@ export interface RefundsContext {
   now: () => Date;
   /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
   eventsCommitted: () => void;
+  /** The payments service, asked about a payment whose payment.completed has not arrived yet. */
+  payments: PaymentSource;
 }
 
 /** Every event this service publishes goes through this writer, in the transaction of its change. */

@@ -3,10 +3,14 @@ import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@
 import { AppError, fieldDetail, isUniqueViolation, notFound } from '@stablepay/platform';
 import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
 import { findRefundByRequestKey, insertRefund } from '../db/refunds-repo.js';
+import { learnPayment } from './read-through.js';
 import { writeRefundEvent } from './refund-events.js';
 import type { RefundsContext } from './context.js';
 import type { RefundRecord } from './records.js';
 import { refundableRemainder, withinRefundWindow } from './rules.js';
+
+/** The projection has no such payment of the merchant (yet): the payments service is asked. */
+class PaymentNotProjected extends Error {}
 
 const refused = (message: string, path: string, detail: string, code: string): AppError =>
   new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
@@ -16,7 +20,8 @@ const refused = (message: string, path: string, detail: string, code: string): A
  * refunds of one payment are decided one after another and their sum can never pass the payment
  * amount. The refund and its refund.created event are committed together. With the client's
  * Idempotency-Key (`requestKey`), a request that already made a refund returns it: the gateway
- * forgets a key whose answer it never got, so only this check stops a second refund.
+ * forgets a key whose answer it never got, so only this check stops a second refund. A payment the
+ * projection does not hold yet is read from the payments service first (read-through.ts).
  */
 export const createRefund = async (
   ctx: RefundsContext,
@@ -25,8 +30,16 @@ export const createRefund = async (
   requestKey?: string,
 ): Promise<RefundRecord> => {
   try {
-    return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+    try {
+      return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+    } catch (err) {
+      if (!(err instanceof PaymentNotProjected)) throw err;
+      // Read through to the payments service outside any transaction, then decide again.
+      await learnPayment(ctx, merchantId, body.paymentId);
+      return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+    }
   } catch (err) {
+    if (err instanceof PaymentNotProjected) throw notFound('Payment');
     // A concurrent request with the same key (for another payment) committed first.
     if (!requestKey || !isUniqueViolation(err, 'refunds_merchant_request_key_idx')) throw err;
     const existing = await findRefundByRequestKey(ctx.db, merchantId, requestKey);
@@ -44,7 +57,7 @@ const decideRefund = async (
   let replayed = false;
   const refund = await ctx.db.transaction(async (trx) => {
     const payment = await lockPayment(trx, body.paymentId, merchantId);
-    if (!payment) throw notFound('Payment');
+    if (!payment) throw new PaymentNotProjected();
     // Under the payment's lock: a request with the same key that committed meanwhile is found here.
     const made = requestKey ? await findRefundByRequestKey(trx, merchantId, requestKey) : undefined;
     if (made) {

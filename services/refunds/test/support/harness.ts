@@ -4,6 +4,7 @@ import { AmqpBus, createDatabase, createMetrics, startDefinedService } from '@st
 import { bootService, quietLogger, waitFor, type ServiceUnderTest } from '@stablepay/platform/testing';
 import { refundsService, type RefundsConfig, type RefundsContext } from '../../src/index.js';
 import { BalanceServer } from './balance-server.js';
+import { PaymentsServer } from './payments-server.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -38,6 +39,8 @@ export interface SeedOptions {
 
 export interface Harness extends ServiceUnderTest<RefundsConfig, RefundsContext> {
   balances: BalanceServer;
+  /** Stands in for the payments service, asked about payments not projected yet. */
+  payments: PaymentsServer;
   /** Publishes a real payment.completed and waits until the service has projected it. */
   seedPayment(merchant: TestMerchant, opts?: SeedOptions): Promise<SeededPayment>;
   /** Another instance of the service on the same database and broker prefix. */
@@ -50,14 +53,22 @@ export interface Harness extends ServiceUnderTest<RefundsConfig, RefundsContext>
  */
 export const startHarness = async (env: Record<string, string> = {}): Promise<Harness> => {
   const balances = await new BalanceServer().start();
+  const payments = await new PaymentsServer().start();
   const sut = await bootService(refundsService, {
-    env: { CHAIN_WATCHER_URL: balances.url, REFUND_HOLD_SECONDS: '3600', DISPATCH_POLL_MS: '50', ...env },
+    env: {
+      CHAIN_WATCHER_URL: balances.url,
+      PAYMENTS_URL: payments.url,
+      REFUND_HOLD_SECONDS: '3600',
+      DISPATCH_POLL_MS: '50',
+      ...env,
+    },
     poolMax: 25,
   });
   const replicas: Array<{ stop(): Promise<void> }> = [];
   return {
     ...sut,
     balances,
+    payments,
     seedPayment: async (merchant, opts = {}) => {
       const seeded: SeededPayment = {
         id: randomUUID(),
@@ -94,6 +105,7 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
       for (const r of replicas.reverse()) await r.stop();
       await sut.close();
       await balances.close();
+      await payments.close();
     },
   };
 };
