@@ -156,4 +156,39 @@ describe('same-chain payments on the devnet, through the gateway (PostgreSQL, Ra
     // 25 + 4 + 1 USDC were sent to the wallet above.
     expect(usdc.amount).to.equal('30.000000');
   });
+
+  it('carries the correlation id of the reporting request through every event of the payment', async () => {
+    const tx = await pay('USDC', '3');
+    const correlationId = `order-${Date.now()}`;
+    const created = await h.gw.call('POST', '/payments/create-public', {
+      headers: { 'x-correlation-id': correlationId },
+      body: {
+        merchantId: shop.merchantId,
+        txHash: tx.txHash,
+        amount: 3,
+        expectedAmount: 3,
+        token: 'USDC',
+        chainId: chain().chainId,
+        fromAddress: tx.from,
+        toAddress: shop.wallet.address,
+        customerEmail: 'payer@example.com',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const paymentId = created.body.data.paymentId as string;
+    expect((await finalStatus(paymentId)).status).to.equal('completed');
+    const about = (type: string) =>
+      waitFor(
+        () =>
+          h.events.find(
+            (e) => e.type === type && (e.body.data.paymentId ?? e.body.data.payment_id) === paymentId,
+          ),
+        type,
+      );
+    // The payments service's own event, the chain-watcher's verdict (made by a background worker,
+    // not a request) and the event that becomes the webhook.
+    for (const type of ['payment.created', 'chain.payment.verified', 'payment.completed']) {
+      expect((await about(type)).body.correlationId, type).to.equal(correlationId);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { currentContext } from '@stablepay/platform';
 import { leaseDueRows } from './leases.js';
 import { CCTP_PAYMENTS } from './migrations.js';
 
@@ -38,6 +39,8 @@ export interface CctpPaymentRecord {
   mintedUnits: bigint | null;
   mintBlock: number | null;
   transferTxHash: string | null;
+  /** of the message that announced the payment */
+  correlationId: string | null;
 }
 
 interface CctpPaymentRow {
@@ -68,6 +71,7 @@ interface CctpPaymentRow {
   minted_units: string | null;
   mint_block: number | null;
   transfer_tx_hash: string | null;
+  correlation_id: string | null;
 }
 
 const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
@@ -100,6 +104,7 @@ const toRecord = (row: CctpPaymentRow): CctpPaymentRecord => ({
   mintedUnits: big(row.minted_units),
   mintBlock: row.mint_block,
   transferTxHash: row.transfer_tx_hash,
+  correlationId: row.correlation_id,
 });
 
 export type NewCctpPayment = Pick<
@@ -133,6 +138,7 @@ export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment
       expected_units: p.expectedUnits.toString(),
       merchant_receives_units: p.merchantReceivesUnits?.toString() ?? null,
       payment_created_at: p.paymentCreatedAt,
+      correlation_id: currentContext().correlationId ?? null,
     })
     .onConflict('payment_id')
     .ignore()

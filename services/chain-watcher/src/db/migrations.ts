@@ -312,6 +312,21 @@ const cctpRelayerMigration: Migration = {
   },
 };
 
+/**
+ * The correlation id of the request or message that created a row of background work, so that the
+ * events and log lines of that work carry it on (a request's id follows a payment to its webhook).
+ */
+const correlationMigration: Migration = {
+  name: '0007_correlation',
+  async up(db) {
+    for (const table of [VERIFICATIONS, TRANSFERS, CCTP_PAYMENTS]) {
+      await db.schema.alterTable(table, (t) => {
+        t.text('correlation_id');
+      });
+    }
+  },
+};
+
 /** In order; each runs once per database. */
 export const chainWatcherMigrations: Migration[] = [
   outboxMigration,
@@ -322,4 +337,5 @@ export const chainWatcherMigrations: Migration[] = [
   transfersMigration,
   cctpMigration,
   cctpRelayerMigration,
+  correlationMigration,
 ];

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency, TransferFailureReason, TransferPurpose } from '@stablepay/contracts';
 import { leaseDueRows } from './leases.js';
 import { TRANSFERS } from './migrations.js';
@@ -35,6 +36,8 @@ export interface TransferRecord {
   backoffStep: number;
   rpcFailingSince: Date | null;
   createdAt: Date;
+  /** of the message that requested the transfer */
+  correlationId: string | null;
 }
 
 interface TransferRow {
@@ -63,6 +66,7 @@ interface TransferRow {
   backoff_step: number;
   rpc_failing_since: Date | null;
   created_at: Date;
+  correlation_id: string | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -93,6 +97,7 @@ const toRecord = (row: TransferRow): TransferRecord => ({
   backoffStep: row.backoff_step,
   rpcFailingSince: row.rpc_failing_since,
   createdAt: row.created_at,
+  correlationId: row.correlation_id,
 });
 
 export type NewTransfer = Pick<
@@ -138,6 +143,7 @@ export const insertTransfer = async (
       amount: t.amount,
       amount_units: t.amountUnits === null ? null : t.amountUnits.toString(),
       auth_nonce: t.authNonce,
+      correlation_id: currentContext().correlationId ?? null,
       ...(t.failure
         ? {
             status: 'failed',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
 import { leaseDueRows } from './leases.js';
 import { VERIFICATIONS } from './migrations.js';
@@ -24,6 +25,8 @@ export interface VerificationRecord {
   blockHash: string | null;
   backoffStep: number;
   checkCount: number;
+  /** of the request or message that created the payment */
+  correlationId: string | null;
 }
 
 interface VerificationRow {
@@ -43,6 +46,7 @@ interface VerificationRow {
   block_hash: string | null;
   backoff_step: number;
   check_count: number;
+  correlation_id: string | null;
 }
 
 const toRecord = (row: VerificationRow): VerificationRecord => ({
@@ -62,6 +66,7 @@ const toRecord = (row: VerificationRow): VerificationRecord => ({
   blockHash: row.block_hash,
   backoffStep: row.backoff_step,
   checkCount: row.check_count,
+  correlationId: row.correlation_id,
 });
 
 export type NewVerification = Pick<
@@ -94,6 +99,7 @@ export const insertVerification = async (trx: Knex.Transaction, v: NewVerificati
       expected_units: v.expectedUnits.toString(),
       session_created_at: v.sessionCreatedAt,
       payment_created_at: v.paymentCreatedAt,
+      correlation_id: currentContext().correlationId ?? null,
     })
     .onConflict('payment_id')
     .ignore()

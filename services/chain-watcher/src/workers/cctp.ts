@@ -21,6 +21,7 @@ export const cctpWorker = (
         ctx.db,
         rows.map((p) => p.paymentId),
       ),
+    correlationOf: (p) => p.correlationId,
     handlerFor: () => (p) =>
       p.flow === 'relayer' ? advanceRelayerPayment(ctx, p) : advanceBridgeKitPayment(ctx, p),
   });

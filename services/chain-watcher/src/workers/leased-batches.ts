@@ -1,4 +1,10 @@
-import { forEachConcurrent, loopWorker, type LoopWorker, type Logger } from '@stablepay/platform';
+import {
+  forEachConcurrent,
+  loopWorker,
+  runWithContext,
+  type LoopWorker,
+  type Logger,
+} from '@stablepay/platform';
 
 /**
  * A worker over leased rows: leases a batch of due ones, handles them with bounded concurrency,
@@ -16,6 +22,8 @@ export const leasedBatchWorker = <R>(opts: {
   release: (rows: R[]) => Promise<void>;
   /** The handler of one batch (it may share reads between the rows of a batch). */
   handlerFor: (rows: readonly R[]) => (row: R) => Promise<void>;
+  /** The correlation id a row's work runs under (its events and log lines carry it). */
+  correlationOf: (row: R) => string | null;
 }): LoopWorker =>
   loopWorker({
     name: opts.name,
@@ -28,7 +36,10 @@ export const leasedBatchWorker = <R>(opts: {
       const untouched: R[] = [];
       await forEachConcurrent(due, opts.concurrency, async (row) => {
         if (stopping()) untouched.push(row);
-        else await handle(row);
+        else {
+          const correlationId = opts.correlationOf(row) ?? undefined;
+          await runWithContext({ correlationId }, () => handle(row));
+        }
       });
       if (untouched.length > 0) await opts.release(untouched);
       return due.length === opts.batchSize;

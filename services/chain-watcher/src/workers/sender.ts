@@ -20,5 +20,6 @@ export const senderWorker = (
         ctx.db,
         rows.map((t) => t.id),
       ),
+    correlationOf: (t) => t.correlationId,
     handlerFor: () => (t) => advanceTransfer(ctx, t),
   });

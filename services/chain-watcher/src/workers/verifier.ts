@@ -1,4 +1,10 @@
-import { errorText, forEachConcurrent, loopWorker, type LoopWorker } from '@stablepay/platform';
+import {
+  errorText,
+  forEachConcurrent,
+  loopWorker,
+  runWithContext,
+  type LoopWorker,
+} from '@stablepay/platform';
 import type { WatcherContext } from '../domain/context.js';
 import { PassCache } from '../domain/verification/check-payment.js';
 import {
@@ -48,7 +54,9 @@ export const verifierWorker = (
       await forEachConcurrent(due, opts.concurrency, async (v) => {
         if (stopping()) untouched.push(v);
         else {
-          const outcome = await lookAt(ctx, v, cache);
+          const outcome = await runWithContext({ correlationId: v.correlationId ?? undefined }, () =>
+            lookAt(ctx, v, cache),
+          );
           if (outcome.kind === 'wait') waits.push({ v, outcome });
           else verdicts.push({ v, outcome });
         }

@@ -1,6 +1,6 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { buildEvent, enqueueEvent, enqueueEvents, errorText } from '@stablepay/platform';
+import { buildEvent, enqueueEvent, enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
 import { claimTransaction, claimTransactions } from '../../db/claims-repo.js';
 import {
   decide,
@@ -57,6 +57,7 @@ const verdictEvent = (v: VerificationRecord, final: Final) =>
         type: EventTypes.ChainPaymentVerified,
         producer: 'chain-watcher',
         merchantId: v.merchantId,
+        correlationId: v.correlationId ?? undefined,
         data: {
           paymentId: v.paymentId,
           txHash: v.txHash,
@@ -74,6 +75,7 @@ const verdictEvent = (v: VerificationRecord, final: Final) =>
         type: EventTypes.ChainPaymentRejected,
         producer: 'chain-watcher',
         merchantId: v.merchantId,
+        correlationId: v.correlationId ?? undefined,
         data: {
           paymentId: v.paymentId,
           txHash: v.txHash,
@@ -108,7 +110,13 @@ const afterVerdict = (ctx: WatcherContext, v: VerificationRecord, final: Final):
     { chain, verdict: final.kind },
     Math.max(0, (Date.now() - v.paymentCreatedAt.getTime()) / 1000),
   );
-  ctx.logger.info('payment verdict', { paymentId: v.paymentId, chain, verdict: final.kind, reason });
+  ctx.logger.info('payment verdict', {
+    paymentId: v.paymentId,
+    chain,
+    verdict: final.kind,
+    reason,
+    ...(v.correlationId ? { correlationId: v.correlationId } : {}),
+  });
 };
 
 export interface PendingVerdict {
@@ -167,7 +175,9 @@ export const recordVerdicts = async (
     return;
   }
   for (const { v, outcome } of verdicts) {
-    await recordVerdict(ctx, v, outcome).catch((err: unknown) =>
+    await runWithContext({ correlationId: v.correlationId ?? undefined }, () =>
+      recordVerdict(ctx, v, outcome),
+    ).catch((err: unknown) =>
       ctx.logger.warn('could not record verdict; the lease will run out', {
         paymentId: v.paymentId,
         err: errorText(err),
