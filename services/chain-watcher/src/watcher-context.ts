@@ -6,8 +6,7 @@ import { openCustody } from './custody/open-custody.js';
 import type { WalletSigner } from './custody/wallet-signer.js';
 import type { WatcherContext } from './domain/context.js';
 import { WalletDirectory } from './domain/wallets/wallet-directory.js';
-import { chainStateGauges } from './chain-gauges.js';
-import { createChainWatcherMetrics } from './metrics.js';
+import { chainStateGauges, createChainWatcherMetrics } from './metrics.js';
 
 /**
  * Everything the domain works with: the keys, one RPC client per chain of the registry, and the
