@@ -8,7 +8,8 @@
  *
  * The gateway and the payments service run as separate processes, as deployed, each on a fresh
  * database, with a fresh queue prefix; every request carries a new txHash, so each one inserts a
- * payment and an outbox row that the relay publishes to RabbitMQ with confirms.
+ * payment and an outbox row that the relay publishes to RabbitMQ with confirms. A last run paces the
+ * gateway at half the rate it reached with the first connection count, for latency below saturation.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,8 @@ import pg from 'pg';
 import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { pgbench } from './pgbench.js';
-import { cpuMsOf } from './stats.js';
+import { Agent, request as undiciRequest } from 'undici';
+import { cpuMsOf, percentile } from './stats.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
@@ -171,6 +173,29 @@ const main = async () => {
         });
       }
     }
+    // Latency below saturation: the gateway paced at half the rate it reached with 32 connections
+    // (at saturation latency is only the queue: connections / rate, Little's law). Requests are
+    // sent at even intervals, not in bursts per connection as autocannon's own rate limit does.
+    const peak = rows.find((r) => r.target === 'gateway' && r.connections === CONNECTIONS[0]);
+    if (peak) {
+      const rate = Math.max(1, Math.round(Number(peak['req/s']) / 2));
+      const cpuBefore = children.map(cpuMs);
+      const result = await pacedRun(targets[0]!.url, rate, DURATION, body);
+      const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
+      const served = Math.max(1, result.requests.total);
+      rows.push({
+        target: `gateway paced at ${rate}/s`,
+        connections: CONNECTIONS[0]!,
+        'req/s': Math.round(result.requests.average),
+        'p50 ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        requests: result.requests.total,
+        'non-2xx': result.non2xx,
+        errors: result.errors + result.timeouts,
+        'payments CPU ms/req': Number((paymentsCpu! / served).toFixed(2)),
+        'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
+      });
+    }
     const reference = await referenceRun(db.url);
     console.log(
       `\ncreate-public on PostgreSQL + RabbitMQ, gateway and payments as separate processes, ${DURATION} s per run, node ${process.version}, ${cpus().length} cores (load generator on the same machine)`,
@@ -195,6 +220,54 @@ const main = async () => {
     await db.drop();
     await gatewayDb.drop();
   }
+};
+
+/** Requests at even intervals (`rate` per second) over a keep-alive pool, whatever the answers' pace. */
+const pacedRun = async (url: string, rate: number, seconds: number, body: () => string) => {
+  const agent = new Agent({ connections: 64, pipelining: 1 });
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const inFlight: Array<Promise<void>> = [];
+  const started = performance.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const sent = performance.now();
+    inFlight.push(
+      undiciRequest(url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json' },
+        body: body(),
+      }).then(
+        async (r) => {
+          await r.body.dump();
+          latencies.push(performance.now() - sent);
+          if (r.statusCode < 200 || r.statusCode > 299) non2xx++;
+        },
+        () => {
+          errors++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - started) / 1000;
+  await agent.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: { total: latencies.length, average: latencies.length / elapsed },
+    latency: {
+      p50: Number(percentile(latencies, 50).toFixed(1)),
+      p99: Number(percentile(latencies, 99).toFixed(1)),
+    },
+    non2xx,
+    errors,
+    timeouts: 0,
+  };
 };
 
 /**
