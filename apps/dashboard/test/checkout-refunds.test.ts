@@ -16,7 +16,7 @@ const SHOP = 'http://shop.test';
 /**
  * Checkout links and refunds in the dashboard against the whole stack on the devnet: a link made
  * in the dashboard is copied, paid on the hosted checkout page and shown paid; an open-amount
- * link; the refunds list with its filters and pages, and a refund's detail, cancelled while
+ * link; the list of every link, by status, with its link copied from a row; the refunds list with its filters and pages, and a refund's detail, cancelled while
  * pending.
  */
 describe('dashboard: checkout links and refunds (Chromium, devnet)', function () {
@@ -166,6 +166,36 @@ describe('dashboard: checkout links and refunds (Chromium, devnet)', function ()
     const openId = (await page.locator('[data-session-id]').first().getAttribute('data-session-id'))!;
     const openSession = await s.gw.call('GET', `/checkout-sessions/${openId}`, { headers: merchant.bearer });
     expect(openSession.body.data).to.include({ amount: null, currency: 'EURC', status: 'open' });
+
+    // Every session of the merchant is listed: the paid one links to its payment, the open one's
+    // link is copied from its row; the status filter is kept in the URL.
+    const list = page.locator('table[data-total="2"]');
+    await list.waitFor();
+    const paidRow = list.locator(`[data-listed-session="${sessionId}"]`);
+    const openRow = list.locator(`[data-listed-session="${openId}"]`);
+    expect(await paidRow.innerText())
+      .to.contain('12.50 USDC')
+      .and.contain('Paid');
+    expect(await openRow.innerText())
+      .to.contain('Customer chooses (EURC)')
+      .and.contain('Open');
+    await openRow.getByRole('button', { name: /Copy checkout link made/ }).click();
+    const listed = await s.gw.call('GET', '/checkout-sessions?status=open', { headers: merchant.bearer });
+    expect(listed.body.data.sessions.map((x: { id: string }) => x.id)).to.deep.equal([openId]);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(
+      listed.body.data.sessions[0].url,
+    );
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await s.shot(page, 'checkout-list-desktop');
+    await page.getByLabel('Status').selectOption('complete');
+    await page.waitForURL(/status=complete/);
+    await page.locator('table[data-total="1"]').waitFor();
+    expect(await page.locator('[data-listed-session]').count()).to.equal(1);
+    await page
+      .locator(`[data-listed-session="${sessionId}"]`)
+      .getByRole('link', { name: 'View payment' })
+      .click();
+    await page.getByRole('heading', { name: /Payment of 12\.50 USDC/ }).waitFor();
   });
 
   it('lists refunds with filters and pages, and cancels a pending one from its detail', async () => {

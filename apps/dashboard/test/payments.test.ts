@@ -188,6 +188,14 @@ describe('dashboard: payments and refunds (Chromium, devnet)', function () {
     expect(await page.locator(`[data-value="${checkoutPayment.tx_hash}"]`).count()).to.equal(1);
     expect(await page.locator(`[data-value="${checkoutPayment.from_address}"]`).count()).to.equal(1);
     await page.getByText('Completed: funds received').waitFor();
+    // The history is the one the payments service recorded, transition by transition.
+    const recorded = (await s.gw.call('GET', `/payments/${checkoutPayment.id}`, { headers: merchant.bearer }))
+      .body.data.status_history as Array<{ status: string; at: string }>;
+    expect(recorded.map((c) => c.status)).to.deep.equal(['pending', 'completed']);
+    const shown = await page
+      .locator('ol.history time')
+      .evaluateAll((times) => times.map((el) => el.getAttribute('datetime')));
+    expect(shown).to.deep.equal(recorded.map((c) => c.at));
 
     await page.getByLabel('Amount (USDC)').fill('5');
     await page.getByLabel('Reason').selectOption('requested_by_customer');

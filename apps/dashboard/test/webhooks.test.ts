@@ -73,10 +73,10 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
     expect(await row.innerText())
       .to.contain('Active')
       .and.contain('Order system');
-    // Every event is subscribed unless unticked; the events card says what each means.
+    // Every event is subscribed unless unticked; the event types card says what each means.
     expect((await endpointApi(id)).events).to.have.length(5);
     await page
-      .getByRole('region', { name: 'Events', exact: true })
+      .getByRole('region', { name: 'Event types', exact: true })
       .getByText('A refund was sent on-chain and confirmed.')
       .waitFor();
     await s.shot(page, 'webhooks-list-desktop');
@@ -169,6 +169,28 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
     );
     expect([...replayed].sort()).to.deep.equal(missed.sort());
     await s.shot(page, 'webhook-enabled-desktop');
+
+    // The merchant's events: the ten payments (the tests are no events of the business), each
+    // with the data sent and where it went: refused at first, then delivered again.
+    await toDevelopers(page);
+    const events = page.getByRole('region', { name: 'Events', exact: true });
+    await events.locator('[data-event-total="10"]').waitFor();
+    const latest = events.locator('[data-event-id]').first();
+    await latest.locator('summary').click();
+    expect(await latest.locator('summary').innerText()).to.contain('payment.completed');
+    const data = JSON.parse(await latest.locator('[data-event-data]').innerText());
+    expect(data.payment_id).to.equal(paid.at(-1));
+    const listed = (await s.gw.call('GET', '/events?limit=1', { headers: merchant.bearer })).body.data;
+    expect(listed.events[0].id).to.equal(await latest.getAttribute('data-event-id'));
+    expect(listed.events[0].data).to.deep.equal(data);
+    await latest.locator('[data-event-delivery="failed"]').getByText(rx.url('/orders')).waitFor();
+    expect(await latest.locator('[data-event-delivery="succeeded"]').count()).to.equal(
+      listed.events[0].deliveries.filter((d: { status: string }) => d.status === 'succeeded').length,
+    );
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await s.shot(page, 'events-desktop');
+    await events.getByLabel('Type').selectOption('refund.created');
+    await events.getByText('No event of this type.').waitFor();
   });
 
   it('edits an endpoint, replaces its secret and deletes it, on a phone and in German', async () => {
@@ -226,6 +248,14 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
       .click();
     await page.getByRole('heading', { name: 'Webhook-Endpunkte' }).waitFor();
     await page.locator(`[data-endpoint-id="${id}"]`).waitFor({ state: 'detached' });
+    // The merchant's events stay listed after their endpoint is gone.
+    await page
+      .getByRole('region', { name: 'Ereignisse', exact: true })
+      .locator('[data-event-id]')
+      .first()
+      .waitFor();
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await s.shot(page, 'events-phone-de');
     expect(
       (await s.gw.call('GET', `/merchant-webhooks/${id}`, { headers: merchant.bearer })).status,
     ).to.equal(404);

@@ -36,7 +36,7 @@ const Screen = ({ route }: { route: Route }) => {
     case 'refunds':
       return id ? <RefundDetail id={id} /> : <Refunds route={route} />;
     case 'checkout':
-      return <CheckoutLinks />;
+      return <CheckoutLinks route={route} />;
     case 'security':
       return <Security />;
     case 'money':

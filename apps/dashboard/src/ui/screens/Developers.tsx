@@ -5,6 +5,7 @@ import { useDashboard } from '../context.js';
 import { CopyButton } from '../OnChain.js';
 import { useLoad } from '../use-load.js';
 import { EndpointsCard } from './webhooks/EndpointsCard.js';
+import { EventLog } from './webhooks/EventLog.js';
 import { EventsCard } from './webhooks/EventsCard.js';
 import type { WebhookEventInfo } from './webhooks/types.js';
 
@@ -160,6 +161,7 @@ export const Developers = () => {
         </form>
       </section>
       <EndpointsCard events={events} />
+      <EventLog types={events} />
       <EventsCard events={events} reload={reloadEvents} />
     </>
   );

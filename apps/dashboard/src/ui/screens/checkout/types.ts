@@ -11,6 +11,11 @@ export interface CheckoutSession {
   expires_at: string;
 }
 
+/** A session of GET /checkout-sessions: the session view plus its link. */
+export interface ListedSession extends CheckoutSession {
+  url: string;
+}
+
 export interface CreatedSession {
   id: string;
   url: string;

@@ -15,8 +15,8 @@ export const EventsCard = ({
 }) => {
   const { t } = useDashboard();
   return (
-    <section class="card" aria-labelledby="events-title">
-      <h2 id="events-title">{t('eventsTitle')}</h2>
+    <section class="card" aria-labelledby="event-types-title">
+      <h2 id="event-types-title">{t('eventTypesTitle')}</h2>
       <p class="muted">{t('eventsIntro')}</p>
       <LoadView loaded={events} t={t} reload={reload}>
         {(list) => (

@@ -1,0 +1,188 @@
+import { useState } from 'preact/hooks';
+import { formatAmount, formatDateTime } from '../../../format.js';
+import { LoadView, StatusBadge } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { href } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+import type { Loaded } from '../../use-load.js';
+import type { WebhookEventInfo } from './types.js';
+
+const PAGE = 20;
+
+interface EventDelivery {
+  delivery_id: string;
+  endpoint_id: string;
+  endpoint_url: string;
+  trigger: 'event' | 'redeliver' | 'replay';
+  status: string;
+  attempts: number;
+}
+
+interface MerchantEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+  deliveries: EventDelivery[];
+}
+
+interface Page {
+  events: MerchantEvent[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** What the event was about, in a few words: its amount, when the data has one. */
+const amountOf = (e: MerchantEvent, lang: string): string => {
+  const { amount, currency } = e.data as { amount?: unknown; currency?: unknown };
+  return typeof amount === 'string' && typeof currency === 'string'
+    ? `${formatAmount(amount, lang)} ${currency}`
+    : '';
+};
+
+const EventRow = ({ e }: { e: MerchantEvent }) => {
+  const { t, lang } = useDashboard();
+  const paymentId = typeof e.data.payment_id === 'string' ? e.data.payment_id : undefined;
+  // An endpoint is reached once any sending of the event to it succeeded (a redelivery counts).
+  const endpoints = new Set(e.deliveries.map((d) => d.endpoint_id));
+  const reached = new Set(e.deliveries.filter((d) => d.status === 'succeeded').map((d) => d.endpoint_id));
+  const missing = endpoints.size - reached.size;
+  return (
+    <li data-event-id={e.id} data-event-type={e.type}>
+      <details>
+        <summary>
+          <code>{e.type}</code> <span>{amountOf(e, lang)}</span>{' '}
+          <span class="muted small-text">
+            {formatDateTime(e.created_at, lang)} ·{' '}
+            {e.deliveries.length === 0
+              ? t('eventNotSent')
+              : missing > 0
+                ? t('eventNotReached', { missing, count: endpoints.size })
+                : t('eventReached', { count: endpoints.size })}
+          </span>
+        </summary>
+        <dl class="details">
+          <dt>{t('eventId')}</dt>
+          <dd>
+            <code>{e.id}</code>
+          </dd>
+          {paymentId && (
+            <>
+              <dt>{t('sessionPayment')}</dt>
+              <dd>
+                <a href={href(`/payments/${paymentId}`)}>{t('viewPayment')}</a>
+              </dd>
+            </>
+          )}
+          <dt>{t('eventSentTo')}</dt>
+          <dd>
+            {e.deliveries.length === 0 ? (
+              <span class="muted">{t('eventNoEndpoint')}</span>
+            ) : (
+              <ul class="plain">
+                {e.deliveries.map((d) => (
+                  <li key={d.delivery_id} data-event-delivery={d.status}>
+                    <a href={href(`/developers/webhooks/${d.endpoint_id}`)}>{d.endpoint_url}</a>{' '}
+                    <StatusBadge status={d.status} t={t} />{' '}
+                    <span class="muted small-text">
+                      {t('attemptCount', { n: d.attempts })}
+                      {d.trigger !== 'event' && ` · ${t(`trigger_${d.trigger}`)}`}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+          <dt>{t('eventData')}</dt>
+          <dd>
+            <pre data-event-data tabIndex={0}>
+              {JSON.stringify(e.data, null, 2)}
+            </pre>
+          </dd>
+        </dl>
+      </details>
+    </li>
+  );
+};
+
+/**
+ * The merchant's recent events, newest first, as its endpoints were sent them: each opens to the
+ * data sent and where it went. Filtered by type (the subscribable events), in pages.
+ */
+export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
+  const { session, t } = useDashboard();
+  const [type, setType] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [page, reload] = useLoad(() => {
+    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+    if (type) q.set('type', type);
+    return session.call<Page>('GET', `/events?${q}`);
+  }, [type, offset]);
+  return (
+    <section class="card" aria-labelledby="event-log-title">
+      <div class="card-head">
+        <h2 id="event-log-title">{t('eventsTitle')}</h2>
+        <button type="button" class="secondary small" onClick={reload}>
+          {t('refresh')}
+        </button>
+      </div>
+      <p class="muted">{t('eventLogIntro')}</p>
+      <div class="field inline-field">
+        <label for="event-type">{t('eventType')}</label>
+        <select
+          id="event-type"
+          value={type}
+          onChange={(e) => {
+            setType(e.currentTarget.value);
+            setOffset(0);
+          }}
+        >
+          <option value="">{t('any')}</option>
+          {types.state === 'ready' &&
+            types.data.map((e) => (
+              <option key={e.name} value={e.name}>
+                {e.name}
+              </option>
+            ))}
+        </select>
+      </div>
+      <LoadView loaded={page} t={t} reload={reload}>
+        {(p) =>
+          p.events.length === 0 ? (
+            <p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>
+          ) : (
+            <>
+              <ul class="deliveries" data-event-total={p.total}>
+                {p.events.map((e) => (
+                  <EventRow key={e.id} e={e} />
+                ))}
+              </ul>
+              <nav class="pager" aria-label={t('pagination')}>
+                <span>
+                  {t('showing', { from: p.offset + 1, to: p.offset + p.events.length, total: p.total })}
+                </span>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={p.offset === 0}
+                  onClick={() => setOffset(Math.max(0, p.offset - PAGE))}
+                >
+                  {t('previousPage')}
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={p.offset + p.events.length >= p.total}
+                  onClick={() => setOffset(p.offset + PAGE)}
+                >
+                  {t('nextPage')}
+                </button>
+              </nav>
+            </>
+          )
+        }
+      </LoadView>
+    </section>
+  );
+};
