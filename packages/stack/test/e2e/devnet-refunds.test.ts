@@ -86,7 +86,13 @@ describe('refunds on the devnet, through the gateway (PostgreSQL, RabbitMQ)', fu
     expect(probe.status).to.equal(201);
     const before = await balanceOf(customer.address);
 
-    const r = await refund(id);
+    // The request's correlation id follows the refund through the dispatcher's transfer command,
+    // the chain-watcher's sender and back (all of them background work, not requests).
+    const correlationId = `refund-${Date.now()}`;
+    const r = await h.gw.call('POST', '/refunds/api/create', {
+      headers: { ...shop.key, 'x-correlation-id': correlationId },
+      body: { paymentId: id, reason: 'requested_by_customer' },
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     expect(r.body.data).to.deep.equal({
       id: r.body.data.id,
@@ -115,6 +121,11 @@ describe('refunds on the devnet, through the gateway (PostgreSQL, RabbitMQ)', fu
       status: 'completed',
       tx_hash: done.tx_hash,
     });
+    expect(completed.body.correlationId).to.equal(correlationId);
+    const requested = h.events.find(
+      (e) => e.type.startsWith('transfer.requested') && e.body.data.idempotencyKey === r.body.data.id,
+    );
+    expect(requested?.body.correlationId, 'transfer.requested').to.equal(correlationId);
     // The merchant wallet paid no gas: it holds none.
     expect(await provider.getBalance(shop.wallet.address)).to.equal(0n);
   });

@@ -15,6 +15,8 @@ export interface DueRefund {
   createdAt: Date;
   /** database time of the claim, before the balance was asked for */
   claimedAt: Date;
+  /** of the request that asked for the refund */
+  correlationId: string | null;
 }
 
 /**
@@ -37,7 +39,7 @@ export const claimDueRefunds = async (
           order by created_at, id
           limit ?
           for update skip locked)
-     returning id, merchant_id, currency, amount, blockchain, created_at, now() as claimed_at`,
+     returning id, merchant_id, currency, amount, blockchain, created_at, now() as claimed_at, correlation_id`,
     [opts.leaseMs, opts.holdSeconds, opts.limit],
   )) as { rows: Row[] };
   return result.rows
@@ -49,6 +51,8 @@ export const claimDueRefunds = async (
       blockchain: String(r.blockchain),
       createdAt: date(r.created_at),
       claimedAt: date(r.claimed_at),
+      correlationId:
+        r.correlation_id === null || r.correlation_id === undefined ? null : String(r.correlation_id),
     }))
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
 };

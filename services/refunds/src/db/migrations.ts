@@ -85,6 +85,17 @@ const refundRequestKeysMigration: Migration = {
   },
 };
 
+const refundCorrelationMigration: Migration = {
+  name: '0004_refund_correlation',
+  async up(db) {
+    // The correlation id of the request that asked for the refund: the dispatcher's transfer
+    // command, made later by a background pass, carries it on to the chain-watcher and back.
+    await db.schema.alterTable(REFUNDS, (t) => {
+      t.text('correlation_id');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const refundsMigrations: Migration[] = [
   outboxMigration,
@@ -92,4 +103,5 @@ export const refundsMigrations: Migration[] = [
   paymentsMigration,
   refundsMigration,
   refundRequestKeysMigration,
+  refundCorrelationMigration,
 ];

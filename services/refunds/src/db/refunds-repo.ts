@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { currentContext } from '@stablepay/platform';
 import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
 import type { RefundRecord } from '../domain/records.js';
 import { REFUNDS } from './migrations.js';
@@ -21,7 +22,7 @@ export interface NewRefundRow {
 
 export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRecord> => {
   const [inserted] = (await db(REFUNDS)
-    .insert({ ...row, status: 'pending' })
+    .insert({ ...row, status: 'pending', correlation_id: currentContext().correlationId ?? null })
     .returning('*')) as Row[];
   return toRefund(inserted!);
 };

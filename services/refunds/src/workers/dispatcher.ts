@@ -1,4 +1,4 @@
-import { errorText, forEachConcurrent, loopWorker, type Worker } from '@stablepay/platform';
+import { errorText, forEachConcurrent, loopWorker, runWithContext, type Worker } from '@stablepay/platform';
 import type { BalanceSource, WalletBalances } from '../clients/chain-watcher.js';
 import type { RefundsConfig } from '../config.js';
 import { claimDueRefunds, deferDispatch, type DueRefund } from '../db/dispatch-repo.js';
@@ -80,7 +80,9 @@ export const dispatchPass = async (
     }
     for (const r of refunds) {
       try {
-        await decideDispatch(ctx, r, balanceFor(ctx, wallet, r), { recheckMs: opts.pollMs });
+        await runWithContext({ correlationId: r.correlationId ?? undefined }, () =>
+          decideDispatch(ctx, r, balanceFor(ctx, wallet, r), { recheckMs: opts.pollMs }),
+        );
       } catch (err) {
         // Its lease runs out and a later pass takes it up again.
         ctx.logger.warn('refund dispatch failed', { refundId: r.id, err: errorText(err) });
