@@ -30,6 +30,7 @@ import {
   TransferRequestedData,
   TransferSubmittedData,
 } from './transfer-events.js';
+import { WebhookEndpointChangedData } from './webhook-endpoint-events.js';
 
 /**
  * type -> version -> schema of `data`. A changed meaning gets a new version here; consumers accept
@@ -62,6 +63,9 @@ export const eventCatalog = {
   [EventTypes.WithdrawalCompleted]: { 1: WithdrawalCompletedData },
   [EventTypes.WithdrawalFailed]: { 1: WithdrawalFailedData },
   [EventTypes.InvoiceIssued]: { 1: InvoiceIssuedData },
+  [EventTypes.WebhookEndpointCreated]: { 1: WebhookEndpointChangedData },
+  [EventTypes.WebhookEndpointDeleted]: { 1: WebhookEndpointChangedData },
+  [EventTypes.WebhookEndpointSecretRegenerated]: { 1: WebhookEndpointChangedData },
 } as const satisfies Record<EventType, Record<number, z.ZodType>>;
 export type EventCatalog = typeof eventCatalog;
 

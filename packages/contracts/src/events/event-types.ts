@@ -26,6 +26,9 @@ export const EventTypes = {
   WithdrawalCompleted: 'withdrawal.completed',
   WithdrawalFailed: 'withdrawal.failed',
   InvoiceIssued: 'invoice.issued',
+  WebhookEndpointCreated: 'webhook_endpoint.created',
+  WebhookEndpointDeleted: 'webhook_endpoint.deleted',
+  WebhookEndpointSecretRegenerated: 'webhook_endpoint.secret_regenerated',
 } as const;
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
 export const EVENT_TYPES: readonly EventType[] = Object.values(EventTypes);

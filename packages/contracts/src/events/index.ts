@@ -5,6 +5,7 @@ export * from './payment-events.js';
 export * from './chain-events.js';
 export * from './transfer-events.js';
 export * from './money-events.js';
+export * from './webhook-endpoint-events.js';
 export * from './catalog.js';
 export * from './parse.js';
 export * from './create.js';

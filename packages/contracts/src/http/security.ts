@@ -107,6 +107,9 @@ export const AUDIT_ACTIONS = [
   'refund.created',
   'refund.cancelled',
   'withdrawal.requested',
+  'webhook_endpoint.created',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_regenerated',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
