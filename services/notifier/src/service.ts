@@ -21,16 +21,15 @@ export interface NotifierOptions {
 
 /**
  * Webhooks and e-mails from payment and refund events, the invoice e-mail with its PDF, and the
- * merchant's webhook management API.
- * It publishes nothing. Merchants' endpoints and the SMTP server are not readiness conditions:
- * their outages are retried, and must not take the API or the consumers out of rotation.
+ * merchant's webhook management API. It publishes the merchant's changes to webhook endpoints (for
+ * the audit log). Merchants' endpoints and the SMTP server are not readiness conditions: their
+ * outages are retried, and must not take the API or the consumers out of rotation.
  */
 export const notifierService = defineService({
   name: 'notifier',
   migrations: notifierMigrations,
   loadConfig: loadNotifierConfig,
-  publishes: false,
-  build: async ({ config, deps }, options: NotifierOptions) => {
+  build: async ({ config, deps, eventsCommitted }, options: NotifierOptions) => {
     await checkSecretKek(deps.db, config.WEBHOOK_SECRET_KEK);
     const transport = options.mailTransport ?? createMailTransport(config, deps.logger);
     // The context wakes the workers and the workers need the context: these run only once both exist.
@@ -38,6 +37,7 @@ export const notifierService = defineService({
       deliveriesQueued: () => workers.delivery.wake(),
       retryDueIn: (ms) => workers.delivery.wakeIn(ms),
       emailsQueued: () => workers.mail.wake(),
+      eventsCommitted,
       directDeliveries: {
         reserve: (endpointIds) => workers.delivery.reserve(endpointIds),
         handOver: (reserved, attempts, queued) => workers.delivery.handOver(reserved, attempts, queued),

@@ -30,6 +30,9 @@ export interface CallOptions {
   caller?: CallerKind;
   merchantId?: string;
   merchantPublicId?: string;
+  /** The dashboard user or API key the token names; a fresh id by default, as the gateway always names one. */
+  userId?: string;
+  apiKeyId?: string;
   body?: unknown;
   /** A body sent as is (malformed JSON, wrong content type). */
   rawBody?: string;
@@ -61,6 +64,8 @@ export const callService = async (
       caller,
       merchantId: withMerchant ? opts.merchantId : undefined,
       merchantPublicId: withMerchant ? opts.merchantPublicId : undefined,
+      userId: caller === 'user' ? (opts.userId ?? randomUUID()) : undefined,
+      apiKeyId: caller === 'api_key' ? (opts.apiKeyId ?? randomUUID()) : undefined,
     });
   }
   const res = await fetch(`${baseUrl}${path}`, {

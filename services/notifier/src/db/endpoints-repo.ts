@@ -144,8 +144,17 @@ export const updateEndpoint = async (
  * embedded stack) knex answers a plain `del()` with the raw result object instead of a number, so
  * a count comparison said "nothing deleted" after deleting.
  */
-export const deleteEndpoint = async (db: Db, merchantId: string, id: string): Promise<boolean> =>
-  (await db(ENDPOINTS).where({ id, merchant_id: merchantId }).del(['id'])).length > 0;
+/** Deletes the merchant's endpoint; what it was (for the change's event), or undefined when there was none. */
+export const deleteEndpoint = async (
+  db: Db,
+  merchantId: string,
+  id: string,
+): Promise<Pick<EndpointRecord, 'id' | 'merchantId' | 'url'> | undefined> => {
+  const [row] = (await db(ENDPOINTS)
+    .where({ id, merchant_id: merchantId })
+    .del(['id', 'merchant_id', 'url'])) as Array<{ id: string; merchant_id: string; url: string }>;
+  return row && { id: row.id, merchantId: row.merchant_id, url: row.url };
+};
 
 /** One sealed secret, to prove at start that the configured key opens what is stored. */
 export const anySealedSecret = async (db: Db): Promise<{ id: string; secretSealed: string } | undefined> => {

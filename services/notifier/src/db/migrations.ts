@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { inboxMigration, type Migration } from '@stablepay/platform';
+import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
 
 export const ENDPOINTS = 'webhook_endpoints';
 export const EVENTS = 'webhook_events';
@@ -171,4 +171,6 @@ export const notifierMigrations: Migration[] = [
   mailMigration,
   attachmentsMigration,
   endpointRequestKeysMigration,
+  // Last, as it came last: databases made before the notifier published anything get it now.
+  outboxMigration,
 ];

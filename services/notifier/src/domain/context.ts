@@ -18,6 +18,8 @@ export interface NotifierWakeUps {
   retryDueIn: (ms: number) => void;
   /** New e-mails were committed: wake the mail worker. */
   emailsQueued: () => void;
+  /** Events were committed to the outbox: wake its relay. */
+  eventsCommitted: () => void;
 }
 
 /**

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
+  EventTypes,
   WEBHOOK_DESCRIPTION_MAX,
   type CreateWebhookBody,
   type UpdateWebhookBody,
   type WebhookEndpoint,
+  type WebhookEndpointActor,
 } from '@stablepay/contracts';
 import {
   AppError,
@@ -28,6 +30,7 @@ import {
 import { UrlRejected, checkWebhookUrl } from '../ssrf/url-policy.js';
 import { DISABLED_ERROR } from './attempt-outcome.js';
 import type { NotifierContext } from './context.js';
+import { recordEndpointChange } from './endpoint-events.js';
 import { generateWebhookSecret, openSecret, sealSecret } from './secrets.js';
 
 export const endpointView = (e: EndpointRecord): WebhookEndpoint => ({
@@ -86,12 +89,13 @@ export const createEndpoint = async (
   ctx: NotifierContext,
   merchantId: string,
   body: CreateWebhookBody,
+  actor: WebhookEndpointActor,
   requestKey?: RequestKey,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> => {
   const made = requestKey && (await madeBy(ctx, merchantId, requestKey));
   if (made) return made;
   try {
-    return await insertNewEndpoint(ctx, merchantId, body, requestKey);
+    return await insertNewEndpoint(ctx, merchantId, body, actor, requestKey);
   } catch (err) {
     // A concurrent request with the same key committed first.
     if (!requestKey || !isUniqueViolation(err, 'webhook_endpoints_merchant_request_key_idx')) throw err;
@@ -116,6 +120,7 @@ const insertNewEndpoint = async (
   ctx: NotifierContext,
   merchantId: string,
   body: CreateWebhookBody,
+  actor: WebhookEndpointActor,
   requestKey: RequestKey | undefined,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> => {
   const url = await acceptableUrl(ctx, body.url);
@@ -127,18 +132,23 @@ const insertNewEndpoint = async (
   }
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const endpoint = await insertEndpoint(
-    ctx.db,
-    {
-      id,
-      merchantId,
-      url,
-      events: body.events,
-      description: body.description?.slice(0, WEBHOOK_DESCRIPTION_MAX) ?? null,
-      secretSealed: sealSecret(secret, ctx.kek, id),
-    },
-    requestKey,
-  );
+  const endpoint = await ctx.db.transaction(async (trx) => {
+    const inserted = await insertEndpoint(
+      trx,
+      {
+        id,
+        merchantId,
+        url,
+        events: body.events,
+        description: body.description?.slice(0, WEBHOOK_DESCRIPTION_MAX) ?? null,
+        secretSealed: sealSecret(secret, ctx.kek, id),
+      },
+      requestKey,
+    );
+    await recordEndpointChange(trx, EventTypes.WebhookEndpointCreated, inserted, actor);
+    return inserted;
+  });
+  ctx.eventsCommitted();
   return { endpoint, secret };
 };
 
@@ -168,8 +178,18 @@ export const changeEndpoint = async (
   });
 };
 
-export const removeEndpoint = async (ctx: NotifierContext, merchantId: string, id: string): Promise<void> => {
-  if (!(await deleteEndpoint(ctx.db, merchantId, id))) throw notFound('Webhook endpoint');
+export const removeEndpoint = async (
+  ctx: NotifierContext,
+  merchantId: string,
+  id: string,
+  actor: WebhookEndpointActor,
+): Promise<void> => {
+  await ctx.db.transaction(async (trx) => {
+    const deleted = await deleteEndpoint(trx, merchantId, id);
+    if (!deleted) throw notFound('Webhook endpoint');
+    await recordEndpointChange(trx, EventTypes.WebhookEndpointDeleted, deleted, actor);
+  });
+  ctx.eventsCommitted();
   ctx.signingKeys.forget(id);
 };
 
@@ -178,10 +198,15 @@ export const regenerateSecret = async (
   ctx: NotifierContext,
   merchantId: string,
   id: string,
-): Promise<string> =>
-  ctx.db.transaction(async (trx) => {
-    await lockMerchantEndpoint(trx, merchantId, id);
-    const secret = generateWebhookSecret();
-    await updateEndpoint(trx, id, { secretSealed: sealSecret(secret, ctx.kek, id) });
-    return secret;
+  actor: WebhookEndpointActor,
+): Promise<string> => {
+  const secret = await ctx.db.transaction(async (trx) => {
+    const endpoint = await lockMerchantEndpoint(trx, merchantId, id);
+    const fresh = generateWebhookSecret();
+    await updateEndpoint(trx, id, { secretSealed: sealSecret(fresh, ctx.kek, id) });
+    await recordEndpointChange(trx, EventTypes.WebhookEndpointSecretRegenerated, endpoint, actor);
+    return fresh;
   });
+  ctx.eventsCommitted();
+  return secret;
+};

@@ -10,6 +10,7 @@ import {
   regenerateSecret,
   removeEndpoint,
 } from '../../domain/endpoints.js';
+import { endpointActor } from './actor.js';
 
 /**
  * The endpoints themselves: create, read, change, delete, and replace the signing secret. Each
@@ -34,6 +35,7 @@ export const endpointRoutes = (ctx: NotifierContext) => {
       ctx,
       merchant.merchantId,
       body,
+      endpointActor(res),
       requestKeyOf(req, body),
     );
     const data: CreatedWebhookEndpoint = { ...endpointView(endpoint), secret };
@@ -62,7 +64,7 @@ export const endpointRoutes = (ctx: NotifierContext) => {
     params,
     res,
   }) => {
-    await removeEndpoint(ctx, merchant.merchantId, params.id);
+    await removeEndpoint(ctx, merchant.merchantId, params.id, endpointActor(res));
     okMessage(res, 'Webhook endpoint deleted');
   };
 
@@ -70,7 +72,7 @@ export const endpointRoutes = (ctx: NotifierContext) => {
     HandlerOf<'regenerateWebhookSecretDashboard'> = async ({ merchant, params, res }) => {
     const data: RegeneratedWebhookSecret = {
       id: params.id,
-      secret: await regenerateSecret(ctx, merchant.merchantId, params.id),
+      secret: await regenerateSecret(ctx, merchant.merchantId, params.id, endpointActor(res)),
     };
     ok(res, data);
   };
