@@ -67,3 +67,11 @@ export const touchApiKey = async (db: Knex, id: string): Promise<void> => {
     )
     .update({ last_used_at: db.fn.now() });
 };
+
+/** How the merchant knows one of its keys (revoked ones included), for the audit log. */
+export const findApiKeyLabel = async (
+  db: Knex | Knex.Transaction,
+  merchantId: string,
+  id: string,
+): Promise<Pick<ApiKeyRow, 'name' | 'last4'> | undefined> =>
+  db<ApiKeyRow>('api_keys').where({ id, merchant_id: merchantId }).first('name', 'last4');

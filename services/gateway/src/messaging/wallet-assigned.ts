@@ -2,6 +2,7 @@ import { EventTypes } from '@stablepay/contracts';
 import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { upsertMerchantWallet } from '../db/wallets.js';
 import { onRefundCancelled, onRefundCreated, onWithdrawalRequested } from './audit-events.js';
+import { webhookEndpointAuditConsumers } from './webhook-endpoint-audit.js';
 
 /** Keeps the projection behind GET /merchants/:id/wallet (the chain-watcher owns the wallet). */
 export const onWalletAssigned: EventHandler<typeof EventTypes.WalletAssigned> = async (event, trx) => {
@@ -23,4 +24,5 @@ export const gatewayConsumers: EventHandlers = {
   [EventTypes.RefundCreated]: onRefundCreated,
   [EventTypes.RefundCancelled]: onRefundCancelled,
   [EventTypes.WithdrawalRequested]: onWithdrawalRequested,
+  ...webhookEndpointAuditConsumers,
 };

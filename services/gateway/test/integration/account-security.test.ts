@@ -254,4 +254,53 @@ describe('gateway: two-factor sign-in, password change and the audit log', () =>
       reason: 'duplicate',
     });
   });
+  it('records webhook endpoint changes from the notifier, once each, naming the user or the key', async () => {
+    const me = await signUp(gw.url);
+    const someoneElse = await signUp(gw.url);
+    const merchantId = (await gw.db('merchants').where({ public_id: me.merchantPublicId }).first()).id;
+    const key = await createKey(gw.url, me, 'billing server');
+    const endpointId = randomUUID();
+    const url = 'https://shop.example/hooks';
+    const byKey = {
+      merchantId,
+      endpointId,
+      url,
+      callerKind: 'api_key',
+      userId: null,
+      apiKeyId: key.id,
+    } as const;
+    await gw.publish('webhook_endpoint.created', byKey, { producer: 'notifier', times: 2 });
+    await gw.publish(
+      'webhook_endpoint.secret_regenerated',
+      { merchantId, endpointId, url, callerKind: 'user', userId: me.userId, apiKeyId: null },
+      { producer: 'notifier' },
+    );
+    await gw.publish('webhook_endpoint.deleted', byKey, { producer: 'notifier' });
+    const entries = await waitFor(async () => {
+      const log = await call(gw.url, 'GET', '/audit-log', { headers: bearer(me.accessToken) });
+      const found = log.body.data.entries.filter((e: { action: string }) =>
+        e.action.startsWith('webhook_endpoint.'),
+      );
+      return found.length >= 3 ? found : undefined;
+    }, 'audit entries from webhook endpoint events');
+    // The redelivered creation left one entry: the inbox saw it already.
+    const again = await call(gw.url, 'GET', '/audit-log?action=webhook_endpoint.created', {
+      headers: bearer(me.accessToken),
+    });
+    expect(again.body.data.total).to.equal(1);
+    const byAction = Object.fromEntries(entries.map((e: { action: string }) => [e.action, e]));
+    expect(byAction['webhook_endpoint.created']).to.deep.include({
+      actor: 'api_key',
+      details: { endpointId, url, apiKeyName: 'billing server', apiKeyLast4: key.key.slice(-4) },
+    });
+    expect(byAction['webhook_endpoint.secret_regenerated']).to.deep.include({
+      actor: 'user',
+      details: { endpointId, url },
+    });
+    expect(byAction['webhook_endpoint.deleted'].actor).to.equal('api_key');
+    const theirs = await call(gw.url, 'GET', '/audit-log', { headers: bearer(someoneElse.accessToken) });
+    expect(
+      theirs.body.data.entries.filter((e: { action: string }) => e.action.startsWith('webhook_endpoint.')),
+    ).to.deep.equal([]);
+  });
 });
