@@ -260,7 +260,7 @@ const main = async () => {
     const backlog = async () => {
       const outbox: Record<string, number> = {};
       for (const s of SERVICES) {
-        // Services that publish nothing (the notifier) have no outbox.
+        // A service that publishes nothing has no outbox.
         const has = await sql.query('select to_regclass($1) is not null as has', [`${SCHEMAS[s]}.outbox`]);
         if (!has.rows[0].has) continue;
         const r = await sql.query(
