@@ -259,5 +259,38 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
     expect(
       (await s.gw.call('GET', `/merchant-webhooks/${id}`, { headers: merchant.bearer })).status,
     ).to.equal(404);
+
+    // The audit log names the three changes, each by the dashboard (recorded from the notifier's events).
+    const changes = [
+      'webhook_endpoint.deleted',
+      'webhook_endpoint.secret_regenerated',
+      'webhook_endpoint.created',
+    ];
+    await waitFor(async () => {
+      const log = await s.gw.call('GET', '/audit-log?limit=100', { headers: merchant.bearer });
+      const actions = (log.body.data.entries as Array<{ action: string; details: { endpointId?: string } }>)
+        .filter((e) => e.details.endpointId === id)
+        .map((e) => e.action);
+      return changes.every((c) => actions.includes(c));
+    }, 'webhook endpoint changes in the audit log');
+    await page
+      .getByRole('navigation', { name: /Main|Haupt/ })
+      .getByRole('link', { name: 'Sicherheit' })
+      .click();
+    // This endpoint's rows (the first test's endpoint has its own).
+    const rows = page.locator('[data-audit-action^="webhook_endpoint."]', { hasText: id });
+    await rows.first().waitFor();
+    expect(await rows.evaluateAll((r) => r.map((e) => e.getAttribute('data-audit-action')))).to.deep.equal(
+      changes,
+    );
+    const text = await rows.allInnerTexts();
+    expect(text[0]).to.contain('Webhook-Endpunkt gelöscht').and.contain('Dashboard');
+    expect(text[1]).to.contain('Webhook-Signaturgeheimnis ersetzt');
+    expect(text[2]).to.contain('Webhook-Endpunkt hinzugefügt');
+    expect(text.join(' ')).to.not.contain(secret);
+    await page.getByLabel('Aktion').selectOption('webhook_endpoint.secret_regenerated');
+    await page.locator('table[data-total="1"]').waitFor();
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await s.shot(page, 'audit-log-webhooks-phone-de');
   });
 });

@@ -460,6 +460,9 @@ export const de: Messages = {
   audit_refund_created: 'Erstattung angelegt',
   audit_refund_cancelled: 'Erstattung storniert',
   audit_withdrawal_requested: 'Auszahlung angefordert',
+  audit_webhook_endpoint_created: 'Webhook-Endpunkt hinzugefügt',
+  audit_webhook_endpoint_deleted: 'Webhook-Endpunkt gelöscht',
+  audit_webhook_endpoint_secret_regenerated: 'Webhook-Signaturgeheimnis ersetzt',
   // needs attention
   attentionWebhook: 'Der Webhook-Endpunkt {url} ist deaktiviert: Ihn erreichen keine Ereignisse.',
   attentionWebhookAction: 'Beheben und aktivieren',

@@ -457,6 +457,9 @@ export const en = {
   audit_refund_created: 'Refund created',
   audit_refund_cancelled: 'Refund cancelled',
   audit_withdrawal_requested: 'Withdrawal requested',
+  audit_webhook_endpoint_created: 'Webhook endpoint created',
+  audit_webhook_endpoint_deleted: 'Webhook endpoint deleted',
+  audit_webhook_endpoint_secret_regenerated: 'Webhook signing secret replaced',
   // needs attention
   attentionWebhook: 'The webhook endpoint {url} is disabled: no events reach it.',
   attentionWebhookAction: 'Fix and enable it',

@@ -21,6 +21,9 @@ export const AUDIT_ACTIONS = [
   'refund.created',
   'refund.cancelled',
   'withdrawal.requested',
+  'webhook_endpoint.created',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_regenerated',
   'user.registered',
 ] as const;
 const PAGE = 25;
