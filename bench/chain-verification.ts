@@ -20,7 +20,7 @@ import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'eth
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startProcessStack } from '@stablepay/stack';
-import { cpuMsOf, percentile } from './stats.js';
+import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 const PENDING = Number(process.env.PENDING ?? 1000);
@@ -39,7 +39,7 @@ const main = async () => {
     env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', VERIFY_POLL_MS: POLL },
     nodeArgsOf: process.env.CPU_PROF_DIR
       ? Object.fromEntries(
-          ['chain-watcher', 'payments', 'gateway'].map((n) => [
+          ['chain-watcher', 'payments', 'gateway', 'notifier', 'refunds', 'invoicing'].map((n) => [
             n,
             ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`, `--cpu-prof-name=${n}.cpuprofile`],
           ]),
@@ -157,11 +157,15 @@ const main = async () => {
     }
     const reported = performance.now();
     const cpuBefore = Object.fromEntries(['chain-watcher', 'payments', 'gateway'].map((n) => [n, cpuOf(n)]));
+    const named = new Map(stack.services.map((s) => [s.child.pid!, s.name]));
+    named.set(process.pid, 'bench');
+    const machineBefore = cpuByGroup(named);
     const started = performance.now();
     await Promise.all(
       ids.map((id) => (completedAt.has(id) ? undefined : new Promise<void>((res) => waiters.set(id, res)))),
     );
     const finished = Math.max(...ids.map((id) => completedAt.get(id)!));
+    const machine = cpuSpentPer(machineBefore, cpuByGroup(named), ids.length);
     const cpuPerPayment = (n: string) => ((cpuOf(n) - cpuBefore[n]!) / ids.length).toFixed(2);
     const verified = Math.max(...ids.map((id) => verifiedAt.get(id) ?? 0));
     provider.destroy();
@@ -223,6 +227,7 @@ const main = async () => {
         measure: `chain-watcher: first to last tracked, first tracked to last decided, first to last decided`,
         value: `${Number(phases[0]?.tracking_s).toFixed(2)} s, ${Number(phases[0]?.tracked_to_decided_s).toFixed(2)} s, ${Number(phases[0]?.deciding_s).toFixed(2)} s`,
       },
+      { measure: 'CPU ms per payment, every process of the machine (pending → completed)', value: machine },
       {
         measure: 'reference: raw eth_getTransactionReceipt loop, 1 at a time',
         value: `${sequential.toFixed(0)} receipts/s`,

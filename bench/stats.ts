@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** The p-th percentile (nearest rank) of an ascending list. */
 export const percentile = (sorted: number[], p: number): number =>
@@ -17,3 +17,40 @@ export const rssMbOf = (pid: number | undefined): number => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 };
+
+/**
+ * CPU time (ms) used so far by every process on the machine, grouped: a pid in `named` under its
+ * name, anything else under its command (postgres, beam.smp for RabbitMQ, anvil, node...). Two
+ * readings subtracted show where a run's CPU went, including the database and the broker.
+ */
+export const cpuByGroup = (named: ReadonlyMap<number, string>): Map<string, number> => {
+  const out = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const group = named.get(pid) ?? comm;
+      out.set(group, (out.get(group) ?? 0) + cpuMsOf(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return out;
+};
+
+/** `after - before` per group, the largest first, as "name ms" pairs per unit of work. */
+export const cpuSpentPer = (
+  before: Map<string, number>,
+  after: Map<string, number>,
+  units: number,
+  top = 10,
+): string =>
+  [...after]
+    .map(([group, ms]) => [group, (ms - (before.get(group) ?? 0)) / units] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
+    .join(', ');
