@@ -20,7 +20,7 @@ import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { pgbench } from './pgbench.js';
 import { Agent, request as undiciRequest } from 'undici';
-import { cpuMsOf, percentile } from './stats.js';
+import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
@@ -145,8 +145,17 @@ const main = async () => {
     });
 
     const rows: Array<Record<string, string | number>> = [];
+    // Where each run's CPU went over the whole machine: the services, PostgreSQL's backends,
+    // RabbitMQ, the load generator (this process) and the kernel's own threads.
+    const named = new Map<number, string>([
+      [children[0]!.pid!, 'payments'],
+      [children[1]!.pid!, 'gateway'],
+      [process.pid, 'load generator'],
+    ]);
+    const machine: string[] = [];
     for (const connections of CONNECTIONS) {
       for (const target of targets) {
+        const machineBefore = cpuByGroup(named);
         const cpuBefore = children.map(cpuMs);
         const result = await autocannon({
           url: target.url,
@@ -158,6 +167,9 @@ const main = async () => {
         });
         const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
         const served = Math.max(1, result.requests.total);
+        machine.push(
+          `${target.name}, ${connections} connections: ${cpuSpentPer(machineBefore, cpuByGroup(named), served, 8)}`,
+        );
         rows.push({
           target: target.name,
           connections,
@@ -204,6 +216,8 @@ const main = async () => {
     console.log(
       `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
     );
+    console.log('CPU ms per request, every process of the machine:');
+    for (const line of machine) console.log(`  ${line}`);
     for (const connections of CONNECTIONS) {
       const gwRow = rows.find((r) => r.target === 'gateway' && r.connections === connections)!;
       const direct = rows.find((r) => r.target === 'payments direct' && r.connections === connections)!;

@@ -31,7 +31,7 @@ export const cpuByGroup = (named: ReadonlyMap<number, string>): Map<string, numb
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const group = named.get(pid) ?? comm;
+      const group = named.get(pid) ?? (comm.startsWith('kworker') ? 'kernel workers (writeback)' : comm);
       out.set(group, (out.get(group) ?? 0) + cpuMsOf(pid));
     } catch {
       // The process ended between the listing and the read.
