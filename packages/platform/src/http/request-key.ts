@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import { isUniqueViolation } from '../db/database.js';
 import { AppError } from '../errors.js';
 
 /** The gateway's rule for an Idempotency-Key: 1-255 visible ASCII characters. */
@@ -48,4 +49,57 @@ export const requestKeyOf = (req: Request, body: unknown): RequestKey | undefine
  */
 export const checkSameRequest = (stored: string | null | undefined, requestKey: RequestKey): void => {
   if (stored && stored !== requestKey.fingerprint) throw new AppError('unprocessable', REQUEST_KEY_REUSED);
+};
+
+/** What a key made, with the fingerprint stored beside it (null on rows from before fingerprints). */
+export interface MadeByKey<T> {
+  made: T;
+  fingerprint: string | null | undefined;
+}
+
+/** Looks up what a merchant's request with this key made (scoped by merchant in the caller). */
+export type FindMadeByKey<T> = (key: string) => Promise<MadeByKey<T> | undefined>;
+
+/**
+ * What `requestKey` already made, when the request is the same one (else the 422 of
+ * checkSameRequest); undefined without a key or when it made nothing yet. A service that decides
+ * under a lock calls this again inside its transaction, with `find` bound to that transaction.
+ */
+export const madeByKey = async <T>(
+  requestKey: RequestKey | undefined,
+  find: FindMadeByKey<T>,
+): Promise<T | undefined> => {
+  if (!requestKey) return undefined;
+  const found = await find(requestKey.key);
+  if (!found) return undefined;
+  checkSameRequest(found.fingerprint, requestKey);
+  return found.made;
+};
+
+export interface CreateOnce<T> {
+  /** The client's key with its request's fingerprint; without one, `create` simply runs. */
+  requestKey: RequestKey | undefined;
+  /** The unique index on (merchant, request key) a concurrent twin's commit makes `create` violate. */
+  uniqueIndex: string;
+  find: FindMadeByKey<T>;
+  /** Makes the resource, storing `requestKey` (key and fingerprint) with it. */
+  create: () => Promise<T>;
+}
+
+/**
+ * One resource per Idempotency-Key: what the key already made is answered again (a different body
+ * is refused with 422), else `create` runs; when a concurrent request with the same key committed
+ * first (`uniqueIndex` violated), what it made is answered, under the same check.
+ */
+export const createOnce = async <T>({ requestKey, uniqueIndex, find, create }: CreateOnce<T>): Promise<T> => {
+  const made = await madeByKey(requestKey, find);
+  if (made !== undefined) return made;
+  try {
+    return await create();
+  } catch (err) {
+    if (!requestKey || !isUniqueViolation(err, uniqueIndex)) throw err;
+    const twin = await madeByKey(requestKey, find);
+    if (twin === undefined) throw err;
+    return twin;
+  }
 };
