@@ -8,14 +8,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointActor,
 } from '@stablepay/contracts';
-import {
-  AppError,
-  checkSameRequest,
-  fieldDetail,
-  isUniqueViolation,
-  notFound,
-  type RequestKey,
-} from '@stablepay/platform';
+import { AppError, createOnce, fieldDetail, notFound, type RequestKey } from '@stablepay/platform';
 import { failPendingAttempts } from '../db/attempts-repo.js';
 import {
   countEndpoints,
@@ -85,36 +78,32 @@ export const listMerchantEndpoints = (ctx: NotifierContext, merchantId: string):
  * made is answered again (with its current secret): the gateway forgets a key whose answer it never
  * got, so only this check stops a second endpoint, and a second delivery of every event.
  */
-export const createEndpoint = async (
+export const createEndpoint = (
   ctx: NotifierContext,
   merchantId: string,
   body: CreateWebhookBody,
   actor: WebhookEndpointActor,
   requestKey?: RequestKey,
-): Promise<{ endpoint: EndpointRecord; secret: string }> => {
-  const made = requestKey && (await madeBy(ctx, merchantId, requestKey));
-  if (made) return made;
-  try {
-    return await insertNewEndpoint(ctx, merchantId, body, actor, requestKey);
-  } catch (err) {
-    // A concurrent request with the same key committed first.
-    if (!requestKey || !isUniqueViolation(err, 'webhook_endpoints_merchant_request_key_idx')) throw err;
-    const existing = await madeBy(ctx, merchantId, requestKey);
-    if (!existing) throw err;
-    return existing;
-  }
-};
+): Promise<{ endpoint: EndpointRecord; secret: string }> =>
+  createOnce({
+    requestKey,
+    uniqueIndex: 'webhook_endpoints_merchant_request_key_idx',
+    find: async (key) => {
+      const endpoint = await findEndpointByRequestKey(ctx.db, merchantId, key);
+      return (
+        endpoint && { made: endpointWithSecret(ctx, endpoint), fingerprint: endpoint.requestFingerprint }
+      );
+    },
+    create: () => insertNewEndpoint(ctx, merchantId, body, actor, requestKey),
+  });
 
-const madeBy = async (
+const endpointWithSecret = (
   ctx: NotifierContext,
-  merchantId: string,
-  requestKey: RequestKey,
-): Promise<{ endpoint: EndpointRecord; secret: string } | undefined> => {
-  const endpoint = await findEndpointByRequestKey(ctx.db, merchantId, requestKey.key);
-  if (!endpoint) return undefined;
-  checkSameRequest(endpoint.requestFingerprint, requestKey);
-  return { endpoint, secret: openSecret(endpoint.secretSealed, ctx.kek, endpoint.id) };
-};
+  endpoint: EndpointRecord,
+): { endpoint: EndpointRecord; secret: string } => ({
+  endpoint,
+  secret: openSecret(endpoint.secretSealed, ctx.kek, endpoint.id),
+});
 
 const insertNewEndpoint = async (
   ctx: NotifierContext,

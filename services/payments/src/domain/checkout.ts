@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventTypes, type CreateCheckoutSessionBody, type ErrorDetail } from '@stablepay/contracts';
-import {
-  AppError,
-  checkSameRequest,
-  fieldDetail,
-  isUniqueViolation,
-  notFound,
-  type RequestKey,
-} from '@stablepay/platform';
+import { AppError, createOnce, fieldDetail, notFound, type RequestKey } from '@stablepay/platform';
 import { findMerchantById } from '../db/merchants-repo.js';
 import { findPayment } from '../db/payments-repo.js';
 import {
@@ -26,35 +19,23 @@ export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.c
  * already opened is answered again: the gateway forgets a key whose answer it never got, so only
  * this check stops a second session for one order.
  */
-export const createCheckoutSession = async (
+export const createCheckoutSession = (
   ctx: PaymentsContext,
   merchantId: string,
   body: CreateCheckoutSessionBody,
   requestKey?: RequestKey,
-): Promise<{ session: CheckoutSessionRecord; url: string }> => {
-  const made = requestKey && (await sessionMadeBy(ctx, merchantId, requestKey));
-  if (made) return made;
-  try {
-    return await openSession(ctx, merchantId, body, requestKey);
-  } catch (err) {
-    // A concurrent request with the same key committed first.
-    if (!requestKey || !isUniqueViolation(err, 'checkout_sessions_merchant_request_key_idx')) throw err;
-    const existing = await sessionMadeBy(ctx, merchantId, requestKey);
-    if (!existing) throw err;
-    return existing;
-  }
-};
-
-const sessionMadeBy = async (
-  ctx: PaymentsContext,
-  merchantId: string,
-  requestKey: RequestKey,
-): Promise<{ session: CheckoutSessionRecord; url: string } | undefined> => {
-  const found = await findSessionByRequestKey(ctx.db, merchantId, requestKey.key);
-  if (!found) return undefined;
-  checkSameRequest(found.fingerprint, requestKey);
-  return { session: found.session, url: sessionUrl(ctx, found.session.id) };
-};
+): Promise<{ session: CheckoutSessionRecord; url: string }> =>
+  createOnce({
+    requestKey,
+    uniqueIndex: 'checkout_sessions_merchant_request_key_idx',
+    find: async (key) => {
+      const found = await findSessionByRequestKey(ctx.db, merchantId, key);
+      if (!found) return undefined;
+      const { session, fingerprint } = found;
+      return { made: { session, url: sessionUrl(ctx, session.id) }, fingerprint };
+    },
+    create: () => openSession(ctx, merchantId, body, requestKey),
+  });
 
 /** The rules that depend on deployment and on the merchant, then the new open session. */
 const openSession = async (
