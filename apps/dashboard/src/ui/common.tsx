@@ -88,3 +88,48 @@ const STATUS_KEYS: Record<string, true> = Object.fromEntries(
     'session_expired',
   ].map((s) => [`status_${s}`, true]),
 );
+
+/**
+ * The previous and next page of a list, with which of its rows are shown (`counted`); `children`
+ * go at the end (the payments list's page size).
+ */
+export const Pager = ({
+  t,
+  offset,
+  shown,
+  total,
+  pageSize,
+  onOffset,
+  counted = true,
+  children,
+}: {
+  t: Translate;
+  offset: number;
+  shown: number;
+  total: number;
+  pageSize: number;
+  onOffset: (offset: number) => void;
+  counted?: boolean;
+  children?: ComponentChildren;
+}) => (
+  <nav class="pager" aria-label={t('pagination')}>
+    {counted && <span>{t('showing', { from: offset + 1, to: offset + shown, total })}</span>}
+    <button
+      type="button"
+      class="secondary"
+      disabled={offset === 0}
+      onClick={() => onOffset(Math.max(0, offset - pageSize))}
+    >
+      {t('previousPage')}
+    </button>
+    <button
+      type="button"
+      class="secondary"
+      disabled={offset + shown >= total}
+      onClick={() => onOffset(offset + pageSize)}
+    >
+      {t('nextPage')}
+    </button>
+    {children}
+  </nav>
+);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { toCsv, saveFile } from '../../csv.js';
-import { Alert, LoadView, errorText } from '../common.js';
+import { Alert, LoadView, Pager, errorText } from '../common.js';
 import { useDashboard } from '../context.js';
 import { navigate, type Route } from '../router.js';
 import { useLoad } from '../use-load.js';
@@ -230,23 +230,15 @@ export const Payments = ({ route }: { route: Route }) => {
                     })}
               </p>
               {p.payments.length > 0 && <PaymentsTable payments={p.payments} caption={t('paymentsTitle')} />}
-              <nav class="pager" aria-label={t('pagination')}>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={offset === 0}
-                  onClick={() => go({ ...applied, offset: String(Math.max(0, offset - limit)) })}
-                >
-                  {t('previousPage')}
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={offset + p.payments.length >= p.total}
-                  onClick={() => go({ ...applied, offset: String(offset + limit) })}
-                >
-                  {t('nextPage')}
-                </button>
+              <Pager
+                t={t}
+                offset={offset}
+                shown={p.payments.length}
+                total={p.total}
+                pageSize={limit}
+                counted={false}
+                onOffset={(o) => go({ ...applied, offset: String(o) })}
+              >
                 <label for="page-size">{t('pageSize')}</label>
                 <select
                   id="page-size"
@@ -259,7 +251,7 @@ export const Payments = ({ route }: { route: Route }) => {
                     </option>
                   ))}
                 </select>
-              </nav>
+              </Pager>
             </>
           )}
         </LoadView>

@@ -1,5 +1,5 @@
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { LoadView, Pager, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
@@ -99,27 +99,14 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
                   </tbody>
                 </table>
               </div>
-              <nav class="pager" aria-label={t('pagination')}>
-                <span>
-                  {t('showing', { from: p.offset + 1, to: p.offset + p.sessions.length, total: p.total })}
-                </span>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={p.offset === 0}
-                  onClick={() => go(status, Math.max(0, p.offset - PAGE))}
-                >
-                  {t('previousPage')}
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={p.offset + p.sessions.length >= p.total}
-                  onClick={() => go(status, p.offset + PAGE)}
-                >
-                  {t('nextPage')}
-                </button>
-              </nav>
+              <Pager
+                t={t}
+                offset={p.offset}
+                shown={p.sessions.length}
+                total={p.total}
+                pageSize={PAGE}
+                onOffset={(o) => go(status, o)}
+              />
             </>
           )
         }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { LoadView, Pager, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
@@ -74,31 +74,14 @@ export const Withdrawals = () => {
                   </table>
                 </div>
                 {p.total > PAGE && (
-                  <nav class="pager" aria-label={t('pagination')}>
-                    <span>
-                      {t('showing', {
-                        from: p.offset + 1,
-                        to: p.offset + p.withdrawals.length,
-                        total: p.total,
-                      })}
-                    </span>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={p.offset === 0}
-                      onClick={() => setOffset(Math.max(0, p.offset - PAGE))}
-                    >
-                      {t('previousPage')}
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={p.offset + p.withdrawals.length >= p.total}
-                      onClick={() => setOffset(p.offset + PAGE)}
-                    >
-                      {t('nextPage')}
-                    </button>
-                  </nav>
+                  <Pager
+                    t={t}
+                    offset={p.offset}
+                    shown={p.withdrawals.length}
+                    total={p.total}
+                    pageSize={PAGE}
+                    onOffset={(o) => setOffset(o)}
+                  />
                 )}
               </>
             )

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { LoadView, Pager, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
@@ -138,31 +138,14 @@ export const Refunds = ({ route }: { route: Route }) => {
                     </tbody>
                   </table>
                 </div>
-                <nav class="pager" aria-label={t('pagination')}>
-                  <span>
-                    {t('showing', {
-                      from: p.offset + 1,
-                      to: p.offset + p.refunds.length,
-                      total: p.total,
-                    })}
-                  </span>
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={p.offset === 0}
-                    onClick={() => go(applied, Math.max(0, p.offset - PAGE))}
-                  >
-                    {t('previousPage')}
-                  </button>
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={p.offset + p.refunds.length >= p.total}
-                    onClick={() => go(applied, p.offset + PAGE)}
-                  >
-                    {t('nextPage')}
-                  </button>
-                </nav>
+                <Pager
+                  t={t}
+                  offset={p.offset}
+                  shown={p.refunds.length}
+                  total={p.total}
+                  pageSize={PAGE}
+                  onOffset={(o) => go(applied, o)}
+                />
               </>
             )
           }

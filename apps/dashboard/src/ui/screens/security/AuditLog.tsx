@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
 import type { Messages } from '../../../i18n.js';
-import { LoadView } from '../../common.js';
+import { LoadView, Pager } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
 
@@ -111,27 +111,14 @@ export const AuditLog = ({ round }: { round: number }) => {
                 </table>
               </div>
               {p.total > PAGE && (
-                <nav class="pager" aria-label={t('pagination')}>
-                  <span>
-                    {t('showing', { from: p.offset + 1, to: p.offset + p.entries.length, total: p.total })}
-                  </span>
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={p.offset === 0}
-                    onClick={() => setOffset(Math.max(0, p.offset - PAGE))}
-                  >
-                    {t('previousPage')}
-                  </button>
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={p.offset + p.entries.length >= p.total}
-                    onClick={() => setOffset(p.offset + PAGE)}
-                  >
-                    {t('nextPage')}
-                  </button>
-                </nav>
+                <Pager
+                  t={t}
+                  offset={p.offset}
+                  shown={p.entries.length}
+                  total={p.total}
+                  pageSize={PAGE}
+                  onOffset={(o) => setOffset(o)}
+                />
               )}
             </>
           )

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { LoadView, Pager, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
@@ -158,27 +158,14 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
                   <EventRow key={e.id} e={e} />
                 ))}
               </ul>
-              <nav class="pager" aria-label={t('pagination')}>
-                <span>
-                  {t('showing', { from: p.offset + 1, to: p.offset + p.events.length, total: p.total })}
-                </span>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={p.offset === 0}
-                  onClick={() => setOffset(Math.max(0, p.offset - PAGE))}
-                >
-                  {t('previousPage')}
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={p.offset + p.events.length >= p.total}
-                  onClick={() => setOffset(p.offset + PAGE)}
-                >
-                  {t('nextPage')}
-                </button>
-              </nav>
+              <Pager
+                t={t}
+                offset={p.offset}
+                shown={p.events.length}
+                total={p.total}
+                pageSize={PAGE}
+                onOffset={(o) => setOffset(o)}
+              />
             </>
           )
         }
