@@ -96,6 +96,17 @@ const refundCorrelationMigration: Migration = {
   },
 };
 
+const refundRequestFingerprintsMigration: Migration = {
+  name: '0005_refund_request_fingerprints',
+  async up(db) {
+    // The fingerprint of the request that named the key: the key reused with another body is
+    // refused. Refunds made before it have none and are taken as the same request.
+    await db.schema.alterTable(REFUNDS, (t) => {
+      t.text('request_fingerprint');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const refundsMigrations: Migration[] = [
   outboxMigration,
@@ -104,4 +115,5 @@ export const refundsMigrations: Migration[] = [
   refundsMigration,
   refundRequestKeysMigration,
   refundCorrelationMigration,
+  refundRequestFingerprintsMigration,
 ];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { currentContext } from '@stablepay/platform';
+import { currentContext, type MadeByKey } from '@stablepay/platform';
 import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
 import type { RefundRecord } from '../domain/records.js';
 import { REFUNDS } from './migrations.js';
@@ -18,6 +18,7 @@ export interface NewRefundRow {
   reason: RefundReason;
   note: string | null;
   request_key?: string | null;
+  request_fingerprint?: string | null;
 }
 
 export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRecord> => {
@@ -27,15 +28,17 @@ export const insertRefund = async (db: Db, row: NewRefundRow): Promise<RefundRec
   return toRefund(inserted!);
 };
 
-/** The refund a merchant's request with this Idempotency-Key made, if any. */
+/** The refund a merchant's request with this Idempotency-Key made, if any, with that request's fingerprint. */
 export const findRefundByRequestKey = async (
   db: Db,
   merchantId: string,
   requestKey: string,
-): Promise<RefundRecord | undefined> => {
+): Promise<MadeByKey<RefundRecord> | undefined> => {
   const row = (await db(REFUNDS).where({ merchant_id: merchantId, request_key: requestKey }).first()) as
     Row | undefined;
-  return row ? toRefund(row) : undefined;
+  return row
+    ? { made: toRefund(row), fingerprint: (row.request_fingerprint as string | null) ?? null }
+    : undefined;
 };
 
 /** With `merchantId`, another merchant's refund is simply not found. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@stablepay/contracts';
-import { AppError, fieldDetail, isUniqueViolation, notFound } from '@stablepay/platform';
+import { AppError, createOnce, fieldDetail, madeByKey, notFound, type RequestKey } from '@stablepay/platform';
 import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
 import { findRefundByRequestKey, insertRefund } from '../db/refunds-repo.js';
 import { learnPayment } from './read-through.js';
@@ -19,32 +19,44 @@ const refused = (message: string, path: string, detail: string, code: string): A
  * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent
  * refunds of one payment are decided one after another and their sum can never pass the payment
  * amount. The refund and its refund.created event are committed together. With the client's
- * Idempotency-Key (`requestKey`), a request that already made a refund returns it: the gateway
- * forgets a key whose answer it never got, so only this check stops a second refund. A payment the
+ * Idempotency-Key (`requestKey`), a request that already made a refund returns it (the key with
+ * another body is a 422): the gateway forgets a key whose answer it never got, so only this check
+ * stops a second refund; it is made again under the payment's lock. A payment the
  * projection does not hold yet is read from the payments service first (read-through.ts).
  */
-export const createRefund = async (
+export const createRefund = (
   ctx: RefundsContext,
   merchantId: string,
   body: CreateRefundBody,
-  requestKey?: string,
+  requestKey?: RequestKey,
+): Promise<RefundRecord> =>
+  createOnce({
+    requestKey,
+    // A concurrent request with the same key for another payment (another lock) committed first.
+    uniqueIndex: 'refunds_merchant_request_key_idx',
+    find: (key) => findRefundByRequestKey(ctx.db, merchantId, key),
+    create: () => refundReadingThrough(ctx, merchantId, body, requestKey),
+  });
+
+/** Decides the refund; a payment the projection lacks is read from the payments service, then decided again. */
+const refundReadingThrough = async (
+  ctx: RefundsContext,
+  merchantId: string,
+  body: CreateRefundBody,
+  requestKey: RequestKey | undefined,
 ): Promise<RefundRecord> => {
   try {
     try {
-      return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+      return await decideRefund(ctx, merchantId, body, requestKey);
     } catch (err) {
       if (!(err instanceof PaymentNotProjected)) throw err;
       // Read through to the payments service outside any transaction, then decide again.
       await learnPayment(ctx, merchantId, body.paymentId);
-      return await decideRefund(ctx, merchantId, body, requestKey ?? null);
+      return await decideRefund(ctx, merchantId, body, requestKey);
     }
   } catch (err) {
     if (err instanceof PaymentNotProjected) throw notFound('Payment');
-    // A concurrent request with the same key (for another payment) committed first.
-    if (!requestKey || !isUniqueViolation(err, 'refunds_merchant_request_key_idx')) throw err;
-    const existing = await findRefundByRequestKey(ctx.db, merchantId, requestKey);
-    if (!existing) throw err;
-    return existing;
+    throw err;
   }
 };
 
@@ -52,14 +64,14 @@ const decideRefund = async (
   ctx: RefundsContext,
   merchantId: string,
   body: CreateRefundBody,
-  requestKey: string | null,
+  requestKey: RequestKey | undefined,
 ): Promise<RefundRecord> => {
   let replayed = false;
   const refund = await ctx.db.transaction(async (trx) => {
     const payment = await lockPayment(trx, body.paymentId, merchantId);
     if (!payment) throw new PaymentNotProjected();
     // Under the payment's lock: a request with the same key that committed meanwhile is found here.
-    const made = requestKey ? await findRefundByRequestKey(trx, merchantId, requestKey) : undefined;
+    const made = await madeByKey(requestKey, (key) => findRefundByRequestKey(trx, merchantId, key));
     if (made) {
       replayed = true;
       return made;
@@ -109,7 +121,8 @@ const decideRefund = async (
       blockchain: payment.blockchain,
       reason: body.reason,
       note: body.note ?? null,
-      request_key: requestKey,
+      request_key: requestKey?.key ?? null,
+      request_fingerprint: requestKey?.fingerprint ?? null,
     });
     await writeRefundEvent(trx, 'refund.created', created);
     return created;

@@ -209,6 +209,51 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
     expect(other.body.data.id).not.to.equal(later.body.data.id);
   });
 
+  it('refuses an Idempotency-Key reused with another body (422, as the gateway does) and stores nothing', async () => {
+    const p = await h.seedPayment(shop, { amount: '50' });
+    const q = await h.seedPayment(shop, { amount: '50' });
+    const headers = { 'idempotency-key': `refund-reused-${p.id}` };
+    const body = { paymentId: p.id, amount: '5', reason: 'requested_by_customer' };
+    const first = await h.call('POST', '/refunds/api/create', { ...shop, body, headers });
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    // The same body with its keys in another order is the same request.
+    const same = await h.call('POST', '/refunds/api/create', {
+      ...shop,
+      body: { reason: 'requested_by_customer', amount: '5', paymentId: p.id },
+      headers,
+    });
+    expect(same.status).to.equal(201);
+    expect(same.body.data.id).to.equal(first.body.data.id);
+    for (const other of [
+      { ...body, amount: '6' },
+      { ...body, paymentId: q.id },
+    ]) {
+      const res = await h.call('POST', '/refunds/api/create', { ...shop, body: other, headers });
+      expect(res.status).to.equal(422);
+      expect(res.body).to.deep.equal({
+        success: false,
+        error: 'Idempotency-Key was already used with a different request body',
+        details: [],
+      });
+    }
+    const stored = await h.db('refunds').whereIn('payment_id', [p.id, q.id]).select('id');
+    expect(stored.map((r) => r.id)).to.deep.equal([first.body.data.id]);
+    const events = await h
+      .db('outbox')
+      .where({ type: 'refund.created' })
+      .whereRaw("envelope->'data'->>'payment_id' in (?, ?)", [p.id, q.id]);
+    expect(events).to.have.length(1);
+    // A refund stored before fingerprints were kept answers its key whatever the body.
+    await h.db('refunds').where({ id: first.body.data.id }).update({ request_fingerprint: null });
+    const old = await h.call('POST', '/refunds/api/create', {
+      ...shop,
+      body: { ...body, amount: '6' },
+      headers,
+    });
+    expect(old.status).to.equal(201);
+    expect(old.body.data.id).to.equal(first.body.data.id);
+  });
+
   it('refunds within 180 days of completion and not after', async () => {
     const recent = await h.seedPayment(shop, { completedAt: new Date(Date.now() - 179 * DAY_MS) });
     expect((await create(shop, { paymentId: recent.id, reason: 'other' })).status).to.equal(201);
