@@ -21,6 +21,7 @@ export interface NotifierMetrics {
   /** results written after the lease had passed to another replica (dropped) */
   lostLeases: Counter;
   emails: Counter<'template' | 'outcome'>;
+  emailSendDuration: Histogram<'outcome'>;
 }
 
 /**
@@ -154,6 +155,13 @@ export const createNotifierMetrics = (base: Metrics, db?: Knex): NotifierMetrics
       name: 'emails_total',
       help: 'E-mails by template and outcome (sent, retry, failed)',
       labelNames: ['template', 'outcome'],
+      registers,
+    }),
+    emailSendDuration: new Histogram({
+      name: 'email_send_duration_seconds',
+      help: 'Time the mail transport (SMTP) took to accept or refuse a message, attachment fetch included',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
   };

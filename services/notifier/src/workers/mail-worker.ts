@@ -23,6 +23,7 @@ export interface MailWorkerOptions {
 }
 
 const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => {
+  const took = o.metrics.emailSendDuration.startTimer();
   try {
     // Fetched at each attempt, so an owner that is down delays the message like SMTP trouble does.
     const attachments = m.attachment ? [await o.attachments.fetch(m.attachment)] : undefined;
@@ -38,6 +39,7 @@ const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => 
     });
   } catch (err) {
     const permanent = err instanceof PermanentMailError;
+    took({ outcome: permanent ? 'refused' : 'error' });
     const delay = permanent ? undefined : o.retryDelaysMs[m.attempts - 1];
     const retryIn = delay === undefined ? undefined : withJitter(delay, 0.2);
     await markEmailFailed(o.db, m, errorText(err), retryIn);
@@ -53,6 +55,7 @@ const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => 
     else o.logger.warn('e-mail not sent; will retry', meta);
     return;
   }
+  took({ outcome: 'sent' });
   // A crash right here (accepted, not yet marked) sends the message once more when the lease ends,
   // with the same Message-ID.
   if (await markEmailSent(o.db, m)) o.metrics.emails.inc({ template: m.template, outcome: 'sent' });

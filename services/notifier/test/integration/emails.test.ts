@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
-import { waitFor } from '@stablepay/platform/testing';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import { paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { SmtpSink, freePort } from '../support/smtp.js';
@@ -126,6 +126,12 @@ describe('e-mails (real SMTP server)', function () {
     expect(failed.attempts).to.equal(1);
     expect(failed.last_error).to.include('550');
     smtp.refuseWith = undefined;
+
+    // Every SMTP exchange is timed by its outcome.
+    const text = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'refused' })).to.be.at.least(1);
+    expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'error' })).to.be.at.least(2);
+    expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'sent' })).to.be.at.least(1);
   });
 });
 
