@@ -62,7 +62,13 @@ export const baseConfigShape = {
     .string()
     .regex(/^[a-zA-Z0-9._-]*$/)
     .default(''),
+  /** Signs the tokens services give each other (HS256); verified with it or the previous value. */
   INTERNAL_TOKEN_SECRET: envSecret(32),
+  /**
+   * During a rotation only: the other value of INTERNAL_TOKEN_SECRET, accepted when verifying and
+   * never used to sign (docs/operations.md, Rotating secrets).
+   */
+  INTERNAL_TOKEN_SECRET_PREVIOUS: envSecret(32).optional(),
   SHUTDOWN_GRACE_MS: envInt.default(10_000),
   /**
    * `api` serves HTTP only, `worker` runs consumers and background workers only (HTTP keeps
@@ -77,6 +83,7 @@ export interface BaseServiceConfig {
   HOST: string;
   DATABASE_SCHEMA: string;
   INTERNAL_TOKEN_SECRET: string;
+  INTERNAL_TOKEN_SECRET_PREVIOUS?: string;
   SHUTDOWN_GRACE_MS: number;
   SERVICE_ROLE: ServiceRole;
   LOG_LEVEL: string;

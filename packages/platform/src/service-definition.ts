@@ -4,7 +4,7 @@ import type { BaseServiceConfig, ServiceRole } from './config.js';
 import { migrate, type Migration } from './db/database.js';
 import { createHttpApp, type ReadinessCheck } from './http/app.js';
 import { mountRoutes, type RouteHandlers } from './http/routes.js';
-import { requireInternalToken } from './auth/internal-token.js';
+import { internalTokenSecrets, requireInternalToken } from './auth/internal-token.js';
 import { subscribeEvents, type EventHandlers } from './messaging/consumer.js';
 import { OutboxRelay } from './messaging/outbox.js';
 import {
@@ -108,7 +108,7 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
     beforeBody: serveApi ? parts.beforeBody : undefined,
   });
   if (serveApi && parts.routes) {
-    if (definition.internalToken ?? true) http.app.use(requireInternalToken(config.INTERNAL_TOKEN_SECRET));
+    if (definition.internalToken ?? true) http.app.use(requireInternalToken(internalTokenSecrets(config)));
     mountRoutes(http.app, definition.name, parts.routes, definition.catalogue);
   }
 

@@ -43,17 +43,47 @@ export const signInternalToken = (secret: string, claims: InternalClaims, ttlSec
     audience: AUDIENCE,
   });
 
-export const verifyInternalToken = (secret: string, token: string): InternalClaims => {
-  const decoded = jwt.verify(token, hmacKeyOf(secret), {
-    algorithms: ['HS256'],
-    issuer: ISSUER,
-    audience: AUDIENCE,
-  }) as jwt.JwtPayload & InternalClaims;
+/**
+ * The secrets a service verifies with: the current one, then the previous one while a rotation is
+ * under way, so pods still signing with either value are accepted during the rollout.
+ */
+export type VerificationSecrets = string | readonly string[];
+
+const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayload & InternalClaims => {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  let failure: unknown = new Error('no verification secret');
+  for (const secret of list) {
+    try {
+      return jwt.verify(token, hmacKeyOf(secret), {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      }) as jwt.JwtPayload & InternalClaims;
+    } catch (err) {
+      failure = err;
+      // Only a signature made with another secret is worth trying the next one for.
+      if (!(err instanceof jwt.JsonWebTokenError) || err.message !== 'invalid signature') break;
+    }
+  }
+  throw failure;
+};
+
+export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims => {
+  const decoded = verifyWithAny(secrets, token);
   const { caller, merchantId, merchantPublicId, userId, apiKeyId } = decoded;
   if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
   if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
   return { caller, merchantId, merchantPublicId, userId, apiKeyId };
 };
+
+/** The current secret, then the previous one when a rotation has set it. */
+export const internalTokenSecrets = (config: {
+  INTERNAL_TOKEN_SECRET: string;
+  INTERNAL_TOKEN_SECRET_PREVIOUS?: string;
+}): string[] =>
+  config.INTERNAL_TOKEN_SECRET_PREVIOUS
+    ? [config.INTERNAL_TOKEN_SECRET, config.INTERNAL_TOKEN_SECRET_PREVIOUS]
+    : [config.INTERNAL_TOKEN_SECRET];
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -66,12 +96,12 @@ declare module 'express-serve-static-core' {
  * service port reached directly grants nothing.
  */
 export const requireInternalToken =
-  (secret: string) =>
+  (secrets: VerificationSecrets) =>
   (req: Request, res: Response, next: NextFunction): void => {
     const token = req.header(INTERNAL_TOKEN_HEADER);
     if (!token) return next(new AppError('unauthorized', 'Missing internal token'));
     try {
-      res.locals.auth = verifyInternalToken(secret, token);
+      res.locals.auth = verifyInternalToken(secrets, token);
       next();
     } catch {
       next(new AppError('unauthorized', 'Invalid internal token'));
