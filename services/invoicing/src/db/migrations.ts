@@ -212,6 +212,17 @@ const withdrawalRequestKeysMigration: Migration = {
   },
 };
 
+const withdrawalRequestFingerprintsMigration: Migration = {
+  name: '0007_withdrawal_request_fingerprints',
+  async up(db) {
+    // The fingerprint of the request that named the key: the key reused with another body is
+    // refused. Withdrawals made before it have none and are taken as the same request.
+    await db.schema.alterTable(WITHDRAWALS, (t) => {
+      t.text('request_fingerprint');
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const invoicingMigrations: Migration[] = [
   outboxMigration,
@@ -222,4 +233,5 @@ export const invoicingMigrations: Migration[] = [
   invoicesMigration,
   ratesMigration,
   withdrawalRequestKeysMigration,
+  withdrawalRequestFingerprintsMigration,
 ];

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MadeByKey } from '@stablepay/platform';
 import {
   baseUnitsToDecimal,
   decimalToBaseUnits,
@@ -33,6 +34,7 @@ export interface NewWithdrawalRow {
   net_amount: string;
   fee_rate: string;
   request_key?: string | null;
+  request_fingerprint?: string | null;
 }
 
 export const insertWithdrawal = async (db: Db, row: NewWithdrawalRow): Promise<WithdrawalRecord> => {
@@ -91,17 +93,19 @@ export const committedOutflow = async (
 };
 
 /** Another merchant's withdrawal is simply not found. */
-/** The withdrawal a merchant's request with this Idempotency-Key made, if any. */
+/** The withdrawal a merchant's request with this Idempotency-Key made, if any, with that request's fingerprint. */
 export const findWithdrawalByRequestKey = async (
   db: Db,
   merchantId: string,
   requestKey: string,
-): Promise<WithdrawalRecord | undefined> => {
+): Promise<MadeByKey<WithdrawalRecord> | undefined> => {
   const row = (await withInvoice(db)
     .where(`${WITHDRAWALS}.merchant_id`, merchantId)
     .andWhere(`${WITHDRAWALS}.request_key`, requestKey)
     .first()) as Row | undefined;
-  return row ? toWithdrawal(row) : undefined;
+  return row
+    ? { made: toWithdrawal(row), fingerprint: (row.request_fingerprint as string | null) ?? null }
+    : undefined;
 };
 
 export const findWithdrawal = async (

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateWithdrawalBody } from '@stablepay/contracts';
-import { AppError, fieldDetail, isUniqueViolation } from '@stablepay/platform';
+import { AppError, createOnce, fieldDetail, madeByKey, type RequestKey } from '@stablepay/platform';
 import { BalanceUnavailableError, type MerchantWallet } from '../clients/chain-watcher.js';
 import {
   committedOutflow,
@@ -85,33 +85,28 @@ const checkRequest = (wallet: MerchantWallet, body: CreateWithdrawalBody): void 
  * refunds in flight) is taken off it, so withdrawals requested at once can never together take more
  * than the wallet holds. The withdrawal, both transfer commands and withdrawal.requested are
  * committed together; nothing moves when any check refuses. With the client's Idempotency-Key
- * (`requestKey`), a request that already made a withdrawal returns it and moves nothing again: the
- * gateway forgets a key whose answer it never got, so only this check stops a second withdrawal.
+ * (`requestKey`), a request that already made a withdrawal returns it and moves nothing again (the
+ * key with another body is a 422): the gateway forgets a key whose answer it never got, so only this
+ * check stops a second withdrawal; it is made again under the merchant's lock.
  */
-export const createWithdrawal = async (
+export const createWithdrawal = (
   ctx: InvoicingContext,
   merchantId: string,
   body: CreateWithdrawalBody,
-  requestKey?: string,
-): Promise<WithdrawalRecord> => {
-  const made = requestKey ? await findWithdrawalByRequestKey(ctx.db, merchantId, requestKey) : undefined;
-  if (made) return made;
-  try {
-    return await decideWithdrawal(ctx, merchantId, body, requestKey ?? null);
-  } catch (err) {
-    // A concurrent request with the same key committed first.
-    if (!requestKey || !isUniqueViolation(err, 'withdrawals_merchant_request_key_idx')) throw err;
-    const existing = await findWithdrawalByRequestKey(ctx.db, merchantId, requestKey);
-    if (!existing) throw err;
-    return existing;
-  }
-};
+  requestKey?: RequestKey,
+): Promise<WithdrawalRecord> =>
+  createOnce({
+    requestKey,
+    uniqueIndex: 'withdrawals_merchant_request_key_idx',
+    find: (key) => findWithdrawalByRequestKey(ctx.db, merchantId, key),
+    create: () => decideWithdrawal(ctx, merchantId, body, requestKey),
+  });
 
 const decideWithdrawal = async (
   ctx: InvoicingContext,
   merchantId: string,
   body: CreateWithdrawalBody,
-  requestKey: string | null,
+  requestKey: RequestKey | undefined,
 ): Promise<WithdrawalRecord> => {
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
@@ -121,7 +116,7 @@ const decideWithdrawal = async (
   const withdrawal = await ctx.db.transaction(async (trx) => {
     await lockMerchantWithdrawals(trx, merchantId);
     // Under the merchant's lock: a request with the same key that committed meanwhile is found here.
-    const made = requestKey ? await findWithdrawalByRequestKey(trx, merchantId, requestKey) : undefined;
+    const made = await madeByKey(requestKey, (key) => findWithdrawalByRequestKey(trx, merchantId, key));
     if (made) {
       replayed = true;
       return made;
@@ -168,7 +163,8 @@ const decideWithdrawal = async (
       fee_amount: baseUnitsToDecimal(fee),
       net_amount: baseUnitsToDecimal(net),
       fee_rate: ctx.fees.rate,
-      request_key: requestKey,
+      request_key: requestKey?.key ?? null,
+      request_fingerprint: requestKey?.fingerprint ?? null,
     });
     await requestTransfers(trx, created);
     await writeEvent(trx, 'withdrawal.requested', merchantId, {

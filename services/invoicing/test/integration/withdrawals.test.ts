@@ -210,6 +210,54 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     expect(await withdrawalRows(m)).to.have.length(2);
   });
 
+  it('refuses an Idempotency-Key reused with another body (422, as the gateway does) and moves nothing', async () => {
+    const m = h.merchant({ USDC: '100' });
+    const body = { amount: '10', currency: 'USDC', destination_address: randomAddress() };
+    const headers = { 'idempotency-key': `withdraw-${randomUUID()}` };
+    const call = (b: Record<string, unknown>) =>
+      h.call('POST', '/withdrawals/api/create', {
+        merchantId: m.merchantId,
+        caller: 'api_key',
+        body: b,
+        headers,
+      });
+    const first = await call(body);
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    // The same body with its keys in another order is the same request.
+    const same = await call({
+      destination_address: body.destination_address,
+      currency: 'USDC',
+      amount: '10',
+    });
+    expect(same.status).to.equal(201);
+    expect(same.body.data.id).to.equal(first.body.data.id);
+    for (const other of [
+      { ...body, amount: '11' },
+      { ...body, destination_address: randomAddress() },
+    ]) {
+      const res = await call(other);
+      expect(res.status).to.equal(422);
+      expect(res.body).to.deep.equal({
+        success: false,
+        error: 'Idempotency-Key was already used with a different request body',
+        details: [],
+      });
+    }
+    const rows = await withdrawalRows(m);
+    expect(rows.map((r) => r.id)).to.deep.equal([first.body.data.id]);
+    await waitFor(() => commandsFor(first.body.data.id).length === 2, 'the transfer commands');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(commandsFor(first.body.data.id)).to.have.length(2);
+    expect(
+      observer.messages.filter((e) => e.type === 'transfer.requested' && e.data.merchantId === m.merchantId),
+    ).to.have.length(2);
+    // A withdrawal stored before fingerprints were kept answers its key whatever the body.
+    await h.db('withdrawals').where({ id: first.body.data.id }).update({ request_fingerprint: null });
+    const old = await call({ ...body, amount: '11' });
+    expect(old.status).to.equal(201);
+    expect(old.body.data.id).to.equal(first.body.data.id);
+  });
+
   it('holds back refunds in flight and transfers not settled, and releases them when they end', async () => {
     const m = h.merchant({ USDC: '100' });
     const refund = {

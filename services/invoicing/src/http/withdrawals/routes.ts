@@ -1,9 +1,8 @@
 import type { WithdrawalListPage } from '@stablepay/contracts';
-import { ok, type HandlerOf } from '@stablepay/platform';
+import { ok, requestKeyOf, type HandlerOf } from '@stablepay/platform';
 import type { InvoicingContext } from '../../domain/context.js';
 import { createWithdrawal } from '../../domain/create-withdrawal.js';
 import { getMerchantWithdrawal, listMerchantWithdrawals } from '../../domain/withdrawal-queries.js';
-import { requestKeyOf } from '../request-key.js';
 import { toWithdrawalView } from '../views.js';
 
 type Create = HandlerOf<'createWithdrawal'> & HandlerOf<'createWithdrawalApi'>;
@@ -12,12 +11,13 @@ type Detail = HandlerOf<'getWithdrawal'> & HandlerOf<'getWithdrawalApi'>;
 
 /**
  * POST /withdrawals (jwt) and /withdrawals/api/create (key): 201 with the requested withdrawal; with
- * an Idempotency-Key the gateway forwarded, the withdrawal that key already made, if any.
+ * an Idempotency-Key the gateway forwarded, the withdrawal that key already made, if any (the key
+ * with another body is a 422).
  */
 export const createWithdrawalRoute =
   (ctx: InvoicingContext): Create =>
   async ({ body, merchant, req, res }) => {
-    const withdrawal = await createWithdrawal(ctx, merchant.merchantId, body, requestKeyOf(req));
+    const withdrawal = await createWithdrawal(ctx, merchant.merchantId, body, requestKeyOf(req, body));
     ok(res, toWithdrawalView(withdrawal), 201);
   };
 
