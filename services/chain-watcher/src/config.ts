@@ -86,6 +86,11 @@ export const chainWatcherConfigSchema = z.object({
   ...chainConfigShape,
   /** Encrypts the master seed at rest (AES-256-GCM); never logged, never stored. */
   WALLET_KEK: walletKek,
+  /**
+   * The KEK being rotated away from, set only during a rotation: a master seed still sealed under it
+   * is re-sealed under WALLET_KEK at start. Drop it once the chain-watcher has started with both.
+   */
+  WALLET_KEK_PREVIOUS: walletKek.optional(),
   /** Pause between verification passes when nothing is due. */
   VERIFY_POLL_MS: millis(10, 1_000),
   /** Payments verified per claim; each pass takes at most this many rows. */

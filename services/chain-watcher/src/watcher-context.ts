@@ -22,6 +22,8 @@ export const buildWatcherContext = async (
   const custody = await openCustody({
     db,
     kek: config.WALLET_KEK,
+    previousKek: config.WALLET_KEK_PREVIOUS,
+    logger,
     chains: registry.chains,
     relayerKeys: config.RELAYER_PRIVATE_KEYS,
     signer,

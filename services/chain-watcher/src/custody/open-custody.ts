@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChainConfig } from '@stablepay/contracts';
+import type { Logger } from '@stablepay/platform';
 import { loadOrCreateMasterSeed } from './master-seed.js';
 import { RelayerWallets, type RelayerKeySet } from './relayer-keys.js';
 import { SeedWalletSigner, type WalletSigner } from './wallet-signer.js';
@@ -20,6 +21,9 @@ export interface Custody {
 export const openCustody = async (opts: {
   db: Knex;
   kek: Buffer;
+  /** WALLET_KEK_PREVIOUS, during a rotation: a seed still sealed under it is re-sealed under `kek`. */
+  previousKek?: Buffer;
+  logger?: Logger;
   chains: ChainConfig[];
   relayerKeys: RelayerKeySet | undefined;
   signer?: WalletSigner;
@@ -28,7 +32,10 @@ export const openCustody = async (opts: {
     const relayers = new RelayerWallets(opts.chains, opts.relayerKeys, undefined);
     return { signer: opts.signer, relayers, forget: () => relayers.forget() };
   }
-  const seed = await loadOrCreateMasterSeed(opts.db, opts.kek);
+  const seed = await loadOrCreateMasterSeed(opts.db, opts.kek, {
+    previousKek: opts.previousKek,
+    logger: opts.logger,
+  });
   try {
     const signer = new SeedWalletSigner(seed);
     const relayers = new RelayerWallets(opts.chains, opts.relayerKeys, seed);

@@ -26,3 +26,20 @@ export const insertSealedSeedIfAbsent = async (
     .onConflict('id')
     .ignore();
 };
+
+/**
+ * Replaces the sealed seed only while the row still holds `expected` (every byte of it), so of two
+ * replicas re-sealing together exactly one writes; the other finds the row already changed.
+ * Returns whether this call wrote it.
+ */
+export const replaceSealedSeed = async (
+  db: Knex,
+  expected: SealedSeed,
+  replacement: SealedSeed,
+): Promise<boolean> =>
+  db.transaction(async (trx) => {
+    const updated = await trx(MASTER_SEED)
+      .where({ id: 1, ciphertext: expected.ciphertext, iv: expected.iv, auth_tag: expected.authTag })
+      .update({ ciphertext: replacement.ciphertext, iv: replacement.iv, auth_tag: replacement.authTag });
+    return updated === 1;
+  });

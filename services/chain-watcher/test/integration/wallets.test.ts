@@ -184,4 +184,72 @@ describe('wallet custody and balances (anvil + PostgreSQL + RabbitMQ)', function
     // The stored seed is untouched: the original key still opens it.
     expect(await h.db('master_seed').count('* as n')).to.deep.equal([{ n: '1' }]);
   });
+
+  // Last: it moves the seed to another key, which the tests above read it with.
+  it('rotates WALLET_KEK: replicas started with WALLET_KEK_PREVIOUS re-seal the seed once, and every wallet stays the same', async () => {
+    const newKek = randomBytes(32);
+    const before = await h.db('master_seed').first();
+    // Neither key opens the seed: refused as without a previous key, the row untouched.
+    let failure: Error | undefined;
+    await startHarness({
+      registry: devnet.registry(),
+      env: { WALLET_KEK: newKek.toString('hex'), WALLET_KEK_PREVIOUS: randomBytes(32).toString('hex') },
+      share: h,
+    }).catch((err: Error) => (failure = err));
+    expect(failure?.name).to.equal('WalletKeyError');
+    expect(failure?.message).to.match(/neither WALLET_KEK nor WALLET_KEK_PREVIOUS can decrypt/);
+    expect((await h.db('master_seed').first()).ciphertext.equals(before.ciphertext)).to.equal(true);
+
+    // Two replicas start together with the new key and the old one as previous.
+    const rotation = { WALLET_KEK: newKek.toString('base64'), WALLET_KEK_PREVIOUS: KEK };
+    const logs = [capturingLogger('chain-watcher'), capturingLogger('chain-watcher')];
+    const replicas = await Promise.all(
+      logs.map(({ logger }) =>
+        startHarness({ registry: devnet.registry(), env: rotation, share: h, logger }),
+      ),
+    );
+    try {
+      // Exactly one of them wrote the re-sealed seed; the other opened what it found under the new key.
+      const lines = logs.flatMap((l) => l.lines);
+      expect(lines.filter((l) => l.includes('master seed was re-sealed under WALLET_KEK:'))).to.have.length(
+        1,
+      );
+      expect(lines.join('\n')).to.not.include(newKek.toString('hex')).and.not.include(KEK);
+      const rows = await h.db('master_seed');
+      expect(rows).to.have.length(1);
+      const sealed = { ciphertext: rows[0].ciphertext, iv: rows[0].iv, authTag: rows[0].auth_tag };
+      expect(sealed.ciphertext.equals(before.ciphertext)).to.equal(false);
+      // Only the new key opens it now, and it opens to the same seed.
+      expect(() => openSeed(sealed, Buffer.from(KEK, 'hex'))).to.throw(/WALLET_KEK cannot decrypt/);
+      const seed = openSeed(sealed, newKek);
+      const old = openSeed(
+        { ciphertext: before.ciphertext, iv: before.iv, authTag: before.auth_tag },
+        Buffer.from(KEK, 'hex'),
+      );
+      expect(seed.equals(old)).to.equal(true);
+      for (const replica of replicas) {
+        expect(await replica.service.context.signer.addressOf(shop.merchantId)).to.equal(shop.address);
+        expect(await replica.service.context.signer.addressOf(polygonShop.merchantId)).to.equal(
+          polygonShop.address,
+        );
+      }
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+    }
+
+    // The next rollout drops the previous key: the new key alone opens the seed, same wallets.
+    const after = await startHarness({
+      registry: devnet.registry(),
+      env: { WALLET_KEK: newKek.toString('hex') },
+      share: h,
+    });
+    try {
+      expect(await after.service.context.signer.addressOf(shop.merchantId)).to.equal(shop.address);
+      const created = await after.createMerchant('BASE');
+      const row = await h.db('wallets').where({ merchant_id: created.merchantId }).first();
+      expect(row.address).to.equal(created.address);
+    } finally {
+      await after.close();
+    }
+  });
 });
