@@ -35,24 +35,25 @@ export const createRefund = (
     // A concurrent request with the same key for another payment (another lock) committed first.
     uniqueIndex: 'refunds_merchant_request_key_idx',
     find: (key) => findRefundByRequestKey(ctx.db, merchantId, key),
-    create: () => refundReadingThrough(ctx, merchantId, body, requestKey),
+    create: () =>
+      readingThrough(ctx, merchantId, body.paymentId, () => decideRefund(ctx, merchantId, body, requestKey)),
   });
 
-/** Decides the refund; a payment the projection lacks is read from the payments service, then decided again. */
-const refundReadingThrough = async (
+/** `decide`; when the projection lacks the payment, read it from the payments service and decide again. */
+const readingThrough = async (
   ctx: RefundsContext,
   merchantId: string,
-  body: CreateRefundBody,
-  requestKey: RequestKey | undefined,
+  paymentId: string,
+  decide: () => Promise<RefundRecord>,
 ): Promise<RefundRecord> => {
   try {
     try {
-      return await decideRefund(ctx, merchantId, body, requestKey);
+      return await decide();
     } catch (err) {
       if (!(err instanceof PaymentNotProjected)) throw err;
       // Read through to the payments service outside any transaction, then decide again.
-      await learnPayment(ctx, merchantId, body.paymentId);
-      return await decideRefund(ctx, merchantId, body, requestKey);
+      await learnPayment(ctx, merchantId, paymentId);
+      return await decide();
     }
   } catch (err) {
     if (err instanceof PaymentNotProjected) throw notFound('Payment');
