@@ -46,8 +46,21 @@ export const gatewayConfigSchema = z.object({
   DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('gateway'),
   /** Signs dashboard access tokens (HS256). */
   JWT_SECRET: envSecret(32),
-  /** HMAC key for API key digests and idempotency records; rotating it invalidates every API key. */
+  /**
+   * During a rotation only: the other value of JWT_SECRET, accepted when verifying access tokens and
+   * never used to sign (docs/operations.md, Rotating secrets).
+   */
+  JWT_SECRET_PREVIOUS: envSecret(32).optional(),
+  /**
+   * HMAC key for API key digests, idempotency records, recovery codes and the key sealing TOTP
+   * secrets. Rotate it with API_KEY_PEPPER_PREVIOUS (docs/operations.md, Rotating secrets).
+   */
   API_KEY_PEPPER: envSecret(32),
+  /**
+   * During a rotation only: the previous API_KEY_PEPPER. An API key found only under it is moved
+   * to the current pepper on use; nothing new is made with it.
+   */
+  API_KEY_PEPPER_PREVIOUS: envSecret(32).optional(),
   MERCHANT_ID_PREFIX: idPrefix.default('sp'),
   API_KEY_PREFIX: idPrefix.default('sk'),
   ENVIRONMENT: z.enum(['live', 'test']).default('live'),

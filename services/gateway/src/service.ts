@@ -1,8 +1,11 @@
 import type { RouteSpec } from '@stablepay/contracts';
 import { defineService } from '@stablepay/platform';
 import { loadGatewayConfig } from './config.js';
+import { markUnfingerprintedApiKeys } from './db/api-keys.js';
 import { createMaintenanceWorker } from './db/maintenance.js';
 import { gatewayMigrations } from './db/migrations.js';
+import { pepperFingerprint } from './domain/credentials.js';
+import { resealTotpSecrets } from './domain/pepper-rotation.js';
 import { createGatewayContext } from './gateway-context.js';
 import { buildGatewayRouter } from './http/router.js';
 import { gatewayConsumers } from './messaging/wallet-assigned.js';
@@ -24,7 +27,11 @@ export const gatewayService = defineService({
   loadConfig: loadGatewayConfig,
   internalToken: false,
   http: { trustProxy: (config) => config.TRUST_PROXY },
-  build: ({ config, deps, eventsCommitted }, options: GatewayOptions) => {
+  build: async ({ config, deps, eventsCommitted }, options: GatewayOptions) => {
+    // Keys made before fingerprints were stored; outside a rotation they are under the current pepper.
+    if (!config.API_KEY_PEPPER_PREVIOUS)
+      await markUnfingerprintedApiKeys(deps.db, pepperFingerprint(config.API_KEY_PEPPER));
+    else await resealTotpSecrets(deps.db, config, deps.logger);
     const context = createGatewayContext(config, deps, eventsCommitted);
     const upstreams = createUpstreams(config);
     return {

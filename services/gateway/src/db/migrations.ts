@@ -145,6 +145,16 @@ const accountSecurity: Migration = {
   },
 };
 
+const apiKeyPepperFingerprint: Migration = {
+  name: '0006_api_key_pepper_fingerprint',
+  async up(db) {
+    await db.schema.alterTable('api_keys', (t) => {
+      // Which pepper key_digest was made with, so a rotation's progress can be counted.
+      t.text('pepper_fingerprint');
+    });
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -153,4 +163,5 @@ export const gatewayMigrations: Migration[] = [
   idempotency,
   wallets,
   accountSecurity,
+  apiKeyPepperFingerprint,
 ];

@@ -32,16 +32,36 @@ export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds
   });
 };
 
-/** Throws on anything but a valid, unexpired HS256 access token of ours. */
-export const verifyAccessToken = (secret: string, token: string): AccessClaims => {
-  const decoded = jwt.verify(token, hmacKeyOf(secret), {
-    algorithms: ['HS256'],
-    issuer: ISSUER,
-    audience: AUDIENCE,
-  });
+/**
+ * Throws on anything but a valid, unexpired HS256 access token of ours, signed with one of
+ * `secrets` (the current JWT_SECRET, then the previous one while a rotation is under way).
+ */
+export const verifyAccessToken = (secrets: string | readonly string[], token: string): AccessClaims => {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  let decoded: string | jwt.JwtPayload | undefined;
+  let failure: unknown = new Error('no verification secret');
+  for (const secret of list) {
+    try {
+      decoded = jwt.verify(token, hmacKeyOf(secret), {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      });
+      break;
+    } catch (err) {
+      failure = err;
+      // Only a signature made with another secret is worth trying the next one for.
+      if (!(err instanceof jwt.JsonWebTokenError) || err.message !== 'invalid signature') break;
+    }
+  }
+  if (decoded === undefined) throw failure;
   if (typeof decoded === 'string') throw new Error('unexpected token payload');
   const payload = decoded as AccessPayload;
   if (payload.typ !== 'access' || !payload.sub || !payload.mid || !payload.mpid)
     throw new Error('not an access token');
   return { userId: payload.sub, merchantId: payload.mid, merchantPublicId: payload.mpid };
 };
+
+/** The current JWT_SECRET, then the previous one when a rotation has set it. */
+export const accessTokenSecrets = (config: { JWT_SECRET: string; JWT_SECRET_PREVIOUS?: string }): string[] =>
+  config.JWT_SECRET_PREVIOUS ? [config.JWT_SECRET, config.JWT_SECRET_PREVIOUS] : [config.JWT_SECRET];

@@ -6,12 +6,13 @@ import {
   findActiveApiKeyByDigest,
   insertApiKey,
   listActiveApiKeys,
+  moveApiKeyDigest,
   revokeApiKey as revokeApiKeyRow,
   touchApiKey,
 } from '../db/api-keys.js';
 import { appendAudit } from '../db/audit-log.js';
 import type { GatewayContext, RequestMeta } from '../gateway-context.js';
-import { apiKeyDigest, generateApiKey, looksLikeApiKey } from './credentials.js';
+import { apiKeyDigest, generateApiKey, looksLikeApiKey, pepperFingerprint } from './credentials.js';
 
 /** The dashboard user acting on their merchant's keys. */
 export interface KeyManager {
@@ -41,6 +42,7 @@ export const createApiKey = async (
       merchant_id: actor.merchantId,
       name,
       key_digest: generated.digest,
+      pepper_fingerprint: pepperFingerprint(config.API_KEY_PEPPER),
       last4: generated.last4,
       created_by: actor.userId,
     });
@@ -93,6 +95,32 @@ export const revokeApiKey = async (
 };
 
 /**
+ * The active key a presented key stands for, under the current pepper or, while a rotation is
+ * under way (API_KEY_PEPPER_PREVIOUS set), the previous one; a key found under the previous pepper
+ * is moved to the current one in this request, so keys migrate as they are used. Digests are matched by the
+ * database's unique index: the HMAC, not the key, is what is compared.
+ */
+const findPresentedKey = async (ctx: GatewayContext, presented: string) => {
+  const { API_KEY_PEPPER: pepper, API_KEY_PEPPER_PREVIOUS: previous } = ctx.config;
+  const digest = apiKeyDigest(pepper, presented);
+  if (!previous) return findActiveApiKeyByDigest(ctx.db, digest);
+  const row = await findActiveApiKeyByDigest(ctx.db, [digest, apiKeyDigest(previous, presented)]);
+  if (!row || row.key_digest === digest) return row;
+  try {
+    await moveApiKeyDigest(ctx.db, {
+      id: row.id,
+      from: row.key_digest,
+      to: digest,
+      pepperFingerprint: pepperFingerprint(pepper),
+    });
+  } catch (err) {
+    // The key is valid either way; it moves on a later request.
+    ctx.logger.warn('could not move an API key to the current pepper', { err, apiKeyId: row.id });
+  }
+  return row;
+};
+
+/**
  * Resolves a presented key to the caller it stands for, reading the database every time: no cache
  * means a revocation holds at once on every replica.
  */
@@ -101,7 +129,7 @@ export const authenticateApiKey = async (
   presented: string,
 ): Promise<InternalClaims | undefined> => {
   if (!looksLikeApiKey(presented)) return undefined;
-  const row = await findActiveApiKeyByDigest(ctx.db, apiKeyDigest(ctx.config.API_KEY_PEPPER, presented));
+  const row = await findPresentedKey(ctx, presented);
   if (!row) return undefined;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     touchApiKey(ctx.db, row.id).catch((err: unknown) =>

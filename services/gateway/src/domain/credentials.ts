@@ -25,6 +25,13 @@ export interface NewApiKey {
  */
 export const apiKeyDigest = (pepper: string, key: string): string => hmacHex(pepper, key);
 
+/**
+ * Names a pepper without revealing it, so the rows made under each pepper can be counted during a
+ * rotation (`api_keys.pepper_fingerprint`).
+ */
+export const pepperFingerprint = (pepper: string): string =>
+  hmacHex(pepper, 'pepper-fingerprint.v1').slice(0, 16);
+
 export const generateApiKey = (pepper: string, prefix: string, environment: string): NewApiKey => {
   const key = `${prefix}_${environment}_${randomSecret()}`;
   return { key, digest: apiKeyDigest(pepper, key), last4: key.slice(-4) };

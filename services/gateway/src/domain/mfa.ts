@@ -27,6 +27,7 @@ import type { GatewayContext, RequestMeta } from '../gateway-context.js';
 import { issueTokens } from './accounts.js';
 import { hmacHex, sha256Hex } from './credentials.js';
 import { verifyPassword } from './passwords.js';
+import { openSealed, peppers } from './pepper-rotation.js';
 import { secretBox } from './secret-box.js';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from './totp.js';
 
@@ -44,8 +45,25 @@ const invalidCode = (field = 'code') =>
   ]);
 
 const normaliseRecovery = (code: string): string => code.toLowerCase().replace(/[^a-z0-9]/g, '');
+const recoveryDigestWith = (pepper: string, userId: string, code: string): string =>
+  hmacHex(pepper, `recovery.v1\0${userId}\0${normaliseRecovery(code)}`);
 const recoveryDigest = (ctx: GatewayContext, userId: string, code: string): string =>
-  hmacHex(ctx.config.API_KEY_PEPPER, `recovery.v1\0${userId}\0${normaliseRecovery(code)}`);
+  recoveryDigestWith(ctx.config.API_KEY_PEPPER, userId, code);
+/** TOTP secrets are read under the current pepper or, during a rotation, the previous one. */
+const openTotp = (ctx: GatewayContext, sealed: Buffer): Buffer => openSealed(ctx.config, 'totp', sealed);
+
+/** Uses up a recovery code stored under any pepper in use (codes cannot be re-digested without the code). */
+const useRecoveryCodeUnderAnyPepper = async (
+  ctx: GatewayContext,
+  trx: Knex.Transaction,
+  userId: string,
+  code: string,
+): Promise<boolean> => {
+  for (const pepper of peppers(ctx.config)) {
+    if (await useRecoveryCode(trx, userId, recoveryDigestWith(pepper, userId, code))) return true;
+  }
+  return false;
+};
 
 /** Ten codes of two five-character groups (about 98 bits each), and the digests that are stored. */
 const newRecoveryCodes = (ctx: GatewayContext, userId: string) => {
@@ -72,12 +90,12 @@ const checkSecondFactor = async (
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) {
     const last = user.totp_last_step == null ? undefined : Number(user.totp_last_step);
-    const step = matchTotp(box(ctx).open(user.totp_secret), trimmed, Date.now(), last);
+    const step = matchTotp(openTotp(ctx, user.totp_secret), trimmed, Date.now(), last);
     if (step === undefined) return undefined;
     await updateUserSecurity(trx, user.id, { totp_last_step: step });
     return 'totp';
   }
-  return (await useRecoveryCode(trx, user.id, recoveryDigest(ctx, user.id, trimmed)))
+  return (await useRecoveryCodeUnderAnyPepper(ctx, trx, user.id, trimmed))
     ? 'recovery_code'
     : undefined;
 };
@@ -114,7 +132,7 @@ export const enableTotp = async (
     if (!user) throw unauthorized('Account no longer exists');
     if (user.totp_enabled_at) throw conflict('Two-factor sign-in is already on');
     if (!user.totp_pending_secret) throw conflict('Start the set-up first');
-    const step = matchTotp(box(ctx).open(user.totp_pending_secret), code, Date.now(), undefined);
+    const step = matchTotp(openTotp(ctx, user.totp_pending_secret), code, Date.now(), undefined);
     if (step === undefined) throw invalidCode();
     const { codes, digests } = newRecoveryCodes(ctx, userId);
     await updateUserSecurity(trx, userId, {

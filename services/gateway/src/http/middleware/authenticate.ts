@@ -1,7 +1,7 @@
 import type { RouteAuth } from '@stablepay/contracts';
 import { AppError, forbidden, type InternalClaims } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { verifyAccessToken } from '../../domain/access-tokens.js';
+import { accessTokenSecrets, verifyAccessToken } from '../../domain/access-tokens.js';
 import { authenticateApiKey } from '../../domain/api-keys.js';
 import type { GatewayContext } from '../../gateway-context.js';
 
@@ -26,7 +26,7 @@ const fromApiKey = async (ctx: GatewayContext, key: string): Promise<InternalCla
 
 const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
   try {
-    const claims = verifyAccessToken(ctx.config.JWT_SECRET, token);
+    const claims = verifyAccessToken(accessTokenSecrets(ctx.config), token);
     return {
       caller: 'user',
       merchantId: claims.merchantId,
