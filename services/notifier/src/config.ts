@@ -56,6 +56,15 @@ export const notifierConfigSchema = z.object({
   DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('notifier'),
   /** Encrypts the endpoints' signing secrets at rest (AES-256-GCM); never logged, never stored. */
   WEBHOOK_SECRET_KEK: secretKek,
+  /**
+   * The KEK being rotated away from, set only during a rotation: secrets still sealed under it open,
+   * and the worker re-seals them under WEBHOOK_SECRET_KEK. Drop it once none is left.
+   */
+  WEBHOOK_SECRET_KEK_PREVIOUS: secretKek.optional(),
+  /** During a rotation: how often the worker looks for secrets still sealed under the previous key. */
+  WEBHOOK_SECRET_RESEAL_INTERVAL_MS: millis(10, 60_000),
+  /** Secrets re-sealed per transaction. */
+  WEBHOOK_SECRET_RESEAL_BATCH: count(1, 10_000, 500),
   /** Lets http:// URLs and loopback addresses through: local development and tests only. */
   ALLOW_INSECURE_WEBHOOKS: envBool.default(false),
   /** A PEM file of extra trusted CAs for webhook TLS (self-signed test receivers); never in production. */

@@ -22,6 +22,10 @@ export interface NotifierMetrics {
   lostLeases: Counter;
   emails: Counter<'template' | 'outcome'>;
   emailSendDuration: Histogram<'outcome'>;
+  /** endpoint secrets moved from WEBHOOK_SECRET_KEK_PREVIOUS to WEBHOOK_SECRET_KEK by this replica */
+  secretsResealed: Counter;
+  /** endpoint secrets the last complete scan found sealed under the previous key (or under neither) */
+  secretsNotUnderKek: Gauge<'sealed_under'>;
 }
 
 /**
@@ -162,6 +166,17 @@ export const createNotifierMetrics = (base: Metrics, db?: Knex): NotifierMetrics
       help: 'Time the mail transport (SMTP) took to accept or refuse a message, attachment fetch included',
       labelNames: ['outcome'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    secretsResealed: new Counter({
+      name: 'webhook_secrets_resealed_total',
+      help: 'Endpoint secrets re-sealed from WEBHOOK_SECRET_KEK_PREVIOUS under WEBHOOK_SECRET_KEK',
+      registers,
+    }),
+    secretsNotUnderKek: new Gauge({
+      name: 'webhook_secrets_not_under_kek',
+      help: 'Endpoint secrets the last re-seal scan found not sealed under WEBHOOK_SECRET_KEK (sealed_under = previous | neither)',
+      labelNames: ['sealed_under'],
       registers,
     }),
   };

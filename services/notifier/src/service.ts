@@ -30,7 +30,10 @@ export const notifierService = defineService({
   migrations: notifierMigrations,
   loadConfig: loadNotifierConfig,
   build: async ({ config, deps, eventsCommitted }, options: NotifierOptions) => {
-    await checkSecretKek(deps.db, config.WEBHOOK_SECRET_KEK);
+    await checkSecretKek(deps.db, {
+      current: config.WEBHOOK_SECRET_KEK,
+      previous: config.WEBHOOK_SECRET_KEK_PREVIOUS,
+    });
     const transport = options.mailTransport ?? createMailTransport(config, deps.logger);
     // The context wakes the workers and the workers need the context: these run only once both exist.
     const context = createNotifierContext(config, deps, options.resolve ?? systemResolver, {

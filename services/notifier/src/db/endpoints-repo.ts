@@ -163,6 +163,30 @@ export const anySealedSecret = async (db: Db): Promise<{ id: string; secretSeale
   return row && { id: row.id, secretSealed: row.secret_sealed };
 };
 
+/** Up to `limit` endpoints' sealed secrets after `afterId`, in id order (a scan over every endpoint). */
+export const sealedSecretsAfter = async (
+  db: Db,
+  afterId: string | undefined,
+  limit: number,
+): Promise<Array<{ id: string; secretSealed: string }>> => {
+  const q = db(ENDPOINTS).select('id', 'secret_sealed').orderBy('id').limit(limit);
+  if (afterId) q.where('id', '>', afterId);
+  const rows = (await q) as Array<{ id: string; secret_sealed: string }>;
+  return rows.map((r) => ({ id: r.id, secretSealed: r.secret_sealed }));
+};
+
+/**
+ * Replaces a sealed secret only while the row still holds `expected`: a secret regenerated, or
+ * re-sealed by another replica, in the meantime is left alone. Returns whether it was replaced.
+ */
+export const replaceSealedSecret = async (
+  db: Db,
+  id: string,
+  expected: string,
+  replacement: string,
+): Promise<boolean> =>
+  (await db(ENDPOINTS).where({ id, secret_sealed: expected }).update({ secret_sealed: replacement })) === 1;
+
 /** The merchant's active endpoints subscribed to `type`, in the event handler's transaction. */
 export const subscribedEndpoints = async (
   trx: Db,

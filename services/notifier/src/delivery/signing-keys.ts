@@ -1,18 +1,19 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { openSecret } from '../domain/secrets.js';
+import { openSecret, type SecretKeks } from '../domain/secrets.js';
 
 /**
  * The endpoints' HMAC keys, opened once per sealed secret instead of once per delivery: decrypting
  * the secret (AES-256-GCM) and preparing an HMAC key from a string cost more than signing a body.
  * A key is looked up by endpoint and used only while the row's sealed secret is the one it was
  * opened from, so a regenerated secret takes effect with the next attempt claimed after it.
- * Bounded: past `max` endpoints the oldest entry is dropped (and opened again when needed).
+ * Bounded: past `max` endpoints the oldest entry is dropped (and opened again when needed). A secret
+ * re-sealed under a new KEK is a new sealed value: it is opened again, to the same key.
  */
 export class SigningKeys {
   private readonly keys = new Map<string, { sealed: string; key: KeyObject }>();
 
   constructor(
-    private readonly kek: Buffer,
+    private readonly kek: Buffer | SecretKeks,
     private readonly max = 10_000,
   ) {}
 

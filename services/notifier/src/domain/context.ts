@@ -8,6 +8,7 @@ import { WebhookSender } from '../delivery/webhook-sender.js';
 import { createNotifierMetrics, type NotifierMetrics } from '../metrics.js';
 import { urlPolicy, type Resolver, type UrlPolicy } from '../ssrf/url-policy.js';
 import { messageIdDomain } from './emails.js';
+import type { SecretKeks } from './secrets.js';
 import type { RetrySchedule } from './retry-schedule.js';
 
 /** The workers' doorbells: domain functions ring them after committing work for the workers. */
@@ -50,8 +51,10 @@ export interface NotifierContext extends NotifierWakeUps {
   db: Knex;
   logger: Logger;
   metrics: NotifierMetrics;
-  /** WEBHOOK_SECRET_KEK */
+  /** WEBHOOK_SECRET_KEK, which seals */
   kek: Buffer;
+  /** WEBHOOK_SECRET_KEK and WEBHOOK_SECRET_KEK_PREVIOUS, which open */
+  keks: SecretKeks;
   urlPolicy: UrlPolicy;
   resolve: Resolver;
   sender: WebhookSender;
@@ -72,6 +75,10 @@ export const createNotifierContext = (
   wakeUps: NotifierWakeUps & { directDeliveries: DirectDeliveries },
 ): NotifierContext => {
   const policy = urlPolicy(config.ALLOW_INSECURE_WEBHOOKS);
+  const keks: SecretKeks = {
+    current: config.WEBHOOK_SECRET_KEK,
+    previous: config.WEBHOOK_SECRET_KEK_PREVIOUS,
+  };
   if (config.ALLOW_INSECURE_WEBHOOKS) {
     deps.logger.warn('ALLOW_INSECURE_WEBHOOKS is on: http:// and loopback webhook URLs are accepted');
   }
@@ -80,6 +87,7 @@ export const createNotifierContext = (
     logger: deps.logger,
     metrics: createNotifierMetrics(deps.metrics, deps.db),
     kek: config.WEBHOOK_SECRET_KEK,
+    keks,
     urlPolicy: policy,
     resolve,
     sender: new WebhookSender({
@@ -88,7 +96,7 @@ export const createNotifierContext = (
       resolve,
       extraCaPem: config.extraCaPem,
     }),
-    signingKeys: new SigningKeys(config.WEBHOOK_SECRET_KEK),
+    signingKeys: new SigningKeys(keks),
     successes: new SuccessBatch(deps.db),
     schedule: {
       delaysMs: config.WEBHOOK_RETRY_SCHEDULE,

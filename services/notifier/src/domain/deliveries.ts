@@ -78,7 +78,7 @@ export const sendTestEvent = async (
   const result = await ctx.sender.send({
     url: endpoint.url,
     body,
-    secret: openSecret(endpoint.secretSealed, ctx.kek, endpoint.id),
+    secret: openSecret(endpoint.secretSealed, ctx.keks, endpoint.id),
     event: 'payment.completed',
     eventId,
     isTest: true,

@@ -102,7 +102,7 @@ const endpointWithSecret = (
   endpoint: EndpointRecord,
 ): { endpoint: EndpointRecord; secret: string } => ({
   endpoint,
-  secret: openSecret(endpoint.secretSealed, ctx.kek, endpoint.id),
+  secret: openSecret(endpoint.secretSealed, ctx.keks, endpoint.id),
 });
 
 const insertNewEndpoint = async (

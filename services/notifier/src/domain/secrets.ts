@@ -36,7 +36,16 @@ export const sealSecret = (secret: string, kek: Buffer, endpointId: string): str
     .join('.');
 };
 
-export const openSecret = (sealed: string, kek: Buffer, endpointId: string): string => {
+/**
+ * WEBHOOK_SECRET_KEK and, during a rotation, WEBHOOK_SECRET_KEK_PREVIOUS: secrets are sealed under
+ * `current` only, and open under either.
+ */
+export interface SecretKeks {
+  current: Buffer;
+  previous?: Buffer;
+}
+
+const openWith = (sealed: string, kek: Buffer, endpointId: string): string => {
   const [scheme, iv, tag, ciphertext] = sealed.split('.');
   if (scheme !== SCHEME || !iv || !tag || ciphertext === undefined) {
     throw new SecretUnavailableError('unknown sealed secret format');
@@ -50,16 +59,47 @@ export const openSecret = (sealed: string, kek: Buffer, endpointId: string): str
     );
   } catch {
     throw new SecretUnavailableError(
-      'the webhook secret cannot be decrypted: WEBHOOK_SECRET_KEK is not the key it was sealed with, or the row was altered',
+      'the webhook secret cannot be decrypted: WEBHOOK_SECRET_KEK (or WEBHOOK_SECRET_KEK_PREVIOUS) is not the key it was sealed with, or the row was altered',
     );
+  }
+};
+
+/** Opens under the given key, or under the current key and failing that the previous one. */
+export const openSecret = (sealed: string, keks: Buffer | SecretKeks, endpointId: string): string => {
+  if (Buffer.isBuffer(keks)) return openWith(sealed, keks, endpointId);
+  try {
+    return openWith(sealed, keks.current, endpointId);
+  } catch (err) {
+    if (!keks.previous) throw err;
+    return openWith(sealed, keks.previous, endpointId);
+  }
+};
+
+/** The sealed secret and its plaintext, or which key it is sealed under when that is not the current one. */
+export const sealedUnder = (
+  sealed: string,
+  keks: SecretKeks,
+  endpointId: string,
+): { under: 'current' } | { under: 'previous'; secret: string } | { under: 'neither' } => {
+  try {
+    openWith(sealed, keks.current, endpointId);
+    return { under: 'current' };
+  } catch {
+    if (!keks.previous) return { under: 'neither' };
+    try {
+      return { under: 'previous', secret: openWith(sealed, keks.previous, endpointId) };
+    } catch {
+      return { under: 'neither' };
+    }
   }
 };
 
 /**
  * A KEK that cannot open the stored secrets stops the service at start, instead of every delivery
- * failing later with a signature nobody can produce.
+ * failing later with a signature nobody can produce. During a rotation a secret may open under
+ * either key.
  */
-export const checkSecretKek = async (db: Knex, kek: Buffer): Promise<void> => {
+export const checkSecretKek = async (db: Knex, keks: Buffer | SecretKeks): Promise<void> => {
   const stored = await anySealedSecret(db);
-  if (stored) openSecret(stored.secretSealed, kek, stored.id);
+  if (stored) openSecret(stored.secretSealed, keks, stored.id);
 };

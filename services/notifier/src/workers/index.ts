@@ -5,6 +5,7 @@ import type { AttachmentSource } from '../mail/attachments.js';
 import type { MailTransport } from '../mail/transport.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { mailWorker } from './mail-worker.js';
+import { resealSecretsWorker } from './reseal-secrets.js';
 import { retentionWorker } from './retention.js';
 
 export interface NotifierWorkers {
@@ -42,5 +43,19 @@ export const notifierWorkers = (
     logger: ctx.logger,
     retentionDays: config.WEBHOOK_RETENTION_DAYS,
   });
-  return { delivery, mail, all: [delivery, mail, retention] };
+  const all: Worker[] = [delivery, mail, retention];
+  // During a WEBHOOK_SECRET_KEK rotation only.
+  if (config.WEBHOOK_SECRET_KEK_PREVIOUS) {
+    all.push(
+      resealSecretsWorker({
+        db: ctx.db,
+        keks: { current: config.WEBHOOK_SECRET_KEK, previous: config.WEBHOOK_SECRET_KEK_PREVIOUS },
+        batchSize: config.WEBHOOK_SECRET_RESEAL_BATCH,
+        intervalMs: config.WEBHOOK_SECRET_RESEAL_INTERVAL_MS,
+        logger: ctx.logger,
+        metrics: ctx.metrics,
+      }),
+    );
+  }
+  return { delivery, mail, all };
 };
