@@ -1,8 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BlockchainName, Currency } from '@stablepay/contracts';
-import { INTERNAL_TOKEN_HEADER, verifyInternalToken, type CallerKind } from '@stablepay/platform';
-import { TEST_INTERNAL_SECRET } from '@stablepay/platform/testing';
+import type { CallerKind } from '@stablepay/platform';
+import { refusal, startServiceDouble, type RunningDouble } from '@stablepay/platform/testing';
 
 interface Wallet {
   address: string;
@@ -20,7 +18,7 @@ export class BalanceServer {
   /** While set, every request answers 503. */
   failing = false;
   private readonly wallets = new Map<string, Wallet>();
-  private server?: Server;
+  private double?: RunningDouble;
   url = '';
 
   setWallet(merchantId: string, wallet: Wallet): void {
@@ -34,51 +32,34 @@ export class BalanceServer {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(body));
-      };
-      const match = /^\/internal\/wallets\/([^/]+)\/balances$/.exec(req.url ?? '');
-      if (req.method !== 'GET' || !match)
-        return send(404, { success: false, error: 'No route', details: [] });
-      const merchantId = decodeURIComponent(match[1]!);
-      let caller: CallerKind | undefined;
-      try {
-        caller = verifyInternalToken(
-          TEST_INTERNAL_SECRET,
-          String(req.headers[INTERNAL_TOKEN_HEADER] ?? ''),
-        ).caller;
-      } catch {
-        caller = undefined;
-      }
-      this.requests.push({ merchantId, caller });
-      if (caller !== 'service')
-        return send(401, { success: false, error: 'Service token required', details: [] });
-      if (this.failing) return send(503, { success: false, error: 'Chain unavailable', details: [] });
-      const wallet = this.wallets.get(merchantId);
-      if (!wallet) return send(404, { success: false, error: 'Wallet not found', details: [] });
-      send(200, {
-        success: true,
-        data: {
-          wallet_id: '00000000-0000-4000-8000-000000000001',
-          address: wallet.address,
-          blockchain: wallet.blockchain,
-          balances: Object.entries(wallet.balances).map(([token, amount]) => ({ token, amount })),
-        },
-      });
+    this.double = await startServiceDouble({
+      route: (url) => /^\/internal\/wallets\/([^/]+)\/balances$/.exec(url.pathname)?.[1],
+      answer: (id, caller) => {
+        const merchantId = decodeURIComponent(id);
+        this.requests.push({ merchantId, caller });
+        if (caller !== 'service') return refusal(401, 'Service token required');
+        if (this.failing) return refusal(503, 'Chain unavailable');
+        const wallet = this.wallets.get(merchantId);
+        if (!wallet) return refusal(404, 'Wallet not found');
+        return {
+          status: 200,
+          body: {
+            success: true,
+            data: {
+              wallet_id: '00000000-0000-4000-8000-000000000001',
+              address: wallet.address,
+              blockchain: wallet.blockchain,
+              balances: Object.entries(wallet.balances).map(([token, amount]) => ({ token, amount })),
+            },
+          },
+        };
+      },
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = this.double.url;
     return this;
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    await this.double?.close();
   }
 }

@@ -1,8 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BlockchainName, CctpFeeInputs } from '@stablepay/contracts';
-import { INTERNAL_TOKEN_HEADER, verifyInternalToken, type CallerKind } from '@stablepay/platform';
-import { TEST_INTERNAL_SECRET } from '@stablepay/platform/testing';
+import type { CallerKind } from '@stablepay/platform';
+import {
+  TEST_INTERNAL_SECRET,
+  refusal,
+  startServiceDouble,
+  type RunningDouble,
+} from '@stablepay/platform/testing';
 
 export interface FeeInputsRequest {
   destinationChain: string | null;
@@ -22,7 +25,7 @@ export class FeeInputsServer {
   /** While set, every request answers 200 with this body instead. */
   rawAnswer?: string;
   private readonly inputs = new Map<BlockchainName, CctpFeeInputs>();
-  private server?: Server;
+  private double?: RunningDouble;
   url = '';
 
   constructor(private readonly secret: string = TEST_INTERNAL_SECRET) {}
@@ -33,43 +36,26 @@ export class FeeInputsServer {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(typeof body === 'string' ? body : JSON.stringify(body));
-      };
-      const url = new URL(req.url ?? '/', 'http://stand-in');
-      if (req.method !== 'GET' || url.pathname !== '/internal/cctp/fee-inputs')
-        return send(404, { success: false, error: 'No route', details: [] });
-      let caller: CallerKind | undefined;
-      try {
-        caller = verifyInternalToken(this.secret, String(req.headers[INTERNAL_TOKEN_HEADER] ?? '')).caller;
-      } catch {
-        caller = undefined;
-      }
-      const destinationChain = url.searchParams.get('destinationChain');
-      this.requests.push({ destinationChain, caller });
-      if (caller === undefined)
-        return send(401, { success: false, error: 'Invalid internal token', details: [] });
-      if (caller !== 'service')
-        return send(403, { success: false, error: 'Service token required', details: [] });
-      if (this.failing) return send(503, { success: false, error: 'Chain unavailable', details: [] });
-      if (this.rawAnswer !== undefined) return send(200, this.rawAnswer);
-      const inputs = this.inputs.get(destinationChain as BlockchainName);
-      if (!inputs) return send(400, { success: false, error: 'Chain not served', details: [] });
-      send(200, { success: true, data: inputs });
+    this.double = await startServiceDouble({
+      secret: this.secret,
+      route: (url) => (url.pathname === '/internal/cctp/fee-inputs' ? {} : undefined),
+      answer: (_params, caller, url) => {
+        const destinationChain = url.searchParams.get('destinationChain');
+        this.requests.push({ destinationChain, caller });
+        if (caller === undefined) return refusal(401, 'Invalid internal token');
+        if (caller !== 'service') return refusal(403, 'Service token required');
+        if (this.failing) return refusal(503, 'Chain unavailable');
+        if (this.rawAnswer !== undefined) return { status: 200, body: this.rawAnswer };
+        const inputs = this.inputs.get(destinationChain as BlockchainName);
+        if (!inputs) return refusal(400, 'Chain not served');
+        return { status: 200, body: { success: true, data: inputs } };
+      },
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = this.double.url;
     return this;
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    await this.double?.close();
   }
 }
