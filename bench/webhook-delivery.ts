@@ -210,7 +210,11 @@ const main = async () => {
       await sleep(100);
     }
     const merchantId = randomUUID();
-    const token = signInternalToken(INTERNAL_SECRET, { caller: 'api_key', merchantId, apiKeyId: randomUUID() }, 3600);
+    const token = signInternalToken(
+      INTERNAL_SECRET,
+      { caller: 'api_key', merchantId, apiKeyId: randomUUID() },
+      3600,
+    );
     for (let i = 0; i < ENDPOINTS; i++) {
       const path = `/ep${i}`;
       const res = await fetch(`${base}/merchant-webhooks/api/create`, {

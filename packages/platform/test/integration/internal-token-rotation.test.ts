@@ -7,7 +7,11 @@ import { InProcessBus } from '../../src/messaging/in-process-bus.js';
 import { inboxMigration } from '../../src/messaging/inbox.js';
 import { outboxMigration } from '../../src/messaging/outbox.js';
 import { createMetrics } from '../../src/metrics.js';
-import { defineService, startDefinedService, type RunningDefinedService } from '../../src/service-definition.js';
+import {
+  defineService,
+  startDefinedService,
+  type RunningDefinedService,
+} from '../../src/service-definition.js';
 import { createTestDatabase, quietLogger, type TestDatabase } from '../../src/testing.js';
 
 const CURRENT = 'current-internal-token-secret-0123456789';

@@ -95,9 +95,7 @@ const checkSecondFactor = async (
     await updateUserSecurity(trx, user.id, { totp_last_step: step });
     return 'totp';
   }
-  return (await useRecoveryCodeUnderAnyPepper(ctx, trx, user.id, trimmed))
-    ? 'recovery_code'
-    : undefined;
+  return (await useRecoveryCodeUnderAnyPepper(ctx, trx, user.id, trimmed)) ? 'recovery_code' : undefined;
 };
 
 export const mfaStatus = async (ctx: GatewayContext, userId: string): Promise<MfaStatus> => {

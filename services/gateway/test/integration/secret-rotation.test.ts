@@ -53,7 +53,9 @@ describe('gateway: rotating JWT_SECRET and API_KEY_PEPPER', () => {
   it('keeps access tokens signed with the previous JWT_SECRET working and refuses unknown ones', async () => {
     const account = await signUp(gw.url);
     const url = await rotate();
-    expect((await call(url, 'GET', '/api-keys', { headers: bearer(account.accessToken) })).status).to.equal(200);
+    expect((await call(url, 'GET', '/api-keys', { headers: bearer(account.accessToken) })).status).to.equal(
+      200,
+    );
 
     // Sign-ins on the rotated gateway get tokens signed with the new secret.
     const login = await call(url, 'POST', '/auth/login', {
@@ -117,7 +119,9 @@ describe('gateway: rotating JWT_SECRET and API_KEY_PEPPER', () => {
     const refused = await call(url, 'GET', '/payments/api/list', { headers: { 'x-api-key': wrong } });
     expect(refused.status).to.equal(401);
     expect(refused.body).to.include({ success: false });
-    expect((await call(gw.url, 'DELETE', `/api-keys/${id}`, { headers: bearer(account.accessToken) })).status).to.be.oneOf([200, 204]);
+    expect(
+      (await call(gw.url, 'DELETE', `/api-keys/${id}`, { headers: bearer(account.accessToken) })).status,
+    ).to.be.oneOf([200, 204]);
     expect((await call(url, 'GET', '/payments/api/list', { headers: { 'x-api-key': key } })).status).to.equal(
       401,
     );
@@ -129,7 +133,10 @@ describe('gateway: rotating JWT_SECRET and API_KEY_PEPPER', () => {
     const setup = await call(gw.url, 'POST', '/auth/mfa/totp/setup', auth);
     const secret: string = setup.body.data.secret;
     const codeOf = (offset = 0) => totpCode(base32Decode(secret), stepAt(Date.now()) + offset);
-    const enabled = await call(gw.url, 'POST', '/auth/mfa/totp/enable', { ...auth, body: { code: codeOf() } });
+    const enabled = await call(gw.url, 'POST', '/auth/mfa/totp/enable', {
+      ...auth,
+      body: { code: codeOf() },
+    });
     expect(enabled.status, enabled.text).to.equal(200);
     const codes: string[] = enabled.body.data.recovery_codes;
     const sealedBefore: Buffer = (await gw.db('users').where({ id: me.userId }).first()).totp_secret;
