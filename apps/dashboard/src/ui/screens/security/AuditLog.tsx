@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
+import type { AuditAction } from '@stablepay/contracts';
 import { formatDateTime } from '../../../format.js';
 import type { Messages } from '../../../i18n.js';
 import { LoadView, Pager } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
 
+/** The actions the audit log records, in the filter's order; the compiler checks none is missing. */
 export const AUDIT_ACTIONS = [
   'auth.login_succeeded',
   'auth.login_failed',
@@ -25,7 +27,10 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_regenerated',
   'user.registered',
-] as const;
+] as const satisfies readonly AuditAction[];
+type Unlisted = Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>;
+const everyActionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyActionListed;
 const PAGE = 25;
 
 interface Entry {
