@@ -132,18 +132,6 @@ export interface Reschedule {
   lastError: string | null;
 }
 
-/** Releases the lease of a row that stays pending and says when to look again. */
-export const reschedule = async (db: Knex, paymentId: string, r: Reschedule): Promise<void> => {
-  await db.raw(
-    `update ${VERIFICATIONS}
-        set next_check_at = now() + (? * interval '1 millisecond'), locked_until = null,
-            backoff_step = ?, block_number = ?, block_hash = ?, last_error = ?,
-            last_checked_at = now(), updated_at = now()
-      where payment_id = ? and status = 'pending'`,
-    [Math.max(0, Math.round(r.delayMs)), r.backoffStep, r.blockNumber, r.blockHash, r.lastError, paymentId],
-  );
-};
-
 /** Gives leased rows back untouched (shutdown), keeping their schedule. */
 export const releaseLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
   await db(VERIFICATIONS)
@@ -216,7 +204,7 @@ export const decideMany = async (
   return new Set(result.rows.map((r) => r.payment_id));
 };
 
-/** reschedule for many payments in one statement. */
+/** Releases the leases of rows that stay pending and says when to look at each again, in one statement. */
 export const rescheduleMany = async (
   db: Knex,
   rows: ReadonlyArray<{ paymentId: string } & Reschedule>,

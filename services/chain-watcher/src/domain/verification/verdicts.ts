@@ -5,7 +5,6 @@ import { claimTransaction, claimTransactions } from '../../db/claims-repo.js';
 import {
   decide,
   decideMany,
-  reschedule,
   rescheduleMany,
   type Decision,
   type VerificationRecord,
@@ -189,12 +188,7 @@ export const recordVerdicts = async (
 export type Wait = Extract<Outcome, { kind: 'wait' }>;
 
 /** When to look at a payment that stays pending again, and what to remember of this look. */
-const rescheduleOf = (
-  ctx: WatcherContext,
-  v: VerificationRecord,
-  outcome: Wait,
-  lastError: string | null,
-) => {
+const rescheduleOf = (ctx: WatcherContext, v: VerificationRecord, outcome: Wait) => {
   const chain = chainById(ctx.registry, v.chainId);
   const { delayMs, backoffStep } = nextCheckDelay({
     why: outcome.why,
@@ -211,27 +205,20 @@ const rescheduleOf = (
     backoffStep,
     blockNumber: keep ? v.blockNumber : outcome.blockNumber,
     blockHash: keep ? v.blockHash : outcome.blockHash,
-    lastError: lastError ?? (outcome.why === 'confirmations' ? null : outcome.detail),
+    lastError: outcome.why === 'confirmations' ? null : outcome.detail,
   };
 };
 
-/** Leaves the payment pending and releases it until its next check. */
-export const postpone = async (
-  ctx: WatcherContext,
-  v: VerificationRecord,
-  outcome: Wait,
-  lastError: string | null = null,
-): Promise<void> => {
-  await reschedule(ctx.db, v.paymentId, rescheduleOf(ctx, v, outcome, lastError));
-};
-
-/** postpone for the payments of a pass that stay pending, in one statement. */
+/**
+ * Leaves the payments of a pass that stay pending and releases them until their next check, in
+ * one statement.
+ */
 export const postponeAll = async (
   ctx: WatcherContext,
   waits: ReadonlyArray<{ v: VerificationRecord; outcome: Wait }>,
 ): Promise<void> => {
   await rescheduleMany(
     ctx.db,
-    waits.map(({ v, outcome }) => ({ paymentId: v.paymentId, ...rescheduleOf(ctx, v, outcome, null) })),
+    waits.map(({ v, outcome }) => ({ paymentId: v.paymentId, ...rescheduleOf(ctx, v, outcome) })),
   );
 };
