@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { ledgerMigration } from '../ledger/migration.js';
 
 export const MASTER_SEED = 'master_seed';
 export const WALLETS = 'wallets';
@@ -338,4 +339,5 @@ export const chainWatcherMigrations: Migration[] = [
   cctpMigration,
   cctpRelayerMigration,
   correlationMigration,
+  ledgerMigration,
 ];
