@@ -3,6 +3,7 @@ import { gatewayRoutes } from './routes/gateway-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { moneyRoutes } from './routes/money-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
+import { reconciliationRoutes } from './routes/reconciliation-routes.js';
 import { securityRoutes } from './routes/security-routes.js';
 import type { OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
@@ -14,6 +15,7 @@ const catalogue = [
   ...securityRoutes,
   ...paymentRoutes,
   ...moneyRoutes,
+  ...reconciliationRoutes,
   ...webhookRoutes,
   ...dashboardRoutes,
   ...internalRoutes,

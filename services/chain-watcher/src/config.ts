@@ -129,6 +129,11 @@ export const chainWatcherConfigSchema = z.object({
   CCTP_LEASE_MS: envInt.pipe(z.number().int().min(500)).optional(),
   SCAN_INTERVAL_MS: millis(10, 5_000),
   SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
+  /**
+   * How often the ledger of every merchant wallet is compared with balanceOf on its chain. At most a
+   * minute, so that a movement nobody recorded shows as a discrepancy within one.
+   */
+  RECONCILE_INTERVAL_MS: envInt.pipe(z.number().int().min(1_000).max(60_000)).default(30_000),
   /** A pending verification nobody has looked at for this long is made due again at once. */
   RECOVERY_AFTER_MS: millis(100, 10 * 60_000),
   /**

@@ -8,6 +8,7 @@ import { MalformedRpcAnswer, parseBlock } from './chain/rpc-facts.js';
 import { ScrapeCache } from './chain/scrape-cache.js';
 import type { RelayerWallets } from './custody/relayer-keys.js';
 import { VERIFICATIONS } from './db/migrations.js';
+import { latestDiscrepancyTotals } from './ledger/reconciliation-repo.js';
 
 /** The chain-watcher's own series, registered on the service's registry (served at /metrics). */
 export interface ChainWatcherMetrics {
@@ -86,12 +87,72 @@ const pendingVerificationGauges = (base: Metrics, db: Knex, registry: ChainRegis
   });
 };
 
+/**
+ * The latest reconciliation of the ledger with the chain, read from the database at scrape time so
+ * that every replica reports the same: the absolute difference of the wallets in discrepancy per
+ * chain and token (0 when they agree), how many they are, and how old the run is.
+ */
+const reconciliationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+  let latest: ReturnType<typeof latestDiscrepancyTotals> | undefined;
+  let readAt = 0;
+  // One query per scrape for the three series.
+  const read = () => {
+    if (!latest || Date.now() - readAt > 1_000) {
+      latest = latestDiscrepancyTotals(db).catch(() => undefined);
+      readAt = Date.now();
+    }
+    return latest;
+  };
+  const perToken = (spec: {
+    name: string;
+    help: string;
+    pick: (r: { units: bigint; wallets: number }) => number;
+  }) =>
+    new Gauge({
+      name: spec.name,
+      help: spec.help,
+      labelNames: ['chain', 'token'],
+      registers: [base.registry],
+      async collect() {
+        const totals = await read();
+        if (!totals) return;
+        this.reset();
+        for (const chain of registry.chains) {
+          for (const token of Object.keys(chain.tokens)) this.set({ chain: chain.name, token }, 0);
+        }
+        for (const r of totals.rows) this.set({ chain: r.blockchain, token: r.token }, spec.pick(r));
+      },
+    });
+  perToken({
+    name: 'ledger_reconciliation_difference_units',
+    help: 'Latest reconciliation: sum of |balanceOf - ledger balance| over wallets in discrepancy, in token base units',
+    pick: (r) => Number(r.units),
+  });
+  perToken({
+    name: 'ledger_reconciliation_discrepancies',
+    help: 'Latest reconciliation: merchant wallets whose on-chain balance no recorded movement explains',
+    pick: (r) => r.wallets,
+  });
+  new Gauge({
+    name: 'ledger_reconciliation_age_seconds',
+    help: 'Seconds since the latest reconciliation of the ledger with the chain finished',
+    registers: [base.registry],
+    async collect() {
+      const totals = await read();
+      if (totals) this.set(totals.ageSeconds);
+    },
+  });
+};
+
 export const createChainWatcherMetrics = (
   base: Metrics,
   source?: { db: Knex; registry: ChainRegistry },
 ): ChainWatcherMetrics => {
   const registers = [base.registry];
-  if (source) pendingVerificationGauges(base, source.db, source.registry);
+  if (source) {
+    pendingVerificationGauges(base, source.db, source.registry);
+    reconciliationGauges(base, source.db, source.registry);
+  }
   return {
     verificationLatency: new Histogram({
       name: 'chain_verification_latency_seconds',

@@ -5,6 +5,7 @@ import { chainWatcherMigrations } from './db/migrations.js';
 import { cctpFeeInputRoutes } from './http/cctp/fee-inputs-routes.js';
 import { relayerRoutes } from './http/relayers/routes.js';
 import { walletRoutes } from './http/wallets/routes.js';
+import { reconciliationRoutes } from './ledger/reconciliation-routes.js';
 import { chainWatcherConsumers } from './messaging/handlers.js';
 import { buildWatcherContext } from './watcher-context.js';
 import { watcherWorkers } from './workers/watcher-workers.js';
@@ -27,7 +28,12 @@ export const chainWatcherService = defineService({
     const { ctx, close } = await buildWatcherContext(kit, options.signer);
     const { workers, wake } = watcherWorkers(ctx, kit.config);
     return {
-      routes: { ...walletRoutes(ctx), ...relayerRoutes(ctx), ...cctpFeeInputRoutes(ctx, kit.config) },
+      routes: {
+        ...walletRoutes(ctx),
+        ...relayerRoutes(ctx),
+        ...cctpFeeInputRoutes(ctx, kit.config),
+        ...reconciliationRoutes(ctx),
+      },
       consumers: chainWatcherConsumers(ctx),
       workers,
       afterConsume: wake,

@@ -170,6 +170,26 @@ export class ChainRpc {
     return this.call('eth_getLogs', (p) => p.getLogs(filter));
   }
 
+  /**
+   * Several read-only calls at one block, in one JSON-RPC batch request: every answer describes the
+   * same state of the chain.
+   */
+  callsAt(
+    calls: ReadonlyArray<{ to: string; data: string }>,
+    blockNumber: number,
+  ): Promise<Map<number, string>> {
+    return this.batch(
+      'eth_call',
+      calls.map((_, i) => i),
+      (i) => [calls[i], toQuantity(blockNumber)],
+      (answer) => {
+        if (typeof answer !== 'string' || !/^0x[0-9a-fA-F]*$/.test(answer))
+          throw new MalformedRpcAnswer('eth_call answered something that is not hex data');
+        return answer;
+      },
+    );
+  }
+
   ethCall(to: string, data: string): Promise<string> {
     return this.call('eth_call', (p) => p.call({ to, data }));
   }

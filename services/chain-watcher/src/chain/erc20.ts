@@ -44,3 +44,28 @@ export const balanceOf = async (rpc: ChainRpc, token: string, owner: string): Pr
   const [balance] = AbiCoder.defaultAbiCoder().decode(['uint256'], result);
   return balance as bigint;
 };
+
+/**
+ * balanceOf of many (token, owner) pairs at one block, in batches of `chunk` calls. Every figure
+ * is of the same block, so they can be compared with a ledger cut at that block.
+ */
+export const balancesAt = async (
+  rpc: ChainRpc,
+  pairs: ReadonlyArray<{ token: string; owner: string }>,
+  blockNumber: number,
+  chunk = 100,
+): Promise<bigint[]> => {
+  const out: bigint[] = [];
+  for (let i = 0; i < pairs.length; i += chunk) {
+    const slice = pairs.slice(i, i + chunk);
+    const answers = await rpc.callsAt(
+      slice.map((p) => ({ to: p.token, data: erc20.encodeFunctionData('balanceOf', [p.owner]) })),
+      blockNumber,
+    );
+    slice.forEach((_, j) => {
+      const [balance] = AbiCoder.defaultAbiCoder().decode(['uint256'], answers.get(j)!);
+      out.push(balance as bigint);
+    });
+  }
+  return out;
+};

@@ -72,12 +72,16 @@ export const ledgerMigration: Migration = {
       ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
       t.primary(['chain_id', 'token', 'wallet_address', 'account']);
     });
+    // A comparison of every merchant wallet's ledger balance with balanceOf at one block per chain.
     await db.schema.createTable(RECONCILIATION_RUNS, (t) => {
       t.uuid('id').primary();
       ts(t, 'checked_at').notNullable();
-      t.integer('wallets').notNullable();
-      t.integer('discrepancies').notNullable();
+      ts(t, 'finished_at');
+      t.text('status').notNullable().defaultTo('running');
+      t.integer('wallets').notNullable().defaultTo(0);
+      t.integer('discrepancies').notNullable().defaultTo(0);
       t.integer('errors').notNullable().defaultTo(0);
+      t.check(`status in ('running', 'complete')`, [], 'reconciliation_runs_status_check');
     });
     await db.schema.createTable(RECONCILIATION_WALLETS, (t) => {
       t.uuid('run_id').notNullable().references('id').inTable(RECONCILIATION_RUNS).onDelete('cascade');
@@ -90,6 +94,8 @@ export const ledgerMigration: Migration = {
       units(t, 'ledger_balance');
       units(t, 'onchain_balance');
       units(t, 'difference');
+      // agrees | in_flight (a movement of the wallet is still being recorded) | discrepancy | unreadable
+      t.text('status').notNullable();
       t.text('error');
       t.primary(['run_id', 'chain_id', 'token', 'address']);
     });

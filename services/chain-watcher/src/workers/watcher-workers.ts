@@ -1,6 +1,7 @@
 import type { Worker } from '@stablepay/platform';
 import type { ChainWatcherConfig } from '../config.js';
 import type { WatcherContext } from '../domain/context.js';
+import { reconcilerWorker } from '../ledger/reconciler-worker.js';
 import { cctpWorker } from './cctp.js';
 import { scannerWorker } from './scanner.js';
 import { senderWorker } from './sender.js';
@@ -34,8 +35,9 @@ export const watcherWorkers = (
     batchSize: config.VERIFY_BATCH_SIZE,
     concurrency: config.VERIFY_CONCURRENCY,
   });
+  const reconciler = reconcilerWorker(ctx, { intervalMs: config.RECONCILE_INTERVAL_MS });
   return {
-    workers: [verifier, sender, recovery, scanner, cctp],
+    workers: [verifier, sender, recovery, scanner, cctp, reconciler],
     wake: () => {
       verifier.wake();
       sender.wake();
