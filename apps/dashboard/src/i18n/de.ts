@@ -470,6 +470,10 @@ export const de: Messages = {
   attentionRefundWaiting: 'Eine Erstattung über {amount} wartet: Ihre Wallet hält zu wenig {currency}.',
   attentionSeeRefund: 'Erstattung ansehen',
   attentionWithdrawalFailed: 'Eine Auszahlung über {amount} ist fehlgeschlagen.',
+  reconciliationTitle: 'Ihr Wallet hält einen anderen Betrag als erfasst',
+  reconciliationMismatch:
+    'Ihr {chain}-Wallet {address} hält {onchain}, die erfassten Zahlungen, Erstattungen und Auszahlungen ergeben aber {ledger}. Es wurde Geld bewegt, das dieser Dienst nicht erfasst hat: Prüfen Sie die Transfers dieses Wallets in einem Block-Explorer.',
+  reconciliationCheckedAt: 'Mit der Chain verglichen bei Block {block}, {time}.',
   attentionSeeWithdrawal: 'Auszahlung ansehen',
   attentionPartly: 'Einiges davon konnte nicht geprüft werden. Laden Sie neu, um es erneut zu versuchen.',
   trigger_redeliver: 'Erneut gesendet',

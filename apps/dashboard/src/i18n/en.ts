@@ -467,6 +467,10 @@ export const en = {
   attentionRefundWaiting: 'A refund of {amount} is waiting: your wallet holds too little {currency}.',
   attentionSeeRefund: 'See the refund',
   attentionWithdrawalFailed: 'A withdrawal of {amount} failed.',
+  reconciliationTitle: 'Your wallet holds a different amount than your records',
+  reconciliationMismatch:
+    'Your {chain} wallet {address} holds {onchain}, but the payments, refunds and withdrawals on record add up to {ledger}. Money was moved that this service did not record: check the transfers of this wallet on a block explorer.',
+  reconciliationCheckedAt: 'Compared with the chain at block {block}, {time}.',
   attentionSeeWithdrawal: 'See the withdrawal',
   attentionPartly: 'Some of this could not be checked. Reload to try again.',
   trigger_redeliver: 'Sent again',

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Messages } from '../i18n.js';
 import { LanguagePicker } from './LanguagePicker.js';
+import { ReconciliationBanner } from './ReconciliationBanner.js';
 import { useDashboard } from './context.js';
 import { href } from './router.js';
 
@@ -55,6 +56,7 @@ export const Layout = ({
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <ReconciliationBanner section={section} />
         {children}
       </main>
     </>

@@ -1,0 +1,55 @@
+import { formatAmount, formatDateTime } from '../format.js';
+import { useDashboard } from './context.js';
+import { useLoad } from './use-load.js';
+
+/** GET /reconciliation/latest, as the dashboard reads it. */
+interface Reconciliation {
+  checked_at: string | null;
+  discrepancies: number;
+  wallets: Array<{
+    blockchain: string;
+    token: string;
+    address: string;
+    block_number: number | null;
+    ledger_balance: string | null;
+    onchain_balance: string | null;
+    difference: string | null;
+    status: 'agrees' | 'in_flight' | 'discrepancy' | 'unreadable';
+  }>;
+}
+
+/**
+ * On every screen while the latest comparison of the ledger with the chain finds a wallet holding
+ * another amount than the recorded payments, refunds and withdrawals explain: money moved that the
+ * service did not move. Read again on each change of screen; it says nothing while all agree.
+ */
+export const ReconciliationBanner = ({ section }: { section: string }) => {
+  const { session, t, lang } = useDashboard();
+  const [loaded] = useLoad(() => session.call<Reconciliation>('GET', '/reconciliation/latest'), [section]);
+  if (loaded.state !== 'ready' || loaded.data.discrepancies === 0) return null;
+  const { data } = loaded;
+  const money = (amount: string | null, token: string) => `${formatAmount(amount ?? '0', lang)} ${token}`;
+  return (
+    <section class="reconciliation-banner" role="alert" aria-labelledby="reconciliation-title">
+      <h2 id="reconciliation-title">{t('reconciliationTitle')}</h2>
+      {data.wallets
+        .filter((w) => w.status === 'discrepancy')
+        .map((w) => (
+          <p key={`${w.blockchain}-${w.address}-${w.token}`}>
+            {t('reconciliationMismatch', {
+              chain: w.blockchain,
+              address: w.address,
+              onchain: money(w.onchain_balance, w.token),
+              ledger: money(w.ledger_balance, w.token),
+            })}
+          </p>
+        ))}
+      <p class="muted">
+        {t('reconciliationCheckedAt', {
+          block: String(data.wallets.find((w) => w.status === 'discrepancy')?.block_number ?? ''),
+          time: formatDateTime(data.checked_at, lang),
+        })}
+      </p>
+    </section>
+  );
+};
