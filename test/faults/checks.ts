@@ -196,6 +196,43 @@ export const countBrokenPromises = async (opts: {
       if (net !== 1 || fee !== 1)
         add('withdrawals without exactly one transfer per leg', `${w.id}: net ${net}, fee ${fee}`);
     }
+    // The ledger of every merchant wallet equals the chain: the wallet account's entries add up to
+    // balanceOf for each token, and every journal balances.
+    const ledgerProvider = new JsonRpcProvider(opts.base.rpcUrl, opts.base.chainId, { staticNetwork: true });
+    try {
+      const ledger = new Map(
+        (
+          await db.query(
+            `select wallet_address, token, sum(amount)::text as total from chain_watcher.ledger_entries
+              where account = 'wallet' and chain_id = $1 group by wallet_address, token`,
+            [opts.base.chainId],
+          )
+        ).rows.map((r) => [`${r.wallet_address}:${r.token}`, BigInt(r.total)]),
+      );
+      for (const m of new Set(load.payments.map((p) => p.merchant))) {
+        for (const [token, address] of Object.entries(opts.base.tokens)) {
+          if (!address) continue;
+          const contract = new Contract(address, fiatTokenAbi(), ledgerProvider);
+          const onchain = (await contract.getFunction('balanceOf')(m.wallet)) as bigint;
+          const recorded = ledger.get(`${lower(m.wallet)}:${token}`) ?? 0n;
+          if (onchain !== recorded)
+            add(
+              'ledger balances that differ from the chain',
+              `${m.wallet} ${token}: ledger ${formatUnits(recorded, 6)}, chain ${formatUnits(onchain, 6)}`,
+            );
+        }
+      }
+    } finally {
+      ledgerProvider.destroy();
+    }
+    const unbalanced = (
+      await db.query(
+        `select journal_id, sum(amount)::text as total from chain_watcher.ledger_entries
+          group by journal_id having sum(amount) <> 0`,
+      )
+    ).rows;
+    for (const j of unbalanced) add('ledger journals that do not balance', `${j.journal_id}: ${j.total}`);
+
     for (const [key, t] of transfers)
       if (!t.used)
         add(
@@ -228,4 +265,37 @@ export const countBrokenPromises = async (opts: {
     await db.end();
   }
   return { counts, details };
+};
+
+/**
+ * Seconds from `since` until the first reconciliation run that started after it found every wallet
+ * agreeing with the chain (none in flight, none in discrepancy); undefined if none did within `withinMs`.
+ */
+export const reconciledAfter = async (
+  databaseUrl: string,
+  since: Date,
+  withinMs: number,
+): Promise<number | undefined> => {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    while (Date.now() - since.getTime() < withinMs) {
+      const run = (
+        await db.query(
+          `select r.id, r.finished_at,
+                  (select count(*)::int from chain_watcher.reconciliation_wallets w
+                    where w.run_id = r.id and w.status <> 'agrees') as off
+             from chain_watcher.reconciliation_runs r
+            where r.status = 'complete' and r.checked_at > $1
+            order by r.checked_at desc limit 1`,
+          [since],
+        )
+      ).rows[0] as { finished_at: Date; off: number } | undefined;
+      if (run && run.off === 0) return (run.finished_at.getTime() - since.getTime()) / 1000;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return undefined;
+  } finally {
+    await db.end();
+  }
 };

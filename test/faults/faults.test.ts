@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
 import { startProcessStack, type ProcessStack } from '@stablepay/stack';
-import { countBrokenPromises, type Findings } from './checks.js';
+import { countBrokenPromises, reconciledAfter, type Findings } from './checks.js';
 import { startPostgres, startRabbit, type Instance } from './instances.js';
 import { LoadGenerator, type Merchant } from './load.js';
 import { startFlakyReceiver } from './receiver.js';
@@ -202,7 +202,9 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     // Draining: work still under way. Anything else (lost, duplicated, unexplained) waiting cannot mend.
     const underWay = (f: Findings) =>
       Object.keys(f.counts).some((k) =>
-        /not completed|not delivered|without an invoice|exactly one transfer|never learned/.test(k),
+        /not completed|not delivered|without an invoice|exactly one transfer|never learned|differ from the chain/.test(
+          k,
+        ),
       );
     let findings: Findings = await check([]);
     while (underWay(findings) && Date.now() - drainStart < DRAIN_MS) {
@@ -210,6 +212,9 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
       findings = await check([]);
     }
     const drainedIn = (Date.now() - drainStart) / 1000;
+    // How long after the drain the reconciliation says every wallet agrees with the chain.
+    const drainedAt = new Date();
+    const reconciledIn = await reconciledAfter(postgres.url, drainedAt, 120_000);
     const queues = rabbit.queues();
     const deadLetters = queues.filter((q) => q.name.endsWith('.dlq'));
     findings = await check(deadLetters);
@@ -236,12 +241,16 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
           .join(', ') || 'none'
       }`,
       `drained in ${drainedIn.toFixed(0)} s; dead-letter queues: ${queues.filter((q) => q.name.endsWith('.dlq')).length}, messages in them: ${queues.filter((q) => q.name.endsWith('.dlq')).reduce((n, q) => n + q.messages, 0)}`,
+      `reconciliation after the drain: ${reconciledIn === undefined ? 'no run with every wallet agreeing within 120 s' : `every wallet agrees ${reconciledIn.toFixed(1)} s after the drain`}`,
       `broken promises: ${Object.keys(findings.counts).length === 0 ? 'none' : ''}`,
       ...Object.entries(findings.counts).map(([k, n]) => `  - ${k}: ${n}`),
       ...findings.details.map((d) => `    ${d}`),
     ];
     console.log(`\n  Proof under faults\n${summary.map((l) => `  ${l}`).join('\n')}\n`);
     expect(accepted.length, 'payments made under load').to.be.greaterThan(0);
+    expect(reconciledIn, 'a reconciliation with every wallet agreeing after the drain').to.not.equal(
+      undefined,
+    );
     expect(findings.counts, findings.details.join('\n')).to.deep.equal({});
   });
 });
