@@ -2,6 +2,7 @@ import type { Worker } from '@stablepay/platform';
 import type { ChainWatcherConfig } from '../config.js';
 import type { WatcherContext } from '../domain/context.js';
 import { cctpWorker } from './cctp.js';
+import { ledgerBackfillWorker } from './ledger-backfill.js';
 import { scannerWorker } from './scanner.js';
 import { senderWorker } from './sender.js';
 import { recoveryWorker, verifierWorker } from './verifier.js';
@@ -35,7 +36,7 @@ export const watcherWorkers = (
     concurrency: config.VERIFY_CONCURRENCY,
   });
   return {
-    workers: [verifier, sender, recovery, scanner, cctp],
+    workers: [verifier, sender, recovery, scanner, cctp, ledgerBackfillWorker(ctx)],
     wake: () => {
       verifier.wake();
       sender.wake();
