@@ -4,6 +4,7 @@ import type { WalletSigner } from './custody/wallet-signer.js';
 import { chainWatcherMigrations } from './db/migrations.js';
 import { cctpFeeInputRoutes } from './http/cctp/fee-inputs-routes.js';
 import { relayerRoutes } from './http/relayers/routes.js';
+import { ledgerRoutes } from './http/ledger/routes.js';
 import { walletRoutes } from './http/wallets/routes.js';
 import { chainWatcherConsumers } from './messaging/handlers.js';
 import { buildWatcherContext } from './watcher-context.js';
@@ -27,7 +28,12 @@ export const chainWatcherService = defineService({
     const { ctx, close } = await buildWatcherContext(kit, options.signer);
     const { workers, wake } = watcherWorkers(ctx, kit.config);
     return {
-      routes: { ...walletRoutes(ctx), ...relayerRoutes(ctx), ...cctpFeeInputRoutes(ctx, kit.config) },
+      routes: {
+        ...walletRoutes(ctx),
+        ...ledgerRoutes(ctx),
+        ...relayerRoutes(ctx),
+        ...cctpFeeInputRoutes(ctx, kit.config),
+      },
       consumers: chainWatcherConsumers(ctx),
       workers,
       afterConsume: wake,

@@ -14,3 +14,4 @@ export * from './webhooks.js';
 export * from './merchant-events.js';
 export * from './wallets.js';
 export * from './internal.js';
+export * from './balance-transactions.js';

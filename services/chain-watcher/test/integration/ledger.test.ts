@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { BalanceTransactionListResponse } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { walletBalanceAt } from '../../src/ledger/ledger-repo.js';
@@ -220,5 +221,101 @@ describe('the ledger: journals written with every money movement (anvil + Postgr
       .sum({ total: 'amount' })
       .groupBy('journal_id');
     for (const s of sums) expect(s.total).to.equal('0');
+  });
+
+  it('GET /balance-transactions/api/list: the wallet entries newest first, signed, filtered, paged; only the caller’s', async () => {
+    const res = await h.call('/balance-transactions/api/list?limit=3', { merchantId: shop.merchantId });
+    expect(res.status).to.equal(200);
+    expect(BalanceTransactionListResponse.safeParse(res.body).success, JSON.stringify(res.body)).to.equal(
+      true,
+    );
+    const { balance_transactions: rows, total, limit, offset } = res.body.data;
+    expect({ total, limit, offset }).to.deep.equal({ total: 9, limit: 3, offset: 0 });
+    expect(rows.map((r: { type: string }) => r.type).sort()).to.deep.equal([
+      'refund',
+      'withdrawal',
+      'withdrawal_fee',
+    ]);
+    const fee = rows.find((r: { type: string }) => r.type === 'withdrawal_fee');
+    expect(fee).to.include({
+      amount: '-0.250000',
+      currency: 'USDC',
+      blockchain: 'BASE',
+      payment_id: null,
+      refund_id: null,
+    });
+    expect(rows[0].balance_after).to.equal('29.500000');
+
+    const attributed = await h.call('/balance-transactions/api/list?type=attribution', {
+      merchantId: shop.merchantId,
+    });
+    expect(attributed.body.data.total).to.equal(1);
+    expect(attributed.body.data.balance_transactions[0]).to.include({ amount: '0.000000' });
+    const paymentId = attributed.body.data.balance_transactions[0].payment_id;
+    const byPayment = await h.call(`/balance-transactions/api/list?payment_id=${paymentId}`, {
+      merchantId: shop.merchantId,
+    });
+    expect(byPayment.body.data.balance_transactions.map((r: { type: string }) => r.type)).to.deep.equal([
+      'attribution',
+    ]);
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await h.call(
+      `/balance-transactions/api/list?startDate=${today}&endDate=${today}&currency=USDC`,
+      {
+        merchantId: shop.merchantId,
+      },
+    );
+    expect(dated.body.data.total).to.equal(9);
+    const future = await h.call('/balance-transactions/api/list?startDate=2999-01-01', {
+      merchantId: shop.merchantId,
+    });
+    expect(future.body.data.total).to.equal(0);
+
+    const other = await h.call('/balance-transactions/api/list', { merchantId: randomUUID() });
+    expect(other.body.data).to.deep.include({ balance_transactions: [], total: 0 });
+    const dashboard = await h.call('/balance-transactions', { caller: 'user', merchantId: shop.merchantId });
+    expect(dashboard.body.data.total).to.equal(9);
+    expect((await h.call('/balance-transactions', { merchantId: shop.merchantId })).status).to.equal(403);
+  });
+
+  it('refuses bad filters with 400 in the envelope', async () => {
+    for (const q of [
+      'type=gift',
+      'limit=0',
+      'limit=201',
+      'payment_id=nope',
+      'startDate=2025-02-01&endDate=2025-01-01',
+    ]) {
+      const res = await h.call(`/balance-transactions/api/list?${q}`, { merchantId: shop.merchantId });
+      expect(res.status, q).to.equal(400);
+      expect(res.body).to.include({ success: false });
+      expect(res.body.error, q).to.be.a('string');
+      expect(res.body.details, q).to.be.an('array');
+    }
+  });
+
+  it('exports CSV (format=csv or Accept: text/csv) as an attachment, one row per entry', async () => {
+    const res = await h.call('/balance-transactions/api/list?format=csv&type=payment', {
+      merchantId: shop.merchantId,
+    });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).to.match(
+      /^attachment; filename="balance-transactions-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = (res.body as string).split('\r\n');
+    expect(lines[0]).to.equal(
+      'id,created_at,type,amount,currency,blockchain,tx_hash,block_number,payment_id,refund_id,withdrawal_id,balance_after',
+    );
+    expect(lines.at(-1)).to.equal('');
+    expect(lines.slice(1, -1)).to.have.length(3);
+    expect(lines[1]!.split(',')).to.have.length(12);
+    const viaAccept = await h.call('/balance-transactions/api/list?type=refund', {
+      merchantId: shop.merchantId,
+      headers: { accept: 'text/csv' },
+    });
+    expect(viaAccept.body)
+      .to.be.a('string')
+      .and.match(/,refund,-1\.500000,USDC,BASE,0x/);
   });
 });
