@@ -4,6 +4,7 @@ import type { WalletSigner } from './custody/wallet-signer.js';
 import { chainWatcherMigrations } from './db/migrations.js';
 import { cctpFeeInputRoutes } from './http/cctp/fee-inputs-routes.js';
 import { relayerRoutes } from './http/relayers/routes.js';
+import { ledgerRoutes } from './http/ledger/routes.js';
 import { walletRoutes } from './http/wallets/routes.js';
 import { reconciliationRoutes } from './ledger/reconciliation-routes.js';
 import { chainWatcherConsumers } from './messaging/handlers.js';
@@ -30,6 +31,7 @@ export const chainWatcherService = defineService({
     return {
       routes: {
         ...walletRoutes(ctx),
+        ...ledgerRoutes(ctx),
         ...relayerRoutes(ctx),
         ...cctpFeeInputRoutes(ctx, kit.config),
         ...reconciliationRoutes(ctx),

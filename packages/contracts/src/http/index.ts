@@ -15,3 +15,4 @@ export * from './merchant-events.js';
 export * from './wallets.js';
 export * from './internal.js';
 export * from './reconciliation.js';
+export * from './balance-transactions.js';

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { BlockchainName, Currency, DecimalString, EvmAddress, IsoTimestamp } from '../common.js';
 import { successEnvelope } from '../envelope.js';
-
-/** A decimal string that may be negative (a difference). */
-export const SignedDecimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'Invalid decimal string');
+import { SignedDecimalString } from './balance-transactions.js';
 
 /**
  * `agrees`: the ledger and balanceOf say the same; `in_flight`: they differ while a movement of the

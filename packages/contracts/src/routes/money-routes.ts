@@ -1,4 +1,6 @@
 import {
+  BalanceTransactionListQuery,
+  BalanceTransactionListResponse,
   BillingProfileResponse,
   CancelRefundResponse,
   CreateRefundBody,
@@ -29,6 +31,24 @@ const invoices = { service: 'invoicing', tags: ['Invoices'] } as const;
 const withdrawals = { service: 'invoicing', tags: ['Withdrawals'], extension: true } as const;
 const billing = { service: 'invoicing', tags: ['Invoices'], extension: true, auth: 'jwt' } as const;
 const refunds = { service: 'refunds', tags: ['Refunds'], auth: 'key' } as const;
+const balanceTransactions = {
+  service: 'chain-watcher',
+  tags: ['Balance transactions'],
+  extension: true,
+  method: 'get',
+  noStore: true,
+  description:
+    'The ledger entries of the merchant wallet, newest first: every token movement in or out with the ' +
+    'wallet balance after it. `format=csv` or `Accept: text/csv` answers a CSV export of the same ' +
+    'filters (all matching rows up to 10,000; `limit` and `offset` are ignored).',
+  request: { query: BalanceTransactionListQuery },
+  responses: {
+    200: {
+      description: 'A page of balance transactions (or the CSV export)',
+      schema: BalanceTransactionListResponse,
+    },
+  },
+} as const;
 const pdf = { 200: { description: 'The invoice PDF', contentType: PDF_CONTENT_TYPE } };
 
 const listInvoices = {
@@ -47,6 +67,20 @@ const invoicePdf = {
 } as const;
 
 export const moneyRoutes = [
+  {
+    ...balanceTransactions,
+    operationId: 'listBalanceTransactionsApi',
+    path: '/balance-transactions/api/list',
+    auth: 'key',
+    summary: 'List the wallet’s balance transactions (ledger entries)',
+  },
+  {
+    ...balanceTransactions,
+    operationId: 'listBalanceTransactions',
+    path: '/balance-transactions',
+    auth: 'jwt',
+    summary: 'List the wallet’s balance transactions (dashboard)',
+  },
   { ...listInvoices, operationId: 'listInvoicesApi', path: '/invoices/api/list', auth: 'key' },
   { ...invoicePdf, operationId: 'getInvoicePdfApi', path: '/invoices/api/:id/pdf', auth: 'key' },
   { ...listInvoices, operationId: 'listInvoices', path: '/invoices', auth: 'jwt' },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { ledgerBackfillMigration } from '../ledger/backfill.js';
 import { ledgerMigration } from '../ledger/migration.js';
 
 export const MASTER_SEED = 'master_seed';
@@ -340,4 +341,5 @@ export const chainWatcherMigrations: Migration[] = [
   cctpRelayerMigration,
   correlationMigration,
   ledgerMigration,
+  ledgerBackfillMigration,
 ];

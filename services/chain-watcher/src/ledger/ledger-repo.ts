@@ -38,6 +38,8 @@ export interface NewJournal extends WalletRef {
   lines: ReadonlyArray<{ account: LedgerAccount; amount: bigint }>;
 }
 
+const lockRank = (account: LedgerAccount): number => (account === 'wallet' ? 0 : 1);
+
 /**
  * Appends a journal and its entries in the caller's transaction (the one that records the state
  * change the journal is about). Each account's balance row is locked, in a fixed order, while its
@@ -75,7 +77,11 @@ export const appendJournal = async (trx: Knex.Transaction, j: NewJournal): Promi
     ],
   )) as { rows: Array<{ id: string }> };
   if (inserted.rows.length === 0) return false;
-  const lines = [...j.lines].sort((a, b) => a.account.localeCompare(b.account));
+  // The wallet account first, then the others by name: the wallet row is the lock every journal of
+  // a wallet and token takes first, so journals of one wallet queue there instead of deadlocking.
+  const lines = [...j.lines].sort(
+    (a, b) => lockRank(a.account) - lockRank(b.account) || a.account.localeCompare(b.account),
+  );
   for (const line of lines) {
     const head = (await trx.raw(
       `insert into ${LEDGER_BALANCES} as b (chain_id, token, wallet_address, account, merchant_id, blockchain, balance)

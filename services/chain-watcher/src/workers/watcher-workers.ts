@@ -3,6 +3,7 @@ import type { ChainWatcherConfig } from '../config.js';
 import type { WatcherContext } from '../domain/context.js';
 import { reconcilerWorker } from '../ledger/reconciler-worker.js';
 import { cctpWorker } from './cctp.js';
+import { ledgerBackfillWorker } from './ledger-backfill.js';
 import { scannerWorker } from './scanner.js';
 import { senderWorker } from './sender.js';
 import { recoveryWorker, verifierWorker } from './verifier.js';
@@ -37,7 +38,7 @@ export const watcherWorkers = (
   });
   const reconciler = reconcilerWorker(ctx, { intervalMs: config.RECONCILE_INTERVAL_MS });
   return {
-    workers: [verifier, sender, recovery, scanner, cctp, reconciler],
+    workers: [verifier, sender, recovery, scanner, cctp, reconciler, ledgerBackfillWorker(ctx)],
     wake: () => {
       verifier.wake();
       sender.wake();

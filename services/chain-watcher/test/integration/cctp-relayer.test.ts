@@ -143,6 +143,21 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
     expect(chain.mints).to.deep.equal([minted.mintTxHash]);
     expect(chain.transfers).to.deep.equal([{ txHash: transferred.transferTxHash, value: units('10') }]);
     expect((await base.balance('USDC', shop.address)) - before).to.equal(units('10'));
+    // The ledger: the relay's transfer into the merchant wallet is this payment's, counted once.
+    const ledger = await h
+      .db('ledger_entries as e')
+      .join('ledger_journals as j', 'j.id', 'e.journal_id')
+      .where('j.tx_hash', transferred.transferTxHash.toLowerCase())
+      .select('e.account')
+      .sum({ total: 'e.amount' })
+      .groupBy('e.account');
+    expect(Object.fromEntries(ledger.map((r) => [r.account, r.total]))).to.deep.include({
+      wallet: '10000000',
+      customer_payments: '-10000000',
+    });
+    expect(await h.db('ledger_journals').where({ payment_id: paymentId }).first()).to.include({
+      tx_hash: transferred.transferTxHash.toLowerCase(),
+    });
 
     expect(await row(paymentId)).to.include({
       step: 'done',

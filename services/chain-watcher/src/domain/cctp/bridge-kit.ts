@@ -8,10 +8,12 @@ import {
   addressFromWord,
 } from '../../chain/cctp.js';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
+import { decodeTransfer } from '../../chain/erc20.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
 import { claimTransaction } from '../../db/claims-repo.js';
 import { lockTransaction, markMatched } from '../../db/unclaimed-repo.js';
 import { advanceCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
+import { recordPaymentIn } from '../../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import {
@@ -100,6 +102,8 @@ interface MintFacts {
   blockNumber: number;
   minted: bigint;
   nonce: string;
+  /** of the Transfer into the merchant wallet */
+  logIndex: number | undefined;
 }
 
 /** The mint of this burn in `receipt`, if it holds one: same source, body, recipient and token. */
@@ -138,7 +142,17 @@ const mintIn = (
         m.mintToken === getAddress(r.destination.tokens.USDC!),
     );
   if (!minted) return undefined;
-  return { blockNumber: receipt.blockNumber, minted: minted.amount, nonce: received.nonce };
+  // The Transfer log of the mint into the wallet (the net amount): what the ledger records.
+  const usdc = getAddress(r.destination.tokens.USDC!);
+  const credited = receipt.logs
+    .map(decodeTransfer)
+    .find((t) => t?.token === usdc && t.to === getAddress(r.wallet) && t.value === minted.amount);
+  return {
+    blockNumber: receipt.blockNumber,
+    minted: minted.amount,
+    nonce: received.nonce,
+    logIndex: credited?.logIndex,
+  };
 };
 
 const decodeCctpMessageBody = (body: string) =>
@@ -208,6 +222,23 @@ const checkMint = async (
       }))
     )
       return;
+    if (confirmed.logIndex !== undefined) {
+      await recordPaymentIn(
+        trx,
+        {
+          merchantId: p.merchantId,
+          chainId: r.destination.chainId,
+          blockchain: r.destination.name,
+          token: 'USDC',
+          walletAddress: r.wallet,
+          txHash: confirmed.txHash,
+          logIndex: confirmed.logIndex,
+          amount: confirmed.minted,
+          blockNumber: confirmed.blockNumber,
+        },
+        p.paymentId,
+      );
+    }
     await writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
       paymentId: p.paymentId,
       flow: 'bridge_kit',

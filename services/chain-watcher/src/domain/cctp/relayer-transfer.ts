@@ -11,6 +11,7 @@ import {
 } from '../../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { listRelayTransactions, type RelayTransaction } from '../../db/relay-transactions-repo.js';
+import { recordPaymentIn } from '../../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context.js';
 import { tokenDomain } from '../transfers/attempts.js';
 import { amountText, pausedNote } from '../transfers/rules.js';
@@ -140,7 +141,7 @@ const settleTransfer = async (
   if (!receipt) return waitFor('transfer receipt not readable yet');
   const paid = receipt.logs
     .map(decodeTransfer)
-    .some(
+    .find(
       (t) =>
         t?.token === usdcOf(r) && t.from === r.relay && t.to === getAddress(r.merchant) && t.value === value,
     );
@@ -158,6 +159,21 @@ const settleTransfer = async (
       transferBlock: receipt.blockNumber,
     });
     if (!moved) return;
+    await recordPaymentIn(
+      trx,
+      {
+        merchantId: p.merchantId,
+        chainId: r.destination.chainId,
+        blockchain: r.destination.name,
+        token: 'USDC',
+        walletAddress: r.merchant,
+        txHash: transferTxHash,
+        logIndex: paid.logIndex,
+        amount: value,
+        blockNumber: receipt.blockNumber,
+      },
+      p.paymentId,
+    );
     await writeEvent(trx, EventTypes.ChainCctpTransferred, p.merchantId, {
       paymentId: p.paymentId,
       transferTxHash,

@@ -8,6 +8,7 @@ import {
   type TransferRecord,
   type TransferStatus,
 } from '../../db/transfers-repo.js';
+import { recordTransferOut } from '../../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context.js';
 
 /*
@@ -57,6 +58,27 @@ const writeOutcome = (trx: Knex.Transaction, t: Requested, end: Outcome): Promis
   return writeEvent(trx, EventTypes.TransferFailed, t.merchantId, { ...about, reason, code, txHash });
 };
 
+/** The ledger's record of the tokens a confirmed transfer took out of the merchant wallet. */
+const journalTransferOut = async (
+  trx: Knex.Transaction,
+  t: TransferRecord,
+  mined: { txHash: string; blockNumber: number },
+): Promise<void> => {
+  if (t.chainId === null || t.fromAddress === null || t.amountUnits === null) return;
+  await recordTransferOut(trx, {
+    merchantId: t.merchantId,
+    chainId: t.chainId,
+    blockchain: t.blockchain,
+    token: t.token,
+    walletAddress: t.fromAddress,
+    idempotencyKey: t.idempotencyKey,
+    purpose: t.purpose,
+    txHash: mined.txHash,
+    blockNumber: mined.blockNumber,
+    amount: t.amountUnits,
+  });
+};
+
 /**
  * The one transition out of an open state `from`, with its event, metrics and log line; false when
  * another worker made it.
@@ -69,6 +91,7 @@ const finish = async (
 ): Promise<boolean> => {
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await finishTransfer(trx, t.id, from, end))) return false;
+    if (end.status === 'confirmed') await journalTransferOut(trx, t, end);
     await writeOutcome(trx, t, end);
     return true;
   });

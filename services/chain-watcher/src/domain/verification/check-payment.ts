@@ -101,6 +101,8 @@ const wait = (
   blockHash: string | null = null,
 ): Outcome => ({ kind: 'wait', why, detail, blockNumber, blockHash });
 
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 const pastNotFoundDeadline = (ctx: WatcherContext, v: VerificationRecord): boolean =>
   Date.now() - v.paymentCreatedAt.getTime() >= ctx.verification.txNotFoundAfterMs;
 
@@ -199,13 +201,23 @@ export const checkPayment = async (
     return wait('reorg', `block ${seen.number} is no longer ${seen.hash}`, seen.number, seen.hash);
   }
 
-  const at = { blockNumber: seen.number, blockHash: seen.hash };
-  if (receipt.status !== 1) return { ...reject('tx_reverted', 'the transaction reverted'), ...at };
+  if (receipt.status !== 1) {
+    return {
+      ...reject('tx_reverted', 'the transaction reverted'),
+      blockNumber: seen.number,
+      blockHash: seen.hash,
+    };
+  }
+  const transfers = receipt.logs.map(decodeTransfer).filter((t): t is TokenTransfer => t !== undefined);
+  // Whatever the verdict, these reached the merchant wallet: the ledger records each of them.
+  const incoming = transfers
+    .filter((t) => same(t.token, tokenAddress) && same(t.to, wallet))
+    .map(({ logIndex, from, to, value }) => ({ logIndex, from, to, value }));
+  const at = { blockNumber: seen.number, blockHash: seen.hash, incoming };
   const blockTimestamp = new Date(block.timestamp * 1000);
   const tooEarly = checkSessionTime(blockTimestamp, v.sessionCreatedAt);
   if (tooEarly) return { ...tooEarly, ...at };
 
-  const transfers = receipt.logs.map(decodeTransfer).filter((t): t is TokenTransfer => t !== undefined);
   const result = evaluateTransfers(transfers, {
     token: v.token,
     tokenAddress,
@@ -223,5 +235,6 @@ export const checkPayment = async (
     blockTimestamp,
     confirmations,
     toAddress: wallet,
+    incoming,
   };
 };

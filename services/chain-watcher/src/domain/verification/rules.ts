@@ -1,6 +1,14 @@
 import { baseUnitsToDecimal, type ChainPaymentRejectReason, type Currency } from '@stablepay/contracts';
 import type { TokenTransfer } from '../../chain/erc20.js';
 
+/** A Transfer log of the payment's token into the merchant wallet: what the ledger records. */
+export interface IncomingLog {
+  logIndex: number;
+  from: string;
+  to: string;
+  value: bigint;
+}
+
 /** What a check of one payment concluded. */
 export type Outcome =
   | {
@@ -12,6 +20,7 @@ export type Outcome =
       confirmations: number;
       /** the merchant wallet the transfer reached */
       toAddress: string;
+      incoming?: IncomingLog[];
     }
   | {
       kind: 'rejected';
@@ -20,6 +29,7 @@ export type Outcome =
       detail: string;
       blockNumber?: number;
       blockHash?: string;
+      incoming?: IncomingLog[];
     }
   | {
       kind: 'wait';

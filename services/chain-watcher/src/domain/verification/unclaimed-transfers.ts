@@ -7,6 +7,7 @@ import { advanceCursor, initCursor, readCursor } from '../../db/cursors-repo.js'
 import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from '../../db/unclaimed-repo.js';
 import { hasVerificationForTx } from '../../db/verifications-repo.js';
 import { walletsOnChain, type WalletRecord } from '../../db/wallets-repo.js';
+import { recordUnattributedIn } from '../../ledger/journals.js';
 import type { WatcherContext } from '../context.js';
 
 /** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
@@ -102,7 +103,20 @@ export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: n
           walletId: wallet.id,
           merchantId: wallet.merchantId,
         };
-        if (await insertUnclaimed(trx, row)) recorded.push(row);
+        if (!(await insertUnclaimed(trx, row))) continue;
+        recorded.push(row);
+        // Keyed like every record of this log: a payment that claims it later attributes it.
+        await recordUnattributedIn(trx, {
+          merchantId: row.merchantId,
+          chainId: row.chainId,
+          blockchain: row.blockchain,
+          token: row.token,
+          walletAddress: row.toAddress,
+          txHash: row.txHash,
+          logIndex: row.logIndex,
+          amount: row.amountUnits,
+          blockNumber: row.blockNumber,
+        });
       }
     });
   } catch (err) {

@@ -11,6 +11,7 @@ import {
 } from '../../db/verifications-repo.js';
 import type { WatcherContext } from '../context.js';
 import { nextCheckDelay, reject, type Outcome } from './rules.js';
+import { journalVerdict, journalVerdicts } from './verdict-journals.js';
 
 type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
 
@@ -36,6 +37,7 @@ export const recordVerdict = async (
     const won = await decide(trx, v.paymentId, decisionOf(final));
     // Decided elsewhere: undo this transaction's claim, publish nothing.
     if (!won) throw new DecidedElsewhere();
+    await journalVerdict(trx, v, final);
     await enqueueEvent(trx, verdictEvent(v, final));
   });
   try {
@@ -126,7 +128,8 @@ export interface PendingVerdict {
 /**
  * The verdicts of one pass, committed together: the claims, the guarded transitions and their
  * events in one transaction of four statements, whatever the number of payments, instead of one
- * transaction of five round trips each. Should any payment of the batch have been decided
+ * transaction of five round trips each (plus the ledger's journals, a few statements per
+ * Transfer log that reached a merchant wallet). Should any payment of the batch have been decided
  * elsewhere (a replica racing on an expired lease), or the transaction fail, nothing of it stays
  * and every verdict is recorded on its own with recordVerdict, which sorts the race out row by row.
  */
@@ -153,6 +156,10 @@ export const recordVerdicts = async (
           verdicts.map(({ v }, i) => ({ paymentId: v.paymentId, decision: decisionOf(decided[i]!) })),
         );
         if (won.size !== verdicts.length) throw new DecidedElsewhere();
+        await journalVerdicts(
+          trx,
+          verdicts.map(({ v }, i) => ({ v, final: decided[i]! })),
+        );
         await enqueueEvents(
           trx,
           verdicts.map(({ v }, i) => verdictEvent(v, decided[i]!)),
