@@ -2,7 +2,7 @@
 #   docker run stablepay services/gateway/dist/main.js
 #   docker run stablepay apps/checkout/server/dist/main.js
 #   docker run stablepay deploy/migrate.mjs payments     (a service's migrations, then exit)
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY packages ./packages
@@ -11,7 +11,7 @@ COPY apps ./apps
 COPY deploy ./deploy
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
