@@ -165,6 +165,43 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
     expect(Number(allocator.next_nonce)).to.equal(Number(txs[1].relayer_nonce) + 1);
   });
 
+  it('waits through pending answers written with nulls (attestation, message, nonce), recording pending_confirmations', async () => {
+    attestation.control.setPendingShape('nulls');
+    try {
+      const customer = payer();
+      const burned = await customer.burn({
+        amount: '5.3',
+        destination: devnet.chain('BASE'),
+        recipient: relay,
+      });
+      await waitFor(() => seenBy(attestation, burned.hash), 'the attestation service to see the burn');
+      const paymentId = await publishRelayerPayment(h, devnet, {
+        merchant: shop,
+        burnTxHash: burned.hash,
+        from: customer.address,
+        quote: feeQuote(5.3, 5),
+      });
+      await waitFor(
+        async () => (await row(paymentId))?.attestation_status === 'pending_confirmations',
+        20_000,
+        'pending_confirmations recorded',
+      );
+      const done = await outcome(paymentId);
+      expect(done.type, JSON.stringify(done.data)).to.equal('chain.cctp.transferred');
+      expect(cctpEventsOf(events, paymentId).map(stepName)).to.deep.equal([
+        'chain.cctp.burn_verified',
+        'attested: pending_confirmations',
+        'attested: complete',
+        'chain.cctp.minted',
+        'chain.cctp.transferred',
+      ]);
+      const metrics = await (await fetch(`${h.url}/metrics`)).text();
+      expect(metrics).to.not.match(/cctp_attestation_requests_total\{[^}]*outcome="malformed"[^}]*\} [1-9]/);
+    } finally {
+      attestation.control.setPendingShape('placeholders');
+    }
+  });
+
   it('fails wrong_recipient when the burn mints to anyone but the relay wallet, and sends nothing', async () => {
     const customer = payer();
     const burned = await customer.burn({
