@@ -42,6 +42,18 @@ export const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 export const Uuid = z.string().regex(new RegExp(`^${UUID_PATTERN}$`), 'Invalid UUID');
 export type Uuid = z.infer<typeof Uuid>;
 
+const UUID_ANYWHERE = new RegExp(UUID_PATTERN, 'g');
+
+/**
+ * The one spelling of every UUID in a text: lower case (RFC 9562 §4 asks for lower case output, and
+ * PostgreSQL prints uuids so). An id that reaches a domain function in another spelling names the
+ * same row in a uuid column, yet differs as text wherever the id is bound into something (the
+ * associated data of a sealed secret, a cache key, a URL): so ids are canonicalised once, where a
+ * request's path parameters are read. Works inside composite ids too (`cs_live_<uuid>`).
+ */
+export const canonicalUuids = (text: string): string =>
+  text.replace(UUID_ANYWHERE, (uuid) => uuid.toLowerCase());
+
 export const TxHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'Invalid transaction hash');
 export type TxHash = z.infer<typeof TxHash>;
 

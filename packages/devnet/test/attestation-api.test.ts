@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SigningKey, hexlify, randomBytes } from 'ethers';
 import { devnetAccount } from '../src/accounts.js';
 import { freePort, startAnvil, type AnvilProcess } from '../src/anvil.js';
+import { reattestNonce } from '../src/attestation/http.js';
 import { startAttestationService, type AttestationService } from '../src/attestation/index.js';
 
 /*
@@ -112,6 +113,25 @@ describe('attestation service: API and failure modes', () => {
     expect((await get('/v1/attestations/0xnothex')).status).to.equal(400);
     const reattest = await get(`/v2/reattest/${hexlify(randomBytes(32))}`, { method: 'POST' });
     expect(reattest.status).to.equal(404);
+    // The nonce as the V2 message carries it (bytes32, either case) or in decimal, Circle's example form.
+    expect(
+      (
+        await get(`/v2/reattest/${hexlify(randomBytes(32)).toUpperCase().replace('0X', '0x')}`, {
+          method: 'POST',
+        })
+      ).status,
+    ).to.equal(404);
+    expect((await get('/v2/reattest/9682', { method: 'POST' })).status).to.equal(404);
+    expect((await get('/v2/reattest/0x1234', { method: 'POST' })).status).to.equal(400);
+    expect((await get('/v2/reattest/-1', { method: 'POST' })).status).to.equal(400);
+  });
+
+  it('reads a re-attestation nonce in bytes32 hex or in decimal as the same bytes32', () => {
+    const hex = `0x${'0'.repeat(60)}25d2`;
+    expect(reattestNonce('9682')).to.equal(hex);
+    expect(reattestNonce(hex.toUpperCase().replace('0X', '0x'))).to.equal(hex);
+    expect(reattestNonce((2n ** 256n).toString())).to.equal(undefined);
+    expect(reattestNonce('0xzz')).to.equal(undefined);
   });
 
   it('answers slowly when told to', async () => {

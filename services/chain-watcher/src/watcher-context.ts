@@ -83,6 +83,7 @@ export const buildWatcherContext = async (
             baseUrl: config.CCTP_ATTESTATION_URL,
             timeoutMs: config.CCTP_ATTESTATION_TIMEOUT_MS,
             metrics,
+            logger,
           })
         : undefined,
     },

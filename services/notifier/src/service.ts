@@ -2,6 +2,7 @@ import { defineService } from '@stablepay/platform';
 import { loadNotifierConfig } from './config.js';
 import { notifierMigrations } from './db/migrations.js';
 import { createNotifierContext } from './domain/context.js';
+import { repairSecretSpellings } from './domain/secret-spellings.js';
 import { checkSecretKek } from './domain/secrets.js';
 import { webhookRoutes } from './http/webhooks/routes.js';
 import { invoicingAttachments, type AttachmentSource } from './mail/attachments.js';
@@ -30,10 +31,10 @@ export const notifierService = defineService({
   migrations: notifierMigrations,
   loadConfig: loadNotifierConfig,
   build: async ({ config, deps, eventsCommitted }, options: NotifierOptions) => {
-    await checkSecretKek(deps.db, {
-      current: config.WEBHOOK_SECRET_KEK,
-      previous: config.WEBHOOK_SECRET_KEK_PREVIOUS,
-    });
+    const keks = { current: config.WEBHOOK_SECRET_KEK, previous: config.WEBHOOK_SECRET_KEK_PREVIOUS };
+    // Before the key check: a secret sealed under a misspelt id would fail it for the wrong reason.
+    await repairSecretSpellings(deps.db, keks, deps.logger);
+    await checkSecretKek(deps.db, keks);
     const transport = options.mailTransport ?? createMailTransport(config, deps.logger);
     // The context wakes the workers and the workers need the context: these run only once both exist.
     const context = createNotifierContext(config, deps, options.resolve ?? systemResolver, {

@@ -43,14 +43,39 @@ const decodedMessage = (message: string, withBurnBody: boolean) => {
 };
 
 /**
+ * How an unsigned message is written: `placeholders` (message "0x", attestation "PENDING", nonce
+ * ""), or `nulls`, the other shape Circle's docs and clients show (attestation, message, eventNonce
+ * and the decoded fields not known yet null).
+ */
+export type PendingShape = 'placeholders' | 'nulls';
+
+/**
  * One entry of GET /v2/messages. Before the confirmations Circle has no signed message yet: message
  * "0x", attestation "PENDING", no nonce, and delayReason says when a fast burn waits for standard.
  */
-export const messageJson = (record: ObservedMessage) => {
+export const messageJson = (record: ObservedMessage, pending: PendingShape = 'placeholders') => {
   const forward = {
     forwardState: record.forward?.state ?? null,
     forwardTxHash: record.forward?.txHash ?? null,
   };
+  if (!record.attested && pending === 'nulls') {
+    return {
+      message: null,
+      eventNonce: null,
+      attestation: null,
+      decodedMessage: {
+        sourceDomain: String(record.sourceDomain),
+        destinationDomain: String(record.destinationDomain),
+        nonce: null,
+        finalityThresholdExecuted: null,
+        decodedMessageBody: null,
+      },
+      cctpVersion: CCTP_VERSION,
+      status: 'pending_confirmations',
+      delayReason: record.decision.delayReason ?? null,
+      ...forward,
+    };
+  }
   if (!record.attested) {
     return {
       message: '0x',

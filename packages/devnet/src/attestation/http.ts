@@ -53,6 +53,17 @@ export class ServiceModes {
 
 const error = (status: number, message: string): ApiResponse => ({ status, body: { error: message } });
 const BYTES32 = (value: string | null): value is string => value !== null && isHexString(value, 32);
+/**
+ * The nonce of POST /v2/reattest/{nonce}: the V2 message's bytes32 as it carries it (`0x` + 64 hex,
+ * any case), which is what Iris reports as `eventNonce`, or the same number in decimal, the form
+ * of Circle's example answer (`"9682"`). Lower-case bytes32 hex, or undefined when it is neither.
+ */
+export const reattestNonce = (value: string | null): string | undefined => {
+  if (BYTES32(value)) return value.toLowerCase();
+  if (value === null || !/^\d{1,78}$/.test(value)) return undefined;
+  const n = BigInt(value);
+  return n < 2n ** 256n ? `0x${n.toString(16).padStart(64, '0')}` : undefined;
+};
 const domainParam = (value: string | undefined): number | undefined =>
   value !== undefined && /^\d{1,10}$/.test(value) && Number(value) <= 0xffff_ffff ? Number(value) : undefined;
 
@@ -81,9 +92,9 @@ const route = async (method: string, url: URL, routes: IrisRoutes): Promise<ApiR
     return routes.fees(source, destination, url.searchParams.get('forward') === 'true');
   }
   if (method === 'POST' && version === 'v2' && resource === 'reattest' && parts.length === 3) {
-    const nonce = parts[2] ?? null;
-    if (!BYTES32(nonce)) return error(400, 'Invalid nonce');
-    return routes.reattest(nonce.toLowerCase());
+    const nonce = reattestNonce(parts[2] ?? null);
+    if (nonce === undefined) return error(400, 'Invalid nonce');
+    return routes.reattest(nonce);
   }
   if (method === 'GET' && version === 'v2' && resource === 'publicKeys' && parts.length === 2) {
     return routes.publicKeys();

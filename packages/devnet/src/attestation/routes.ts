@@ -1,4 +1,4 @@
-import { feesJson, messageJson, publicKeysJson, v1AttestationJson } from './api-json.js';
+import { feesJson, messageJson, publicKeysJson, v1AttestationJson, type PendingShape } from './api-json.js';
 import { ReattestError, type MessageAttester } from './attester.js';
 import type { ChainClient } from './chain-client.js';
 import type { ForwardingRelayer } from './forwarder.js';
@@ -17,9 +17,18 @@ export interface RouteDeps {
   store: MessageStore;
   attester: MessageAttester;
   relayer: ForwardingRelayer;
+  /** How unsigned messages are written (tests switch it); placeholders by default. */
+  pendingShape?: () => PendingShape;
 }
 
-export const irisRoutes = ({ options, clients, store, attester, relayer }: RouteDeps): IrisRoutes => ({
+export const irisRoutes = ({
+  options,
+  clients,
+  store,
+  attester,
+  relayer,
+  pendingShape = () => 'placeholders',
+}: RouteDeps): IrisRoutes => ({
   messages(sourceDomain, filter) {
     if (!clients.has(sourceDomain)) return error(400, `Unsupported sourceDomainId ${sourceDomain}`);
     let found = filter.transactionHash
@@ -33,7 +42,7 @@ export const irisRoutes = ({ options, clients, store, attester, relayer }: Route
       );
     }
     if (!found || found.length === 0) return error(404, 'Message not found');
-    return { status: 200, body: { messages: found.map(messageJson) } };
+    return { status: 200, body: { messages: found.map((m) => messageJson(m, pendingShape())) } };
   },
 
   async fees(sourceDomain, destinationDomain, forward) {

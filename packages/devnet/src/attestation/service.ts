@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { PendingShape } from './api-json.js';
 import { MessageAttester } from './attester.js';
 import { ChainClient } from './chain-client.js';
 import { ForwardingRelayer } from './forwarder.js';
@@ -32,6 +33,8 @@ export interface AttestationControl {
   setDelay(ms: number): void;
   /** Answer every request with this 5xx status; false: answer normally. */
   setFailure(status: number | false): void;
+  /** How messages not signed yet are written: Circle's placeholders ("0x", "PENDING") or nulls. */
+  setPendingShape(shape: PendingShape): void;
   /** Refuse every request with 429 while on. */
   setRateLimited(on: boolean): void;
   /** Lift a block that Circle's rate limit (when configured) put in place. */
@@ -173,8 +176,9 @@ export const startAttestationService = async (
     });
   };
 
+  let pendingShape: PendingShape = 'placeholders';
   const server = createIrisServer(
-    irisRoutes({ options, clients, store, attester, relayer }),
+    irisRoutes({ options, clients, store, attester, relayer, pendingShape: () => pendingShape }),
     modes,
     (error) => warn('request failed', error),
   );
@@ -197,6 +201,9 @@ export const startAttestationService = async (
         throw new RangeError('failure status must be a 5xx code');
       }
       modes.failStatus = status === false ? null : status;
+    },
+    setPendingShape: (shape) => {
+      pendingShape = shape;
     },
     setRateLimited: (on) => {
       modes.forceRateLimit = on;

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import {
+  canonicalUuids,
   orderRoutes,
   routesOf,
   type OperationId,
@@ -167,6 +168,30 @@ export const malformedQuery = (url: string | undefined): boolean => {
   return false;
 };
 
+/**
+ * Path parameters with every UUID in its canonical (lower-case) spelling, written back onto the
+ * request so that whatever reads `req.params` afterwards sees the same id the handler gets:
+ * `/webhooks/3F2A…` and `/webhooks/3f2a…` are one resource, and only one spelling ever reaches a
+ * domain function, an AEAD's associated data, a cache key or an idempotency record.
+ */
+export const canonicalizeParams = (req: { params?: unknown }): Record<string, unknown> => {
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string') params[name] = canonicalUuids(value);
+  }
+  return params;
+};
+
+/**
+ * The route's path with the request's (canonical) parameters filled in: the same resource as the
+ * path received, spelt the one way (`/merchant-webhooks/api/<lower-case id>/test`).
+ */
+export const canonicalRoutePath = (routePath: string, params: Record<string, unknown>): string =>
+  routePath.replace(/:([A-Za-z0-9_]+)/g, (whole, name: string) => {
+    const value = params[name];
+    return typeof value === 'string' ? encodeURIComponent(value) : whole;
+  });
+
 export interface ParsedRequest {
   body: unknown;
   query: unknown;
@@ -174,8 +199,9 @@ export interface ParsedRequest {
 }
 
 /**
- * Validates a request against its catalogue route: text rules first (one rule for every route),
- * then unknown query parameters, then each part's schema. Throws the envelope's 400.
+ * Validates a request against its catalogue route: path parameters canonicalised first (UUIDs in
+ * lower case, see canonicalizeParams), then text rules (one rule for every route), unknown query
+ * parameters, and each part's schema. Throws the envelope's 400.
  */
 export const parseRouteRequest = (
   spec: RouteSpec,
@@ -187,7 +213,7 @@ export const parseRouteRequest = (
       fieldDetail('', 'The query string is not valid percent-encoding', 'invalid_encoding'),
     ]);
   }
-  const params = (req.params ?? {}) as Record<string, unknown>;
+  const params = canonicalizeParams(req);
   const query = (req.query ?? {}) as Record<string, unknown>;
   const checkBody = parts.body ?? true;
   const text = [

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { baseUnitsToDecimal } from '@stablepay/contracts';
-import { waitFor, type EventObserver } from '@stablepay/platform/testing';
+import { metricValue, waitFor, type EventObserver } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
-import { units } from '../support/chain.js';
+import { Customer, units } from '../support/chain.js';
 import {
   Burner,
   RELAYER_TEST_CHAINS,
@@ -44,7 +44,7 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
   });
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 8 });
+    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 10 });
     // Five blocks before a fast attestation: long enough to see pending_confirmations first.
     attestation = await startDevnetAttestationService(devnet, {
       confirmations: { fast: 5 },
@@ -178,6 +178,85 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
       .where({ chain_id: devnet.chain('BASE').chainId })
       .first();
     expect(Number(allocator.next_nonce)).to.equal(Number(txs[1].relayer_nonce) + 1);
+  });
+
+  it('waits through pending answers written with nulls (attestation, message, nonce), recording pending_confirmations', async () => {
+    attestation.control.setPendingShape('nulls');
+    try {
+      const customer = payer();
+      const burned = await customer.burn({
+        amount: '5.3',
+        destination: devnet.chain('BASE'),
+        recipient: relay,
+      });
+      await waitFor(() => seenBy(attestation, burned.hash), 'the attestation service to see the burn');
+      const paymentId = await publishRelayerPayment(h, devnet, {
+        merchant: shop,
+        burnTxHash: burned.hash,
+        from: customer.address,
+        quote: feeQuote(5.3, 5),
+      });
+      await waitFor(
+        async () => (await row(paymentId))?.attestation_status === 'pending_confirmations',
+        20_000,
+        'pending_confirmations recorded',
+      );
+      const done = await outcome(paymentId);
+      expect(done.type, JSON.stringify(done.data)).to.equal('chain.cctp.transferred');
+      expect(cctpEventsOf(events, paymentId).map(stepName)).to.deep.equal([
+        'chain.cctp.burn_verified',
+        'attested: pending_confirmations',
+        'attested: complete',
+        'chain.cctp.minted',
+        'chain.cctp.transferred',
+      ]);
+      const metrics = await (await fetch(`${h.url}/metrics`)).text();
+      expect(metrics).to.not.match(/cctp_attestation_requests_total\{[^}]*outcome="malformed"[^}]*\} [1-9]/);
+    } finally {
+      attestation.control.setPendingShape('placeholders');
+    }
+  });
+
+  it('never records its own transfer from the relay wallet to the merchant as an unclaimed transfer', async () => {
+    const customer = payer();
+    const burned = await customer.burn({
+      amount: '3.2',
+      destination: devnet.chain('BASE'),
+      recipient: relay,
+    });
+    await waitFor(() => seenBy(attestation, burned.hash), 'the attestation service to see the burn');
+    const paymentId = await publishRelayerPayment(h, devnet, {
+      merchant: shop,
+      burnTxHash: burned.hash,
+      from: customer.address,
+      quote: feeQuote(3.2, 3),
+    });
+    const done = await outcome(paymentId);
+    expect(done.type, JSON.stringify(done.data)).to.equal('chain.cctp.transferred');
+    const transferTxHash = done.data.transferTxHash as string;
+    // A transfer to the merchant that nobody recorded, in the same blocks: the scanner does see those.
+    const stranger = new Customer(devnet.chain('BASE'), devnet.customers[9]!);
+    const stray = await stranger.pay('USDC', shop.address, '0.7');
+    stranger.destroy();
+    const head = await devnet.mine('BASE', 10);
+    const cursor = async () =>
+      Number(
+        (await h.db('chain_cursors').where({ chain_id: shop.chainId }).first())?.last_scanned_block ?? 0,
+      );
+    await waitFor(async () => (await cursor()) >= head, 20_000, 'the scanner to pass the transfer');
+
+    const unclaimed = await h.db('unclaimed_transfers').where({ chain_id: shop.chainId });
+    expect(unclaimed.map((u) => u.tx_hash)).to.include(stray.toLowerCase());
+    // No relay → merchant transfer of any payment of this suite is counted as unclaimed.
+    const relayTransfers = (await h.db('cctp_payments').whereNotNull('transfer_tx_hash')).map((p) =>
+      String(p.transfer_tx_hash).toLowerCase(),
+    );
+    expect(relayTransfers).to.include(transferTxHash.toLowerCase());
+    expect(unclaimed.filter((u) => relayTransfers.includes(u.tx_hash))).to.deep.equal([]);
+    expect(unclaimed.filter((u) => u.from_address.toLowerCase() === relay.toLowerCase())).to.deep.equal([]);
+    expect(
+      metricValue(await h.metrics(), 'unclaimed_transfers_total', { chain: 'BASE', token: 'USDC' }),
+    ).to.equal(1);
   });
 
   it('fails wrong_recipient when the burn mints to anyone but the relay wallet, and sends nothing', async () => {

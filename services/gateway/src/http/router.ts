@@ -1,5 +1,13 @@
 import { orderRoutes, routes as merchantFacingRoutes, type RouteSpec } from '@stablepay/contracts';
-import { AppError, noStoreHeader, notFoundHandler, parseRouteRequest, sendError } from '@stablepay/platform';
+import {
+  AppError,
+  canonicalRoutePath,
+  canonicalizeParams,
+  noStoreHeader,
+  notFoundHandler,
+  parseRouteRequest,
+  sendError,
+} from '@stablepay/platform';
 import { Router, type RequestHandler } from 'express';
 import type { GatewayContext } from '../gateway-context.js';
 import { forwardTo } from '../proxy/forward.js';
@@ -21,6 +29,18 @@ const notServedYet =
   (message: string): RequestHandler =>
   (_req, res) => {
     sendError(res, new AppError('not_implemented', message));
+  };
+
+/**
+ * The request's path as the route spells it, with its parameters canonical (UUIDs in lower case):
+ * what idempotency records and the owning service see, so `/refunds/api/<ID>` and
+ * `/refunds/api/<id>` are one resource everywhere, whatever spelling the client used.
+ */
+const canonicalPath =
+  (spec: RouteSpec): RequestHandler =>
+  (req, res, next) => {
+    res.locals.canonicalPath = canonicalRoutePath(spec.path, canonicalizeParams(req));
+    next();
   };
 
 /**
@@ -70,8 +90,8 @@ export const buildGatewayRouter = (
 
   const finalHandlers = (spec: RouteSpec): RequestHandler[] => {
     if (spec.planned) return [notServedYet(spec.planned)];
-    if (spec.service === 'gateway') return [json, idempotent, own(spec)];
-    return [validateForwarded(spec), buffered, idempotent, forwardFor(spec)];
+    if (spec.service === 'gateway') return [canonicalPath(spec), json, idempotent, own(spec)];
+    return [canonicalPath(spec), validateForwarded(spec), buffered, idempotent, forwardFor(spec)];
   };
 
   const chainFor = (spec: RouteSpec): RequestHandler[] => {

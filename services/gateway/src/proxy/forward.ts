@@ -46,6 +46,12 @@ const byteLimit = (max: number, onExceeded: () => void): Transform => {
   });
 };
 
+const upstreamPath = (req: Request, canonicalPath: string | undefined): string => {
+  if (canonicalPath === undefined) return req.originalUrl;
+  const query = req.originalUrl.indexOf('?');
+  return query < 0 ? canonicalPath : canonicalPath + req.originalUrl.slice(query);
+};
+
 /**
  * Forwards the request to the owning service: same method, path and query string, the body and
  * the answer streamed (never buffered: invoices are PDFs), the client's credentials replaced by
@@ -76,8 +82,9 @@ export const forwardTo =
       protocol: url.protocol,
       hostname: url.hostname,
       port: url.port || undefined,
-      // Path and query exactly as received; never resolved as a URL (`//host/...` stays a path).
-      path: url.pathname.replace(/\/$/, '') + req.originalUrl,
+      // The route's path with canonical parameters when the router worked it out, else the path as
+      // received; the query exactly as received. Never resolved as a URL (`//host/...` stays a path).
+      path: url.pathname.replace(/\/$/, '') + upstreamPath(req, res.locals.canonicalPath),
       method: req.method,
       headers,
       agent,

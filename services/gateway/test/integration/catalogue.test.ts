@@ -108,6 +108,39 @@ describe('gateway: the route catalogue as the gateway serves it', () => {
   });
 
   describe('forwarded requests', () => {
+    const upperIds = (path: string) =>
+      path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, (u) => u.toUpperCase());
+
+    it('forward every route with an id in upper case to its service with the id in its one canonical spelling', async () => {
+      const forwarded = routes.filter((r) => r.path.includes('/:') && r.service !== 'gateway' && !r.planned);
+      expect(forwarded.length).to.be.greaterThan(15);
+      for (const spec of forwarded) {
+        const method = spec.method.toUpperCase();
+        const id = spec.path.startsWith('/checkout') ? `cs_live_${SAMPLE_ID}` : SAMPLE_ID;
+        const canonical = spec.path.replace(/:[A-Za-z]+/g, id);
+        const res = await call(gw.url, method, upperIds(canonical), {
+          headers: credentialsFor(spec),
+          ...(method === 'POST' || method === 'PUT' ? { body: {} } : {}),
+        });
+        expect(res.status, `${method} ${spec.path}: ${res.text}`).to.be.oneOf([200, 201]);
+        expect(upstream.seen.at(-1)!.url, `${method} ${spec.path}`).to.equal(canonical);
+      }
+      // The query goes as it came.
+      const logs = `/merchant-webhooks/api/${SAMPLE_ID}/logs?limit=5`;
+      expect((await call(gw.url, 'GET', upperIds(logs), { headers: { 'x-api-key': key } })).status).to.equal(
+        200,
+      );
+      expect(upstream.seen.at(-1)!.url).to.equal(logs);
+    });
+
+    it('answer the gateway’s own routes the same for an id in upper case', async () => {
+      const lower = await call(gw.url, 'GET', `/merchants/${account.merchantPublicId}/info`);
+      const upper = await call(gw.url, 'GET', upperIds(`/merchants/${account.merchantPublicId}/info`));
+      expect(lower.status, lower.text).to.equal(200);
+      expect(upper.status, upper.text).to.equal(200);
+      expect(upper.body).to.deep.equal(lower.body);
+    });
+
     it('answer a bad path parameter or query with 400 even while the owning service is down', async () => {
       const headers = { 'x-api-key': key };
       const badId = await call(down.url, 'GET', '/refunds/api/not-a-refund', { headers });

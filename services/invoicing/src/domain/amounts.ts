@@ -17,12 +17,16 @@ export interface FeeSplit {
   net: bigint;
 }
 
+/** The rate's part of the fee: `gross` × `rate` rounded half up to a base unit. */
+export const feeByRate = (gross: bigint, rate: string): bigint =>
+  divRound(gross * decimalToBaseUnits(rate), MILLION);
+
 /**
  * The service fee of a withdrawal of `gross` base units: the rate applied and rounded half up to a
  * base unit, never less than the minimum. The rest goes to the destination.
  */
 export const splitFee = (gross: bigint, policy: FeePolicy): FeeSplit => {
-  const byRate = divRound(gross * decimalToBaseUnits(policy.rate), MILLION);
+  const byRate = feeByRate(gross, policy.rate);
   const minimum = decimalToBaseUnits(policy.minimum);
   const fee = byRate > minimum ? byRate : minimum;
   return { fee, net: gross - fee };

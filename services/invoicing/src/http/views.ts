@@ -1,4 +1,4 @@
-import type { Invoice, Withdrawal } from '@stablepay/contracts';
+import { normalizeDecimal, type Invoice, type Withdrawal } from '@stablepay/contracts';
 import { bpToPercent } from '../domain/amounts.js';
 import type { InvoiceRecord, WithdrawalRecord } from '../domain/records.js';
 
@@ -27,7 +27,8 @@ export const toInvoiceView = (i: InvoiceRecord): Invoice => ({
   issued_at: i.issuedAt.toISOString(),
   gross_amount: i.grossAmount,
   service_fee: i.serviceFee,
-  service_fee_eur: i.serviceFeeEur,
+  // Stored in cents, as the invoice states it; written with six decimals like every amount.
+  service_fee_eur: normalizeDecimal(i.serviceFeeEur),
   tax_amount: i.taxAmount,
   net_amount: i.netAmount,
   currency: i.currency,

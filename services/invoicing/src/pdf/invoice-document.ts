@@ -1,6 +1,6 @@
 import type { DocumentDefinition } from 'pdfmake';
 import { baseUnitsToDecimal, decimalToBaseUnits } from '@stablepay/contracts';
-import { bpToPercent } from '../domain/amounts.js';
+import { bpToPercent, feeByRate } from '../domain/amounts.js';
 import type { InvoiceParty, InvoiceRecord } from '../domain/records.js';
 import { LABELS, formatDay, formatDecimal, trimZeros, type InvoiceLabels } from './labels.js';
 
@@ -60,6 +60,13 @@ export const invoiceDocument = (i: InvoiceRecord): DocumentDefinition => {
     formatDay(typeof d === 'string' ? d : d.toISOString().slice(0, 10), i.language);
   const feePercent = num(trimZeros(baseUnitsToDecimal(decimalToBaseUnits(i.feeRate), 4)));
   const vatPercent = num(trimZeros(bpToPercent(i.taxRateBp)));
+  // A fee above what the rate charges is the minimum fee: the line says so, rather than a
+  // percentage that does not add up to the amount beside it.
+  const byRate = feeByRate(decimalToBaseUnits(i.grossAmount), i.feeRate);
+  const feeLine =
+    decimalToBaseUnits(i.serviceFee) > byRate
+      ? l.minimumFeeLine(feePercent, token(i.grossAmount), token(baseUnitsToDecimal(byRate)))
+      : l.feeLine(feePercent, token(i.grossAmount));
   const title = i.rectifiesInvoiceId ? l.rectifyingTitle : l.title;
   const note = taxNote(i, l);
   const right = { alignment: 'right' };
@@ -149,7 +156,7 @@ export const invoiceDocument = (i: InvoiceRecord): DocumentDefinition => {
               { text: i.currency, style: 'caption', ...right },
               { text: 'EUR', style: 'caption', ...right },
             ],
-            amountRow(l.feeLine(feePercent, token(i.grossAmount)), i.serviceFee, i.serviceFeeEur),
+            amountRow(feeLine, i.serviceFee, i.serviceFeeEur),
             amountRow(
               l.netOfVat,
               minus(i.serviceFee, i.taxAmount, 6),

@@ -12,6 +12,8 @@ export interface InvoiceLabels {
   vatNumber: string;
   description: string;
   feeLine: (rate: string, gross: string) => string;
+  /** The fee line when the minimum fee was charged: the rate alone would have charged `byRate`. */
+  minimumFeeLine: (rate: string, gross: string, byRate: string) => string;
   netOfVat: string;
   vat: (rate: string) => string;
   total: string;
@@ -44,6 +46,8 @@ const EN: InvoiceLabels = {
   vatNumber: 'VAT no.',
   description: 'Description',
   feeLine: (rate, gross) => `Withdrawal service fee (${rate} % of ${gross})`,
+  minimumFeeLine: (rate, gross, byRate) =>
+    `Minimum withdrawal service fee (${rate} % of ${gross} would be ${byRate})`,
   netOfVat: 'Net amount',
   vat: (rate) => `VAT ${rate} %`,
   total: 'Total',
@@ -78,6 +82,8 @@ const DE: InvoiceLabels = {
   vatNumber: 'USt-IdNr.',
   description: 'Beschreibung',
   feeLine: (rate, gross) => `Servicegebühr für die Auszahlung (${rate} % von ${gross})`,
+  minimumFeeLine: (rate, gross, byRate) =>
+    `Mindestservicegebühr für die Auszahlung (${rate} % von ${gross} wären ${byRate})`,
   netOfVat: 'Nettobetrag',
   vat: (rate) => `Umsatzsteuer ${rate} %`,
   total: 'Gesamtbetrag',
@@ -113,6 +119,8 @@ const FR: InvoiceLabels = {
   vatNumber: 'N° TVA',
   description: 'Désignation',
   feeLine: (rate, gross) => `Frais de service du retrait (${rate} % de ${gross})`,
+  minimumFeeLine: (rate, gross, byRate) =>
+    `Frais de service minimum du retrait (${rate} % de ${gross} feraient ${byRate})`,
   netOfVat: 'Montant HT',
   vat: (rate) => `TVA ${rate} %`,
   total: 'Total TTC',
@@ -146,6 +154,8 @@ const ES: InvoiceLabels = {
   vatNumber: 'NIF-IVA',
   description: 'Concepto',
   feeLine: (rate, gross) => `Comisión de servicio por la retirada (${rate} % de ${gross})`,
+  minimumFeeLine: (rate, gross, byRate) =>
+    `Comisión mínima de servicio por la retirada (el ${rate} % de ${gross} serían ${byRate})`,
   netOfVat: 'Base imponible',
   vat: (rate) => `IVA ${rate} %`,
   total: 'Total',
@@ -179,6 +189,8 @@ const IT: InvoiceLabels = {
   vatNumber: 'P. IVA',
   description: 'Descrizione',
   feeLine: (rate, gross) => `Commissione di servizio per il prelievo (${rate} % di ${gross})`,
+  minimumFeeLine: (rate, gross, byRate) =>
+    `Commissione minima di servizio per il prelievo (lo ${rate} % di ${gross} sarebbe ${byRate})`,
   netOfVat: 'Imponibile',
   vat: (rate) => `IVA ${rate} %`,
   total: 'Totale',

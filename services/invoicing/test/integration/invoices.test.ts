@@ -44,7 +44,8 @@ describe('invoices: issue, list, PDF, tax, billing profile, rectification (Postg
       status: 'issued',
       gross_amount: '1000.000000',
       service_fee: '5.000000',
-      service_fee_eur: '4.60',
+      // In cents, as the invoice states it, written with six decimals like every amount.
+      service_fee_eur: '4.600000',
       tax_amount: '0.798319',
       net_amount: '995.000000',
       currency: 'USDC',

@@ -40,7 +40,7 @@ describe('EUR rates from the ECB feed (PostgreSQL + RabbitMQ)', function () {
     await h.complete(m, usdc.id);
     const invoice = await h.waitForInvoice(m, usdc.id);
     // 5 USDC at 1 / 1.25 = 0.8 EUR per USDC
-    expect(invoice.service_fee_eur).to.equal('4.00');
+    expect(invoice.service_fee_eur).to.equal('4.000000');
     const row = await h.db('invoices').where({ id: invoice.id }).first();
     expect(row).to.include({ eur_rate_source: 'ecb', eur_rate_date: '2020-01-02', eur_rate: '0.800000' });
 

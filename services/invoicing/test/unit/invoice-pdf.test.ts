@@ -119,6 +119,33 @@ describe('the invoice PDF', function () {
     });
   }
 
+  it('names the minimum fee when it applies, with what the rate alone would have charged', async () => {
+    const minimum = invoice({
+      grossAmount: '4.000000',
+      serviceFee: '0.100000',
+      netAmount: '3.900000',
+      serviceFeeEur: '0.09',
+      taxAmount: '0.015966',
+      taxAmountEur: '0.01',
+    });
+    const expected: Record<InvoiceLanguage, string> = {
+      en: 'Minimum withdrawal service fee (0.5 % of 4.000000 USDC would be 0.020000 USDC)',
+      de: 'Mindestservicegebühr für die Auszahlung (0,5 % von 4,000000 USDC wären 0,020000 USDC)',
+      fr: 'Frais de service minimum du retrait (0,5 % de 4,000000 USDC feraient 0,020000 USDC)',
+      es: 'Comisión mínima de servicio por la retirada (el 0,5 % de 4,000000 USDC serían 0,020000 USDC)',
+      it: 'Commissione minima di servizio per il prelievo (lo 0,5 % di 4,000000 USDC sarebbe 0,020000 USDC)',
+    };
+    for (const [language, line] of Object.entries(expected) as Array<[InvoiceLanguage, string]>) {
+      const text = (await pdfText(await renderInvoicePdf({ ...minimum, language }))).replace(/\s+/g, ' ');
+      expect(text, language).to.contain(line);
+      expect(text, language).to.not.contain(LABELS[language].feeLine('0,5', '4,000000 USDC'));
+    }
+    // At exactly the minimum, the rate charged it: the rate's line.
+    const atMinimum = invoice({ grossAmount: '20.000000', serviceFee: '0.100000', netAmount: '19.900000' });
+    const text = (await pdfText(await renderInvoicePdf(atMinimum))).replace(/\s+/g, ' ');
+    expect(text).to.contain('Withdrawal service fee (0.5 % of 20.000000 USDC)');
+  });
+
   it('carries the legal mention of the reverse charge, and what it corrects', async () => {
     const text = await pdfText(
       await renderInvoicePdf(

@@ -192,7 +192,8 @@ export const regenerateSecret = async (
   const secret = await ctx.db.transaction(async (trx) => {
     const endpoint = await lockMerchantEndpoint(trx, merchantId, id);
     const fresh = generateWebhookSecret();
-    await updateEndpoint(trx, id, { secretSealed: sealSecret(fresh, ctx.kek, id) });
+    // Bound to the id as the row holds it, whatever spelling the caller used.
+    await updateEndpoint(trx, endpoint.id, { secretSealed: sealSecret(fresh, ctx.kek, endpoint.id) });
     await recordEndpointChange(trx, EventTypes.WebhookEndpointSecretRegenerated, endpoint, actor);
     return fresh;
   });

@@ -230,6 +230,25 @@ describe('webhook management API', function () {
     expect(signatureMatches(old, test)).to.equal(false);
   });
 
+  it('takes an endpoint id in any case as the same endpoint, and seals its secret under the canonical id', async () => {
+    const merchantId = randomUUID();
+    const { id } = await h.endpoint(merchantId, rx.url('/upper'), ['payment.completed']);
+    const upper = id.toUpperCase();
+    const res = await h.call('POST', `${API}/${upper}/regenerate-secret`, { merchantId });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.id).to.equal(id);
+    const { secret } = RegenerateWebhookSecretResponse.parse(res.body).data;
+    // The secret still opens: tests and deliveries sign with it.
+    const test = await h.call('POST', `${API}/${upper}/test`, { merchantId });
+    expect(test.status, JSON.stringify(test.body)).to.equal(200);
+    expect(test.body.data.success).to.equal(true);
+    expect(signatureMatches(secret, rx.at('/upper')[0]!)).to.equal(true);
+    expect((await h.call('GET', `${API}/${upper}`, { merchantId })).body.data.id).to.equal(id);
+    await h.publish('payment.completed', paymentData(merchantId));
+    const [, delivered] = await rx.waitForRequests('/upper', 2);
+    expect(signatureMatches(secret, delivered!)).to.equal(true);
+  });
+
   it('bounds the log page: default 20, at most 100, newest first', async () => {
     const merchantId = await h.merchant();
     const { id } = await h.endpoint(merchantId, rx.url('/many'), ['payment.completed']);

@@ -7,6 +7,7 @@ import {
   decodeMintAndWithdraw,
   addressFromWord,
 } from '../../chain/cctp.js';
+import { isSigned } from '../../chain/attestation-api.js';
 import type { ChainRpc } from '../../chain/chain-rpc.js';
 import { decodeTransfer } from '../../chain/erc20.js';
 import type { ReceiptFacts } from '../../chain/rpc-facts.js';
@@ -91,7 +92,7 @@ const checkBurn = async (
 const attestedFacts = async (ctx: WatcherContext, p: CctpPaymentRecord, r: Route) => {
   if (!ctx.cctp.attestation) return {};
   const messages = await ctx.cctp.attestation.messagesByTransaction(r.source.cctpDomain, p.burnTxHash);
-  const done = messages.find((m) => m.status === 'complete');
+  const done = messages.find(isSigned);
   if (!done) return {};
   const nonce = decodeCctpMessage(done.message).nonce;
   return { nonce, forwardTxHash: done.forwardTxHash ?? undefined };

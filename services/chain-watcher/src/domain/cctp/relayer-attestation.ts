@@ -1,6 +1,6 @@
 import { EventTypes } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import type { AttestedMessage } from '../../chain/attestation-api.js';
+import { isSigned, type AttestedMessage } from '../../chain/attestation-api.js';
 import { addressFromWord, decodeCctpMessage, type CctpMessage } from '../../chain/cctp.js';
 import { advanceCctp, noteAttestationStatus, type CctpPaymentRecord } from '../../db/cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context.js';
@@ -24,9 +24,12 @@ export const signedMessageOf = (
   messages: AttestedMessage[],
   p: CctpPaymentRecord,
   r: RelayRoute,
-): { message: CctpMessage; attested: AttestedMessage } | undefined => {
+):
+  | { message: CctpMessage; attested: AttestedMessage & { message: string; attestation: string } }
+  | undefined => {
   for (const attested of messages) {
-    if (attested.status !== COMPLETE) continue;
+    // Pending answers ("PENDING" or null attestation, "0x" or null message) are waited for.
+    if (!isSigned(attested)) continue;
     try {
       const message = decodeCctpMessage(attested.message);
       if (isOurMessage(message, p, r)) return { message, attested };
@@ -84,6 +87,7 @@ export const checkAttestation = async (
     ctx.eventsCommitted();
     return undefined;
   }
+  // `pending_confirmations` while Iris waits for the burn's confirmations: mirrored on the payment.
   const status = messages.find((m) => m.status !== COMPLETE)?.status;
   if (status && status !== p.attestationStatus) {
     await ctx.db.transaction(async (trx) => {

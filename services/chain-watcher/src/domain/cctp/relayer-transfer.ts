@@ -1,7 +1,9 @@
 import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { Transaction, getAddress, keccak256, toUtf8Bytes } from 'ethers';
-import { decodeTransfer } from '../../chain/erc20.js';
+import type { ChainRpc } from '../../chain/chain-rpc.js';
+import { addressTopic, decodeTransfer, type TokenTransfer } from '../../chain/erc20.js';
 import {
+  AUTHORIZATION_USED_TOPIC,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   authorizationState,
   blacklisted,
@@ -10,6 +12,7 @@ import {
   tokenRefusal,
 } from '../../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from '../../db/cctp-repo.js';
+import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../../db/migrations.js';
 import { listRelayTransactions, type RelayTransaction } from '../../db/relay-transactions-repo.js';
 import { recordPaymentIn } from '../../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context.js';
@@ -209,4 +212,111 @@ export const advanceRelayTransfer = async (
   // Reverted with the authorization unused (a pause, an expired authorization, a blacklisting): a
   // fresh authorization is judged and, if it passes, sent under a new nonce.
   return sendTransfer(ctx, p, r, txs.length);
+};
+
+/** A token transfer seen on a chain, in the transaction that made it. */
+export type SeenTransfer = TokenTransfer & { txHash: string };
+
+const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Which of `transfers` are this service's own relay → merchant transfers, the last step of the
+ * legacy relayer flow, and the payment each one pays (by transaction hash). Such a transfer is the
+ * payment's `merchant_transfer_tx_hash`, not money nobody recorded, so the transfer scanner leaves
+ * it out. Recognised, from the surest fact down:
+ * - a transfer transaction the service signed for a payment (every one is stored before it is
+ *   broadcast, so it is known before its block can be confirmed), moving funds from that payment's
+ *   relay wallet to its merchant wallet;
+ * - the payment's recorded transfer (someone else may submit the relay's signed authorization);
+ * - while the payment is still at its transfer step, the relay's authorization used in the
+ *   transaction: its nonce is derived from the payment id (relayAuthorizationNonce), so it names
+ *   the one payment it can pay.
+ * Reads the chain (one receipt) only for a transfer from the chain's relay wallet that the first two
+ * do not explain; call it outside any database transaction.
+ */
+export const ownRelayTransfers = async (
+  ctx: WatcherContext,
+  rpc: ChainRpc,
+  transfers: readonly SeenTransfer[],
+): Promise<Map<string, string>> => {
+  const own = new Map<string, string>();
+  if (transfers.length === 0) return own;
+  const chainId = rpc.chain.chainId;
+  const hashes = [...new Set(transfers.map((t) => t.txHash.toLowerCase()))];
+  const signed = (await ctx
+    .db(`${CCTP_RELAY_TRANSACTIONS} as t`)
+    .join(`${CCTP_PAYMENTS} as p`, 'p.payment_id', 't.payment_id')
+    .where({ 't.chain_id': chainId, 't.action': 'transfer' })
+    .whereIn('t.tx_hash', hashes)
+    .select('t.tx_hash', 't.payment_id', 'p.relay_address', 'p.merchant_address')) as Array<{
+    tx_hash: string;
+    payment_id: string;
+    relay_address: string | null;
+    merchant_address: string | null;
+  }>;
+  for (const t of transfers) {
+    const row = signed.find((r) => r.tx_hash.toLowerCase() === t.txHash.toLowerCase());
+    if (row && same(row.relay_address, t.from) && same(row.merchant_address, t.to))
+      own.set(t.txHash.toLowerCase(), row.payment_id);
+  }
+
+  const relay = ctx.relayers.addressOn(chainId);
+  const fromRelay = transfers.filter((t) => !own.has(t.txHash.toLowerCase()) && relay && same(relay, t.from));
+  if (fromRelay.length === 0) return own;
+  const payments = (await ctx
+    .db(CCTP_PAYMENTS)
+    .where({ flow: 'relayer', destination_chain_id: chainId })
+    .where((q) =>
+      q
+        .whereIn(
+          'transfer_tx_hash',
+          fromRelay.map((t) => t.txHash.toLowerCase()),
+        )
+        .orWhere('step', 'transfer'),
+    )
+    .select(
+      'payment_id',
+      'step',
+      'transfer_tx_hash',
+      'relay_address',
+      'merchant_address',
+      'merchant_receives_units',
+    )) as Array<{
+    payment_id: string;
+    step: string;
+    transfer_tx_hash: string | null;
+    relay_address: string | null;
+    merchant_address: string | null;
+    merchant_receives_units: string | null;
+  }>;
+  for (const t of fromRelay) {
+    const txHash = t.txHash.toLowerCase();
+    const paying = (p: (typeof payments)[number]) =>
+      same(p.relay_address, t.from) &&
+      same(p.merchant_address, t.to) &&
+      p.merchant_receives_units === String(t.value);
+    const recorded = payments.find((p) => same(p.transfer_tx_hash, txHash) && paying(p));
+    if (recorded) {
+      own.set(txHash, recorded.payment_id);
+      continue;
+    }
+    const waiting = payments.filter((p) => p.step === 'transfer' && paying(p));
+    if (waiting.length === 0) continue;
+    const receipt = await rpc.receipt(txHash);
+    const authorizer = addressTopic(t.from);
+    const used = new Set(
+      (receipt?.logs ?? [])
+        .filter(
+          (l) =>
+            !l.removed &&
+            same(l.address, t.token) &&
+            l.topics[0]?.toLowerCase() === AUTHORIZATION_USED_TOPIC &&
+            l.topics[1]?.toLowerCase() === authorizer,
+        )
+        .map((l) => l.topics[2]!.toLowerCase()),
+    );
+    const paid = waiting.find((p) => used.has(relayAuthorizationNonce(p.payment_id).toLowerCase()));
+    if (paid) own.set(txHash, paid.payment_id);
+  }
+  return own;
 };

@@ -9,6 +9,7 @@ import { hasVerificationForTx } from '../../db/verifications-repo.js';
 import { walletsOnChain, type WalletRecord } from '../../db/wallets-repo.js';
 import { recordUnattributedIn } from '../../ledger/journals.js';
 import type { WatcherContext } from '../context.js';
+import { ownRelayTransfers, type SeenTransfer } from '../cctp/relayer-transfer.js';
 
 /** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
 const ADDRESSES_PER_QUERY = 500;
@@ -43,7 +44,8 @@ const fetchTransfers = async (
 
 /**
  * Scans one chain forward from its cursor over confirmed blocks only, at most `maxBlocks` at a time,
- * for token transfers into merchant wallets that no payment claims. The findings and the new cursor
+ * for token transfers into merchant wallets that no payment claims (nor are the service's own
+ * relay → merchant transfers of cross-chain payments). The findings and the new cursor
  * commit together, so a crash rescans the range and records nothing twice. Returns whether more
  * confirmed blocks remain.
  */
@@ -73,6 +75,16 @@ export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: n
   const walletByAddress = new Map(wallets.map((w) => [w.address.toLowerCase(), w]));
   const symbolByAddress = new Map(tokens.map(([symbol, address]) => [address.toLowerCase(), symbol]));
 
+  // The service's own relay → merchant transfers (the relayer flow's last step), read before the
+  // transaction: recognising one may need a receipt from the chain.
+  const seen = logs
+    .map((log) => {
+      const transfer = decodeTransfer(log);
+      return transfer && { ...transfer, txHash: log.transactionHash.toLowerCase() };
+    })
+    .filter((t): t is SeenTransfer => !!t && walletByAddress.has(t.to.toLowerCase()));
+  const ownTransfers = await ownRelayTransfers(ctx, rpc, seen);
+
   const recorded: NewUnclaimedTransfer[] = [];
   try {
     await ctx.db.transaction(async (trx) => {
@@ -87,6 +99,8 @@ export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: n
         // A same-chain payment's transaction, or a CCTP mint a cross-chain payment already claimed.
         if (await hasVerificationForTx(trx, chain.chainId, txHash)) continue;
         if (await claimHolder(trx, chain.chainId, txHash)) continue;
+        // The relay paying the merchant for a cross-chain payment: that payment's own transfer.
+        if (ownTransfers.has(txHash)) continue;
         const row: NewUnclaimedTransfer = {
           id: randomUUID(),
           chainId: chain.chainId,

@@ -10,6 +10,8 @@ declare module 'express-serve-static-core' {
   interface Locals {
     /** The request body as received, kept when something needs its exact bytes (idempotency). */
     rawBody?: Buffer;
+    /** The route's path with its parameters canonical (UUIDs in lower case); set by the router. */
+    canonicalPath?: string;
   }
 }
 

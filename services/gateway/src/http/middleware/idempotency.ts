@@ -110,14 +110,14 @@ export const idempotency =
       const keys = idempotencyRecordKeys(ctx.config.API_KEY_PEPPER, {
         caller: callerIdentity(res.locals.auth, req),
         method: req.method,
-        path: req.path,
+        path: res.locals.canonicalPath ?? req.path,
         key,
       });
       const requestHash = keys.requestHash(res.locals.rawBody ?? Buffer.alloc(0));
       const claim = await claimIdempotency(ctx.db, {
         lookupDigest: keys.lookupDigest,
         method: req.method,
-        path: req.path,
+        path: res.locals.canonicalPath ?? req.path,
         requestHash,
         ttlHours: IDEMPOTENCY_TTL_HOURS,
         staleAfterMs: ctx.config.UPSTREAM_TIMEOUT_MS * 4,
