@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
 import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
-import { cctpFeeMigration } from './received-money-migration.js';
+import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 
 export const MERCHANTS = 'merchants';
 export const PAYMENTS = 'payments';
@@ -188,4 +188,5 @@ export const paymentsMigrations: Migration[] = [
   sessionRequestKeysMigration,
   sessionListMigration,
   cctpFeeMigration,
+  txOwnershipMigration,
 ];
