@@ -64,6 +64,15 @@ export const PaymentWebhookData = z.object({
   customer_email: z.string().nullable().optional(),
   reference: z.string().nullable().optional(),
   metadata: JsonObject.nullable().optional(),
+  /**
+   * Extensions (docs/api/extensions.md): what the chain shows reached the merchant wallet, null while
+   * unknown; what arrived beyond `amount` ("0.000000" when exact; null unless completed); for a
+   * cross-chain payment what the crossing cost (burned − received), null when not known. Optional so
+   * that events of earlier producers still parse.
+   */
+  received_amount: DecimalString.nullable().optional(),
+  surplus_amount: DecimalString.nullable().optional(),
+  cctp_fee_amount: DecimalString.nullable().optional(),
 });
 export type PaymentWebhookData = z.infer<typeof PaymentWebhookData>;
 

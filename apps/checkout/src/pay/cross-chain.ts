@@ -72,7 +72,7 @@ export const payCrossChain = async (
   const usdc = source.tokens.USDC!;
   const amount = BigInt(pending.amount);
 
-  if (!pending.txHash) {
+  if (!pending.txHash && pending.transferAmount) {
     ctx.onStep({ kind: 'switch', state: 'active', chainId: source.chainId });
     await switchChain(provider, { chainId: source.chainId, name: source.name, rpcUrls: source.rpcUrls });
     ctx.onStep({ kind: 'switch', state: 'done', chainId: source.chainId });
@@ -83,7 +83,8 @@ export const payCrossChain = async (
       topics: [TRANSFER_TOPIC, `0x${addressWord(pending.account)}`, null],
       fromBlock: BigInt(pending.fromBlock),
     });
-    for (const log of pulled.filter((l) => decodeUint(l.data) === amount)) {
+    const burnAmount = BigInt(pending.transferAmount);
+    for (const log of pulled.filter((l) => decodeUint(l.data) === burnAmount)) {
       const tx = await receipt(source.rpcUrls, log.transactionHash);
       if (tx?.status === '0x1' && tx.to?.toLowerCase() === source.cctp.tokenMessenger.toLowerCase()) {
         pending.txHash = log.transactionHash.toLowerCase();
@@ -93,11 +94,20 @@ export const payCrossChain = async (
   }
 
   if (!pending.txHash) {
+    // The merchant is owed the amount after Circle's fee: the burn carries the fee on top, and
+    // whatever of it Circle does not take reaches the merchant too.
+    const maxFee = await maxFeeFor(
+      attestationUrl,
+      source.cctpDomain,
+      dest.cctpDomain,
+      amount + (await maxFeeFor(attestationUrl, source.cctpDomain, dest.cctpDomain, amount)),
+    );
+    const burnAmount = amount + maxFee;
     const balance = await tokenBalance(source.rpcUrls, usdc, pending.account);
-    if (balance < amount) {
+    if (balance < burnAmount) {
       throw new PayError('balance', 'Not enough balance', {
         balance: toDecimal(balance),
-        amount: toDecimal(amount),
+        amount: toDecimal(burnAmount),
         token: 'USDC',
         chain: source.name,
       });
@@ -122,13 +132,13 @@ export const payCrossChain = async (
         'latest',
       ]),
     );
-    if (allowance < amount) {
+    if (allowance < burnAmount) {
       ctx.onStep({ kind: 'approve', state: 'active', chainId: source.chainId });
       pending.approveTxHash = await send(
         provider,
         pending,
         usdc,
-        encodeApprove(source.cctp.tokenMessenger, amount),
+        encodeApprove(source.cctp.tokenMessenger, burnAmount),
       );
       ctx.save(pending);
       const approved = await waitForReceipt(source.rpcUrls, pending.approveTxHash, { signal: ctx.signal });
@@ -136,15 +146,15 @@ export const payCrossChain = async (
       ctx.onStep({ kind: 'approve', state: 'done', chainId: source.chainId, txHash: pending.approveTxHash });
     }
     ctx.onStep({ kind: 'burn', state: 'active', chainId: source.chainId });
-    const maxFee = await maxFeeFor(attestationUrl, source.cctpDomain, dest.cctpDomain, amount);
     pending.fromBlock = (await blockNumber(source.rpcUrls)).toString();
+    pending.transferAmount = burnAmount.toString();
     ctx.save(pending);
     pending.txHash = await send(
       provider,
       pending,
       source.cctp.tokenMessenger,
       encodeDepositForBurn({
-        amount,
+        amount: burnAmount,
         destinationDomain: dest.cctpDomain,
         mintRecipient: ctx.target.walletAddress,
         burnToken: usdc,

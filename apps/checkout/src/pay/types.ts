@@ -45,7 +45,10 @@ export interface PendingPayment {
   token: Currency;
   /** base units, as a decimal string of digits */
   amount: string;
-  /** QR path of a session: what the transfer must move (the amount plus the session's QR tag). */
+  /**
+   * What the transfer must move: on the QR path of a session the amount plus the session's QR tag;
+   * cross-chain the burn, the amount plus the most Circle may take.
+   */
   transferAmount?: string;
   email: string;
   /** First block to search for a transfer whose hash the page never got (a reload mid-request). */

@@ -106,6 +106,8 @@ export const de: Messages = {
   description: 'Beschreibung',
   expectedAmount: 'Erwarteter Betrag',
   receivedAmount: 'Erhaltener Betrag',
+  surplusAmount: 'Über den Betrag hinaus erhalten',
+  cctpFeeAmount: 'Cross-Chain-Gebühr',
   failureReason: 'Fehlergrund',
   sourceChain: 'Quellnetzwerk',
   destinationChain: 'Zielnetzwerk',
@@ -125,6 +127,8 @@ export const de: Messages = {
   refundPayment: 'Diese Zahlung erstatten',
   refundAmount: 'Betrag ({currency})',
   refundAmountHint: 'Leer lassen, um den ganzen Rest zu erstatten: {max} {currency}.',
+  refundAmountHintCapped:
+    'Leer lassen, um den Zahlungsbetrag zu erstatten: {suggested} {currency}. Höchstens {max} {currency} sind eingegangen und erstattbar.',
   refundAmountInvalid:
     'Geben Sie einen Betrag über 0 und höchstens {max} mit höchstens 6 Nachkommastellen ein.',
   reason: 'Grund',

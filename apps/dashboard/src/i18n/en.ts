@@ -112,6 +112,8 @@ export const en = {
   description: 'Description',
   expectedAmount: 'Expected amount',
   receivedAmount: 'Received amount',
+  surplusAmount: 'Received beyond the amount',
+  cctpFeeAmount: 'Cross-chain fee',
   failureReason: 'Failure reason',
   sourceChain: 'Source network',
   destinationChain: 'Destination network',
@@ -132,6 +134,8 @@ export const en = {
   refundPayment: 'Refund this payment',
   refundAmount: 'Amount ({currency})',
   refundAmountHint: 'Leave empty to refund everything left: {max} {currency}.',
+  refundAmountHintCapped:
+    'Leave empty to refund the payment amount, {suggested} {currency}. At most {max} {currency} arrived and can be refunded.',
   refundAmountInvalid: 'Enter an amount above 0 and at most {max}, with at most 6 decimals.',
   reason: 'Reason',
   note: 'Internal note (optional)',

@@ -11,6 +11,8 @@ export const ChainPaymentVerifiedData = z.object({
   toAddress: EvmAddress,
   /** amount of the matching Transfer log(s), decimal string */
   receivedAmount: DecimalString,
+  /** cross-chain: amount burned − receivedAmount (Circle's and any forwarding fee) */
+  cctpFeeAmount: DecimalString.optional(),
   blockNumber: z.number().int().nonnegative(),
   blockTimestamp: IsoTimestamp,
   confirmations: z.number().int().nonnegative(),
@@ -88,6 +90,8 @@ export const CctpTransferredData = z.object({
   toAddress: EvmAddress,
   amount: DecimalString,
   blockNumber: z.number().int().nonnegative(),
+  /** amount burned − amount: what the crossing cost the payer (Circle's fee and the relay's gas fee) */
+  cctpFeeAmount: DecimalString.optional(),
 });
 export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
 
@@ -120,5 +124,8 @@ export const CctpFailedData = z.object({
   flow: CctpFlow,
   reason: CctpFailureReason,
   detail: z.string(),
+  /** what reached the merchant wallet anyway (a mint short of the amount), when anything did */
+  receivedAmount: DecimalString.optional(),
+  cctpFeeAmount: DecimalString.optional(),
 });
 export type CctpFailedData = z.infer<typeof CctpFailedData>;

@@ -85,6 +85,13 @@ export const InternalPayment = z.object({
   created_at: IsoTimestamp,
   /** null until the payment completes */
   completed_at: IsoTimestamp.nullable(),
+  /**
+   * What reached the merchant wallet, once known (also of a payment that failed underpaid), why it
+   * failed, and when. Optional so that answers of earlier releases still parse.
+   */
+  received_amount: DecimalString.nullable().optional(),
+  failure_reason: z.string().nullable().optional(),
+  failed_at: IsoTimestamp.nullable().optional(),
 });
 export type InternalPayment = z.infer<typeof InternalPayment>;
 export const InternalPaymentResponse = successEnvelope(InternalPayment);

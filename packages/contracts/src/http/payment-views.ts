@@ -64,6 +64,10 @@ export const PaymentDetail = PaymentListItem.extend({
   cctp_attestation_status: z.string().nullable(),
   merchant_transfer_tx_hash: z.string().nullable(),
   received_amount: DecimalString.nullable(),
+  /** received_amount − amount once completed ("0.000000" when exact), else null (an extension) */
+  surplus_amount: DecimalString.nullable(),
+  /** cross-chain: amount burned − received_amount, once known, else null (an extension) */
+  cctp_fee_amount: DecimalString.nullable(),
   /** every status the payment went through, oldest first, as recorded by each transition */
   status_history: z.array(PaymentStatusChange),
 });

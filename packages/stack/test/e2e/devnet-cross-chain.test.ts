@@ -166,11 +166,12 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
   it('completes when the client mints: the merchant receives the burn net of the fee', async () => {
     const customer = nextCustomer();
     const before = await usdcBalance(chain('BASE'), shop.wallet.address);
-    const burned = await burn({ privateKey: customer.privateKey, amount: '25' });
+    // The payer burns the amount plus Circle's fee: the merchant is owed the amount after fees.
+    const burned = await burn({ privateKey: customer.privateKey, amount: '25.01' });
     const message = await attested(burned.hash);
     const minted = await mint(customer.privateKey, message.message!, message.attestation!);
     const received = (await usdcBalance(chain('BASE'), shop.wallet.address)) - before;
-    expect(received > 0n && received <= parseUnits('25', 6)).to.equal(true);
+    expect(received >= parseUnits('25', 6) && received < parseUnits('25.01', 6)).to.equal(true);
 
     const created = await report({
       burnTxHash: burned.hash,
@@ -182,14 +183,22 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     expect(created.body.data).to.include({ status: 'pending', isCrossChain: true });
     const done = await finalStatus(created.body.data.paymentId);
     expect(done.status, JSON.stringify(done)).to.equal('completed');
-    expect(done.received_amount).to.equal((Number(received) / 1e6).toFixed(6));
+    expect(parseUnits(done.received_amount, 6)).to.equal(received);
+    expect(parseUnits(done.surplus_amount, 6)).to.equal(received - parseUnits('25', 6));
+    expect(parseUnits(done.cctp_fee_amount, 6)).to.equal(parseUnits('25.01', 6) - received);
     expect(done.mint_tx_hash).to.equal(minted.hash.toLowerCase());
     expect(done.cctp_attestation_status).to.equal(null);
     const completed = await waitFor(
       () => h.events.find((e) => e.type === 'payment.completed' && e.body.data.payment_id === done.id),
       'payment.completed',
     );
-    expect(completed.body.data).to.include({ is_cross_chain: true, amount: '25.000000' });
+    expect(completed.body.data).to.include({
+      is_cross_chain: true,
+      amount: '25.000000',
+      received_amount: done.received_amount,
+      surplus_amount: done.surplus_amount,
+      cctp_fee_amount: done.cctp_fee_amount,
+    });
     const delivered = await waitFor(
       () => receiver.received.find((r) => r.body.data.payment_id === done.id),
       'the signed payment.completed webhook',
@@ -201,7 +210,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
 
   it('refunds a cross-chain payment on the merchant chain, to the wallet that burned', async () => {
     const customer = nextCustomer();
-    const burned = await burn({ privateKey: customer.privateKey, amount: '8' });
+    const burned = await burn({ privateKey: customer.privateKey, amount: '8.01' });
     const message = await attested(burned.hash);
     const minted = await mint(customer.privateKey, message.message!, message.attestation!);
     const created = await report({
@@ -238,7 +247,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
 
   it('reports a mint to a merchant wallet that no payment recorded, and matches it once one does', async () => {
     const customer = nextCustomer();
-    const burned = await burn({ privateKey: customer.privateKey, amount: '2' });
+    const burned = await burn({ privateKey: customer.privateKey, amount: '2.01' });
     const message = await attested(burned.hash);
     const minted = await mint(customer.privateKey, message.message!, message.attestation!);
     const unclaimed = await waitFor(async () => {
@@ -268,7 +277,8 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     const customer = nextCustomer();
     const burned = await burn({
       privateKey: customer.privateKey,
-      amount: '12',
+      // the amount, the forwarding fee (0.2) and Circle's fast fee
+      amount: '12.21',
       hookData: encodeForwardHookData(),
     });
     const created = await report({ burnTxHash: burned.hash, from: customer.address, amount: '12' });
@@ -278,7 +288,36 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     const message = await attested(burned.hash);
     expect(message.forwardState).to.equal('COMPLETE');
     expect(done.mint_tx_hash).to.equal(String(message.forwardTxHash).toLowerCase());
-    expect(Number(done.received_amount)).to.be.lessThan(12);
+    const received = parseUnits(done.received_amount, 6);
+    expect(received >= parseUnits('12', 6) && received < parseUnits('12.21', 6)).to.equal(true);
+  });
+
+  it('fails as underpaid when the mint, net of the fee, is less than the amount, and says what arrived', async () => {
+    const customer = nextCustomer();
+    const before = await usdcBalance(chain('BASE'), shop.wallet.address);
+    const burned = await burn({ privateKey: customer.privateKey, amount: '10' });
+    const message = await attested(burned.hash);
+    const minted = await mint(customer.privateKey, message.message!, message.attestation!);
+    const received = (await usdcBalance(chain('BASE'), shop.wallet.address)) - before;
+    expect(received < parseUnits('10', 6)).to.equal(true);
+    const created = await report({
+      burnTxHash: burned.hash,
+      mintTxHash: minted.hash,
+      from: customer.address,
+      amount: '10',
+    });
+    const done = await finalStatus(created.body.data.paymentId);
+    expect(done).to.include({ status: 'failed', failure_reason: 'underpaid', surplus_amount: null });
+    expect(parseUnits(done.received_amount, 6)).to.equal(received);
+    expect(parseUnits(done.cctp_fee_amount, 6)).to.equal(parseUnits('10', 6) - received);
+    const failed = await waitFor(
+      () => h.events.find((e) => e.type === 'payment.failed' && e.body.data.payment_id === done.id),
+      'payment.failed',
+    );
+    expect(failed.body.data).to.include({
+      failure_reason: 'underpaid',
+      received_amount: done.received_amount,
+    });
   });
 
   const failureOf = async (created: { status: number; body: any }) => {

@@ -191,4 +191,61 @@ describe('same-chain payments on the devnet, through the gateway (PostgreSQL, Ra
       expect((await about(type)).body.correlationId, type).to.equal(correlationId);
     }
   });
+
+  // After the balance check above: these send money of their own to the wallet.
+  it('holds a payment to its amount: 0.02 sent for a payment of 5 with expectedAmount 0.02 is underpaid, and only 0.02 is refundable', async () => {
+    const tx = await pay('USDC', '0.02');
+    const created = await report(tx, { amount: 5, expectedAmount: 0.02 });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const paymentId = created.body.data.paymentId as string;
+    const payment = await finalStatus(paymentId);
+    expect(payment).to.include({
+      amount: '5.000000',
+      status: 'failed',
+      failure_reason: 'underpaid',
+      received_amount: '0.020000',
+      surplus_amount: null,
+    });
+    const failed = await waitFor(
+      () => h.events.find((e) => e.type === 'payment.failed' && e.body.data.payment_id === paymentId),
+      'payment.failed',
+    );
+    expect(failed.body.data).to.include({ amount: '5.000000', received_amount: '0.020000' });
+    expect(
+      h.events.some((e) => e.type === 'payment.completed' && e.body.data.payment_id === paymentId),
+    ).to.equal(false);
+    // What arrived belongs back to the customer, and nothing more.
+    const refund = (amount?: string) =>
+      waitFor(async () => {
+        const r = await h.gw.call('POST', '/refunds/api/create', {
+          headers: shop.key,
+          body: { paymentId, reason: 'requested_by_customer', ...(amount ? { amount } : {}) },
+        });
+        return r.status === 404 ? undefined : r;
+      }, 'the refunds service to learn of the payment');
+    const tooMuch = await refund('5');
+    expect(tooMuch.status, JSON.stringify(tooMuch.body)).to.equal(400);
+    expect(tooMuch.body).to.include({ success: false });
+    expect(JSON.stringify(tooMuch.body.details)).to.contain('0.020000');
+    const back = await refund('0.02');
+    expect(back.status, JSON.stringify(back.body)).to.equal(201);
+    expect(back.body.data.destination_address.toLowerCase()).to.equal(tx.from.toLowerCase());
+  });
+
+  it('completes an overpayment with the amount received and the surplus', async () => {
+    const tx = await pay('USDC', '5.5');
+    const created = await report(tx, { amount: 5, expectedAmount: 5 });
+    const paymentId = created.body.data.paymentId as string;
+    expect(await finalStatus(paymentId)).to.include({
+      status: 'completed',
+      amount: '5.000000',
+      received_amount: '5.500000',
+      surplus_amount: '0.500000',
+    });
+    const completed = await waitFor(
+      () => h.events.find((e) => e.type === 'payment.completed' && e.body.data.payment_id === paymentId),
+      'payment.completed',
+    );
+    expect(completed.body.data).to.include({ received_amount: '5.500000', surplus_amount: '0.500000' });
+  });
 });

@@ -195,6 +195,42 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(verdict.data.detail).to.match(/received 10\.000000 USDC, expected 12\.500000/);
   });
 
+  it('holds a payment to its amount whatever smaller expectedAmount the reporter names (underpaid)', async () => {
+    const txHash = await alice.pay('USDC', shop.address, '0.02');
+    const paymentId = await h.publishPayment({
+      merchant: shop,
+      txHash,
+      amount: '5',
+      expectedAmount: '0.02',
+      fromAddress: alice.address,
+    });
+    const verdict = await expectRejected(paymentId, 'underpaid', '0.020000');
+    expect(verdict.data.detail).to.match(/received 0\.020000 USDC, expected 5\.000000/);
+  });
+
+  it('holds a QR-tagged payment to its expectedAmount when that is more than the amount', async () => {
+    const short = await alice.pay('USDC', shop.address, '5');
+    const shortId = await h.publishPayment({
+      merchant: shop,
+      txHash: short,
+      amount: '5',
+      expectedAmount: '5.001234',
+      fromAddress: alice.address,
+    });
+    await expectRejected(shortId, 'underpaid', '5.000000');
+    const tagged = await alice.pay('USDC', shop.address, '5.001234');
+    const taggedId = await h.publishPayment({
+      merchant: shop,
+      txHash: tagged,
+      amount: '5',
+      expectedAmount: '5.001234',
+      fromAddress: alice.address,
+    });
+    const verdict = await onlyVerdict(taggedId);
+    expect(verdict.type).to.equal('chain.payment.verified');
+    expect(verdict.data.receivedAmount).to.equal('5.001234');
+  });
+
   it('rejects a chain id the registry does not serve and a chain that is not the wallet chain (chain_mismatch)', async () => {
     const onEth = new Customer(devnet.chain('ETH'), devnet.customers[2]!);
     try {
@@ -332,9 +368,10 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(
       metricValue(text, 'chain_verdicts_total', { chain: 'BASE', verdict: 'verified', reason: 'ok' }),
     ).to.be.at.least(5);
-    for (const reason of ['tx_reverted', 'wrong_token', 'wrong_sender', 'underpaid', 'tx_not_found']) {
+    for (const reason of ['tx_reverted', 'wrong_token', 'wrong_sender', 'tx_not_found']) {
       expect(metricValue(text, 'chain_verdicts_total', { chain: 'BASE', reason }), reason).to.equal(1);
     }
+    expect(metricValue(text, 'chain_verdicts_total', { chain: 'BASE', reason: 'underpaid' })).to.equal(3);
     const misdirected = metricValue(text, 'chain_verdicts_total', {
       chain: 'BASE',
       reason: 'wrong_recipient',

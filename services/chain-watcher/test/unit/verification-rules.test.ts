@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { PaymentCreatedData } from '@stablepay/contracts';
+import { expectedUnitsOf } from '../../src/domain/verification/track-payment.js';
 import { AbiCoder, getAddress } from 'ethers';
 import { TRANSFER_TOPIC, addressTopic, decodeTransfer, type TokenTransfer } from '../../src/chain/erc20.js';
 import {
@@ -114,5 +116,39 @@ describe('verification rules', () => {
       decodeTransfer({ address: USDC, topics: [`0x${'00'.repeat(32)}`, ...topics.slice(1)], data }),
     ).to.equal(undefined);
     expect(decodeTransfer({ address: USDC, topics, data, removed: true })).to.equal(undefined);
+  });
+});
+
+describe('the least a payment must receive', () => {
+  const created = (amount: string, expectedAmount: string | null): PaymentCreatedData => ({
+    paymentId: '00000000-0000-4000-8000-000000000001',
+    merchantId: '00000000-0000-4000-8000-000000000002',
+    txHash: `0x${'ab'.repeat(32)}`,
+    amount,
+    expectedAmount,
+    currency: 'USDC',
+    chainId: 8453,
+    sourceChain: 'BASE',
+    fromAddress: `0x${'11'.repeat(20)}`,
+    toAddress: `0x${'22'.repeat(20)}`,
+    isCrossChain: false,
+    bridgeKit: null,
+    feeQuote: null,
+    destinationChainId: null,
+    sessionId: null,
+    sessionCreatedAt: null,
+    createdAt: new Date().toISOString(),
+  });
+
+  it('is the amount when the reporter names a smaller expectedAmount', () => {
+    expect(expectedUnitsOf(created('5', '0.02'))).to.equal(5_000_000n);
+  });
+
+  it('is the expectedAmount when that is more (a QR-tagged session amount)', () => {
+    expect(expectedUnitsOf(created('5', '5.001234'))).to.equal(5_001_234n);
+  });
+
+  it('is the amount when there is no expectedAmount', () => {
+    expect(expectedUnitsOf(created('12.5', null))).to.equal(12_500_000n);
   });
 });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
 import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
+import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 
 export const MERCHANTS = 'merchants';
 export const PAYMENTS = 'payments';
@@ -186,4 +187,6 @@ export const paymentsMigrations: Migration[] = [
   statusChangesMigration,
   sessionRequestKeysMigration,
   sessionListMigration,
+  cctpFeeMigration,
+  txOwnershipMigration,
 ];

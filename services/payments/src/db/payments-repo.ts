@@ -10,6 +10,7 @@ import { OUTBOX_TABLE } from '@stablepay/platform';
 import type { PaymentRecord } from '../domain/records.js';
 import { PAYMENT_STATUS_CHANGES, PAYMENTS } from './migrations.js';
 import { toPayment, type Row } from './rows.js';
+import { REFUTED_SQL } from './received-money-migration.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -44,7 +45,9 @@ export interface NewPaymentRow {
  * is never a window between a check and an insert.
  */
 export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<PaymentRecord | undefined> => {
-  const rows = (await db(PAYMENTS).insert(row).onConflict('tx_hash').ignore().returning('*')) as Row[];
+  // The only unique key an insert can meet is payments_tx_hash_key (the id is new, the session is
+  // linked afterwards): its partial predicate cannot be named in ON CONFLICT by knex.
+  const rows = (await db(PAYMENTS).insert(row).onConflict().ignore().returning('*')) as Row[];
   return rows[0] ? toPayment(rows[0]) : undefined;
 };
 
@@ -61,7 +64,7 @@ export const insertPaymentWithEvent = async (
   eventFor: (payment: PaymentRecord) => IntegrationEvent,
 ): Promise<PaymentRecord | undefined> => {
   const event = eventFor(toPayment({ ...row, created_at: new Date(), updated_at: new Date() }));
-  const insert = db(PAYMENTS).insert(row).onConflict('tx_hash').ignore().returning('*').toSQL();
+  const insert = db(PAYMENTS).insert(row).onConflict().ignore().returning('*').toSQL();
   const result = (await db.raw(
     `with p as (${insert.sql}),
           o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
@@ -74,8 +77,18 @@ export const insertPaymentWithEvent = async (
   return result.rows[0] ? toPayment(result.rows[0]) : undefined;
 };
 
-export const findPaymentByTxHash = async (db: Db, txHash: string): Promise<PaymentRecord | undefined> => {
-  const row = (await db(PAYMENTS).where({ tx_hash: txHash.toLowerCase() }).first()) as Row | undefined;
+/**
+ * The payment a transaction stands for: of `merchantId` when given, never one the chain refuted
+ * (see REFUTED_SQL), a completed one before others.
+ */
+export const findPaymentByTxHash = async (
+  db: Db,
+  txHash: string,
+  merchantId?: string,
+): Promise<PaymentRecord | undefined> => {
+  const q = db(PAYMENTS).where({ tx_hash: txHash.toLowerCase() }).whereRaw(`not ${REFUTED_SQL}`);
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const row = (await q.orderByRaw(`status = 'completed' desc, created_at`).first()) as Row | undefined;
   return row ? toPayment(row) : undefined;
 };
 

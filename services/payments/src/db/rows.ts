@@ -36,6 +36,7 @@ export const toPayment = (r: Row): PaymentRecord => ({
   amount: decimal(r.amount),
   expectedAmount: decimalOrNull(r.expected_amount),
   receivedAmount: decimalOrNull(r.received_amount),
+  cctpFeeAmount: decimalOrNull(r.cctp_fee_amount),
   currency: r.currency as PaymentRecord['currency'],
   status: r.status as PaymentRecord['status'],
   fromAddress: String(r.from_address),

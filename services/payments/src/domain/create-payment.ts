@@ -220,7 +220,7 @@ const linkRecorded = async (
   const linked = await ctx.db.transaction(async (trx) => {
     // Locked, so a completion racing with this link either sees the session or is seen here.
     await trx(PAYMENTS).where({ id: known.id }).forUpdate().first();
-    const fresh = await findPaymentByTxHash(trx, body.txHash);
+    const fresh = await findPaymentByTxHash(trx, body.txHash, known.merchantId);
     if (!fresh || !claimsLater(fresh, known.merchantId, body)) return fresh;
     await linkSession(trx, body, fresh);
     // The session's claimant, not whoever reported the transfer first, is the customer on record.
@@ -259,8 +259,29 @@ const answerKnown = (
     ? linkRecorded(ctx, body, known)
     : resubmitted(known, merchant);
 
-const recordedPayment = async (ctx: PaymentsContext, txHash: string): Promise<PaymentRecord> => {
-  const existing = await findPaymentByTxHash(ctx.db, txHash);
+/**
+ * A transaction that completed another merchant's payment is spent. One still pending elsewhere is
+ * no reason to refuse: the report becomes a payment of its own, and the chain decides which of them
+ * the transfer pays (only the one whose merchant wallet received it can be verified, and a
+ * transaction is claimed by one payment).
+ */
+const completedElsewhere = async (
+  ctx: PaymentsContext,
+  txHash: string,
+  merchant: MerchantRecord,
+): Promise<PaymentRecord | undefined> => {
+  const found = await findPaymentByTxHash(ctx.db, txHash);
+  return found && found.merchantId !== merchant.merchantId && found.status === 'completed'
+    ? found
+    : undefined;
+};
+
+const recordedPayment = async (
+  ctx: PaymentsContext,
+  txHash: string,
+  merchantId: string,
+): Promise<PaymentRecord> => {
+  const existing = await findPaymentByTxHash(ctx.db, txHash, merchantId);
   if (!existing) throw new Error(`payment with tx_hash ${txHash} vanished`);
   return existing;
 };
@@ -291,8 +312,10 @@ const paymentCreatedData = (
 });
 
 /**
- * POST /payments/create-public. Idempotent on txHash: a known hash is answered from its payment
- * whatever the merchant's settings, the session or the fee quote say now. The insert itself decides
+ * POST /payments/create-public. Idempotent on txHash per merchant: a known hash is answered from
+ * its payment whatever the merchant's settings, the session or the fee quote say now. A report the
+ * chain refuted (REFUTED_SQL) owns nothing: a new report of its hash is a new payment. A hash that
+ * completed another merchant's payment is a 409. The insert itself decides
  * whether the hash is new (ON CONFLICT DO NOTHING), so a concurrent request with the same hash ends
  * up answered from the winner's payment, and the hash is looked up only when the insert did not
  * happen or a rule refused the report. A fee quote must be genuine, valid and match the payment,
@@ -310,10 +333,14 @@ export const createPublicPayment = async (
     if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
     placement = checkAgainstMerchant(ctx, body, merchant);
   } catch (err) {
-    const known = await findPaymentByTxHash(ctx.db, body.txHash);
+    const known = await findPaymentByTxHash(ctx.db, body.txHash, merchant.merchantId);
     if (known) return answerKnown(ctx, body, known, merchant);
+    const spent = await completedElsewhere(ctx, body.txHash, merchant);
+    if (spent) return resubmitted(spent, merchant);
     throw err;
   }
+  const spent = await completedElsewhere(ctx, body.txHash, merchant);
+  if (spent) return resubmitted(spent, merchant);
   const row = newPaymentRow(body, merchant, placement);
 
   if (!body.sessionId && !body.feeQuote) {
@@ -326,7 +353,8 @@ export const createPublicPayment = async (
         data: paymentCreatedData(p, body, null),
       }),
     );
-    if (!inserted) return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash), merchant);
+    if (!inserted)
+      return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash, merchant.merchantId), merchant);
     ctx.eventsCommitted();
     return { created: true, payment: inserted };
   }
@@ -352,7 +380,8 @@ export const createPublicPayment = async (
       throw conflict('Checkout session already has a payment');
     throw err;
   }
-  if (!created) return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash), merchant);
+  if (!created)
+    return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash, merchant.merchantId), merchant);
   ctx.eventsCommitted();
   return { created: true, payment: created };
 };

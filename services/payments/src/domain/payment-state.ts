@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   EventTypes,
+  baseUnitsToDecimal,
   decimalToBaseUnits,
   type PaymentCompletedData,
   type PaymentStatus,
@@ -63,6 +64,16 @@ export const transitionPayment = async (
   throw conflict(`Payment is ${current.status} and cannot become ${to}`);
 };
 
+/**
+ * What arrived beyond the payment's amount: received − amount for a completed payment whose
+ * received amount is known ("0.000000" when exact), null otherwise.
+ */
+export const surplusOf = (p: PaymentRecord): string | null => {
+  if (p.status !== 'completed' || p.receivedAmount === null) return null;
+  const surplus = decimalToBaseUnits(p.receivedAmount) - decimalToBaseUnits(p.amount);
+  return baseUnitsToDecimal(surplus > 0n ? surplus : 0n);
+};
+
 /** The payment part of payment.completed / payment.failed (the webhook's data plus the merchant). */
 const paymentEventData = (p: PaymentRecord) => ({
   payment_id: p.id,
@@ -82,11 +93,16 @@ const paymentEventData = (p: PaymentRecord) => ({
   customer_email: p.customerEmail,
   reference: p.reference,
   metadata: p.metadata,
+  received_amount: p.receivedAmount,
+  surplus_amount: surplusOf(p),
+  cctp_fee_amount: p.cctpFeeAmount,
 });
 
 export interface CompletionFacts {
   /** amount observed on-chain, decimal string */
   receivedAmount?: string;
+  /** cross-chain: amount burned − amount received, decimal string */
+  cctpFeeAmount?: string;
   mintTxHash?: string;
   merchantTransferTxHash?: string;
   /** the verified transfer's block time */
@@ -167,8 +183,19 @@ export const completePaymentIn = async (
   id: string,
   facts: CompletionFacts = {},
 ): Promise<TransitionResult> => {
+  const short = await shortOfAmount(trx, id, facts.receivedAmount);
+  if (short) {
+    // The chain decides: a payment is complete only when at least its amount arrived. A verdict
+    // that says otherwise (one reached before the rule was the chain-watcher's) fails it instead.
+    return failPaymentIn(trx, id, 'underpaid', {
+      receivedAmount: facts.receivedAmount,
+      cctpFeeAmount: facts.cctpFeeAmount,
+      detail: `received ${facts.receivedAmount}, the payment is for ${short.amount}`,
+    });
+  }
   const patch: Record<string, unknown> = { completed_at: trx.fn.now() };
   if (facts.receivedAmount !== undefined) patch.received_amount = facts.receivedAmount;
+  if (facts.cctpFeeAmount !== undefined) patch.cctp_fee_amount = facts.cctpFeeAmount;
   if (facts.mintTxHash !== undefined) patch.mint_tx_hash = facts.mintTxHash.toLowerCase();
   if (facts.merchantTransferTxHash !== undefined)
     patch.merchant_transfer_tx_hash = facts.merchantTransferTxHash;
@@ -187,6 +214,18 @@ export const completePaymentIn = async (
   return result;
 };
 
+/** The payment, when `received` (if known) is less than its amount. */
+const shortOfAmount = async (
+  trx: Knex.Transaction,
+  id: string,
+  received: string | undefined,
+): Promise<PaymentRecord | undefined> => {
+  if (received === undefined) return undefined;
+  const p = await findPayment(trx, id);
+  if (!p || !statusesLeadingTo('completed').includes(p.status)) return undefined;
+  return decimalToBaseUnits(received) < decimalToBaseUnits(p.amount) ? p : undefined;
+};
+
 /**
  * The payment failed (reverted, underpaid, attestation never came): payment.failed goes out, and a
  * linked session that is still open is released so the customer can try again before it expires.
@@ -200,6 +239,7 @@ export const failPayment = (
 
 export interface FailureFacts {
   receivedAmount?: string | null;
+  cctpFeeAmount?: string;
   /** A sentence for operators; `reason` stays one of the documented codes. */
   detail?: string;
 }
@@ -213,6 +253,7 @@ export const failPaymentIn = async (
 ): Promise<TransitionResult> => {
   const patch: Record<string, unknown> = { failure_reason: reason };
   if (facts.receivedAmount != null) patch.received_amount = facts.receivedAmount;
+  if (facts.cctpFeeAmount !== undefined) patch.cctp_fee_amount = facts.cctpFeeAmount;
   if (facts.detail !== undefined) patch.failure_detail = facts.detail.slice(0, 1000);
   const result = await transitionPayment(trx, id, 'failed', patch);
   if (!result.changed) return result;

@@ -18,6 +18,8 @@ export interface PaymentRecord {
   amount: string;
   expectedAmount: string | null;
   receivedAmount: string | null;
+  /** cross-chain: amount burned − received_amount, once known */
+  cctpFeeAmount: string | null;
   currency: Currency;
   status: PaymentStatus;
   fromAddress: string;

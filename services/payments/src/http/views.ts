@@ -8,6 +8,7 @@ import type {
   PaymentStatusView,
   PublicCheckoutSession,
 } from '@stablepay/contracts';
+import { surplusOf } from '../domain/payment-state.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../domain/records.js';
 
 /** Records → the spec's response views; each view lists exactly its fields. */
@@ -46,6 +47,8 @@ export const toDetail = (p: PaymentRecord, history: PaymentStatusChange[]): Paym
   cctp_attestation_status: p.cctpAttestationStatus,
   merchant_transfer_tx_hash: p.merchantTransferTxHash,
   received_amount: p.receivedAmount,
+  surplus_amount: surplusOf(p),
+  cctp_fee_amount: p.cctpFeeAmount,
   status_history: history,
 });
 

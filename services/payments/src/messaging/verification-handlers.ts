@@ -36,6 +36,7 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
     [EventTypes.ChainPaymentVerified]: applying(async ({ data }, trx) => {
       await completePaymentIn(trx, data.paymentId, {
         receivedAmount: data.receivedAmount,
+        cctpFeeAmount: data.cctpFeeAmount,
         minedAt: new Date(data.blockTimestamp),
       });
     }),
@@ -69,11 +70,16 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
     [EventTypes.ChainCctpTransferred]: applying(async ({ data }, trx) => {
       await completePaymentIn(trx, data.paymentId, {
         receivedAmount: data.amount,
+        cctpFeeAmount: data.cctpFeeAmount,
         merchantTransferTxHash: data.transferTxHash,
       });
     }),
     [EventTypes.ChainCctpFailed]: applying(async ({ data }, trx) => {
-      await failPaymentIn(trx, data.paymentId, data.reason, { detail: data.detail });
+      await failPaymentIn(trx, data.paymentId, data.reason, {
+        detail: data.detail,
+        receivedAmount: data.receivedAmount,
+        cctpFeeAmount: data.cctpFeeAmount,
+      });
     }),
   };
 };

@@ -149,16 +149,20 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
       expect(events).to.have.length(1);
     });
 
-    it('refuses a known txHash for another merchant', async () => {
+    it('refuses a txHash that completed a payment of another merchant', async () => {
       const body = paymentBody(shop);
-      expect((await create(body)).status).to.equal(201);
+      const first = await create(body);
+      expect(first.status).to.equal(201);
+      await h.db('payments').where({ id: first.body.data.paymentId }).update({ status: 'completed' });
       const other = await create({ ...paymentBody(walletShop), txHash: body.txHash });
       expect(other.status).to.equal(409);
     });
 
-    it("refuses another merchant's txHash with 409 before that merchant's own rules run", async () => {
+    it("refuses another merchant's spent txHash with 409 before that merchant's own rules run", async () => {
       const body = paymentBody(walletShop, { token: 'EURC' });
-      expect((await create(body)).status).to.equal(201);
+      const first = await create(body);
+      expect(first.status).to.equal(201);
+      await h.db('payments').where({ id: first.body.data.paymentId }).update({ status: 'completed' });
       // shop accepts USDC only and the chain is unknown: a new payment would be a 400 naming both
       const claim = { ...paymentBody(shop, { token: 'EURC', chainId: 999 }), txHash: body.txHash };
       const other = await create(claim);

@@ -55,8 +55,18 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
         const v = await detail(p.id);
         return v.status === 'completed' ? v : undefined;
       });
-      expect(d).to.include({ amount: '40.000000', received_amount: '40.500000' });
-      await waitFor(async () => observer.messages.some((m) => m.data.payment_id === p.id));
+      expect(d).to.include({
+        amount: '40.000000',
+        received_amount: '40.500000',
+        surplus_amount: '0.500000',
+        cctp_fee_amount: null,
+      });
+      const completed = await waitFor(async () => observer.messages.find((m) => m.data.payment_id === p.id));
+      expect(completed.data).to.include({
+        amount: '40.000000',
+        received_amount: '40.500000',
+        surplus_amount: '0.500000',
+      });
       // A later, unrelated completion proves no duplicate was still on its way.
       const q = await newPayment();
       await verify(q, '40');
@@ -82,12 +92,87 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
         const v = await detail(p.id);
         return v.status === 'failed' ? v : undefined;
       });
-      expect(d).to.include({ failure_reason: 'underpaid', received_amount: '12.250000' });
+      expect(d).to.include({
+        failure_reason: 'underpaid',
+        received_amount: '12.250000',
+        surplus_amount: null,
+      });
       const failed = await waitFor(async () => observer.messages.find((m) => m.data.payment_id === p.id));
-      expect(failed.data).to.include({ status: 'failed', failure_reason: 'underpaid' });
+      expect(failed.data).to.include({
+        status: 'failed',
+        failure_reason: 'underpaid',
+        received_amount: '12.250000',
+        surplus_amount: null,
+      });
     } finally {
       await observer.close();
     }
+  });
+
+  it('shows a surplus of 0.000000 for an exact payment', async () => {
+    const p = await newPayment();
+    await verify(p, '40');
+    const d = await waitFor(async () => {
+      const v = await detail(p.id);
+      return v.status === 'completed' ? v : undefined;
+    });
+    expect(d).to.include({ received_amount: '40.000000', surplus_amount: '0.000000' });
+  });
+
+  it('fails a payment as underpaid when a verdict says less than its amount arrived', async () => {
+    const observer = await h.observe(['payment.completed', 'payment.failed']);
+    try {
+      // The reporter named a tiny expectedAmount: a verifier that believed it must not make 0.02 worth 5.
+      const p = await newPayment({ amount: '5', expectedAmount: '0.02' });
+      await verify(p, '0.02');
+      const d = await waitFor(async () => {
+        const v = await detail(p.id);
+        return v.status === 'failed' ? v : undefined;
+      });
+      expect(d).to.include({
+        amount: '5.000000',
+        failure_reason: 'underpaid',
+        received_amount: '0.020000',
+        surplus_amount: null,
+      });
+      const failed = await waitFor(async () => observer.messages.find((m) => m.data.payment_id === p.id));
+      expect(failed.type).to.equal('payment.failed');
+      expect(failed.data).to.include({ failure_reason: 'underpaid', received_amount: '0.020000' });
+      expect(observer.messages.filter((m) => m.type === 'payment.completed' && m.data.payment_id === p.id)).to
+        .be.empty;
+    } finally {
+      await observer.close();
+    }
+  });
+
+  it('keeps the cross-chain fee the chain-watcher measured', async () => {
+    const p = await newPayment();
+    await h.publish(
+      'chain.payment.verified',
+      {
+        paymentId: p.id,
+        txHash: p.body.txHash,
+        chainId: p.body.chainId,
+        token: 'USDC',
+        fromAddress: p.body.fromAddress,
+        toAddress: p.body.toAddress,
+        receivedAmount: '40.01',
+        cctpFeeAmount: '0.004',
+        blockNumber: 120,
+        blockTimestamp: new Date().toISOString(),
+        confirmations: 1,
+      },
+      fromChainWatcher(),
+    );
+    const d = await waitFor(async () => {
+      const v = await detail(p.id);
+      return v.status === 'completed' ? v : undefined;
+    });
+    expect(d).to.include({
+      received_amount: '40.010000',
+      surplus_amount: '0.010000',
+      cctp_fee_amount: '0.004000',
+    });
   });
 
   it('ignores a stale verdict for a payment already in a final status', async () => {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { RefundReason, RefundStatus } from '@stablepay/contracts';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { receivedAmountMigration } from './received-amount-migration.js';
 
 export const PAYMENTS = 'refundable_payments';
 export const REFUNDS = 'refunds';
@@ -116,4 +117,5 @@ export const refundsMigrations: Migration[] = [
   refundRequestKeysMigration,
   refundCorrelationMigration,
   refundRequestFingerprintsMigration,
+  receivedAmountMigration,
 ];

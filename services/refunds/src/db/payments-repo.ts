@@ -15,6 +15,7 @@ export const insertPaymentIfNew = async (db: Db, p: RefundablePayment): Promise<
       payment_id: p.paymentId,
       merchant_id: p.merchantId,
       amount: p.amount,
+      received_amount: p.receivedAmount,
       currency: p.currency,
       status: p.status,
       blockchain: p.blockchain,

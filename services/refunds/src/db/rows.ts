@@ -14,6 +14,8 @@ export const toPayment = (r: Row): RefundablePayment => ({
   paymentId: String(r.payment_id),
   merchantId: String(r.merchant_id),
   amount: decimal(r.amount),
+  receivedAmount:
+    r.received_amount === null || r.received_amount === undefined ? null : decimal(r.received_amount),
   currency: r.currency as RefundablePayment['currency'],
   status: r.status as RefundablePayment['status'],
   blockchain: r.blockchain as RefundablePayment['blockchain'],

@@ -7,7 +7,7 @@ import { learnPayment } from './read-through.js';
 import { writeRefundEvent } from './refund-events.js';
 import type { RefundsContext } from './context.js';
 import type { RefundRecord } from './records.js';
-import { refundableRemainder, withinRefundWindow } from './rules.js';
+import { defaultRefundUnits, refundableRemainder, withinRefundWindow } from './rules.js';
 
 /** The projection has no such payment of the merchant (yet): the payments service is asked. */
 class PaymentNotProjected extends Error {}
@@ -15,10 +15,15 @@ class PaymentNotProjected extends Error {}
 const refused = (message: string, path: string, detail: string, code: string): AppError =>
   new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
 
+/** A refund above the ceiling is a bad request: the details name the field and the ceiling. */
+const overCeiling = (message: string, path: string, detail: string, code: string): AppError =>
+  new AppError('validation', message, [fieldDetail(path, detail, code)]);
+
 /**
  * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent
- * refunds of one payment are decided one after another and their sum can never pass the payment
- * amount. The refund and its refund.created event are committed together. With the client's
+ * refunds of one payment are decided one after another and their sum can never pass what the
+ * merchant wallet received for it (the ceiling; see refundableRemainder). `amount` defaults to the
+ * payment's amount, capped by the ceiling. The refund and its refund.created event are committed together. With the client's
  * Idempotency-Key (`requestKey`), a request that already made a refund returns it (the key with
  * another body is a 422): the gateway forgets a key whose answer it never got, so only this check
  * stops a second refund; it is made again under the payment's lock. A payment the
@@ -77,7 +82,9 @@ const decideRefund = async (
       replayed = true;
       return made;
     }
-    if (payment.status !== 'completed') {
+    // The projection holds completed payments, and failed ones that left money in the merchant
+    // wallet (underpaid): both can give back what arrived.
+    if (payment.status !== 'completed' && payment.status !== 'failed') {
       throw refused(
         'Only a completed payment can be refunded',
         'paymentId',
@@ -93,19 +100,19 @@ const decideRefund = async (
         'refund_window_expired',
       );
     }
-    const remainder = refundableRemainder(payment.amount, await committedRefundTotal(trx, payment.paymentId));
+    const remainder = refundableRemainder(payment, await committedRefundTotal(trx, payment.paymentId));
     if (remainder === 0n) {
-      throw refused(
+      throw overCeiling(
         'The payment is already fully refunded',
         'paymentId',
-        'Pending, processing and completed refunds already cover the whole payment amount',
+        `Pending, processing and completed refunds already cover the ${payment.receivedAmount ?? payment.amount} ${payment.currency} received`,
         'payment_fully_refunded',
       );
     }
-    const amount = body.amount ?? baseUnitsToDecimal(remainder);
+    const amount = body.amount ?? baseUnitsToDecimal(defaultRefundUnits(payment.amount, remainder));
     if (decimalToBaseUnits(amount) > remainder) {
       const left = `${baseUnitsToDecimal(remainder)} ${payment.currency}`;
-      throw refused(
+      throw overCeiling(
         'Refund amount exceeds the refundable amount of the payment',
         'amount',
         `At most ${left} of this payment can still be refunded`,

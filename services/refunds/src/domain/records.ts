@@ -7,13 +7,16 @@ import type {
 } from '@stablepay/contracts';
 
 /**
- * A payment this service may refund, as projected from payment.completed. Amounts are exact
- * 6-decimal strings ("12.500000"), never floats.
+ * A payment this service may refund, as projected from payment.completed, or from payment.failed
+ * when it failed underpaid with money received (that money goes back to the payer). Amounts are
+ * exact 6-decimal strings ("12.500000"), never floats.
  */
 export interface RefundablePayment {
   paymentId: string;
   merchantId: string;
   amount: string;
+  /** what reached the merchant wallet: the refund ceiling (null: projected before it was kept) */
+  receivedAmount: string | null;
   currency: Currency;
   status: PaymentStatus;
   /** the chain the merchant holds the funds on (the destination chain of a cross-chain payment) */
@@ -22,6 +25,7 @@ export interface RefundablePayment {
   fromAddress: string;
   txHash: string;
   createdAt: Date;
+  /** when the payment completed, or failed underpaid: the refund window starts here */
   completedAt: Date;
 }
 

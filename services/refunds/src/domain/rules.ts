@@ -30,7 +30,9 @@ export const COMMITTED_REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'p
  * The chain the merchant holds a payment's funds on, and so the chain a refund is sent from: the
  * source chain of a same-chain payment, the destination chain of a cross-chain one.
  */
-export const merchantChainOf = (p: PaymentCompletedData): BlockchainName | undefined => {
+export const merchantChainOf = (
+  p: Pick<PaymentCompletedData, 'is_cross_chain' | 'destination_chain' | 'source_chain'>,
+): BlockchainName | undefined => {
   const chain = BlockchainName.safeParse(p.is_cross_chain ? p.destination_chain : p.source_chain);
   return chain.success ? chain.data : undefined;
 };
@@ -42,10 +44,24 @@ export const isRefundableAddress = (address: string | null): address is string =
 export const withinRefundWindow = (completedAt: Date, now: Date, days: number): boolean =>
   now.getTime() - completedAt.getTime() <= days * DAY_MS;
 
-/** Base units still refundable: the payment amount less what pending, processing and completed refunds claim. */
-export const refundableRemainder = (paymentAmount: string, committed: string): bigint => {
-  const remainder = decimalToBaseUnits(paymentAmount) - decimalToBaseUnits(committed);
+/**
+ * Base units still refundable, the refund ceiling: what reached the merchant wallet (the received
+ * amount; the payment amount for a payment projected before it was kept) less what pending,
+ * processing and completed refunds claim. An overpayment's surplus is refundable; of an underpaid
+ * payment, what arrived.
+ */
+export const refundableRemainder = (
+  p: { amount: string; receivedAmount: string | null },
+  committed: string,
+): bigint => {
+  const remainder = decimalToBaseUnits(p.receivedAmount ?? p.amount) - decimalToBaseUnits(committed);
   return remainder > 0n ? remainder : 0n;
+};
+
+/** The spec's default refund: the payment's amount, capped by what can still be refunded. */
+export const defaultRefundUnits = (paymentAmount: string, ceiling: bigint): bigint => {
+  const amount = decimalToBaseUnits(paymentAmount);
+  return amount < ceiling ? amount : ceiling;
 };
 
 /** Does the wallet's balance of the token cover this refund on top of what it already owes? */

@@ -35,6 +35,8 @@ export interface SeedOptions {
   /** a cross-chain payment from `source` that the merchant received on `destination` */
   crossChain?: { source: BlockchainName; destination: BlockchainName };
   sourceChain?: string;
+  /** what payment.completed says reached the merchant wallet (absent: an earlier producer's event) */
+  receivedAmount?: string;
 }
 
 export interface Harness extends ServiceUnderTest<RefundsConfig, RefundsContext> {
@@ -130,6 +132,7 @@ export const paymentCompleted = (
   reference: null,
   metadata: {},
   completed_at: p.completedAt,
+  ...(opts.receivedAmount !== undefined ? { received_amount: opts.receivedAmount } : {}),
 });
 
 /** Waits for the event about `refundId` (of `type`, when given) to reach the observer. */

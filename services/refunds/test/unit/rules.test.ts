@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { PaymentCompletedData } from '@stablepay/contracts';
+import type { PaymentCompletedData, PaymentFailedData } from '@stablepay/contracts';
 import {
   COMMITTED_REFUND_STATUSES,
   REFUND_TRANSITIONS,
@@ -9,8 +9,8 @@ import {
   refundableRemainder,
   withinRefundWindow,
 } from '../../src/index.js';
-import { statusesLeadingTo } from '../../src/domain/rules.js';
-import { toRefundablePayment } from '../../src/domain/payment-projection.js';
+import { defaultRefundUnits, statusesLeadingTo } from '../../src/domain/rules.js';
+import { toRefundablePayment, toRefundableShortfall } from '../../src/domain/payment-projection.js';
 import { likePattern } from '../../src/db/refunds-repo.js';
 
 const DAY_MS = 86_400_000;
@@ -70,10 +70,43 @@ describe('refund rules', () => {
   });
 
   it('computes the refundable remainder exactly, never below zero', () => {
-    expect(refundableRemainder('0.300000', '0.100000')).to.equal(200_000n);
-    expect(refundableRemainder('100.000000', '99.999999')).to.equal(1n);
-    expect(refundableRemainder('100.000000', '100.000000')).to.equal(0n);
-    expect(refundableRemainder('10.000000', '12.000000')).to.equal(0n);
+    const paid = (amount: string) => ({ amount, receivedAmount: null });
+    expect(refundableRemainder(paid('0.300000'), '0.100000')).to.equal(200_000n);
+    expect(refundableRemainder(paid('100.000000'), '99.999999')).to.equal(1n);
+    expect(refundableRemainder(paid('100.000000'), '100.000000')).to.equal(0n);
+    expect(refundableRemainder(paid('10.000000'), '12.000000')).to.equal(0n);
+  });
+
+  it("takes the ceiling from what was received: an overpayment's surplus, an underpayment's arrival", () => {
+    expect(refundableRemainder({ amount: '10.000000', receivedAmount: '10.500000' }, '10.000000')).to.equal(
+      500_000n,
+    );
+    expect(refundableRemainder({ amount: '5.000000', receivedAmount: '0.020000' }, '0')).to.equal(20_000n);
+  });
+
+  it("defaults a refund to the payment's amount, capped by the ceiling", () => {
+    expect(defaultRefundUnits('10.000000', 10_500_000n)).to.equal(10_000_000n);
+    expect(defaultRefundUnits('5.000000', 20_000n)).to.equal(20_000n);
+  });
+
+  it('projects a payment that failed underpaid with money received, and no other failure', () => {
+    const failed = (over: Partial<PaymentFailedData>): PaymentFailedData => ({
+      ...completed(),
+      status: 'failed',
+      failure_reason: 'underpaid',
+      received_amount: '0.020000',
+      ...over,
+    });
+    const at = new Date('2025-02-01T00:00:00.000Z');
+    const r = toRefundableShortfall(failed({}), at);
+    expect(r?.ok && r.payment).to.deep.include({
+      status: 'failed',
+      receivedAmount: '0.020000',
+      completedAt: at,
+    });
+    expect(toRefundableShortfall(failed({ received_amount: '0.000000' }), at)).to.equal(undefined);
+    expect(toRefundableShortfall(failed({ received_amount: null }), at)).to.equal(undefined);
+    expect(toRefundableShortfall(failed({ failure_reason: 'wrong_recipient' }), at)).to.equal(undefined);
   });
 
   it('dispatches only when the balance covers the refund on top of what is already committed', () => {

@@ -14,6 +14,10 @@ export interface PaymentDetailView {
   amount: string;
   expected_amount: string | null;
   received_amount: string | null;
+  /** received − amount of a completed payment; null otherwise */
+  surplus_amount: string | null;
+  /** cross-chain: burned − received, once known */
+  cctp_fee_amount: string | null;
   currency: string;
   status: string;
   tx_hash: string;
@@ -99,6 +103,16 @@ const Details = ({ p, chains }: { p: PaymentDetailView; chains: PublicChain[] })
       {p.received_amount && (
         <Row label={t('receivedAmount')}>
           {formatAmount(p.received_amount, lang)} {p.currency}
+        </Row>
+      )}
+      {p.surplus_amount && (
+        <Row label={t('surplusAmount')}>
+          {formatAmount(p.surplus_amount, lang)} {p.currency}
+        </Row>
+      )}
+      {p.cctp_fee_amount && (
+        <Row label={t('cctpFeeAmount')}>
+          {formatAmount(p.cctp_fee_amount, lang)} {p.currency}
         </Row>
       )}
       {p.failure_reason && <Row label={t('failureReason')}>{p.failure_reason}</Row>}

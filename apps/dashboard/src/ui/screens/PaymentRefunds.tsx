@@ -29,7 +29,21 @@ const units = (amount: string): bigint => {
 };
 const decimal = (u: bigint): string => `${u / UNIT}.${(u % UNIT).toString().padStart(6, '0')}`;
 
-/** The payment's refunds (followed until they end) and, for a completed payment, the refund form. */
+/**
+ * Whether money of the payment sits in the merchant wallet and can go back: a completed payment,
+ * or one that failed underpaid with something received.
+ */
+export const mayRefund = (p: Pick<PaymentDetailView, 'status' | 'failure_reason' | 'received_amount'>) =>
+  p.status === 'completed' ||
+  (p.status === 'failed' &&
+    p.failure_reason === 'underpaid' &&
+    p.received_amount !== null &&
+    units(p.received_amount) > 0n);
+
+/**
+ * The payment's refunds (followed until they end) and, while anything received is left to give
+ * back, the refund form.
+ */
 export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailView; chainId?: number }) => {
   const { session, t, lang } = useDashboard();
   const [refunds, reload] = useLoad(
@@ -53,7 +67,9 @@ export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailVie
   const committed = list
     .filter((r) => r.status !== 'failed' && r.status !== 'cancelled')
     .reduce((sum, r) => sum + units(r.amount), 0n);
-  const refundable = units(payment.amount) - committed;
+  // The ceiling the refunds service holds refunds to: what arrived, less what refunds claim.
+  const refundable = units(payment.received_amount ?? payment.amount) - committed;
+  const suggested = units(payment.amount) < refundable ? units(payment.amount) : refundable;
 
   return (
     <section class="card" aria-labelledby="refunds-title">
@@ -88,8 +104,13 @@ export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailVie
           )
         }
       </LoadView>
-      {payment.status === 'completed' && refunds.state === 'ready' && refundable > 0n && (
-        <RefundForm payment={payment} refundable={decimal(refundable)} onCreated={reload} />
+      {mayRefund(payment) && refunds.state === 'ready' && refundable > 0n && (
+        <RefundForm
+          payment={payment}
+          refundable={decimal(refundable)}
+          suggested={decimal(suggested)}
+          onCreated={reload}
+        />
       )}
     </section>
   );
@@ -123,10 +144,14 @@ const CancelRefund = ({ id, onDone }: { id: string; onDone: () => void }) => {
 const RefundForm = ({
   payment,
   refundable,
+  suggested,
   onCreated,
 }: {
   payment: PaymentDetailView;
+  /** the most that can still be refunded */
   refundable: string;
+  /** what an empty amount refunds: the payment's amount, capped by `refundable` */
+  suggested: string;
   onCreated: () => void;
 }) => {
   const { session, t, lang } = useDashboard();
@@ -143,7 +168,7 @@ const RefundForm = ({
     e.preventDefault();
     setError(undefined);
     setDone(undefined);
-    const exact = amount.trim() === '' ? refundable : parseAmountInput(amount);
+    const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
     if (!exact || units(exact) <= 0n || units(exact) > units(refundable)) {
       setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
       return;
@@ -152,7 +177,7 @@ const RefundForm = ({
     try {
       const body = {
         paymentId: payment.id,
-        ...(exact === refundable && amount.trim() === '' ? {} : { amount: exact }),
+        ...(amount.trim() === '' ? {} : { amount: exact }),
         reason,
         ...(note.trim() ? { note: note.trim() } : {}),
       };
@@ -178,12 +203,18 @@ const RefundForm = ({
         id="refund-amount"
         inputMode="decimal"
         value={amount}
-        placeholder={formatAmount(refundable, lang)}
+        placeholder={formatAmount(suggested, lang)}
         onInput={(e) => setAmount(e.currentTarget.value)}
         aria-describedby="refund-amount-hint"
       />
       <p id="refund-amount-hint" class="hint">
-        {t('refundAmountHint', { max: formatAmount(refundable, lang), currency: payment.currency })}
+        {suggested === refundable
+          ? t('refundAmountHint', { max: formatAmount(refundable, lang), currency: payment.currency })
+          : t('refundAmountHintCapped', {
+              suggested: formatAmount(suggested, lang),
+              max: formatAmount(refundable, lang),
+              currency: payment.currency,
+            })}
       </p>
       <label for="refund-reason">{t('reason')}</label>
       <select id="refund-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)}>

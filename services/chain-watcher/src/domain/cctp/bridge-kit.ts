@@ -208,6 +208,12 @@ const checkMint = async (
   const block = await r.destinationRpc.block(mint.blockNumber);
   if (!block) return waitFor('mint block not readable');
   const confirmed = mint;
+  // The merchant is owed the payment's amount after Circle's (and any forwarding) fee.
+  const short = p.merchantReceivesUnits !== null && confirmed.minted < p.merchantReceivesUnits;
+  const fee =
+    p.burnedUnits !== null && p.burnedUnits >= confirmed.minted ? p.burnedUnits - confirmed.minted : null;
+  const feeFact = fee === null ? {} : { cctpFeeAmount: baseUnitsToDecimal(fee) };
+  const detail = `the mint delivered ${baseUnitsToDecimal(confirmed.minted)} USDC to the merchant wallet; the payment is for ${baseUnitsToDecimal(p.merchantReceivesUnits ?? 0n)}`;
   await ctx.db.transaction(async (trx) => {
     await lockTransaction(trx, r.destination.chainId, confirmed.txHash);
     if (!(await claimTransaction(trx, r.destination.chainId, confirmed.txHash, p.paymentId)))
@@ -215,11 +221,12 @@ const checkMint = async (
     // The scanner may have seen the mint first and recorded it as unclaimed: it is this payment's.
     await markMatched(trx, r.destination.chainId, confirmed.txHash, p.paymentId);
     if (
-      !(await advanceCctp(trx, p.paymentId, 'mint', 'done', {
+      !(await advanceCctp(trx, p.paymentId, 'mint', short ? 'failed' : 'done', {
         mintTxHash: confirmed.txHash,
         mintedUnits: confirmed.minted,
         mintBlock: confirmed.blockNumber,
         messageNonce: confirmed.nonce,
+        ...(short ? { failureReason: 'underpaid' as const, failureDetail: detail } : {}),
       }))
     )
       return;
@@ -249,6 +256,18 @@ const checkMint = async (
       mintedAmount: baseUnitsToDecimal(confirmed.minted),
       blockNumber: confirmed.blockNumber,
     });
+    if (short) {
+      // What was minted is in the merchant wallet all the same: the payment says so, for a refund.
+      await writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
+        paymentId: p.paymentId,
+        flow: 'bridge_kit',
+        reason: 'underpaid',
+        detail,
+        receivedAmount: baseUnitsToDecimal(confirmed.minted),
+        ...feeFact,
+      });
+      return;
+    }
     await writeEvent(trx, EventTypes.ChainPaymentVerified, p.merchantId, {
       paymentId: p.paymentId,
       txHash: confirmed.txHash,
@@ -257,6 +276,7 @@ const checkMint = async (
       fromAddress: getAddress(p.fromAddress),
       toAddress: getAddress(r.wallet),
       receivedAmount: baseUnitsToDecimal(confirmed.minted),
+      ...feeFact,
       blockNumber: confirmed.blockNumber,
       blockTimestamp: new Date(block.timestamp * 1000).toISOString(),
       confirmations: (await r.destinationRpc.blockNumber()) - confirmed.blockNumber + 1,

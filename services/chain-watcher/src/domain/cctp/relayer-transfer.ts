@@ -183,6 +183,9 @@ const settleTransfer = async (
       toAddress: r.merchant,
       amount: baseUnitsToDecimal(value),
       blockNumber: receipt.blockNumber,
+      ...(p.burnedUnits !== null && p.burnedUnits >= value
+        ? { cctpFeeAmount: baseUnitsToDecimal(p.burnedUnits - value) }
+        : {}),
     });
   });
   ctx.eventsCommitted();

@@ -15,7 +15,8 @@ const quoteUnits = (p: PaymentCreatedData, amount: number): bigint => {
 /**
  * Records a cross-chain payment for the CCTP worker, in the transaction that consumes
  * payment.created: the burn is on the payment's chain (`chainId`), the mint on the merchant's.
- * Bridge kit: the payer mints (or Circle forwards) to the merchant. Legacy relayer flow (a fee
+ * Bridge kit: the payer mints (or Circle forwards) to the merchant, at least the payment's amount
+ * after fees (so the burn is of at least the amount, or expectedAmount when more). Legacy relayer flow (a fee
  * quote): the payer burns the quote's amountToBurn to the relay wallet, which mints and pays the
  * merchant the quote's merchantReceives.
  */
@@ -23,6 +24,7 @@ export const trackCrossChainPayment = async (
   trx: Knex.Transaction,
   p: PaymentCreatedData,
   expectedUnits: bigint,
+  amountUnits: bigint,
 ): Promise<void> => {
   const common = {
     paymentId: p.paymentId,
@@ -39,6 +41,8 @@ export const trackCrossChainPayment = async (
       burnTxHash: p.bridgeKit.burnTxHash.toLowerCase(),
       mintTxHash: p.bridgeKit.mintTxHash?.toLowerCase() ?? null,
       expectedUnits,
+      // What the mint must deliver to the merchant wallet, Circle's fee taken: the payment's amount.
+      merchantReceivesUnits: amountUnits,
     });
     return;
   }

@@ -6,13 +6,24 @@ import { insertVerification } from '../../db/verifications-repo.js';
 import { trackCrossChainPayment } from '../cctp/track.js';
 import type { WatcherContext } from '../context.js';
 
-const expectedUnitsOf = (p: PaymentCreatedData): bigint => {
+const unitsOf = (p: PaymentCreatedData, amount: string): bigint => {
   try {
-    return decimalToBaseUnits(p.expectedAmount ?? p.amount);
+    return decimalToBaseUnits(amount);
   } catch (err) {
     // An amount that is not a token amount can never be verified, however often it is retried.
     throw new PermanentError(`payment ${p.paymentId}: ${(err as Error).message}`);
   }
+};
+
+/**
+ * The least a payment's transaction must move: its amount, or its expectedAmount when that is more
+ * (a QR-tagged session amount). A caller's expectedAmount below the amount lowers nothing: the
+ * merchant is owed at least the amount the payment is for.
+ */
+export const expectedUnitsOf = (p: PaymentCreatedData): bigint => {
+  const amount = unitsOf(p, p.amount);
+  const expected = p.expectedAmount === null ? amount : unitsOf(p, p.expectedAmount);
+  return expected > amount ? expected : amount;
 };
 
 /**
@@ -27,7 +38,7 @@ export const trackPayment = async (
   trx: Knex.Transaction,
   p: PaymentCreatedData,
 ): Promise<void> => {
-  if (p.isCrossChain) return trackCrossChainPayment(trx, p, expectedUnitsOf(p));
+  if (p.isCrossChain) return trackCrossChainPayment(trx, p, expectedUnitsOf(p), unitsOf(p, p.amount));
   const expectedUnits = expectedUnitsOf(p);
   const txHash = p.txHash.toLowerCase();
   await lockTransaction(trx, p.chainId, txHash);

@@ -26,6 +26,9 @@ export const internalPaymentRoute =
       is_cross_chain: p.isCrossChain,
       created_at: p.createdAt.toISOString(),
       completed_at: p.status === 'completed' ? (p.completedAt ?? p.updatedAt).toISOString() : null,
+      received_amount: p.receivedAmount,
+      failure_reason: p.failureReason,
+      failed_at: p.status === 'failed' ? p.updatedAt.toISOString() : null,
     };
     ok(res, data);
   };
