@@ -224,7 +224,7 @@ describe('same-chain payments on the devnet, through the gateway (PostgreSQL, Ra
         return r.status === 404 ? undefined : r;
       }, 'the refunds service to learn of the payment');
     const tooMuch = await refund('5');
-    expect(tooMuch.status, JSON.stringify(tooMuch.body)).to.equal(400);
+    expect(tooMuch.status, JSON.stringify(tooMuch.body)).to.equal(422);
     expect(tooMuch.body).to.include({ success: false });
     expect(JSON.stringify(tooMuch.body.details)).to.contain('0.020000');
     const back = await refund('0.02');

@@ -136,10 +136,10 @@ describe('refunds on the devnet, through the gateway (PostgreSQL, RabbitMQ)', fu
     expect(first.status).to.equal(201);
     expect((await refund(id, { amount: '4' })).status).to.equal(201);
     const over = await refund(id, { amount: '6' });
-    expect(over.status).to.equal(400);
+    expect(over.status).to.equal(422);
     expect(over.body.success).to.equal(false);
     expect((await refund(id, { amount: '5.999999' })).status).to.equal(201);
-    expect((await refund(id, { amount: '0.000001' })).status).to.equal(400);
+    expect((await refund(id, { amount: '0.000001' })).status).to.equal(422);
   });
 
   it('cancels a refund while pending, and refuses once it is processing or completed', async () => {

@@ -15,9 +15,9 @@ class PaymentNotProjected extends Error {}
 const refused = (message: string, path: string, detail: string, code: string): AppError =>
   new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
 
-/** A refund above the ceiling is a bad request: the details name the field and the ceiling. */
+/** A refund above the ceiling is refused by a business rule (422); the details name the field and the ceiling. */
 const overCeiling = (message: string, path: string, detail: string, code: string): AppError =>
-  new AppError('validation', message, [fieldDetail(path, detail, code)]);
+  new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
 
 /**
  * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent

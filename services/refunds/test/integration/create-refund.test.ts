@@ -69,7 +69,7 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
       expect(event.data).not.to.have.property('failure_reason');
       // Nothing is left to refund now.
       const again = await create(shop, { paymentId: p.id, reason: 'other' });
-      expect(again.status).to.equal(400);
+      expect(again.status).to.equal(422);
       expect(again.body.details[0]).to.include({ path: 'paymentId', code: 'payment_fully_refunded' });
     } finally {
       await observer.close();
@@ -140,14 +140,14 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
     expect(longest.status).to.equal(201);
   });
 
-  it('refuses more than the refundable remainder with 400 naming the field and the ceiling', async () => {
+  it('refuses more than the refundable remainder with 422 naming the field and the ceiling', async () => {
     const p = await h.seedPayment(shop, { amount: '10' });
     expect((await create(shop, { paymentId: p.id, amount: '10.000001', reason: 'other' })).status).to.equal(
-      400,
+      422,
     );
     await createRefund(h, p, { amount: '6' });
     const over = await create(shop, { paymentId: p.id, amount: '4.000001', reason: 'other' });
-    expect(over.status).to.equal(400);
+    expect(over.status).to.equal(422);
     expect(over.body).to.include({
       success: false,
       error: 'Refund amount exceeds the refundable amount of the payment',
@@ -171,7 +171,7 @@ describe('POST /refunds/api/create (PostgreSQL + RabbitMQ)', function () {
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).to.have.length(10);
-    expect(statuses.filter((s) => s === 400)).to.have.length(11);
+    expect(statuses.filter((s) => s === 422)).to.have.length(11);
     const [row] = await h.db('refunds').where({ payment_id: p.id }).sum('amount as total').count('* as n');
     expect(row).to.deep.equal({ total: '100.000000', n: '10' });
     const events = await h

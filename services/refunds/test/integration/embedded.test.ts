@@ -84,7 +84,7 @@ describe('refunds on PGlite with the in-process bus', function () {
       return r.status === 201 ? r : undefined;
     });
     const rest = await Promise.all(Array.from({ length: 5 }, create));
-    expect(rest.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 400]);
+    expect(rest.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 422]);
 
     const id = first.body.data.id as string;
     const command = await waitFor(async () =>

@@ -69,7 +69,7 @@ describe('refunds of payments not projected yet (PostgreSQL + RabbitMQ)', functi
     const asked = h.payments.requestsFor(p.payment_id).length;
     expect((await refund(shop, p.payment_id, '50')).status).to.equal(201);
     const over = await refund(shop, p.payment_id, '0.000001');
-    expect(over.status).to.equal(400);
+    expect(over.status).to.equal(422);
     expect(over.body.details[0].code).to.equal('payment_fully_refunded');
     expect(h.payments.requestsFor(p.payment_id)).to.have.length(asked);
   });

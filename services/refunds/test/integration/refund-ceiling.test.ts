@@ -69,16 +69,16 @@ describe('the refund ceiling is what was received (PostgreSQL + RabbitMQ)', func
     expect(surplus.status, JSON.stringify(surplus.body)).to.equal(201);
     expect(surplus.body.data.amount).to.equal('0.500000');
     const none = await create({ paymentId: p.id, amount: '0.000001' });
-    expect(none.status).to.equal(400);
+    expect(none.status).to.equal(422);
     expect(none.body).to.include({ success: false });
     expect(none.body.details[0]).to.include({ path: 'paymentId', code: 'payment_fully_refunded' });
     expect(none.body.details[0].message).to.contain('10.500000 USDC');
   });
 
-  it('refuses more than was received with 400 naming the amount field and the ceiling', async () => {
+  it('refuses more than was received with 422 naming the amount field and the ceiling', async () => {
     const p = await h.seedPayment(shop, { amount: '10', receivedAmount: '10.500000' });
     const over = await create({ paymentId: p.id, amount: '10.500001' });
-    expect(over.status).to.equal(400);
+    expect(over.status).to.equal(422);
     expect(over.body).to.deep.equal({
       success: false,
       error: 'Refund amount exceeds the refundable amount of the payment',
@@ -95,7 +95,7 @@ describe('the refund ceiling is what was received (PostgreSQL + RabbitMQ)', func
 
   it('holds a payment projected without a received amount to its amount', async () => {
     const p = await h.seedPayment(shop, { amount: '10' });
-    expect((await create({ paymentId: p.id, amount: '10.000001' })).status).to.equal(400);
+    expect((await create({ paymentId: p.id, amount: '10.000001' })).status).to.equal(422);
     expect((await create({ paymentId: p.id })).body.data.amount).to.equal('10.000000');
   });
 
@@ -103,7 +103,7 @@ describe('the refund ceiling is what was received (PostgreSQL + RabbitMQ)', func
     const { id, fromAddress } = await publishFailed({});
     await waitFor(() => h.db('refundable_payments').where({ payment_id: id }).first());
     const tooMuch = await create({ paymentId: id, amount: '5' });
-    expect(tooMuch.status).to.equal(400);
+    expect(tooMuch.status).to.equal(422);
     expect(tooMuch.body.details[0]).to.include({
       path: 'amount',
       code: 'amount_exceeds_refundable',
@@ -116,7 +116,7 @@ describe('the refund ceiling is what was received (PostgreSQL + RabbitMQ)', func
       destination_address: fromAddress,
       status: 'pending',
     });
-    expect((await create({ paymentId: id, amount: '0.000001' })).status).to.equal(400);
+    expect((await create({ paymentId: id, amount: '0.000001' })).status).to.equal(422);
   });
 
   it('projects no other failure: such a payment cannot be refunded', async () => {
