@@ -88,7 +88,7 @@ describe('dashboard: balance transactions and reconciliation (Chromium, devnet)'
     for (const tab of tabs.splice(0)) await s.closeTab(tab);
   });
 
-  it('lists the payment and the refund with signed amounts and balances, filters by type and downloads the CSV', async () => {
+  it('lists the payment and the refund with signed amounts and balances, filters by type and dates and downloads the CSV', async () => {
     const { page } = await open();
     await signIn(page, email);
     await page
@@ -158,6 +158,18 @@ describe('dashboard: balance transactions and reconciliation (Chromium, devnet)'
       ['payment', '50.000000', '50.000000', paymentTx],
     ]);
     expect(everything[1]).to.include({ payment_id: paymentId });
+
+    // Dates: nothing from tomorrow on; both rows within today (bare dates are whole UTC days).
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('From').fill(tomorrow);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No balance transactions match.').waitFor();
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To').fill(today);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`endDate=${today}`));
+    await waitFor(async () => (await rows.count()) === 2, 10_000, 'rows of today');
   });
 
   it('shows the screen on a phone and in German', async () => {
