@@ -5,6 +5,7 @@ import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
 import { useRoute, type Route } from './router.js';
+import { BalanceTransactions } from './screens/balance/BalanceTransactions.js';
 import { CheckoutLinks } from './screens/checkout/CheckoutLinks.js';
 import { Developers } from './screens/Developers.js';
 import { Home } from './screens/Home.js';
@@ -37,6 +38,8 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <RefundDetail id={id} /> : <Refunds route={route} />;
     case 'checkout':
       return <CheckoutLinks route={route} />;
+    case 'balance':
+      return id ? <NotFound /> : <BalanceTransactions route={route} />;
     case 'security':
       return <Security />;
     case 'money':

@@ -11,6 +11,7 @@ export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: 'payments', label: 'navPayments' },
   { path: 'refunds', label: 'navRefunds' },
   { path: 'checkout', label: 'navCheckout' },
+  { path: 'balance', label: 'navBalance' },
   { path: 'money', label: 'navMoney' },
   { path: 'developers', label: 'navDevelopers' },
   { path: 'security', label: 'navSecurity' },
