@@ -39,7 +39,11 @@ export const sendTopUp = async (r: TopUpRequest): Promise<'complete' | 'still_sh
     });
   }
   const txHash = (
-    await sendTransaction(r.provider, { from: r.account, to: tokenAddress, data: encodeTransfer(r.recipient, r.due) })
+    await sendTransaction(r.provider, {
+      from: r.account,
+      to: tokenAddress,
+      data: encodeTransfer(r.recipient, r.due),
+    })
   ).toLowerCase();
   r.onSent(txHash);
   const mined = await waitForReceipt(r.chain.rpcUrls, txHash, { signal: r.signal });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { BlockchainName, ChainId, Currency, DecimalString, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../common.js';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  TxHash,
+  Uuid,
+} from '../common.js';
 import { ChainPaymentRejectReason } from './chain-events.js';
 
 /*

@@ -149,7 +149,10 @@ export const paymentRoutes = [
     request: { params: CheckoutSessionIdParams, body: ReportTopUpBody },
     responses: {
       201: { description: 'Top-up recorded, to be verified on-chain', schema: TopUpResponse },
-      200: { description: 'txHash already reported for this payment: the existing top-up', schema: TopUpResponse },
+      200: {
+        description: 'txHash already reported for this payment: the existing top-up',
+        schema: TopUpResponse,
+      },
     },
   },
   {

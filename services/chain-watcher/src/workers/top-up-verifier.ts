@@ -1,4 +1,10 @@
-import { errorText, forEachConcurrent, loopWorker, runWithContext, type LoopWorker } from '@stablepay/platform';
+import {
+  errorText,
+  forEachConcurrent,
+  loopWorker,
+  runWithContext,
+  type LoopWorker,
+} from '@stablepay/platform';
 import type { WatcherContext } from '../domain/context.js';
 import { recordTopUpVerdict } from '../domain/top-ups/top-up-verdicts.js';
 import { PassCache } from '../domain/verification/check-payment.js';
@@ -54,7 +60,8 @@ export const topUpVerifierWorker = (
         }
         await runWithContext({ correlationId: v.correlationId ?? undefined }, async () => {
           const outcome = await lookAtTopUp(ctx, v, cache);
-          if (outcome.kind === 'wait') await rescheduleTopUp(ctx.db, v.topUpId, rescheduleOf(ctx, v, outcome));
+          if (outcome.kind === 'wait')
+            await rescheduleTopUp(ctx.db, v.topUpId, rescheduleOf(ctx, v, outcome));
           else await recordTopUpVerdict(ctx, v, outcome);
         }).catch((err: unknown) =>
           ctx.logger.warn('could not record a top-up check; its lease will run out', {

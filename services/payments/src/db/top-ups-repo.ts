@@ -54,9 +54,9 @@ export const findTopUpByTxHash = async (db: Db, txHash: string): Promise<TopUpRe
 
 /** A payment's top-ups, oldest first. */
 export const listTopUps = async (db: Db, paymentId: string): Promise<TopUpRecord[]> =>
-  ((await db(PAYMENT_TOP_UPS).where({ payment_id: paymentId }).orderBy('created_at').orderBy('id')) as Row[]).map(
-    toTopUp,
-  );
+  (
+    (await db(PAYMENT_TOP_UPS).where({ payment_id: paymentId }).orderBy('created_at').orderBy('id')) as Row[]
+  ).map(toTopUp);
 
 export const hasPendingTopUp = async (db: Db, paymentId: string): Promise<boolean> =>
   (await db(PAYMENT_TOP_UPS).where({ payment_id: paymentId, status: 'pending' }).first('id')) !== undefined;
@@ -73,7 +73,12 @@ export const decideTopUp = async (
     .where({ id, status: 'pending' })
     .update(
       d.status === 'verified'
-        ? { status: d.status, received_amount: d.receivedAmount, block_number: d.blockNumber, decided_at: trx.fn.now() }
+        ? {
+            status: d.status,
+            received_amount: d.receivedAmount,
+            block_number: d.blockNumber,
+            decided_at: trx.fn.now(),
+          }
         : {
             status: d.status,
             rejection_reason: d.reason,
@@ -104,7 +109,10 @@ export const lockOverdueTopUpPayments = async (
     .whereNotNull('awaiting_top_up_until')
     .where('awaiting_top_up_until', '<=', trx.fn.now())
     .whereNotExists(
-      trx(PAYMENT_TOP_UPS).whereRaw(`payment_id = ${PAYMENTS}.id`).where({ status: 'pending' }).select(trx.raw('1')),
+      trx(PAYMENT_TOP_UPS)
+        .whereRaw(`payment_id = ${PAYMENTS}.id`)
+        .where({ status: 'pending' })
+        .select(trx.raw('1')),
     )
     .orderBy('awaiting_top_up_until')
     .limit(opts.limit)

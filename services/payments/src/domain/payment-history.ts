@@ -31,7 +31,8 @@ export const merchantPaymentWithHistory = async (
   const topUps = await listTopUps(ctx.db, payment.id);
   // received_amount is the sum of the first transfer and the verified top-ups.
   const toppedUp = topUps.reduce((sum, t) => sum + decimalToBaseUnits(t.receivedAmount ?? '0'), 0n);
-  const first = payment.receivedAmount === null ? null : decimalToBaseUnits(payment.receivedAmount) - toppedUp;
+  const first =
+    payment.receivedAmount === null ? null : decimalToBaseUnits(payment.receivedAmount) - toppedUp;
   const firstStatus = payment.status === 'completed' || first !== null ? 'verified' : 'pending';
   return {
     payment,
@@ -43,15 +44,13 @@ export const merchantPaymentWithHistory = async (
         status: payment.status === 'failed' && first === null ? 'rejected' : firstStatus,
         block_number: null,
       },
-      ...topUps.map(
-        (t): PaymentTransfer => ({
-          tx_hash: t.txHash,
-          amount: t.receivedAmount,
-          kind: 'top_up',
-          status: t.status,
-          block_number: t.blockNumber,
-        }),
-      ),
+      ...topUps.map((t): PaymentTransfer => ({
+        tx_hash: t.txHash,
+        amount: t.receivedAmount,
+        kind: 'top_up',
+        status: t.status,
+        block_number: t.blockNumber,
+      })),
     ],
     history: [
       { status: 'pending', at: payment.createdAt.toISOString() },

@@ -67,7 +67,12 @@ export const applyPaymentRejectionIn = async (
     const p = await findPayment(trx, data.paymentId);
     if (p && p.status === 'pending' && p.awaitingTopUpUntil === null && mayAwaitTopUp(p)) {
       const locked = await lockSession(trx, p.sessionId!);
-      if (locked && !locked.pastExpiry && locked.session.status === 'open' && locked.session.paymentId === p.id) {
+      if (
+        locked &&
+        !locked.pastExpiry &&
+        locked.session.status === 'open' &&
+        locked.session.paymentId === p.id
+      ) {
         const waiting = await transitionPaymentRow(trx, p.id, ['pending'], 'pending', {
           received_amount: data.receivedAmount,
           awaiting_top_up_until: locked.session.expiresAt,
@@ -113,7 +118,11 @@ export const reportTopUp = async (
     if (known) {
       if (known.paymentId === session.paymentId) return { topUp: known, created: false };
       throw conflict('This transaction was already reported for another payment', [
-        fieldDetail('txHash', 'The transaction was already reported for another payment', 'tx_already_reported'),
+        fieldDetail(
+          'txHash',
+          'The transaction was already reported for another payment',
+          'tx_already_reported',
+        ),
       ]);
     }
     const payment = session.paymentId ? await findPayment(trx, session.paymentId) : undefined;
@@ -209,7 +218,10 @@ export const applyTopUpVerifiedIn = async (
 };
 
 /** A rejected top-up changes nothing but itself, unless it was what the closed window waited for. */
-export const applyTopUpRejectedIn = async (trx: Knex.Transaction, data: ChainTopUpRejectedData): Promise<void> => {
+export const applyTopUpRejectedIn = async (
+  trx: Knex.Transaction,
+  data: ChainTopUpRejectedData,
+): Promise<void> => {
   const p = await lockPayment(trx, data.paymentId);
   if (!p) throw notFound('Payment');
   const topUp = await decideTopUp(trx, data.topUpId, {

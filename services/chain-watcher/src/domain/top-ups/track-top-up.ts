@@ -18,5 +18,6 @@ export const trackTopUp = async (
   await lockTransaction(trx, t.chainId, txHash);
   if (!(await insertTopUpVerification(trx, t))) return;
   const matched = await markMatched(trx, t.chainId, txHash, t.paymentId);
-  if (matched > 0) ctx.logger.info('unclaimed transfer matched to a top-up', { paymentId: t.paymentId, txHash });
+  if (matched > 0)
+    ctx.logger.info('unclaimed transfer matched to a top-up', { paymentId: t.paymentId, txHash });
 };

@@ -7,7 +7,11 @@ import { toDetail, toMerchantDetail } from '../views.js';
 export const apiPaymentDetailRoute =
   (ctx: PaymentsContext): HandlerOf<'getPaymentApi'> =>
   async ({ params, merchant, res }) => {
-    const { payment, history, transfers } = await merchantPaymentWithHistory(ctx, merchant.merchantId, params.id);
+    const { payment, history, transfers } = await merchantPaymentWithHistory(
+      ctx,
+      merchant.merchantId,
+      params.id,
+    );
     ok(res, toDetail(payment, history, transfers));
   };
 
@@ -15,6 +19,10 @@ export const apiPaymentDetailRoute =
 export const merchantPaymentDetailRoute =
   (ctx: PaymentsContext): HandlerOf<'getPayment'> =>
   async ({ params, merchant, res }) => {
-    const { payment, history, transfers } = await merchantPaymentWithHistory(ctx, merchant.merchantId, params.id);
+    const { payment, history, transfers } = await merchantPaymentWithHistory(
+      ctx,
+      merchant.merchantId,
+      params.id,
+    );
     ok(res, toMerchantDetail(payment, history, transfers));
   };
