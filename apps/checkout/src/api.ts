@@ -6,6 +6,7 @@ import type {
   PaymentStatusView,
   PublicChains,
   PublicCheckoutSession,
+  TopUp,
 } from '@stablepay/contracts';
 
 /** An answer of the gateway that is not a success, with the first detail's code when there is one. */
@@ -28,6 +29,7 @@ export interface GatewayClient {
   chains(): Promise<PublicChains>;
   createPayment(body: CreatePublicPaymentInput): Promise<CreatedPayment>;
   paymentStatus(id: string): Promise<PaymentStatusView>;
+  reportTopUp(sessionId: string, txHash: string): Promise<TopUp>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,6 +69,8 @@ export const gatewayClient = (baseUrl: string): GatewayClient => {
     chains: () => request('GET', '/chains'),
     createPayment: (body) => request('POST', '/payments/create-public', body),
     paymentStatus: (paymentId) => request('GET', `/payments/${id(paymentId)}/status`),
+    reportTopUp: (sessionId, txHash) =>
+      request('POST', `/checkout/sessions/${id(sessionId)}/top-ups`, { txHash }),
   };
 };
 

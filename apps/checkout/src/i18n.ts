@@ -3,6 +3,13 @@
  * else the browser's first supported language, else English.
  */
 const en = {
+  topUpTitle: 'Part of your payment arrived',
+  topUpReceived: 'Received {received} of {amount} {token}.',
+  topUpMissing: 'Send the missing {due} {token} from the same wallet ({account}) before the session expires.',
+  topUpSend: 'Send {due} {token}',
+  topUpWrongAccount:
+    'The connected wallet ({connected}) is not the one that paid. Switch to {account} in your wallet to send the rest.',
+  topUpVerifying: 'Your top-up was sent. Waiting for the network to confirm it…',
   title: 'Payment',
   payTo: 'Pay {merchant}',
   amount: 'Amount',
@@ -72,6 +79,14 @@ const en = {
 export type Messages = typeof en;
 
 const de: Messages = {
+  topUpTitle: 'Ein Teil Ihrer Zahlung ist eingegangen',
+  topUpReceived: '{received} von {amount} {token} erhalten.',
+  topUpMissing:
+    'Senden Sie die fehlenden {due} {token} von derselben Wallet ({account}), bevor die Sitzung abläuft.',
+  topUpSend: '{due} {token} senden',
+  topUpWrongAccount:
+    'Die verbundene Wallet ({connected}) hat nicht gezahlt. Wechseln Sie in Ihrer Wallet zu {account}, um den Rest zu senden.',
+  topUpVerifying: 'Ihre Nachzahlung wurde gesendet. Warte auf die Bestätigung des Netzwerks…',
   title: 'Zahlung',
   payTo: 'An {merchant} zahlen',
   amount: 'Betrag',
@@ -145,6 +160,14 @@ const de: Messages = {
 };
 
 const fr: Messages = {
+  topUpTitle: 'Une partie de votre paiement est arrivée',
+  topUpReceived: '{received} sur {amount} {token} reçus.',
+  topUpMissing:
+    'Envoyez les {due} {token} manquants depuis le même portefeuille ({account}) avant l’expiration de la session.',
+  topUpSend: 'Envoyer {due} {token}',
+  topUpWrongAccount:
+    'Le portefeuille connecté ({connected}) n’est pas celui qui a payé. Passez à {account} dans votre portefeuille pour envoyer le reste.',
+  topUpVerifying: 'Votre complément a été envoyé. En attente de la confirmation du réseau…',
   title: 'Paiement',
   payTo: 'Payer {merchant}',
   amount: 'Montant',
@@ -216,6 +239,14 @@ const fr: Messages = {
 };
 
 const es: Messages = {
+  topUpTitle: 'Ha llegado parte de su pago',
+  topUpReceived: 'Recibidos {received} de {amount} {token}.',
+  topUpMissing:
+    'Envíe los {due} {token} que faltan desde el mismo monedero ({account}) antes de que caduque la sesión.',
+  topUpSend: 'Enviar {due} {token}',
+  topUpWrongAccount:
+    'El monedero conectado ({connected}) no es el que pagó. Cambie a {account} en su monedero para enviar el resto.',
+  topUpVerifying: 'Su complemento se ha enviado. Esperando la confirmación de la red…',
   title: 'Pago',
   payTo: 'Pagar a {merchant}',
   amount: 'Importe',

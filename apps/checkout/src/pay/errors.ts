@@ -10,6 +10,7 @@ export type PayProblem =
   | 'session_expired'
   | 'session_complete'
   | 'payment_failed'
+  | 'top_up_needed'
   | 'failed';
 
 export class PayError extends Error {

@@ -21,6 +21,9 @@ export const waitForSettlement = async (
         const session = await ctx.api.session(ctx.target.sessionId);
         if (session.status === 'complete') return { paymentId, txHash, status: 'completed' };
         if (session.payment?.status === 'failed') break;
+        // Less arrived than the session asks: the page asks for the rest (ui/TopUp.tsx).
+        if (session.payment?.amount_due && !session.payment.top_up_pending)
+          throw new PayError('top_up_needed', 'Part of the payment is missing');
       } else {
         const status = await ctx.api.paymentStatus(paymentId);
         if (status.status === 'completed') return { paymentId, txHash, status: 'completed' };

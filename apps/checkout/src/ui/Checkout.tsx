@@ -24,6 +24,7 @@ import { readOptions } from './options.js';
 import { Progress } from './Progress.js';
 import { QrPanel } from './QrPanel.js';
 import { Summary, useTimeLeft } from './Summary.js';
+import { TopUp } from './TopUp.js';
 
 export interface CheckoutProps {
   api: GatewayClient;
@@ -174,6 +175,12 @@ export const Checkout = (props: CheckoutProps) => {
       setSteps((all) => all.map((s) => (s.state === 'active' ? { ...s, state: 'failed' } : s)));
       // Declined or unaffordable before anything was sent: start afresh next time.
       if (!pending.txHash && problem.problem !== 'failed') clearPending(pending.key);
+      if (problem.problem === 'top_up_needed') {
+        // Not an error: the session asks for the rest, and the top-up view takes over.
+        clearPending(pending.key);
+        await refreshSession();
+        return;
+      }
       setError(problem);
       if (problem.problem === 'session_expired' || problem.problem === 'session_complete')
         void refreshSession();
@@ -334,6 +341,27 @@ export const Checkout = (props: CheckoutProps) => {
           </a>
         )}
       </section>
+    );
+  }
+
+  const awaiting = session?.payment?.amount_due ? session.payment : undefined;
+  if (awaiting && target.sessionId) {
+    return (
+      <TopUp
+        api={api}
+        provider={provider}
+        sessionId={target.sessionId}
+        payment={awaiting}
+        chain={target.merchantChain}
+        token={target.currency}
+        recipient={target.walletAddress}
+        merchantName={target.merchantName}
+        timeLeft={timeLeft}
+        locale={locale}
+        t={t}
+        onChanged={() => void refreshSession()}
+        problemText={(err) => problemText(err, t, vars)}
+      />
     );
   }
 

@@ -9,6 +9,7 @@ import {
   ChainPaymentVerifiedData,
 } from './chain-events.js';
 import { EventTypes, type EventType } from './event-types.js';
+import { ChainTopUpRejectedData, ChainTopUpVerifiedData, PaymentTopUpReportedData } from './top-up-events.js';
 import { MerchantCreatedData, WalletAssignedData } from './merchant-events.js';
 import {
   InvoiceIssuedData,
@@ -42,10 +43,13 @@ export const eventCatalog = {
   [EventTypes.PaymentCreated]: { 1: PaymentCreatedData },
   [EventTypes.PaymentCompleted]: { 1: PaymentCompletedData },
   [EventTypes.PaymentFailed]: { 1: PaymentFailedData },
+  [EventTypes.PaymentTopUpReported]: { 1: PaymentTopUpReportedData },
   [EventTypes.CheckoutSessionCompleted]: { 1: CheckoutSessionCompletedData },
   [EventTypes.CheckoutSessionExpired]: { 1: CheckoutSessionExpiredData },
   [EventTypes.ChainPaymentVerified]: { 1: ChainPaymentVerifiedData },
   [EventTypes.ChainPaymentRejected]: { 1: ChainPaymentRejectedData },
+  [EventTypes.ChainTopUpVerified]: { 1: ChainTopUpVerifiedData },
+  [EventTypes.ChainTopUpRejected]: { 1: ChainTopUpRejectedData },
   [EventTypes.ChainCctpBurnVerified]: { 1: CctpBurnVerifiedData },
   [EventTypes.ChainCctpAttested]: { 1: CctpAttestedData },
   [EventTypes.ChainCctpMinted]: { 1: CctpMintedData },

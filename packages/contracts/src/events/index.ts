@@ -3,6 +3,7 @@ export * from './event-types.js';
 export * from './merchant-events.js';
 export * from './payment-events.js';
 export * from './chain-events.js';
+export * from './top-up-events.js';
 export * from './transfer-events.js';
 export * from './money-events.js';
 export * from './webhook-endpoint-events.js';

@@ -114,9 +114,28 @@ export const PublicCheckoutMerchant = z.object({
 });
 export type PublicCheckoutMerchant = z.infer<typeof PublicCheckoutMerchant>;
 
+/**
+ * The public view's payment adds what the checkout page needs to ask for a top-up (extensions):
+ * the payer, what arrived so far, and while the payment awaits a top-up what is still missing and
+ * until when it may come.
+ */
+export const PublicCheckoutSessionPayment = CheckoutSessionPayment.extend({
+  from_address: z.string(),
+  /** what the chain showed reached the merchant wallet so far; null until known */
+  received_amount: DecimalString.nullable(),
+  /** amount − received_amount while the payment awaits a top-up, else null */
+  amount_due: DecimalString.nullable(),
+  /** when the top-up window closes (the session's expires_at) while it is open, else null */
+  top_up_until: IsoTimestamp.nullable(),
+  /** true while a reported top-up is being checked on the chain */
+  top_up_pending: z.boolean(),
+});
+export type PublicCheckoutSessionPayment = z.infer<typeof PublicCheckoutSessionPayment>;
+
 /** GET /checkout/sessions/:id/public: no metadata; adds `merchant`. */
 export const PublicCheckoutSession = z.object({
   ...sessionFields,
+  payment: PublicCheckoutSessionPayment.nullable(),
   merchant: PublicCheckoutMerchant,
 });
 export type PublicCheckoutSession = z.infer<typeof PublicCheckoutSession>;

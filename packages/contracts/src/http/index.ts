@@ -1,5 +1,6 @@
 export * from './payments.js';
 export * from './checkout.js';
+export * from './top-ups.js';
 export * from './checkout-list.js';
 export * from './auth.js';
 export * from './api-keys.js';

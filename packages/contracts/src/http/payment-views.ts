@@ -10,6 +10,7 @@ import {
 } from '../common.js';
 import { successEnvelope } from '../envelope.js';
 import { PaymentStatus } from './payment-status.js';
+import { PaymentTransfer } from './top-ups.js';
 
 /** GET /payments/:id/status (public): no amounts, hashes or addresses. */
 export const PaymentStatusView = z.object({
@@ -70,6 +71,11 @@ export const PaymentDetail = PaymentListItem.extend({
   cctp_fee_amount: DecimalString.nullable(),
   /** every status the payment went through, oldest first, as recorded by each transition */
   status_history: z.array(PaymentStatusChange),
+  /**
+   * Every transfer reported for the payment, with its hash: the first, then each top-up (an
+   * extension; see docs/api/extensions.md#top-ups)
+   */
+  transfers: z.array(PaymentTransfer),
 });
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 export const PaymentDetailResponse = successEnvelope(PaymentDetail);

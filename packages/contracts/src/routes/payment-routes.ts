@@ -17,6 +17,8 @@ import {
   PaymentListResponse,
   PaymentStatusResponse,
   PublicCheckoutSessionResponse,
+  ReportTopUpBody,
+  TopUpResponse,
 } from '../http/index.js';
 import type { RouteSpec } from './types.js';
 
@@ -133,6 +135,25 @@ export const paymentRoutes = [
     summary: 'Checkout session for the payment widget (no metadata)',
     request: { params: CheckoutSessionIdParams },
     responses: { 200: { description: 'Public session view', schema: PublicCheckoutSessionResponse } },
+  },
+  {
+    ...checkout,
+    operationId: 'reportCheckoutTopUp',
+    method: 'post',
+    path: '/checkout/sessions/:id/top-ups',
+    auth: 'public',
+    summary: 'Report a transfer that tops up an underpaid session payment',
+    description:
+      "Called by the checkout page after the customer sent the missing amount. The session's payment must be awaiting a top-up (409 otherwise). The transaction is a claim: the chain-watcher counts its transfers from the payment's from_address to the merchant wallet. Idempotent on txHash: a known txHash answers 200 with the existing top-up.",
+    extension: true,
+    request: { params: CheckoutSessionIdParams, body: ReportTopUpBody },
+    responses: {
+      201: { description: 'Top-up recorded, to be verified on-chain', schema: TopUpResponse },
+      200: {
+        description: 'txHash already reported for this payment: the existing top-up',
+        schema: TopUpResponse,
+      },
+    },
   },
   {
     ...checkout,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
 import { ledgerBackfillMigration } from '../ledger/backfill.js';
 import { ledgerMigration } from '../ledger/migration.js';
+import { topUpVerificationsMigration } from './top-ups-migration.js';
 
 export const MASTER_SEED = 'master_seed';
 export const WALLETS = 'wallets';
@@ -342,4 +343,5 @@ export const chainWatcherMigrations: Migration[] = [
   correlationMigration,
   ledgerMigration,
   ledgerBackfillMigration,
+  topUpVerificationsMigration,
 ];

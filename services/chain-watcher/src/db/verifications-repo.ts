@@ -3,6 +3,7 @@ import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
 import { leaseDueRows } from './leases.js';
 import { VERIFICATIONS } from './migrations.js';
+import { hasTopUpForTx } from './top-ups-repo.js';
 
 export type VerificationStatus = 'pending' | 'verified' | 'rejected';
 
@@ -249,8 +250,10 @@ export const recoverStale = async (db: Knex, staleMs: number): Promise<number> =
   return result.rows.length;
 };
 
+/** True when a payment's transaction, or a reported top-up, is this transaction (its verdict records it). */
 export const hasVerificationForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>
-  (await db(VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('payment_id')) !== undefined;
+  (await db(VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('payment_id')) !== undefined ||
+  (await hasTopUpForTx(db, chainId, txHash));
 
 export const findVerification = async (db: Knex, paymentId: string) =>
   db(VERIFICATIONS).where({ payment_id: paymentId }).first();

@@ -6,6 +6,7 @@ import { cctpWorker } from './cctp.js';
 import { ledgerBackfillWorker } from './ledger-backfill.js';
 import { scannerWorker } from './scanner.js';
 import { senderWorker } from './sender.js';
+import { topUpVerifierWorker } from './top-up-verifier.js';
 import { recoveryWorker, verifierWorker } from './verifier.js';
 
 /**
@@ -36,11 +37,16 @@ export const watcherWorkers = (
     batchSize: config.VERIFY_BATCH_SIZE,
     concurrency: config.VERIFY_CONCURRENCY,
   });
+  const topUps = topUpVerifierWorker(ctx, {
+    batchSize: config.VERIFY_BATCH_SIZE,
+    concurrency: config.VERIFY_CONCURRENCY,
+  });
   const reconciler = reconcilerWorker(ctx, { intervalMs: config.RECONCILE_INTERVAL_MS });
   return {
-    workers: [verifier, sender, recovery, scanner, cctp, reconciler, ledgerBackfillWorker(ctx)],
+    workers: [verifier, topUps, sender, recovery, scanner, cctp, reconciler, ledgerBackfillWorker(ctx)],
     wake: () => {
       verifier.wake();
+      topUps.wake();
       sender.wake();
       cctp.wake();
     },

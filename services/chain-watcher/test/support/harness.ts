@@ -78,6 +78,8 @@ const OBSERVED = [
   'wallet.assigned',
   'chain.payment.verified',
   'chain.payment.rejected',
+  'chain.top_up.verified',
+  'chain.top_up.rejected',
   // Transfer outcomes are addressed to their requester: `<type>.<purpose>`.
   'transfer.submitted.*',
   'transfer.confirmed.*',

@@ -3,6 +3,7 @@ import { inboxMigration, outboxMigration, type Migration } from '@stablepay/plat
 import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
+import { topUpsMigration } from './top-ups-migration.js';
 
 export const MERCHANTS = 'merchants';
 export const PAYMENTS = 'payments';
@@ -189,4 +190,5 @@ export const paymentsMigrations: Migration[] = [
   sessionListMigration,
   cctpFeeMigration,
   txOwnershipMigration,
+  topUpsMigration,
 ];

@@ -63,6 +63,7 @@ export const toPayment = (r: Row): PaymentRecord => ({
   updatedAt: date(r.updated_at),
   completedAt: dateOrNull(r.completed_at),
   minedAt: dateOrNull(r.mined_at),
+  awaitingTopUpUntil: dateOrNull(r.awaiting_top_up_until),
 });
 
 export const toSession = (r: Row): CheckoutSessionRecord => ({

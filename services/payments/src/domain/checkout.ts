@@ -3,6 +3,7 @@ import { EventTypes, type CreateCheckoutSessionBody, type ErrorDetail } from '@s
 import { AppError, createOnce, fieldDetail, notFound, type RequestKey } from '@stablepay/platform';
 import { findMerchantById } from '../db/merchants-repo.js';
 import { findPayment } from '../db/payments-repo.js';
+import { hasPendingTopUp } from '../db/top-ups-repo.js';
 import {
   expireDueSessionRows,
   findSession,
@@ -10,6 +11,7 @@ import {
   insertSession,
 } from '../db/sessions-repo.js';
 import { writeEvent, type PaymentsContext } from './context.js';
+import { closeOverdueTopUpsIn, isAwaitingTopUp } from './top-ups.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from './records.js';
 
 export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.checkoutUrl}?session=${id}`;
@@ -88,6 +90,8 @@ export const expireDueSessions = async (
   opts: { id?: string; limit?: number } = {},
 ): Promise<number> => {
   const expired = await ctx.db.transaction(async (trx) => {
+    // A payment whose top-up window closed short fails first, releasing its session to expire here.
+    const failed = await closeOverdueTopUpsIn(trx, { sessionId: opts.id, limit: opts.limit ?? 100 });
     const rows = await expireDueSessionRows(trx, { id: opts.id, limit: opts.limit ?? 100 });
     for (const s of rows) {
       await writeEvent(trx, EventTypes.CheckoutSessionExpired, s.merchantId, {
@@ -96,7 +100,7 @@ export const expireDueSessions = async (
         expiredAt: (s.expiredAt ?? s.updatedAt).toISOString(),
       });
     }
-    return rows.length;
+    return rows.length + failed;
   });
   if (expired > 0) ctx.eventsCommitted();
   return expired;
@@ -118,22 +122,25 @@ export const getCheckoutSession = async (
 ): Promise<SessionWithPayment> => {
   let session = await findSession(ctx.db, id, merchantId);
   if (!session) throw notFound('Checkout session');
-  if (session.status === 'open' && session.paymentId === null && session.expiresAt.getTime() <= Date.now()) {
+  let payment = session.paymentId ? ((await findPayment(ctx.db, session.paymentId)) ?? null) : null;
+  const unpaidOrShort = session.paymentId === null || (payment !== null && isAwaitingTopUp(payment));
+  if (session.status === 'open' && unpaidOrShort && session.expiresAt.getTime() <= Date.now()) {
     await expireDueSessions(ctx, { id, limit: 1 });
     // Read again whoever expired it: this request, the sweeper or a concurrent reader.
     session = (await findSession(ctx.db, id, merchantId)) ?? session;
+    payment = session.paymentId ? ((await findPayment(ctx.db, session.paymentId)) ?? null) : null;
   }
-  const payment = session.paymentId ? ((await findPayment(ctx.db, session.paymentId)) ?? null) : null;
   return { session, payment };
 };
 
-/** The widget's view also needs whom it is paying. */
+/** The widget's view also needs whom it is paying, and whether a top-up is being checked. */
 export const getPublicCheckoutSession = async (
   ctx: PaymentsContext,
   id: string,
-): Promise<SessionWithPayment & { merchant: MerchantRecord }> => {
+): Promise<SessionWithPayment & { merchant: MerchantRecord; topUpPending: boolean }> => {
   const found = await getCheckoutSession(ctx, id);
   const merchant = await findMerchantById(ctx.db, found.session.merchantId);
   if (!merchant) throw notFound('Checkout session');
-  return { ...found, merchant };
+  const topUpPending = found.payment !== null && (await hasPendingTopUp(ctx.db, found.payment.id));
+  return { ...found, merchant, topUpPending };
 };

@@ -47,6 +47,8 @@ export interface PaymentRecord {
   completedAt: Date | null;
   /** the paying transfer's block time, once verified (same-chain and bridge-kit mints) */
   minedAt: Date | null;
+  /** while a short same-chain session payment waits for the rest: when the window closes */
+  awaitingTopUpUntil: Date | null;
 }
 
 export interface CheckoutSessionRecord {

@@ -3,6 +3,7 @@ import type { PaymentsContext } from '../domain/context.js';
 import { createSessionRoute } from './checkout/create.js';
 import { getPublicSessionRoute, getSessionRoute } from './checkout/get.js';
 import { listSessionsRoute } from './checkout/list.js';
+import { reportTopUpRoute } from './checkout/top-ups.js';
 import { internalPaymentRoute } from './internal/payment.js';
 import { cctpFeeRoute } from './payments/cctp-fee.js';
 import { createPublicPaymentRoute } from './payments/create-public.js';
@@ -22,6 +23,7 @@ export const paymentsRoutes = (ctx: PaymentsContext): RouteHandlers<'payments'> 
   createCheckoutSession: createSessionRoute(ctx),
   createCheckoutSessionAlias: createSessionRoute(ctx),
   getPublicCheckoutSession: getPublicSessionRoute(ctx),
+  reportCheckoutTopUp: reportTopUpRoute(ctx),
   getCheckoutSession: getSessionRoute(ctx),
   listCheckoutSessions: listSessionsRoute(ctx),
   // The dashboard's twins (bearer token) answer the same.

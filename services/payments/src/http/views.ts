@@ -6,9 +6,12 @@ import type {
   PaymentStatusChange,
   PaymentListItem,
   PaymentStatusView,
+  PaymentTransfer,
   PublicCheckoutSession,
+  PublicCheckoutSessionPayment,
 } from '@stablepay/contracts';
 import { surplusOf } from '../domain/payment-state.js';
+import { amountDue, isAwaitingTopUp } from '../domain/top-ups.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../domain/records.js';
 
 /** Records → the spec's response views; each view lists exactly its fields. */
@@ -37,7 +40,11 @@ export const toListItem = (p: PaymentRecord): PaymentListItem => ({
   created_at: p.createdAt.toISOString(),
 });
 
-export const toDetail = (p: PaymentRecord, history: PaymentStatusChange[]): PaymentDetail => ({
+export const toDetail = (
+  p: PaymentRecord,
+  history: PaymentStatusChange[],
+  transfers: PaymentTransfer[],
+): PaymentDetail => ({
   ...toListItem(p),
   expected_amount: p.expectedAmount,
   destination_chain: p.destinationChain,
@@ -50,13 +57,15 @@ export const toDetail = (p: PaymentRecord, history: PaymentStatusChange[]): Paym
   surplus_amount: surplusOf(p),
   cctp_fee_amount: p.cctpFeeAmount,
   status_history: history,
+  transfers,
 });
 
 export const toMerchantDetail = (
   p: PaymentRecord,
   history: PaymentStatusChange[],
+  transfers: PaymentTransfer[],
 ): MerchantPaymentDetail => ({
-  ...toDetail(p, history),
+  ...toDetail(p, history, transfers),
   description: p.description,
   checkout_session_id: p.sessionId,
   source_chain_id: p.sourceChainId,
@@ -88,12 +97,27 @@ export const toSessionView = (s: CheckoutSessionRecord, p: PaymentRecord | null)
   metadata: s.metadata,
 });
 
+const toPublicSessionPayment = (
+  p: PaymentRecord | null,
+  topUpPending: boolean,
+): PublicCheckoutSessionPayment | null =>
+  p && {
+    ...toSessionPayment(p)!,
+    from_address: p.fromAddress,
+    received_amount: p.receivedAmount,
+    amount_due: amountDue(p),
+    top_up_until: isAwaitingTopUp(p) ? p.awaitingTopUpUntil!.toISOString() : null,
+    top_up_pending: topUpPending,
+  };
+
 export const toPublicSessionView = (
   s: CheckoutSessionRecord,
   p: PaymentRecord | null,
   m: MerchantRecord,
+  topUpPending = false,
 ): PublicCheckoutSession => ({
   ...sessionFields(s, p),
+  payment: toPublicSessionPayment(p, topUpPending),
   merchant: {
     id: m.publicId,
     name: m.name,

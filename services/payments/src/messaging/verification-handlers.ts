@@ -7,6 +7,7 @@ import {
   recordBridgeKitMintIn,
   recordRelayedMintIn,
 } from '../domain/payment-state.js';
+import { applyPaymentRejectionIn, applyTopUpRejectedIn, applyTopUpVerifiedIn } from '../domain/top-ups.js';
 
 /**
  * The chain-watcher's verdicts (same-chain, and cross-chain through CCTP) move payments to their
@@ -40,11 +41,15 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
         minedAt: new Date(data.blockTimestamp),
       });
     }),
+    // An underpaid session payment may wait for a top-up instead of failing (domain/top-ups.ts).
     [EventTypes.ChainPaymentRejected]: applying(async ({ data }, trx) => {
-      await failPaymentIn(trx, data.paymentId, data.reason, {
-        receivedAmount: data.receivedAmount,
-        detail: data.detail,
-      });
+      await applyPaymentRejectionIn(trx, data);
+    }),
+    [EventTypes.ChainTopUpVerified]: applying(async ({ data }, trx) => {
+      await applyTopUpVerifiedIn(trx, data, logger);
+    }),
+    [EventTypes.ChainTopUpRejected]: applying(async ({ data }, trx) => {
+      await applyTopUpRejectedIn(trx, data);
     }),
     // Legacy relayer flow: the burn is verified, so the attestation is awaited.
     [EventTypes.ChainCctpBurnVerified]: async ({ data }, trx) => {

@@ -195,7 +195,7 @@ export const recordVerdicts = async (
 export type Wait = Extract<Outcome, { kind: 'wait' }>;
 
 /** When to look at a payment that stays pending again, and what to remember of this look. */
-const rescheduleOf = (ctx: WatcherContext, v: VerificationRecord, outcome: Wait) => {
+export const rescheduleOf = (ctx: WatcherContext, v: VerificationRecord, outcome: Wait) => {
   const chain = chainById(ctx.registry, v.chainId);
   const { delayMs, backoffStep } = nextCheckDelay({
     why: outcome.why,

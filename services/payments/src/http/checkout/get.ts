@@ -18,6 +18,6 @@ export const getSessionRoute =
 export const getPublicSessionRoute =
   (ctx: PaymentsContext): HandlerOf<'getPublicCheckoutSession'> =>
   async ({ params, res }) => {
-    const { session, payment, merchant } = await getPublicCheckoutSession(ctx, params.id);
-    ok(res, toPublicSessionView(session, payment, merchant));
+    const { session, payment, merchant, topUpPending } = await getPublicCheckoutSession(ctx, params.id);
+    ok(res, toPublicSessionView(session, payment, merchant, topUpPending));
   };

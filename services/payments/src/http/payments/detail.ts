@@ -7,14 +7,22 @@ import { toDetail, toMerchantDetail } from '../views.js';
 export const apiPaymentDetailRoute =
   (ctx: PaymentsContext): HandlerOf<'getPaymentApi'> =>
   async ({ params, merchant, res }) => {
-    const { payment, history } = await merchantPaymentWithHistory(ctx, merchant.merchantId, params.id);
-    ok(res, toDetail(payment, history));
+    const { payment, history, transfers } = await merchantPaymentWithHistory(
+      ctx,
+      merchant.merchantId,
+      params.id,
+    );
+    ok(res, toDetail(payment, history, transfers));
   };
 
 /** GET /payments/:id (jwt): the detail view with every cross-chain field. */
 export const merchantPaymentDetailRoute =
   (ctx: PaymentsContext): HandlerOf<'getPayment'> =>
   async ({ params, merchant, res }) => {
-    const { payment, history } = await merchantPaymentWithHistory(ctx, merchant.merchantId, params.id);
-    ok(res, toMerchantDetail(payment, history));
+    const { payment, history, transfers } = await merchantPaymentWithHistory(
+      ctx,
+      merchant.merchantId,
+      params.id,
+    );
+    ok(res, toMerchantDetail(payment, history, transfers));
   };

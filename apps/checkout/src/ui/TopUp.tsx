@@ -1,0 +1,125 @@
+import type { Currency, PublicChain, PublicCheckoutSessionPayment } from '@stablepay/contracts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { GatewayClient } from '../api.js';
+import { currentAccount, requestAccount, type Eip1193Provider } from '../eth/wallet.js';
+import type { Translate } from '../i18n.js';
+import { formatAmount, parseAmount } from '../money.js';
+import { payError, type PayError } from '../pay/errors.js';
+import { sendTopUp } from '../pay/top-up.js';
+import { Summary } from './Summary.js';
+
+export interface TopUpProps {
+  api: GatewayClient;
+  provider?: Eip1193Provider;
+  sessionId: string;
+  payment: PublicCheckoutSessionPayment;
+  chain: PublicChain;
+  token: Currency;
+  recipient: string;
+  merchantName: string;
+  timeLeft?: number;
+  locale: string;
+  t: Translate;
+  /** the session may have moved on (completed, or asks for a different remainder) */
+  onChanged(): void;
+  problemText(err: PayError): string;
+}
+
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+/**
+ * The payment arrived short and the session still waits: what arrived, what is missing, and one
+ * button that sends exactly that from the wallet that paid (only its transfers count).
+ */
+export const TopUp = (props: TopUpProps) => {
+  const { payment, t, locale } = props;
+  const [account, setAccount] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string>();
+  const [error, setError] = useState<PayError>();
+  const abort = useRef(new AbortController());
+  useEffect(() => () => abort.current.abort(), []);
+  useEffect(() => {
+    if (props.provider) void currentAccount(props.provider).then(setAccount, () => undefined);
+  }, []);
+
+  const amount = parseAmount(payment.amount)!;
+  const received = parseAmount(payment.received_amount ?? '0') ?? 0n;
+  const due = parseAmount(payment.amount_due ?? '0') ?? 0n;
+  const payer = payment.from_address.toLowerCase();
+  const wrongAccount = account !== undefined && account.toLowerCase() !== payer;
+  const vars = {
+    received: formatAmount(received, locale),
+    amount: formatAmount(amount, locale),
+    due: formatAmount(due, locale),
+    token: props.token,
+    account: short(payment.from_address),
+  };
+
+  const send = async () => {
+    if (!props.provider) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const acct = account ?? (await requestAccount(props.provider));
+      setAccount(acct);
+      if (acct.toLowerCase() !== payer) return;
+      await sendTopUp({
+        api: props.api,
+        provider: props.provider,
+        sessionId: props.sessionId,
+        chain: props.chain,
+        token: props.token,
+        account: acct,
+        recipient: props.recipient,
+        due,
+        signal: abort.current.signal,
+        onSent: setSent,
+      });
+      props.onChanged();
+    } catch (err) {
+      if (!abort.current.signal.aborted) setError(payError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const verifying = payment.top_up_pending || (busy && sent !== undefined);
+  return (
+    <section class="card" aria-labelledby="title" data-state="top-up">
+      <Summary
+        merchant={props.merchantName}
+        amount={amount}
+        currency={props.token}
+        timeLeft={props.timeLeft}
+        locale={locale}
+        t={t}
+      />
+      <h2>{t('topUpTitle')}</h2>
+      <p class="notice warning" role="status" data-amount-due={payment.amount_due}>
+        {t('topUpReceived', vars)} {t('topUpMissing', vars)}
+      </p>
+      {wrongAccount && (
+        <p class="notice error" role="alert" data-wrong-account>
+          {t('topUpWrongAccount', { ...vars, connected: short(account) })}
+        </p>
+      )}
+      {verifying ? (
+        <p class="hint" role="status" data-top-up-sent={sent ?? ''}>
+          {t('topUpVerifying')}
+        </p>
+      ) : props.provider ? (
+        <button type="button" class="button primary" onClick={send} disabled={busy} data-top-up>
+          {t('topUpSend', vars)}
+        </button>
+      ) : (
+        <p class="notice">{t('noWallet')}</p>
+      )}
+      {error && (
+        <p class="notice error" role="alert" data-problem={error.problem}>
+          {props.problemText(error)}
+        </p>
+      )}
+    </section>
+  );
+};

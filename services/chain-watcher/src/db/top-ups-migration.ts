@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { Migration } from '@stablepay/platform';
+
+export const TOP_UP_VERIFICATIONS = 'top_up_verifications';
+
+const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+
+/**
+ * A transaction a customer reported as the top-up of a payment that arrived short: checked like a
+ * payment's transaction (leased, backed off, decided once), keyed by the payments service's top-up
+ * id. What it moved is the payment's only when it claims the transaction (tx_claims).
+ */
+export const topUpVerificationsMigration: Migration = {
+  name: '0010_top_up_verifications',
+  async up(db) {
+    await db.schema.createTable(TOP_UP_VERIFICATIONS, (t) => {
+      t.uuid('top_up_id').primary();
+      t.uuid('payment_id').notNullable();
+      t.uuid('merchant_id').notNullable();
+      t.text('tx_hash').notNullable();
+      t.integer('chain_id').notNullable();
+      t.text('source_chain').notNullable();
+      t.text('token').notNullable();
+      t.text('from_address').notNullable();
+      t.text('to_address').notNullable();
+      ts(t, 'session_created_at');
+      ts(t, 'reported_at').notNullable();
+      t.text('status').notNullable().defaultTo('pending');
+      t.text('reason');
+      t.decimal('received_units', 78, 0);
+      t.text('detail');
+      t.bigInteger('block_number');
+      t.text('block_hash');
+      t.integer('check_count').notNullable().defaultTo(0);
+      t.integer('backoff_step').notNullable().defaultTo(0);
+      ts(t, 'next_check_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'locked_until');
+      ts(t, 'last_checked_at');
+      t.text('last_error');
+      t.text('correlation_id');
+      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      ts(t, 'decided_at');
+      t.check(`status in ('pending', 'verified', 'rejected')`, [], 'top_up_verifications_status_check');
+    });
+    await db.raw(
+      `create index top_up_verifications_due_idx on ${TOP_UP_VERIFICATIONS} (next_check_at) where status = 'pending'`,
+    );
+    await db.raw(`create index top_up_verifications_tx_idx on ${TOP_UP_VERIFICATIONS} (chain_id, tx_hash)`);
+  },
+};
