@@ -72,10 +72,12 @@ export const payCrossChain = async (
   const usdc = source.tokens.USDC!;
   const amount = BigInt(pending.amount);
 
-  if (!pending.txHash && pending.transferAmount) {
+  if (!pending.txHash) {
     ctx.onStep({ kind: 'switch', state: 'active', chainId: source.chainId });
     await switchChain(provider, { chainId: source.chainId, name: source.name, rpcUrls: source.rpcUrls });
     ctx.onStep({ kind: 'switch', state: 'done', chainId: source.chainId });
+  }
+  if (!pending.txHash && pending.transferAmount) {
     // Reloaded while the wallet was sending the burn: find the customer's USDC pulled by a call to
     // TokenMessengerV2 since the payment started (where it goes next is the messenger's business).
     const pulled = await getLogs(source.rpcUrls, {
@@ -133,7 +135,12 @@ export const payCrossChain = async (
       ]),
     );
     if (allowance < burnAmount) {
-      ctx.onStep({ kind: 'approve', state: 'active', chainId: source.chainId });
+      ctx.onStep({
+        kind: 'approve',
+        state: 'active',
+        chainId: source.chainId,
+        units: pending.transferAmount,
+      });
       pending.approveTxHash = await send(
         provider,
         pending,
@@ -143,9 +150,15 @@ export const payCrossChain = async (
       ctx.save(pending);
       const approved = await waitForReceipt(source.rpcUrls, pending.approveTxHash, { signal: ctx.signal });
       if (approved.status !== '0x1') throw new PayError('reverted', 'The approval reverted');
-      ctx.onStep({ kind: 'approve', state: 'done', chainId: source.chainId, txHash: pending.approveTxHash });
+      ctx.onStep({
+        kind: 'approve',
+        state: 'done',
+        chainId: source.chainId,
+        txHash: pending.approveTxHash,
+        units: burnAmount.toString(),
+      });
     }
-    ctx.onStep({ kind: 'burn', state: 'active', chainId: source.chainId });
+    ctx.onStep({ kind: 'burn', state: 'active', chainId: source.chainId, units: burnAmount.toString() });
     pending.fromBlock = (await blockNumber(source.rpcUrls)).toString();
     pending.transferAmount = burnAmount.toString();
     ctx.save(pending);
@@ -167,7 +180,13 @@ export const payCrossChain = async (
   const burnHash = pending.txHash;
   const burned = await waitForReceipt(source.rpcUrls, burnHash, { signal: ctx.signal });
   if (burned.status !== '0x1') throw new PayError('reverted', 'The burn reverted');
-  ctx.onStep({ kind: 'burn', state: 'done', chainId: source.chainId, txHash: burnHash });
+  ctx.onStep({
+    kind: 'burn',
+    state: 'done',
+    chainId: source.chainId,
+    txHash: burnHash,
+    units: pending.transferAmount,
+  });
 
   if (!pending.mintTxHash) {
     if (!pending.attestation) {

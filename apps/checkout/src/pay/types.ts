@@ -31,6 +31,8 @@ export interface Step {
   state: StepState;
   chainId?: number;
   txHash?: string;
+  /** base units this step moves, when it is not the payment's amount (a burn carries Circle's fee on top) */
+  units?: string;
 }
 
 /**

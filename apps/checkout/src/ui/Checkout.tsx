@@ -489,7 +489,15 @@ export const Checkout = (props: CheckoutProps) => {
           {problemText(error, t, vars)}
         </p>
       )}
-      {showSteps && <Progress steps={steps} chains={chains.chains} vars={vars} t={t} />}
+      {showSteps && (
+        <Progress
+          steps={steps}
+          chains={chains.chains}
+          vars={vars}
+          t={t}
+          formatUnits={(units) => formatAmount(units, locale)}
+        />
+      )}
 
       <details
         class="qr-section"

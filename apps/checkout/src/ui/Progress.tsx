@@ -24,11 +24,14 @@ export const Progress = ({
   chains,
   vars,
   t,
+  formatUnits,
 }: {
   steps: Step[];
   chains: PublicChain[];
   vars: Record<string, string>;
   t: Translate;
+  /** base units as the page shows amounts */
+  formatUnits: (units: bigint) => string;
 }) => (
   <ol class="steps" aria-live="polite">
     {steps.map((step) => {
@@ -39,7 +42,13 @@ export const Progress = ({
           <span class="mark" aria-hidden="true">
             {MARK[step.state]}
           </span>
-          <span>{t(LABEL[step.kind], { ...vars, chain })}</span>
+          <span>
+            {t(LABEL[step.kind], {
+              ...vars,
+              chain,
+              ...(step.units ? { amount: formatUnits(BigInt(step.units)) } : {}),
+            })}
+          </span>
           {step.txHash &&
             (url ? (
               <a class="tx" href={url} target="_blank" rel="noopener noreferrer" data-tx={step.txHash}>

@@ -149,7 +149,7 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
       status: 'issued',
       gross_amount: '60.000000',
       service_fee: '0.300000',
-      service_fee_eur: '0.28',
+      service_fee_eur: '0.280000',
       net_amount: '59.700000',
       tax_amount: '0.000000',
       tax_case: 'reverse_charge',

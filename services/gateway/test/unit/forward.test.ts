@@ -17,17 +17,19 @@ const ANSWER =
  */
 const startFlakyService = async () => {
   const sockets: Socket[] = [];
+  const posts = { received: 0 };
   const server = createServer((socket) => {
     sockets.push(socket);
     let requests = 0;
-    socket.on('data', () => {
+    socket.on('data', (chunk: Buffer) => {
       requests++;
+      if (chunk.toString('latin1').startsWith('POST ')) posts.received++;
       if (requests === 1) socket.write(ANSWER);
       else socket.resetAndDestroy();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, sockets, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, sockets, posts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
 
 describe('forwarding over pooled connections', () => {
@@ -69,11 +71,15 @@ describe('forwarding over pooled connections', () => {
   });
 
   it('never sends a POST twice: the client gets 503 and decides', async () => {
-    // The pool still holds the connection the last GET used; the service resets it on reuse.
+    // A GET right before leaves in the pool a connection that has served one request; the
+    // service resets it when the POST reuses it.
+    expect((await fetch(`${base}/thing`)).status).to.equal(200);
     const before = service.sockets.length;
+    const postsBefore = service.posts.received;
     const res = await fetch(`${base}/thing`, { method: 'POST' });
     expect(res.status).to.equal(503);
     expect(res.headers.get('retry-after')).to.equal('5');
     expect(service.sockets.length).to.equal(before);
+    expect(service.posts.received - postsBefore).to.equal(1);
   });
 });

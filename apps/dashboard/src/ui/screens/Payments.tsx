@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { toCsv, saveFile } from '../../csv.js';
 import { Alert, LoadView, Pager, errorText } from '../common.js';
 import { useDashboard } from '../context.js';
@@ -49,6 +49,13 @@ const queryOf = (filters: Filters): string => {
   return q.toString();
 };
 
+/** The query in one order, so that two spellings of the same filters compare equal. */
+const sortedQuery = (filters: Filters): string => {
+  const q = new URLSearchParams(queryOf(filters));
+  q.sort();
+  return q.toString();
+};
+
 /** `datetime-local` (the reader's time zone) to an ISO instant, and back. */
 const toIso = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined);
 const toLocal = (iso: string | undefined): string => {
@@ -71,13 +78,25 @@ export const Payments = ({ route }: { route: Route }) => {
   const [exportError, setExportError] = useState<string>();
   const key = queryOf(applied);
   // The form shows what the URL applies, also after a link or the browser's back button changed it.
-  useEffect(() => setDraft(applied), [key]);
+  // A navigation this screen made itself leaves the form alone: what the merchant typed since
+  // (right after "Clear filters", before the URL changed) is kept.
+  const ownNavigation = useRef<string>();
+  useEffect(() => {
+    if (ownNavigation.current === sortedQuery(applied)) {
+      ownNavigation.current = undefined;
+      return;
+    }
+    setDraft(applied);
+  }, [key]);
   const [page, reload] = useLoad(
     () => session.call<Page>('GET', `/payments?${queryOf({ ...applied, limit: String(limit) })}`),
     [key],
   );
 
-  const go = (next: Filters) => navigate('/payments', next as Record<string, string | undefined>);
+  const go = (next: Filters) => {
+    ownNavigation.current = sortedQuery(next);
+    navigate('/payments', next as Record<string, string | undefined>);
+  };
   const field = (name: keyof Filters) => ({
     id: `f-${name}`,
     name,
