@@ -84,8 +84,17 @@ describe('attestation API client (Circle Iris shapes)', () => {
       outcome,
     });
 
-  before(() => nock.disableNetConnect());
-  after(() => nock.enableNetConnect());
+  // nock replaces Node's HTTP client for the whole process: it is switched on for this file only,
+  // so that other suites in the same run keep real connection pooling.
+  before(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
+  after(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    nock.restore();
+  });
   beforeEach(() => {
     warnings = [];
     base = createMetrics('chain-watcher', false);
