@@ -8,7 +8,7 @@ const en = {
   topUpMissing: 'Send the missing {due} {token} from the same wallet ({account}) before the session expires.',
   topUpSend: 'Send {due} {token}',
   topUpWrongAccount:
-    'The connected wallet ({connected}) is not the one that paid. Switch to {account} in your wallet to send the rest.',
+    'The connected wallet ({connected}) did not make this payment, and only the wallet that paid can send the rest. Please switch to {account} in your wallet.',
   topUpVerifying: 'Your top-up was sent. Waiting for the network to confirm it…',
   title: 'Payment',
   payTo: 'Pay {merchant}',
@@ -85,7 +85,7 @@ const de: Messages = {
     'Senden Sie die fehlenden {due} {token} von derselben Wallet ({account}), bevor die Sitzung abläuft.',
   topUpSend: '{due} {token} senden',
   topUpWrongAccount:
-    'Die verbundene Wallet ({connected}) hat nicht gezahlt. Wechseln Sie in Ihrer Wallet zu {account}, um den Rest zu senden.',
+    'Die verbundene Wallet ({connected}) hat diese Zahlung nicht geleistet, und nur die zahlende Wallet kann den Rest senden. Bitte wechseln Sie in Ihrer Wallet zu {account}.',
   topUpVerifying: 'Ihre Nachzahlung wurde gesendet. Warte auf die Bestätigung des Netzwerks…',
   title: 'Zahlung',
   payTo: 'An {merchant} zahlen',
@@ -166,7 +166,7 @@ const fr: Messages = {
     'Envoyez les {due} {token} manquants depuis le même portefeuille ({account}) avant l’expiration de la session.',
   topUpSend: 'Envoyer {due} {token}',
   topUpWrongAccount:
-    'Le portefeuille connecté ({connected}) n’est pas celui qui a payé. Passez à {account} dans votre portefeuille pour envoyer le reste.',
+    'Le portefeuille connecté ({connected}) n’a pas effectué ce paiement, et seul le portefeuille qui a payé peut envoyer le reste. Veuillez passer à {account} dans votre portefeuille.',
   topUpVerifying: 'Votre complément a été envoyé. En attente de la confirmation du réseau…',
   title: 'Paiement',
   payTo: 'Payer {merchant}',
@@ -245,7 +245,7 @@ const es: Messages = {
     'Envíe los {due} {token} que faltan desde el mismo monedero ({account}) antes de que caduque la sesión.',
   topUpSend: 'Enviar {due} {token}',
   topUpWrongAccount:
-    'El monedero conectado ({connected}) no es el que pagó. Cambie a {account} en su monedero para enviar el resto.',
+    'El monedero conectado ({connected}) no hizo este pago, y solo el monedero que pagó puede enviar el resto. Cambie a {account} en su monedero, por favor.',
   topUpVerifying: 'Su complemento se ha enviado. Esperando la confirmación de la red…',
   title: 'Pago',
   payTo: 'Pagar a {merchant}',

@@ -130,6 +130,21 @@ export const Checkout = (props: CheckoutProps) => {
     () => void refreshSession(),
   );
 
+  // A customer who was asked for a top-up returns to the shop once the session completes, as after
+  // any payment made on this page (whichever browser sent the rest).
+  const awaiting = session?.payment?.amount_due ? session.payment : undefined;
+  const toppingUp = useRef(false);
+  useEffect(() => {
+    if (awaiting) toppingUp.current = true;
+  }, [!!awaiting]);
+  useEffect(() => {
+    const payment = session?.payment;
+    if (status !== 'complete' || !toppingUp.current || outcome || !payment) return;
+    const result: PaymentOutcome = { paymentId: payment.id, txHash: payment.tx_hash, status: 'completed' };
+    setOutcome(result);
+    props.onFinished({ status: 'completed', outcome: result });
+  }, [status]);
+
   useEffect(() => {
     if (!target.sessionId || status !== 'open') return;
     const timer = setInterval(() => void refreshSession(), SESSION_POLL_MS);
@@ -344,7 +359,6 @@ export const Checkout = (props: CheckoutProps) => {
     );
   }
 
-  const awaiting = session?.payment?.amount_due ? session.payment : undefined;
   if (awaiting && target.sessionId) {
     return (
       <TopUp

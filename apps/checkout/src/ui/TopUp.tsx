@@ -25,7 +25,8 @@ export interface TopUpProps {
   problemText(err: PayError): string;
 }
 
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+/** 0x1234…abcd, kept on one line (word joiners around the ellipsis, which may otherwise break). */
+const short = (a: string) => `${a.slice(0, 6)}\u2060…\u2060${a.slice(-4)}`;
 
 /**
  * The payment arrived short and the session still waits: what arrived, what is missing, and one
@@ -40,7 +41,16 @@ export const TopUp = (props: TopUpProps) => {
   const abort = useRef(new AbortController());
   useEffect(() => () => abort.current.abort(), []);
   useEffect(() => {
-    if (props.provider) void currentAccount(props.provider).then(setAccount, () => undefined);
+    const provider = props.provider;
+    if (!provider) return;
+    void currentAccount(provider).then(setAccount, () => undefined);
+    // The customer told to switch accounts does so in the wallet: the page follows.
+    const changed = (accounts: unknown) =>
+      setAccount(
+        Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0].toLowerCase() : undefined,
+      );
+    provider.on?.('accountsChanged', changed);
+    return () => provider.removeListener?.('accountsChanged', changed);
   }, []);
 
   const amount = parseAmount(payment.amount)!;
@@ -95,12 +105,12 @@ export const TopUp = (props: TopUpProps) => {
         locale={locale}
         t={t}
       />
-      <h2>{t('topUpTitle')}</h2>
+      <h2 class="subtitle">{t('topUpTitle')}</h2>
       <p class="notice warning" role="status" data-amount-due={payment.amount_due}>
         {t('topUpReceived', vars)} {t('topUpMissing', vars)}
       </p>
       {wrongAccount && (
-        <p class="notice error" role="alert" data-wrong-account>
+        <p id="top-up-account" class="notice" role="status" data-wrong-account>
           {t('topUpWrongAccount', { ...vars, connected: short(account) })}
         </p>
       )}
@@ -109,7 +119,14 @@ export const TopUp = (props: TopUpProps) => {
           {t('topUpVerifying')}
         </p>
       ) : props.provider ? (
-        <button type="button" class="button primary" onClick={send} disabled={busy} data-top-up>
+        <button
+          type="button"
+          class="button primary"
+          onClick={send}
+          disabled={busy || wrongAccount}
+          aria-describedby={wrongAccount ? 'top-up-account' : undefined}
+          data-top-up
+        >
           {t('topUpSend', vars)}
         </button>
       ) : (

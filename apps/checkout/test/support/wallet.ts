@@ -19,6 +19,11 @@ export interface TestWallet {
    * the page there, as a customer whose browser closed while the wallet was sending.
    */
   afterSend?: (hash: string, page: Page | Frame) => Promise<void>;
+  /**
+   * Changes a transaction before the wallet signs it, as a customer who edits what the page asked
+   * for in the wallet's confirmation (another amount, say); the page learns only the hash.
+   */
+  alterSend?: (tx: TransactionRequest) => TransactionRequest;
   /** Refuse wallet_switchEthereumChain, as a wallet that stays on its network. */
   refuseSwitch: boolean;
   sent: string[];
@@ -79,7 +84,8 @@ export const injectWallet = async (
             return { result: await signer.signTypedData(typed.domain, types, typed.message) };
           }
           case 'eth_sendTransaction': {
-            const tx = params[0] as TransactionRequest;
+            const asked = params[0] as TransactionRequest;
+            const tx = state.alterSend ? state.alterSend(asked) : asked;
             const wallet = signer.connect(provider());
             const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0 });
             state.sent.push(sent.hash);
