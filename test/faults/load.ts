@@ -195,7 +195,9 @@ export class LoadGenerator {
         body = {
           merchantId: merchant.merchantId,
           txHash: tx.hash,
-          amount: '5',
+          // What the merchant is owed after Circle's fee (at most 0.5) and the forwarding fee: a
+          // payment completes only when that much was minted to the wallet.
+          amount: '4',
           token: 'USDC',
           chainId: eth.chainId,
           destinationChainId: base.chainId,
