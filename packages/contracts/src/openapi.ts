@@ -125,7 +125,12 @@ function responseContent(response: RouteSpec['responses'][number], components: C
     };
   }
   if (!response.schema) return {};
-  return { content: { [contentType]: { schema: { $ref: components.outputRef(response.schema) } } } };
+  const alternatives = Object.fromEntries(
+    (response.textAlternatives ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+  );
+  return {
+    content: { [contentType]: { schema: { $ref: components.outputRef(response.schema) } }, ...alternatives },
+  };
 }
 
 function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', components: ComponentSet) {

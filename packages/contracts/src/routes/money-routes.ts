@@ -46,6 +46,7 @@ const balanceTransactions = {
     200: {
       description: 'A page of balance transactions (or the CSV export)',
       schema: BalanceTransactionListResponse,
+      textAlternatives: ['text/csv'],
     },
   },
 } as const;

@@ -16,6 +16,8 @@ export interface RouteResponse {
   schema?: z.ZodType;
   /** default application/json */
   contentType?: string;
+  /** further media types the same response can be asked for with Accept (a CSV export), as text */
+  textAlternatives?: readonly string[];
 }
 
 export interface RouteSpec {

@@ -136,6 +136,13 @@ describe('OpenAPI document', () => {
     expect(schemas.ErrorEnvelope!.required).to.have.members(['success', 'error', 'details']);
   });
 
+  it('describes the balance transactions as JSON or, on Accept: text/csv, a CSV export', () => {
+    for (const path of ['/balance-transactions/api/list', '/balance-transactions']) {
+      const ok = (doc.paths[path]!.get!.responses as Record<string, { content?: object }>)['200']!;
+      expect(ok.content, path).to.have.keys('application/json', 'text/csv');
+    }
+  });
+
   it('exposes the webhook payloads', () => {
     expect(Object.keys(doc.webhooks as object)).to.have.members([
       'payment.completed',
