@@ -17,7 +17,7 @@ export const ReconciliationWallet = z.object({
   address: EvmAddress,
   /** the block both balances are read at */
   block_number: z.number().int().nonnegative().nullable(),
-  ledger_balance: DecimalString.nullable(),
+  ledger_balance: SignedDecimalString.nullable(),
   onchain_balance: DecimalString.nullable(),
   /** onchain_balance − ledger_balance */
   difference: SignedDecimalString.nullable(),

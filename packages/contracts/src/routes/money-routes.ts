@@ -210,7 +210,9 @@ export const moneyRoutes = [
     method: 'post',
     path: '/refunds/api/create',
     summary: 'Refund a completed payment, fully or partly',
-    description: 'Allowed up to 180 days after the payment completed. Sent on-chain to the original sender.',
+    description:
+      'Allowed up to 180 days after the payment completed, or failed underpaid with money received, for at ' +
+      'most what arrived less the refunds already made. Sent on-chain to the original sender.',
     request: { body: CreateRefundBody },
     responses: { 201: { description: 'Refund created (pending)', schema: CreateRefundResponse } },
   },

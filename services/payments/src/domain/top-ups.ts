@@ -44,6 +44,12 @@ const mayAwaitTopUp = (p: PaymentRecord): boolean =>
   p.sessionId !== null &&
   (p.expectedAmount === null || units(p.expectedAmount) === units(p.amount));
 
+/** 409: the transaction is another payment's top-up (whichever report won the unique index). */
+const reportedElsewhere = () =>
+  conflict('This transaction was already reported for another payment', [
+    fieldDetail('txHash', 'The transaction was already reported for another payment', 'tx_already_reported'),
+  ]);
+
 export const isAwaitingTopUp = (p: PaymentRecord): boolean =>
   p.status === 'pending' && p.awaitingTopUpUntil !== null;
 
@@ -117,13 +123,7 @@ export const reportTopUp = async (
     const known = await findTopUpByTxHash(trx, hash);
     if (known) {
       if (known.paymentId === session.paymentId) return { topUp: known, created: false };
-      throw conflict('This transaction was already reported for another payment', [
-        fieldDetail(
-          'txHash',
-          'The transaction was already reported for another payment',
-          'tx_already_reported',
-        ),
-      ]);
+      throw reportedElsewhere();
     }
     const payment = session.paymentId ? await findPayment(trx, session.paymentId) : undefined;
     if (!payment || !isAwaitingTopUp(payment) || session.status !== 'open') throw noTopUpAwaited();
@@ -148,7 +148,7 @@ export const reportTopUp = async (
     if (!topUp) {
       const winner = await findTopUpByTxHash(trx, hash);
       if (winner?.paymentId === payment.id) return { topUp: winner, created: false };
-      throw conflict('This transaction was already reported for another payment');
+      throw reportedElsewhere();
     }
     await writeEvent(trx, EventTypes.PaymentTopUpReported, payment.merchantId, {
       topUpId: topUp.id,

@@ -96,7 +96,7 @@ const decideRefund = async (
       throw refused(
         `A payment can be refunded only within ${ctx.refundWindowDays} days after it completed`,
         'paymentId',
-        `The payment completed on ${payment.completedAt.toISOString()}`,
+        `The payment ${payment.status === 'failed' ? 'failed' : 'completed'} on ${payment.completedAt.toISOString()}`,
         'refund_window_expired',
       );
     }
