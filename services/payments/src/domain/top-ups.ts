@@ -9,6 +9,7 @@ import {
   type ChainTopUpVerifiedData,
 } from '@stablepay/contracts';
 import { AppError, conflict, fieldDetail, notFound, type Logger } from '@stablepay/platform';
+import { PAYMENTS } from '../db/migrations.js';
 import { findPayment, transitionPaymentRow } from '../db/payments-repo.js';
 import { lockSession } from '../db/sessions-repo.js';
 import {
@@ -202,12 +203,14 @@ export const applyTopUpVerifiedIn = async (
     blockNumber: data.blockNumber,
   });
   if (!topUp) return;
+  const total = baseUnitsToDecimal(units(p.receivedAmount ?? '0') + units(data.receivedAmount));
   if (!isAwaitingTopUp(p)) {
-    // Reports are taken only while the payment awaits one, and the window waits for them.
+    // Reports are taken only while the payment awaits one, and the window waits for them; should
+    // one still be verified after the payment settled, what the chain shows arrived is recorded.
     logger.warn('verified top-up of a payment that awaits none', { paymentId: p.id, topUpId: topUp.id });
+    await trx(PAYMENTS).where({ id: p.id }).update({ received_amount: total, updated_at: trx.fn.now() });
     return;
   }
-  const total = baseUnitsToDecimal(units(p.receivedAmount ?? '0') + units(data.receivedAmount));
   if (units(total) >= units(p.amount)) {
     await transitionPaymentRow(trx, p.id, ['pending'], 'pending', { awaiting_top_up_until: null });
     await completePaymentIn(trx, p.id, { receivedAmount: total });

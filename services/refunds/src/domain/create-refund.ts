@@ -15,10 +15,6 @@ class PaymentNotProjected extends Error {}
 const refused = (message: string, path: string, detail: string, code: string): AppError =>
   new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
 
-/** A refund above the ceiling is refused by a business rule (422); the details name the field and the ceiling. */
-const overCeiling = (message: string, path: string, detail: string, code: string): AppError =>
-  new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
-
 /**
  * POST /refunds/api/create. The payment row is locked for the whole transaction, so concurrent
  * refunds of one payment are decided one after another and their sum can never pass what the
@@ -102,7 +98,7 @@ const decideRefund = async (
     }
     const remainder = refundableRemainder(payment, await committedRefundTotal(trx, payment.paymentId));
     if (remainder === 0n) {
-      throw overCeiling(
+      throw refused(
         'The payment is already fully refunded',
         'paymentId',
         `Pending, processing and completed refunds already cover the ${payment.receivedAmount ?? payment.amount} ${payment.currency} received`,
@@ -112,7 +108,7 @@ const decideRefund = async (
     const amount = body.amount ?? baseUnitsToDecimal(defaultRefundUnits(payment.amount, remainder));
     if (decimalToBaseUnits(amount) > remainder) {
       const left = `${baseUnitsToDecimal(remainder)} ${payment.currency}`;
-      throw overCeiling(
+      throw refused(
         'Refund amount exceeds the refundable amount of the payment',
         'amount',
         `At most ${left} of this payment can still be refunded`,
