@@ -175,10 +175,9 @@ interface WalletRow {
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
 
-/** One run's wallets; of one merchant when `merchantId` is given. */
-export const runWallets = async (db: Knex, runId: string, merchantId?: string): Promise<WalletCheck[]> => {
-  const q = db(RECONCILIATION_WALLETS).where({ run_id: runId });
-  if (merchantId) q.andWhere({ merchant_id: merchantId });
+/** One run's wallets of one merchant. */
+export const runWallets = async (db: Knex, runId: string, merchantId: string): Promise<WalletCheck[]> => {
+  const q = db(RECONCILIATION_WALLETS).where({ run_id: runId, merchant_id: merchantId });
   const rows = (await q.orderBy(['blockchain', 'address', 'token'])) as WalletRow[];
   return rows.map((r) => ({
     merchantId: r.merchant_id,

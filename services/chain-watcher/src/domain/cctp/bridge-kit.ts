@@ -214,6 +214,8 @@ const checkMint = async (
     p.burnedUnits !== null && p.burnedUnits >= confirmed.minted ? p.burnedUnits - confirmed.minted : null;
   const feeFact = fee === null ? {} : { cctpFeeAmount: baseUnitsToDecimal(fee) };
   const detail = `the mint delivered ${baseUnitsToDecimal(confirmed.minted)} USDC to the merchant wallet; the payment is for ${baseUnitsToDecimal(p.merchantReceivesUnits ?? 0n)}`;
+  // Read before the transaction: it holds the wallet's ledger rows, which no chain call may keep waiting.
+  const head = await r.destinationRpc.blockNumber();
   await ctx.db.transaction(async (trx) => {
     await lockTransaction(trx, r.destination.chainId, confirmed.txHash);
     if (!(await claimTransaction(trx, r.destination.chainId, confirmed.txHash, p.paymentId)))
@@ -279,7 +281,7 @@ const checkMint = async (
       ...feeFact,
       blockNumber: confirmed.blockNumber,
       blockTimestamp: new Date(block.timestamp * 1000).toISOString(),
-      confirmations: (await r.destinationRpc.blockNumber()) - confirmed.blockNumber + 1,
+      confirmations: head - confirmed.blockNumber + 1,
     });
   });
   ctx.eventsCommitted();
