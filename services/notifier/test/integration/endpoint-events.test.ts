@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { EventTypes, parseEvent } from '@stablepay/contracts';
 import { signInternalToken } from '@stablepay/platform';
-import { TEST_INTERNAL_SECRET, type EventObserver } from '@stablepay/platform/testing';
+import { TEST_INTERNAL_SECRET, waitFor, type EventObserver } from '@stablepay/platform/testing';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
 
@@ -32,6 +32,16 @@ describe('webhook endpoint changes are published for the audit log', function ()
   });
 
   const changesOf = async (merchantId: string) => {
+    // The relay publishes after the request's commit: wait until nothing of the merchant's is left
+    // unpublished, then until the broker has handed over everything published before the sentinel.
+    await waitFor(
+      async () =>
+        (await h.db('outbox').whereNull('published_at').select('envelope')).every(
+          (r: { envelope: { merchantId: string } }) => r.envelope.merchantId !== merchantId,
+        ),
+      10_000,
+      'the outbox relay',
+    );
     await seen.drain();
     return seen.messages.filter((m) => m.merchantId === merchantId);
   };
