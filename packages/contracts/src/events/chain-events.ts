@@ -13,6 +13,8 @@ export const ChainPaymentVerifiedData = z.object({
   receivedAmount: DecimalString,
   /** cross-chain: amount burned − receivedAmount (Circle's and any forwarding fee) */
   cctpFeeAmount: DecimalString.optional(),
+  /** bridge kit: the mint's hash (= txHash), so the completion has it whichever of this and chain.cctp.minted is applied first */
+  mintTxHash: TxHash.optional(),
   blockNumber: z.number().int().nonnegative(),
   blockTimestamp: IsoTimestamp,
   confirmations: z.number().int().nonnegative(),

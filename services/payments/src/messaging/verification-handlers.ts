@@ -38,6 +38,7 @@ export const verificationHandlers = (logger: Logger): EventHandlers => {
       await completePaymentIn(trx, data.paymentId, {
         receivedAmount: data.receivedAmount,
         cctpFeeAmount: data.cctpFeeAmount,
+        mintTxHash: data.mintTxHash,
         minedAt: new Date(data.blockTimestamp),
       });
     }),

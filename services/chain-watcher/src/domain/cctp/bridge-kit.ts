@@ -279,6 +279,7 @@ const checkMint = async (
       toAddress: getAddress(r.wallet),
       receivedAmount: baseUnitsToDecimal(confirmed.minted),
       ...feeFact,
+      mintTxHash: confirmed.txHash,
       blockNumber: confirmed.blockNumber,
       blockTimestamp: new Date(block.timestamp * 1000).toISOString(),
       confirmations: head - confirmed.blockNumber + 1,
