@@ -320,6 +320,23 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     expect(verdict.data.detail).to.include(first);
   });
 
+  it('keeps the transaction of an underpaid payment to it, so what arrived is counted once', async () => {
+    const txHash = await alice.pay('USDC', shop.address, '2');
+    const short = await h.publishPayment({ merchant: shop, txHash, amount: '5', fromAddress: alice.address });
+    await expectRejected(short, 'underpaid', '2.000000');
+    const [claim] = await h.db('tx_claims').where({ tx_hash: txHash.toLowerCase() });
+    expect(claim?.payment_id).to.equal(short);
+    // A second report asking only what arrived would count the same 2 USDC again.
+    const second = await h.publishPayment({
+      merchant: shop,
+      txHash,
+      amount: '2',
+      fromAddress: alice.address,
+    });
+    const verdict = await expectRejected(second, 'already_claimed');
+    expect(verdict.data.detail).to.include(short);
+  });
+
   it('decides a pass of payments together, each once, with one transaction paying one payment', async () => {
     const hashes: string[] = [];
     for (let i = 0; i < 10; i++) hashes.push(await alice.pay('USDC', shop.address, '1'));
@@ -371,7 +388,7 @@ describe('same-chain verification with real transactions (anvil + PostgreSQL + R
     for (const reason of ['tx_reverted', 'wrong_token', 'wrong_sender', 'tx_not_found']) {
       expect(metricValue(text, 'chain_verdicts_total', { chain: 'BASE', reason }), reason).to.equal(1);
     }
-    expect(metricValue(text, 'chain_verdicts_total', { chain: 'BASE', reason: 'underpaid' })).to.equal(3);
+    expect(metricValue(text, 'chain_verdicts_total', { chain: 'BASE', reason: 'underpaid' })).to.equal(4);
     const misdirected = metricValue(text, 'chain_verdicts_total', {
       chain: 'BASE',
       reason: 'wrong_recipient',

@@ -15,11 +15,20 @@ import { journalVerdict, journalVerdicts } from './verdict-journals.js';
 
 type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
 
+/**
+ * Whether the verdict takes the transaction for its payment: a verified one, and an underpaid one
+ * that received money (what arrived is that payment's to refund or top up, so no other payment may
+ * count it too).
+ */
+const claims = (final: Final): boolean =>
+  final.kind === 'verified' ||
+  (final.reason === 'underpaid' && final.receivedUnits !== null && final.receivedUnits > 0n);
+
 /** Thrown inside the verdict transaction to roll it back when another worker decided first. */
 class DecidedElsewhere extends Error {}
 
 /**
- * Commits a verdict and its event in one transaction. A verified payment first claims its
+ * Commits a verdict and its event in one transaction. A verified (or underpaid) payment first claims its
  * transaction: if another payment holds it, the verdict becomes `already_claimed`. The guarded
  * UPDATE makes the verdict happen once whatever replicas race for it; the loser rolls back, claim
  * included. Returns whether this call published.
@@ -31,7 +40,7 @@ export const recordVerdict = async (
 ): Promise<boolean> => {
   let final: Final = outcome;
   const publish = ctx.db.transaction(async (trx) => {
-    if (final.kind === 'verified' && !(await claimTransaction(trx, v.chainId, v.txHash, v.paymentId))) {
+    if (claims(final) && !(await claimTransaction(trx, v.chainId, v.txHash, v.paymentId))) {
       final = claimedElsewhere(v, final);
     }
     const won = await decide(trx, v.paymentId, decisionOf(final));
@@ -95,7 +104,7 @@ const decisionOf = (final: Final): Decision => ({
   blockHash: final.blockHash ?? null,
 });
 
-/** A verified outcome whose transaction another payment holds becomes `already_claimed`. */
+/** An outcome whose transaction another payment holds becomes `already_claimed`. */
 const claimedElsewhere = (v: VerificationRecord, final: Final): Final => ({
   ...reject('already_claimed', `transaction ${v.txHash} already paid another payment`),
   blockNumber: final.blockNumber,
@@ -145,11 +154,11 @@ export const recordVerdicts = async (
         const holding = await claimTransactions(
           trx,
           verdicts
-            .filter(({ outcome }) => outcome.kind === 'verified')
+            .filter(({ outcome }) => claims(outcome))
             .map(({ v }) => ({ chainId: v.chainId, txHash: v.txHash, paymentId: v.paymentId })),
         );
         const decided = verdicts.map(({ v, outcome }) =>
-          outcome.kind === 'verified' && !holding.has(v.paymentId) ? claimedElsewhere(v, outcome) : outcome,
+          claims(outcome) && !holding.has(v.paymentId) ? claimedElsewhere(v, outcome) : outcome,
         );
         const won = await decideMany(
           trx,
