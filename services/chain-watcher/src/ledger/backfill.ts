@@ -78,6 +78,8 @@ interface VerificationRow {
   chain_id: number;
   token: string;
   from_address: string;
+  /** the wallet the payment was verified against (the merchant's wallet at the time) */
+  to_address: string;
   status: string;
   reason: string | null;
 }
@@ -104,12 +106,13 @@ const backfillVerdicts = async (ctx: WatcherContext, tally: Tally): Promise<void
     );
     for (const v of ofChain) {
       const receipt = receipts.get(v.tx_hash);
-      const wallet = await ctx.wallets.primary(v.merchant_id);
       const tokenAddress = chain?.tokens[v.token as 'USDC'];
-      if (!receipt || !chain || !wallet || wallet.chainId !== chainId || !tokenAddress) continue;
+      if (!receipt || !chain || !tokenAddress) continue;
       const owned = v.status === 'verified' || v.reason === 'underpaid';
+      // The wallet the verdict looked at, not today's: a merchant's wallet may have changed since.
+      const walletAddress = v.to_address;
       const incoming = transfersIn(receipt).filter(
-        (t) => same(t.token, tokenAddress) && same(t.to, wallet.address),
+        (t) => same(t.token, tokenAddress) && same(t.to, walletAddress),
       );
       for (const log of incoming) {
         const t: TransferIn = {
@@ -117,7 +120,7 @@ const backfillVerdicts = async (ctx: WatcherContext, tally: Tally): Promise<void
           chainId,
           blockchain: chain.name,
           token: v.token,
-          walletAddress: wallet.address,
+          walletAddress,
           txHash: v.tx_hash,
           logIndex: log.logIndex,
           amount: log.value,
@@ -141,6 +144,8 @@ interface CctpRow {
   minted_units: string | null;
   transfer_tx_hash: string | null;
   relay_address: string | null;
+  merchant_address: string | null;
+  destination_chain_id: number | null;
   merchant_receives_units: string | null;
 }
 
@@ -151,7 +156,18 @@ interface CctpRow {
 const backfillCrossChain = async (ctx: WatcherContext, tally: Tally): Promise<void> => {
   const rows = (await ctx.db(CCTP_PAYMENTS).where('step', 'done').orderBy('payment_created_at')) as CctpRow[];
   for (const p of rows) {
-    const wallet = await ctx.wallets.primary(p.merchant_id);
+    // Where the payment was minted or sent when it was made; today's wallet only where a row does not say.
+    const recorded =
+      p.merchant_address && p.destination_chain_id !== null
+        ? { address: p.merchant_address, chainId: p.destination_chain_id }
+        : undefined;
+    const primary = recorded ? undefined : await ctx.wallets.primary(p.merchant_id);
+    const wallet =
+      recorded ??
+      (primary && {
+        address: p.merchant_address ?? primary.address,
+        chainId: p.destination_chain_id ?? primary.chainId,
+      });
     const chain = wallet && chainById(ctx.registry, wallet.chainId);
     const usdc = chain?.tokens.USDC;
     const txHash = p.flow === 'bridge_kit' ? p.mint_tx_hash : p.transfer_tx_hash;
