@@ -107,10 +107,6 @@ export const appendJournal = async (trx: Knex.Transaction, j: NewJournal): Promi
   return true;
 };
 
-/** True when a journal with this key is recorded. */
-export const hasJournal = async (db: Knex, key: string): Promise<boolean> =>
-  (await db(LEDGER_JOURNALS).where({ key }).first('id')) !== undefined;
-
 /**
  * What the ledger says a wallet held of a token at the end of `blockNumber`: the wallet account's
  * entries of movements mined up to that block.
@@ -131,16 +127,4 @@ export const walletBalanceAt = async (
     .sum({ total: 'amount' })
     .first()) as { total: string | null } | undefined;
   return BigInt(row?.total ?? '0');
-};
-
-/** The current balance of one account (0 when it has no entry yet). */
-export const accountBalance = async (
-  db: Knex,
-  w: { chainId: number; token: string; walletAddress: string },
-  account: LedgerAccount,
-): Promise<bigint> => {
-  const row = (await db(LEDGER_BALANCES)
-    .where({ chain_id: w.chainId, token: w.token, wallet_address: w.walletAddress.toLowerCase(), account })
-    .first('balance')) as { balance: string } | undefined;
-  return BigInt(row?.balance ?? '0');
 };
