@@ -6,6 +6,7 @@ import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { CCTP_PAYMENTS, TRANSFERS, UNCLAIMED_TRANSFERS, VERIFICATIONS } from '../db/migrations.js';
 import type { WatcherContext } from '../domain/context.js';
 import { recordPaymentIn, recordTransferOut, recordUnattributedIn, type TransferIn } from './journals.js';
+import { sameAddress } from '../chain/same-address.js';
 
 export const LEDGER_BACKFILL = 'ledger_backfill';
 
@@ -25,8 +26,6 @@ export const ledgerBackfillMigration: Migration = {
 /** Rejections whose transaction may still have moved tokens into the merchant wallet. */
 const NO_TOKENS_MOVED = ['already_claimed', 'tx_reverted', 'tx_not_found', 'chain_mismatch', 'wrong_token'];
 const RECEIPTS_PER_BATCH = 50;
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 interface Tally {
   written: number;
@@ -112,7 +111,7 @@ const backfillVerdicts = async (ctx: WatcherContext, tally: Tally): Promise<void
       // The wallet the verdict looked at, not today's: a merchant's wallet may have changed since.
       const walletAddress = v.to_address;
       const incoming = transfersIn(receipt).filter(
-        (t) => same(t.token, tokenAddress) && same(t.to, walletAddress),
+        (t) => sameAddress(t.token, tokenAddress) && sameAddress(t.to, walletAddress),
       );
       for (const log of incoming) {
         const t: TransferIn = {
@@ -127,7 +126,7 @@ const backfillVerdicts = async (ctx: WatcherContext, tally: Tally): Promise<void
           blockNumber: receipt.blockNumber,
         };
         await inTransaction(ctx.db, tally, async (trx) => {
-          if (owned && same(log.from, v.from_address)) await recordPaymentIn(trx, t, v.payment_id);
+          if (owned && sameAddress(log.from, v.from_address)) await recordPaymentIn(trx, t, v.payment_id);
           else await recordUnattributedIn(trx, t);
           return true;
         });
@@ -177,10 +176,10 @@ const backfillCrossChain = async (ctx: WatcherContext, tally: Tally): Promise<vo
     if (!receipt) continue;
     const log = transfersIn(receipt).find(
       (t) =>
-        same(t.token, usdc) &&
-        same(t.to, wallet.address) &&
+        sameAddress(t.token, usdc) &&
+        sameAddress(t.to, wallet.address) &&
         t.value === value &&
-        (p.flow === 'bridge_kit' || (p.relay_address !== null && same(t.from, p.relay_address))),
+        (p.flow === 'bridge_kit' || (p.relay_address !== null && sameAddress(t.from, p.relay_address))),
     );
     if (!log) continue;
     await inTransaction(ctx.db, tally, async (trx) => {

@@ -1,6 +1,7 @@
 import type { CctpFailureReason, ChainConfig } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
 import type { DepositForBurn } from '../../chain/cctp.js';
+import { sameAddress } from '../../chain/same-address.js';
 
 /** What one look at a cross-chain payment concluded. */
 export type CctpOutcome =
@@ -36,19 +37,16 @@ export interface BurnExpectation {
   minUnits: bigint;
 }
 
-const same = (a: string | undefined, b: string | undefined) =>
-  a !== undefined && b !== undefined && getAddress(a) === getAddress(b);
-
 /**
  * The first rule a burn breaks, in the order a customer would fix them: the token, who burned,
  * where to, for whom, how much. Undefined when the burn pays what the payment says.
  */
 export const burnProblem = (burn: DepositForBurn, want: BurnExpectation): CctpOutcome | undefined => {
   const { source, destination } = want;
-  if (!same(burn.burnToken, source.tokens.USDC)) {
+  if (!sameAddress(burn.burnToken, source.tokens.USDC)) {
     return fail('wrong_token', `the burn is of ${burn.burnToken}, not ${source.name} USDC`);
   }
-  if (!same(burn.depositor, want.depositor)) {
+  if (!sameAddress(burn.depositor, want.depositor)) {
     return fail(
       'wrong_sender',
       `the burn was made by ${burn.depositor}, not by ${getAddress(want.depositor)}`,
@@ -60,7 +58,7 @@ export const burnProblem = (burn: DepositForBurn, want: BurnExpectation): CctpOu
       `the burn goes to CCTP domain ${burn.destinationDomain}; the merchant is paid on ${destination.name} (domain ${destination.cctpDomain})`,
     );
   }
-  if (!same(burn.mintRecipientAddress, want.mintRecipient)) {
+  if (!sameAddress(burn.mintRecipientAddress, want.mintRecipient)) {
     return fail(
       'wrong_recipient',
       `the burn mints to ${burn.mintRecipientAddress ?? burn.mintRecipient}, not to ${getAddress(want.mintRecipient)}`,

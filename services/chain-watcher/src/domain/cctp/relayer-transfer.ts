@@ -30,6 +30,7 @@ import {
   minedRelayTransactions,
   storeFirstRelayTransaction,
 } from './relayer-sender.js';
+import { sameAddress } from '../../chain/same-address.js';
 
 /**
  * The EIP-3009 nonce of a payment's transfer from the relay wallet: every authorization ever signed
@@ -220,8 +221,6 @@ export const advanceRelayTransfer = async (
 /** A token transfer seen on a chain, in the transaction that made it. */
 export type SeenTransfer = TokenTransfer & { txHash: string };
 
-const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
-
 /**
  * Which of `transfers` are this service's own relay → merchant transfers, the last step of the
  * legacy relayer flow, and the payment each one pays (by transaction hash). Such a transfer is the
@@ -259,12 +258,14 @@ export const ownRelayTransfers = async (
   }>;
   for (const t of transfers) {
     const row = signed.find((r) => r.tx_hash.toLowerCase() === t.txHash.toLowerCase());
-    if (row && same(row.relay_address, t.from) && same(row.merchant_address, t.to))
+    if (row && sameAddress(row.relay_address, t.from) && sameAddress(row.merchant_address, t.to))
       own.set(t.txHash.toLowerCase(), row.payment_id);
   }
 
   const relay = ctx.relayers.addressOn(chainId);
-  const fromRelay = transfers.filter((t) => !own.has(t.txHash.toLowerCase()) && relay && same(relay, t.from));
+  const fromRelay = transfers.filter(
+    (t) => !own.has(t.txHash.toLowerCase()) && relay && sameAddress(relay, t.from),
+  );
   if (fromRelay.length === 0) return own;
   const payments = (await ctx
     .db(CCTP_PAYMENTS)
@@ -295,10 +296,10 @@ export const ownRelayTransfers = async (
   for (const t of fromRelay) {
     const txHash = t.txHash.toLowerCase();
     const paying = (p: (typeof payments)[number]) =>
-      same(p.relay_address, t.from) &&
-      same(p.merchant_address, t.to) &&
+      sameAddress(p.relay_address, t.from) &&
+      sameAddress(p.merchant_address, t.to) &&
       p.merchant_receives_units === String(t.value);
-    const recorded = payments.find((p) => same(p.transfer_tx_hash, txHash) && paying(p));
+    const recorded = payments.find((p) => sameAddress(p.transfer_tx_hash, txHash) && paying(p));
     if (recorded) {
       own.set(txHash, recorded.payment_id);
       continue;
@@ -312,7 +313,7 @@ export const ownRelayTransfers = async (
         .filter(
           (l) =>
             !l.removed &&
-            same(l.address, t.token) &&
+            sameAddress(l.address, t.token) &&
             l.topics[0]?.toLowerCase() === AUTHORIZATION_USED_TOPIC &&
             l.topics[1]?.toLowerCase() === authorizer,
         )

@@ -7,6 +7,7 @@ import { claimHolder, claimHolders, claimKey } from '../../db/claims-repo.js';
 import type { VerificationRecord } from '../../db/verifications-repo.js';
 import type { WatcherContext } from '../context.js';
 import { checkSessionTime, confirmationsOf, evaluateTransfers, reject, type Outcome } from './rules.js';
+import { sameAddress } from '../../chain/same-address.js';
 
 /**
  * Reads shared by the payments checked in one pass: the head of each chain is asked once per pass,
@@ -100,8 +101,6 @@ const wait = (
   blockNumber: number | null = null,
   blockHash: string | null = null,
 ): Outcome => ({ kind: 'wait', why, detail, blockNumber, blockHash });
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 const pastNotFoundDeadline = (ctx: WatcherContext, v: VerificationRecord): boolean =>
   Date.now() - v.paymentCreatedAt.getTime() >= ctx.verification.txNotFoundAfterMs;
@@ -211,7 +210,7 @@ export const checkPayment = async (
   const transfers = receipt.logs.map(decodeTransfer).filter((t): t is TokenTransfer => t !== undefined);
   // Whatever the verdict, these reached the merchant wallet: the ledger records each of them.
   const incoming = transfers
-    .filter((t) => same(t.token, tokenAddress) && same(t.to, wallet))
+    .filter((t) => sameAddress(t.token, tokenAddress) && sameAddress(t.to, wallet))
     .map(({ logIndex, from, to, value }) => ({ logIndex, from, to, value }));
   const at = { blockNumber: seen.number, blockHash: seen.hash, incoming };
   const blockTimestamp = new Date(block.timestamp * 1000);

@@ -1,5 +1,6 @@
 import { baseUnitsToDecimal, type ChainPaymentRejectReason, type Currency } from '@stablepay/contracts';
 import type { TokenTransfer } from '../../chain/erc20.js';
+import { sameAddress } from '../../chain/same-address.js';
 
 /** A Transfer log of the payment's token into the merchant wallet: what the ledger records. */
 export interface IncomingLog {
@@ -48,7 +49,6 @@ export const reject = (
   receivedUnits: bigint | null = null,
 ): Rejection => ({ kind: 'rejected', reason, receivedUnits, detail });
 
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const amount = (units: bigint): string => baseUnitsToDecimal(units);
 
 export interface TransferExpectation {
@@ -71,7 +71,7 @@ export const evaluateTransfers = (
   transfers: TokenTransfer[],
   x: TransferExpectation,
 ): { kind: 'paid'; receivedUnits: bigint } | Rejection => {
-  const ofToken = transfers.filter((t) => same(t.token, x.tokenAddress));
+  const ofToken = transfers.filter((t) => sameAddress(t.token, x.tokenAddress));
   if (ofToken.length === 0) {
     const others = [...new Set(transfers.map((t) => x.knownTokenAt(t.token)).filter((s) => s !== undefined))];
     return reject(
@@ -81,11 +81,11 @@ export const evaluateTransfers = (
         : `the transaction has no ${x.token} transfer (contract ${x.tokenAddress})`,
     );
   }
-  const fromSender = ofToken.filter((t) => same(t.from, x.fromAddress));
+  const fromSender = ofToken.filter((t) => sameAddress(t.from, x.fromAddress));
   if (fromSender.length === 0) {
     return reject('wrong_sender', `no ${x.token} transfer from ${x.fromAddress} in the transaction`);
   }
-  const paid = fromSender.filter((t) => same(t.to, x.wallet));
+  const paid = fromSender.filter((t) => sameAddress(t.to, x.wallet));
   if (paid.length === 0) {
     return reject(
       'wrong_recipient',

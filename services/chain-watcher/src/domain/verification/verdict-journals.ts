@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import type { VerificationRecord } from '../../db/verifications-repo.js';
 import { recordPaymentIn, recordUnattributedIn } from '../../ledger/journals.js';
 import type { Outcome } from './rules.js';
+import { sameAddress } from '../../chain/same-address.js';
 
 type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
  * The ledger's side of a verdict, in the verdict's transaction: every Transfer log of the token
@@ -35,7 +34,7 @@ export const journalVerdict = async (
       amount: log.value,
       blockNumber: final.blockNumber,
     };
-    if (owned && same(log.from, v.fromAddress)) await recordPaymentIn(trx, t, v.paymentId);
+    if (owned && sameAddress(log.from, v.fromAddress)) await recordPaymentIn(trx, t, v.paymentId);
     else await recordUnattributedIn(trx, t);
   }
 };
