@@ -206,6 +206,22 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
     expect(delivered.body.event).to.equal('payment.completed');
     expect(delivered.body.data).to.include({ is_cross_chain: true, status: 'completed' });
     expect(signatureValid(delivered, webhookSecret)).to.equal(true);
+    // The ledger books the mint into the wallet, net of the fee, and gives it to the payment (at
+    // once, or by attribution when the scanner saw the mint before the payment was reported).
+    const ledger = await h.gw.call('GET', `/balance-transactions/api/list?payment_id=${done.id}`, {
+      headers: shop.key,
+    });
+    expect(ledger.status, JSON.stringify(ledger.body)).to.equal(200);
+    const [entry] = ledger.body.data.balance_transactions;
+    expect(entry).to.include({ tx_hash: done.mint_tx_hash, payment_id: done.id });
+    expect(['payment', 'attribution']).to.include(entry.type);
+    const [wallet] = await h.query<{ total: string }>(
+      `select sum(e.amount)::text as total from chain_watcher.ledger_entries e
+         join chain_watcher.ledger_journals j on j.id = e.journal_id
+        where j.tx_hash = $1 and e.account = 'wallet'`,
+      [done.mint_tx_hash],
+    );
+    expect(BigInt(wallet!.total)).to.equal(received);
   });
 
   it('refunds a cross-chain payment on the merchant chain, to the wallet that burned', async () => {
