@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import {
   API_KEY_SCOPES,
@@ -8,6 +9,7 @@ import {
   allRoutes,
   assertScopesDeclared,
   routeById,
+  routes,
   routesWithoutScope,
   scopeGranted,
   type RouteSpec,
@@ -67,6 +69,25 @@ describe('API key scopes', () => {
       /refunds: route listRefundsUnscoped \(GET \/refunds\/api\/list\) admits an API key but declares no scope/,
     );
     expect(() => assertScopesDeclared('refunds', allRoutes)).to.not.throw();
+  });
+
+  it('is documented in docs/api/security.md as the catalogue declares it', () => {
+    const doc = readFileSync(new URL('../../../../docs/api/security.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Scoped API keys'));
+    const rows = [...section.matchAll(/^\| `([a-z]+:[a-z]+)` \| (yes|\*\*no\*\*) \| (.+) \|$/gm)];
+    const documented = rows.map(([, scope, byDefault, list]) => ({
+      scope,
+      byDefault: byDefault === 'yes',
+      routes: [...list!.matchAll(/`([A-Z]+ [^`]+)`/g)].map((m) => m[1]),
+    }));
+    const declared = API_KEY_SCOPES.map((scope) => ({
+      scope,
+      byDefault: DEFAULT_API_KEY_SCOPES.includes(scope),
+      routes: routes
+        .filter((r) => admitsApiKey(r) && r.scope === scope)
+        .map((r) => `${r.method.toUpperCase()} ${r.path}`),
+    }));
+    expect(documented).to.deep.equal(declared);
   });
 
   it('grants a route only to a key holding its scope', () => {
