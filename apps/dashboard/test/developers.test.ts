@@ -108,6 +108,8 @@ describe('dashboard: API keys (Chromium)', function () {
     await scopes.getByRole('checkbox', { name: /Request withdrawals/ }).check();
     await scopes.getByRole('checkbox', { name: /See withdrawals/ }).check();
     await warning.waitFor();
+    // The request for a choice goes once a choice is made.
+    expect(await page.getByText('Tick at least one scope, or choose Standard.').count()).to.equal(0);
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'developers-restricted-desktop');
     await page.getByRole('button', { name: 'Create key' }).click();

@@ -165,7 +165,13 @@ export const Developers = () => {
           <p id="key-name-hint" class="hint">
             {t('keyNameHint')}
           </p>
-          <ScopeChoice access={access} onChange={setAccess} />
+          <ScopeChoice
+            access={access}
+            onChange={(next) => {
+              setAccess(next);
+              setError(undefined);
+            }}
+          />
           {error && <Alert>{error}</Alert>}
           <div>
             <button type="submit" disabled={busy}>
