@@ -212,7 +212,7 @@ const main = async () => {
     const merchantId = randomUUID();
     const token = signInternalToken(
       INTERNAL_SECRET,
-      { caller: 'api_key', merchantId, apiKeyId: randomUUID() },
+      { caller: 'api_key', merchantId, apiKeyId: randomUUID(), scopes: ['webhooks:write'] },
       3600,
     );
     for (let i = 0; i < ENDPOINTS; i++) {

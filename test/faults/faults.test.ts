@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
+import { API_KEY_SCOPES } from '@stablepay/contracts';
 import { startProcessStack, type ProcessStack } from '@stablepay/stack';
 import { countBrokenPromises, reconciledAfter, type Findings } from './checks.js';
 import { startPostgres, startRabbit, type Instance } from './instances.js';
@@ -100,7 +101,11 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     const login = await gw.until('POST', '/auth/login', { body: { email, password } });
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
-    const key = await gw.until('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
+    // The load requests withdrawals by API key too: a scope only ever given on purpose.
+    const key = await gw.until('POST', '/api-keys', {
+      body: { name: 'server', scopes: [...API_KEY_SCOPES] },
+      headers: bearer,
+    });
     expect(key.status).to.equal(201);
     const merchantId = r.body.data.merchant.id as string;
     let wallet: string | undefined;

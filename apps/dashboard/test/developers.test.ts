@@ -40,6 +40,12 @@ describe('dashboard: API keys (Chromium)', function () {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Developers' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByLabel('Name of a new key').fill('Checkout server');
+    // The standard choice is preselected and says what it leaves out.
+    expect(
+      await page
+        .getByRole('radio', { name: 'Standard: everything except requesting withdrawals' })
+        .isChecked(),
+    ).to.equal(true);
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.locator('[data-new-key]');
     await shown.waitFor();
@@ -59,6 +65,14 @@ describe('dashboard: API keys (Chromium)', function () {
     const row = page.locator('[data-key-id]').filter({ hasText: 'Checkout server' });
     await row.waitFor();
     expect(await row.innerText()).to.contain(`••••${key.slice(-4)}`);
+    expect(await row.locator('.scope-tag').innerText()).to.equal('Standard');
+    // Standard keys cannot request withdrawals.
+    const withdrawal = await s.gw.call('POST', '/withdrawals/api/create', {
+      headers: { 'x-api-key': key },
+      body: { currency: 'USDC', destination_address: `0x${'ab'.repeat(20)}` },
+    });
+    expect(withdrawal.status).to.equal(403);
+    expect(withdrawal.body.details[0].code).to.equal('insufficient_scope');
     expect(await page.content()).not.to.contain(key);
 
     await row.getByRole('button', { name: 'Revoke key Checkout server' }).click();
@@ -73,6 +87,49 @@ describe('dashboard: API keys (Chromium)', function () {
     expect(refused.status).to.equal(401);
   });
 
+  it('creates a restricted key with only the scopes ticked, warning before it may request withdrawals', async () => {
+    const tab = await s.open();
+    tabs.push(tab);
+    const { page } = tab;
+    await signIn(page, email);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Name of a new key').fill('Payout server');
+    await page.getByRole('radio', { name: 'Restricted: only what you tick' }).check();
+    const scopes = page.getByRole('group', { name: 'Scopes of the key' });
+    await scopes.waitFor();
+    expect(await scopes.getByRole('checkbox').count()).to.equal(12);
+    // Nothing is ticked for the merchant: creating now asks for a choice and makes no key.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('Tick at least one scope, or choose Standard.').waitFor();
+
+    const warning = page.getByText('This key can send your funds to any address it names.', { exact: false });
+    expect(await warning.count()).to.equal(0);
+    await scopes.getByRole('checkbox', { name: /Request withdrawals/ }).check();
+    await scopes.getByRole('checkbox', { name: /See withdrawals/ }).check();
+    await warning.waitFor();
+    // The request for a choice goes once a choice is made.
+    expect(await page.getByText('Tick at least one scope, or choose Standard.').count()).to.equal(0);
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await s.shot(page, 'developers-restricted-desktop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('[data-new-key]').innerText()).trim();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    const row = page.locator('[data-key-id]').filter({ hasText: 'Payout server' });
+    await row.waitFor();
+    expect(await row.locator('.scope-tag').allInnerTexts()).to.deep.equal([
+      'withdrawals:read',
+      'withdrawals:write',
+    ]);
+    await s.shot(page, 'developers-scopes-listed-desktop');
+    const listed = await s.gw.call('GET', '/withdrawals/api/list', { headers: { 'x-api-key': key } });
+    expect(listed.status).to.equal(200);
+    const payments = await s.gw.call('GET', '/payments/api/list', { headers: { 'x-api-key': key } });
+    expect(payments.status).to.equal(403);
+    expect(payments.body.details[0].message).to.contain('payments:read');
+  });
+
   it('works on a phone-sized screen and in German', async () => {
     const tab = await s.open({ viewport: PHONE, locale: 'de-DE' });
     tabs.push(tab);
@@ -84,6 +141,12 @@ describe('dashboard: API keys (Chromium)', function () {
     await page.getByRole('heading', { name: 'API-Schlüssel' }).waitFor();
     // The key made at registration by the test set-up is listed.
     await page.locator('[data-key-id]').first().waitFor();
+    await page.getByRole('radio', { name: 'Eingeschränkt: nur was Sie ankreuzen' }).check();
+    await page
+      .getByRole('group', { name: 'Berechtigungen des Schlüssels' })
+      .getByRole('checkbox', { name: /Auszahlungen anfordern/ })
+      .check();
+    await page.getByText('Mit diesem Schlüssel lässt sich Ihr Guthaben', { exact: false }).waitFor();
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'developers-phone-de');
   });

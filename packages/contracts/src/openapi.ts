@@ -24,12 +24,32 @@ export type OpenApiDocument = Record<string, unknown> & {
   components: Record<string, Record<string, unknown>>;
 };
 
-const SECURITY: Record<RouteSpec['auth'], Array<Record<string, string[]>>> = {
-  public: [],
-  key: [{ ApiKeyAuth: [] }],
-  jwt: [{ BearerAuth: [] }],
-  jwt_or_key: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
-  service: [],
+/**
+ * Security requirements of a route. OpenAPI 3.1 lets a requirement of any scheme list role names:
+ * an API key's lists the one scope the route needs, so generators and viewers show it.
+ */
+const securityOf = (route: RouteSpec): Array<Record<string, string[]>> => {
+  const key = { ApiKeyAuth: route.scope ? [route.scope] : [] };
+  switch (route.auth) {
+    case 'key':
+      return [key];
+    case 'jwt':
+      return [{ BearerAuth: [] }];
+    case 'jwt_or_key':
+      return [key, { BearerAuth: [] }];
+    default:
+      return [];
+  }
+};
+
+/** The operation's description, with what it needs said first. */
+const describe = (route: RouteSpec): string | undefined => {
+  const parts = [
+    route.planned ? `**Not available yet**: answers 501 (${route.planned}).` : undefined,
+    route.scope ? `**API key scope:** \`${route.scope}\`.` : undefined,
+    route.description,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : undefined;
 };
 
 /** OpenAPI 3.1 description of every route, generated from the same zod schemas the services use. */
@@ -68,7 +88,15 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: HttpHeaders.ApiKey },
+        ApiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: HttpHeaders.ApiKey,
+          description:
+            'A key holds scopes; each operation names the one it needs (`x-required-scope`). A key ' +
+            'without it is refused with 403, `details[].code` `insufficient_scope`. Keys created without ' +
+            '`scopes` hold every scope but `withdrawals:write`.',
+        },
         BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
     },
@@ -89,15 +117,13 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
   if (route.planned) {
     responses['501'] = { $ref: '#/components/responses/NotImplemented' };
   }
-  const description = route.planned
-    ? `**Not available yet**: answers 501 (${route.planned}).${route.description ? ` ${route.description}` : ''}`
-    : route.description;
+  const description = describe(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
     ...(description ? { description } : {}),
     tags: [...route.tags],
-    security: SECURITY[route.auth],
+    security: securityOf(route),
     ...(parameters.length ? { parameters } : {}),
     ...(route.request?.body
       ? {
@@ -112,6 +138,7 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     'x-service': route.service,
     ...(route.extension ? { 'x-extension': true } : {}),
     ...(route.planned ? { 'x-status': 'planned' } : {}),
+    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
   };
 }
 

@@ -5,10 +5,21 @@ import { moneyRoutes } from './routes/money-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { reconciliationRoutes } from './routes/reconciliation-routes.js';
 import { securityRoutes } from './routes/security-routes.js';
-import type { OwningService, RouteSpec } from './routes/types.js';
+import { ApiKeyScope } from './routes/scopes.js';
+import type { KeyRouteSpec, OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
-export type { HttpMethod, OwningService, RouteAuth, RouteResponse, RouteSpec } from './routes/types.js';
+export type {
+  HttpMethod,
+  KeyAuth,
+  KeyRouteSpec,
+  KeylessRouteSpec,
+  OwningService,
+  RouteAuth,
+  RouteResponse,
+  RouteSpec,
+} from './routes/types.js';
+export * from './routes/scopes.js';
 
 const catalogue = [
   ...gatewayRoutes,
@@ -53,6 +64,32 @@ export function routeById<Op extends OperationId>(operationId: Op): RouteOf<Op> 
 export function routesOf(service: OwningService): RouteSpec[] {
   return allRoutes.filter((route) => route.service === service);
 }
+
+/** Whether an API key may call the route (its auth is `key` or `jwt_or_key`). */
+export const admitsApiKey = (route: Pick<RouteSpec, 'auth'>): route is KeyRouteSpec =>
+  route.auth === 'key' || route.auth === 'jwt_or_key';
+
+/**
+ * Routes of a table that an API key may call but that name no known scope. The types rule this
+ * out for the catalogue; tables put together at run time (or cast) are checked with this at start,
+ * and a non-empty answer stops it, as a route without a handler does.
+ */
+export const routesWithoutScope = (table: readonly RouteSpec[]): RouteSpec[] =>
+  table.filter((route) => admitsApiKey(route) && !ApiKeyScope.safeParse(route.scope).success);
+
+/** Throws, naming each one, when a route an API key may call declares no scope. */
+export const assertScopesDeclared = (owner: string, table: readonly RouteSpec[]): void => {
+  const unscoped = routesWithoutScope(table);
+  if (unscoped.length)
+    throw new Error(
+      `${owner}: ${unscoped
+        .map(
+          (r) =>
+            `route ${r.operationId} (${r.method.toUpperCase()} ${r.path}) admits an API key but declares no scope`,
+        )
+        .join('; ')}`,
+    );
+};
 
 /** `/payments/:id/status` -> `/payments/{id}/status` */
 export function toOpenApiPath(path: string): string {

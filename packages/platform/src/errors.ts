@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { zodIssuesToDetails, type ErrorDetail } from '@stablepay/contracts';
+import { INSUFFICIENT_SCOPE, zodIssuesToDetails, type ErrorDetail } from '@stablepay/contracts';
 
 /** Every failure a client can cause or see maps to exactly one kind, and each kind to one status. */
 export const errorStatus = {
@@ -57,6 +57,16 @@ export const unauthorized = (message = 'Authentication required'): AppError =>
   new AppError('unauthorized', message);
 
 export const forbidden = (message: string): AppError => new AppError('forbidden', message);
+
+/** An API key without the scope a route needs: 403, naming the scope. */
+export const insufficientScope = (scope: string): AppError =>
+  new AppError('forbidden', `This API key lacks the scope ${scope}`, [
+    {
+      path: '',
+      message: `The API key needs the scope ${scope}: create a key that holds it`,
+      code: INSUFFICIENT_SCOPE,
+    },
+  ]);
 
 /** A detail naming one field, for rule violations found after schema parsing. */
 export const fieldDetail = (path: string, message: string, code = 'invalid'): ErrorDetail => ({

@@ -164,6 +164,28 @@ export const de: Messages = {
   confirmRevoke:
     '„{name}“ widerrufen? Anfragen damit schlagen sofort fehl. Das lässt sich nicht rückgängig machen.',
   confirmRevokeLabel: 'Widerruf von {name} bestätigen',
+  keyAccess: 'Was der Schlüssel darf',
+  keyStandard: 'Standard: alles außer Auszahlungen anfordern',
+  keyStandardHint:
+    'Zahlungen, Checkout-Links, Rückerstattungen, Webhooks, Guthaben, Rechnungen, Kontobewegungen und Auszahlungen ansehen.',
+  keyStandardShort: 'Standard',
+  keyRestricted: 'Eingeschränkt: nur was Sie ankreuzen',
+  keyScopes: 'Berechtigungen des Schlüssels',
+  keyScopesRequired: 'Kreuzen Sie mindestens eine Berechtigung an oder wählen Sie Standard.',
+  withdrawScopeWarning:
+    'Mit diesem Schlüssel lässt sich Ihr Guthaben an jede angegebene Adresse senden. Geben Sie ihn nur einem Server, der Auszahlungen vornimmt, und nie Ihrem Shop.',
+  scope_payments_read: 'Zahlungen ansehen',
+  scope_checkout_write: 'Checkout-Links erstellen',
+  scope_checkout_read: 'Checkout-Links ansehen',
+  scope_refunds_write: 'Rückerstattungen auslösen und stornieren',
+  scope_refunds_read: 'Rückerstattungen ansehen',
+  scope_webhooks_write: 'Webhook-Endpunkte verwalten',
+  scope_webhooks_read: 'Webhook-Endpunkte und Ereignisse ansehen',
+  scope_balance_read: 'Guthaben der Wallet ansehen',
+  scope_invoices_read: 'Rechnungen ansehen und herunterladen',
+  scope_withdrawals_read: 'Auszahlungen ansehen',
+  scope_withdrawals_write: 'Auszahlungen anfordern',
+  scope_ledger_read: 'Kontobewegungen und Abgleich ansehen',
   // webhooks
   webhookEndpoints: 'Webhook-Endpunkte',
   webhookEndpointsIntro:

@@ -168,6 +168,28 @@ export const en = {
   keepKey: 'Keep it',
   confirmRevoke: 'Revoke “{name}”? Requests with it fail at once. This cannot be undone.',
   confirmRevokeLabel: 'Confirm revoking {name}',
+  keyAccess: 'What the key may do',
+  keyStandard: 'Standard: everything except requesting withdrawals',
+  keyStandardHint:
+    'Payments, checkout links, refunds, webhooks, balance, invoices, the ledger, and reading withdrawals.',
+  keyStandardShort: 'Standard',
+  keyRestricted: 'Restricted: only what you tick',
+  keyScopes: 'Scopes of the key',
+  keyScopesRequired: 'Tick at least one scope, or choose Standard.',
+  withdrawScopeWarning:
+    'This key can send your funds to any address it names. Give it only to a server that pays out, and keep it out of your shop.',
+  scope_payments_read: 'See payments',
+  scope_checkout_write: 'Create checkout links',
+  scope_checkout_read: 'See checkout links',
+  scope_refunds_write: 'Refund and cancel refunds',
+  scope_refunds_read: 'See refunds',
+  scope_webhooks_write: 'Manage webhook endpoints',
+  scope_webhooks_read: 'See webhook endpoints and events',
+  scope_balance_read: 'See the wallet balance',
+  scope_invoices_read: 'See and download invoices',
+  scope_withdrawals_read: 'See withdrawals',
+  scope_withdrawals_write: 'Request withdrawals',
+  scope_ledger_read: 'See balance transactions and reconciliation',
   // webhooks
   webhookEndpoints: 'Webhook endpoints',
   webhookEndpointsIntro:

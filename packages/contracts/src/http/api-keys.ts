@@ -1,9 +1,21 @@
 import { z } from 'zod';
 import { IsoTimestamp, Uuid } from '../common.js';
 import { messageEnvelope, successEnvelope } from '../envelope.js';
+import { API_KEY_SCOPES, ApiKeyScope } from '../routes/scopes.js';
+
+/**
+ * What a key may do (an extension of the specification): at least one scope, each named once.
+ * Left out, the key gets DEFAULT_API_KEY_SCOPES.
+ */
+export const ApiKeyScopes = z
+  .array(ApiKeyScope)
+  .min(1, 'Give at least one scope, or leave scopes out for the default set')
+  .max(API_KEY_SCOPES.length)
+  .refine((scopes) => new Set(scopes).size === scopes.length, 'Name each scope once');
 
 export const CreateApiKeyBody = z.object({
   name: z.string().trim().min(1).max(50),
+  scopes: ApiKeyScopes.optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
@@ -13,6 +25,8 @@ export const CreatedApiKey = z.object({
   name: z.string(),
   key: z.string(),
   created_at: IsoTimestamp,
+  /** What the key may do (extension). */
+  scopes: z.array(ApiKeyScope),
 });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
@@ -22,6 +36,8 @@ export const ApiKeyListItem = z.object({
   /** last four characters of the key; the full key is never returned again */
   last4: z.string(),
   created_at: IsoTimestamp,
+  /** What the key may do (extension). */
+  scopes: z.array(ApiKeyScope),
 });
 export type ApiKeyListItem = z.infer<typeof ApiKeyListItem>;
 

@@ -10,7 +10,9 @@ export const errorResponses = {
   BadRequest: { description: 'Validation failed; `details` lists every problem', content: errorContent },
   Unauthorized: { description: 'Missing, invalid, expired or revoked credential', content: errorContent },
   Forbidden: {
-    description: 'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys)',
+    description:
+      'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys), or an API key ' +
+      'without the scope the endpoint needs (`details[].code` `insufficient_scope`)',
     content: errorContent,
   },
   NotFound: { description: 'No such resource for this merchant', content: errorContent },

@@ -19,14 +19,19 @@ const twin = <T extends Table, Op extends T[number]['operationId'], Id extends s
 ) => {
   const route = table.find((r) => r.operationId === original) as Extract<T[number], { operationId: Op }>;
   if (!route) throw new Error(`no route ${original} to twin`);
+  // A dashboard session is not scope-limited: the twin keeps everything but the key's scope.
+  const { scope: _keyScope, ...shared } = route;
   return {
-    ...route,
+    ...shared,
     operationId,
     path,
     auth: 'jwt',
     extension: true,
     summary: `${route.summary} (dashboard)`,
-  } as Omit<Extract<T[number], { operationId: Op }>, 'operationId' | 'path' | 'auth' | 'extension'> & {
+  } as Omit<
+    Extract<T[number], { operationId: Op }>,
+    'operationId' | 'path' | 'auth' | 'extension' | 'scope'
+  > & {
     operationId: Id;
     path: P;
     auth: 'jwt';

@@ -16,7 +16,13 @@ const latest = {
 } as const;
 
 export const reconciliationRoutes = [
-  { ...latest, operationId: 'getReconciliationApi', path: '/reconciliation/api/latest', auth: 'key' },
+  {
+    ...latest,
+    operationId: 'getReconciliationApi',
+    path: '/reconciliation/api/latest',
+    auth: 'key',
+    scope: 'ledger:read',
+  },
   {
     ...latest,
     operationId: 'getReconciliation',

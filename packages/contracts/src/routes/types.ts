@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApiKeyScope } from './scopes.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -20,12 +21,11 @@ export interface RouteResponse {
   textAlternatives?: readonly string[];
 }
 
-export interface RouteSpec {
+interface RouteSpecBase {
   operationId: string;
   method: HttpMethod;
   /** express style, `:id` parameters */
   path: string;
-  auth: RouteAuth;
   service: OwningService;
   summary: string;
   description?: string;
@@ -50,3 +50,24 @@ export interface RouteSpec {
   /** Service-to-service route: not in the OpenAPI document, never routed by the gateway. */
   internal?: boolean;
 }
+
+/** Auth classes whose routes an API key may call. */
+export type KeyAuth = Extract<RouteAuth, 'key' | 'jwt_or_key'>;
+
+/**
+ * A route an API key may call names the one scope the key must hold. Declared here, once, so that
+ * the gateway and the owning service check the same thing; a key route without one does not
+ * compile (and, for tables built at run time, stops the start: see `routesWithoutScope`).
+ */
+export interface KeyRouteSpec extends RouteSpecBase {
+  auth: KeyAuth;
+  scope: ApiKeyScope;
+}
+
+/** Routes no API key reaches carry no scope: a dashboard session is not scope-limited. */
+export interface KeylessRouteSpec extends RouteSpecBase {
+  auth: Exclude<RouteAuth, KeyAuth>;
+  scope?: never;
+}
+
+export type RouteSpec = KeyRouteSpec | KeylessRouteSpec;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { buildOpenApiDocument, routes, toOpenApiPath } from '../../src/index.js';
+import { admitsApiKey, buildOpenApiDocument, routes, toOpenApiPath } from '../../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../..');
@@ -33,11 +33,13 @@ function specEndpoints(): SpecEndpoint[] {
   return rows;
 }
 
-const SECURITY_OF: Record<string, unknown[]> = {
-  public: [],
-  key: [{ ApiKeyAuth: [] }],
-  jwt: [{ BearerAuth: [] }],
-};
+/** The security requirement a route of the table's auth class has; a key's names the route's scope. */
+const securityOf = (auth: string, scope: string | undefined): unknown[] =>
+  ({
+    public: [],
+    key: [{ ApiKeyAuth: [scope] }],
+    jwt: [{ BearerAuth: [] }],
+  })[auth]!;
 
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument({ serverUrl: 'http://localhost:8080' });
@@ -45,10 +47,11 @@ describe('OpenAPI document', () => {
 
   it('is OpenAPI 3.1 with both security schemes', () => {
     expect(doc.openapi).to.equal('3.1.0');
-    expect(doc.components.securitySchemes).to.deep.equal({
-      ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-      BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-    });
+    const schemes = doc.components.securitySchemes as Record<string, Record<string, unknown>>;
+    expect(Object.keys(schemes)).to.have.members(['ApiKeyAuth', 'BearerAuth']);
+    expect(schemes.ApiKeyAuth).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(schemes.ApiKeyAuth!.description).to.contain('insufficient_scope');
+    expect(schemes.BearerAuth).to.deep.equal({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
   it('parses the whole endpoint table of the specification', () => {
@@ -59,11 +62,30 @@ describe('OpenAPI document', () => {
     for (const { method, path, auth } of endpoints) {
       const op = doc.paths[toOpenApiPath(path)]?.[method];
       expect(op, `${method.toUpperCase()} ${path}`).to.be.an('object');
-      expect(op!.security, `${method.toUpperCase()} ${path} auth`).to.deep.equal(SECURITY_OF[auth]);
       const route = routes.find((r) => r.method === method && r.path === path);
+      expect(op!.security, `${method.toUpperCase()} ${path} auth`).to.deep.equal(
+        securityOf(auth, route?.scope),
+      );
       expect(route?.auth, `${path} route auth`).to.equal(auth);
       expect(route?.extension ?? false, `${path} is not an extension`).to.equal(false);
     }
+  });
+
+  it('names the scope of every operation an API key may call, and of no other', () => {
+    for (const route of routes) {
+      const op = doc.paths[toOpenApiPath(route.path)]![route.method]!;
+      const where = `${route.method} ${route.path}`;
+      if (admitsApiKey(route)) {
+        expect(op['x-required-scope'], where).to.equal(route.scope);
+        expect(op.security, where).to.deep.include({ ApiKeyAuth: [route.scope] });
+        expect(op.description, where).to.contain(`\`${route.scope}\``);
+      } else {
+        expect(op, where).to.not.have.property('x-required-scope');
+      }
+    }
+    const withdraw = doc.paths['/withdrawals/api/create']!.post!;
+    expect(withdraw['x-required-scope']).to.equal('withdrawals:write');
+    expect(withdraw.security).to.deep.equal([{ ApiKeyAuth: ['withdrawals:write'] }]);
   });
 
   it('marks every route outside the specification as an extension', () => {

@@ -14,6 +14,11 @@ export interface InternalClaims {
   merchantPublicId?: string;
   userId?: string;
   apiKeyId?: string;
+  /**
+   * For an `api_key` caller, the scopes the key holds, as the gateway read them. The owning
+   * service checks the route's scope against these itself; a token without them grants no scope.
+   */
+  scopes?: string[];
 }
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
@@ -70,10 +75,12 @@ const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayl
 
 export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims => {
   const decoded = verifyWithAny(secrets, token);
-  const { caller, merchantId, merchantPublicId, userId, apiKeyId } = decoded;
+  const { caller, merchantId, merchantPublicId, userId, apiKeyId, scopes } = decoded;
   if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
   if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
-  return { caller, merchantId, merchantPublicId, userId, apiKeyId };
+  if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')))
+    throw new Error('bad scopes');
+  return { caller, merchantId, merchantPublicId, userId, apiKeyId, ...(scopes ? { scopes } : {}) };
 };
 
 /** The current secret, then the previous one when a rotation has set it. */

@@ -1,8 +1,10 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import {
+  assertScopesDeclared,
   canonicalUuids,
   orderRoutes,
+  scopeGranted,
   routesOf,
   type OperationId,
   type OwningService,
@@ -12,7 +14,7 @@ import {
   type ServedOperationOf,
 } from '@stablepay/contracts';
 import type { CallerKind, InternalClaims } from '../auth/internal-token.js';
-import { AppError, forbidden, unauthorized, validationError } from '../errors.js';
+import { AppError, forbidden, insufficientScope, unauthorized, validationError } from '../errors.js';
 import { fieldDetail } from '../errors.js';
 
 type Part<R, K extends 'body' | 'query' | 'params'> = R extends { request: infer Q }
@@ -71,6 +73,24 @@ export const callerGuard = (auth: RouteAuth): RequestHandler => {
         ? unauthorized()
         : forbidden(`This endpoint requires ${what}`),
     );
+  };
+};
+
+/**
+ * An API key may call a route only when it holds the route's scope. The gateway checks this before
+ * forwarding; the owning service checks it again from the scopes the internal token carries, so a
+ * mistake in the gateway's table cannot widen what a key may do. Dashboard sessions and services are
+ * not scope-limited.
+ */
+export const scopeGuard = (spec: RouteSpec): RequestHandler => {
+  const needed = spec.scope;
+  return (_req, res, next) => {
+    const auth = res.locals.auth;
+    if (auth?.caller !== 'api_key') return next();
+    // A key route without a scope never starts (assertScopesDeclared); a key on any other route
+    // was already refused by the caller guard. Refuse rather than assume, should either change.
+    if (!needed) return next(forbidden('This endpoint does not accept API keys'));
+    next(scopeGranted(auth.scopes, needed) ? undefined : insufficientScope(needed));
   };
 };
 
@@ -245,7 +265,8 @@ export const noStoreHeader: RequestHandler = (_req, res, next) => {
 
 /**
  * Checks that a service's handlers and its catalogue routes match one to one: a catalogue route
- * without a handler, or a handler without a catalogue route, stops the start.
+ * without a handler, or a handler without a catalogue route, stops the start; so does a route an
+ * API key may call that declares no scope.
  */
 export const assertHandlersMatchCatalogue = (
   service: OwningService,
@@ -253,6 +274,7 @@ export const assertHandlersMatchCatalogue = (
   catalogue: readonly RouteSpec[] = routesOf(service),
 ): RouteSpec[] => {
   const served = catalogue.filter((r) => r.service === service && !r.planned);
+  assertScopesDeclared(service, served);
   const ids = new Set(handlerIds);
   const missing = served.filter((r) => !ids.has(r.operationId));
   const known = new Set(served.map((r) => r.operationId));
@@ -284,6 +306,7 @@ export const mountRoutes = <S extends OwningService>(
     const chain: RequestHandler[] = [];
     if (spec.noStore) chain.push(noStoreHeader);
     chain.push(callerGuard(spec.auth));
+    chain.push(scopeGuard(spec));
     chain.push(async (req, res) => {
       const parsed = parseRouteRequest(spec, req);
       const auth = res.locals.auth;

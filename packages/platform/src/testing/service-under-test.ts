@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
+  API_KEY_SCOPES,
   type EventDataInput,
   type EventType,
   type IntegrationEvent,
@@ -33,6 +34,11 @@ export interface CallOptions {
   /** The dashboard user or API key the token names; a fresh id by default, as the gateway always names one. */
   userId?: string;
   apiKeyId?: string;
+  /**
+   * The scopes an `api_key` caller's token carries: every scope by default (the gateway has
+   * checked the route's), so a test narrows them only where scopes are what it is about.
+   */
+  scopes?: string[];
   body?: unknown;
   /** A body sent as is (malformed JSON, wrong content type). */
   rawBody?: string;
@@ -66,6 +72,7 @@ export const callService = async (
       merchantPublicId: withMerchant ? opts.merchantPublicId : undefined,
       userId: caller === 'user' ? (opts.userId ?? randomUUID()) : undefined,
       apiKeyId: caller === 'api_key' ? (opts.apiKeyId ?? randomUUID()) : undefined,
+      scopes: caller === 'api_key' ? (opts.scopes ?? [...API_KEY_SCOPES]) : undefined,
     });
   }
   const res = await fetch(`${baseUrl}${path}`, {

@@ -46,6 +46,7 @@ const table: RouteSpec[] = [
     method: 'post',
     path: '/things',
     auth: 'key',
+    scope: 'checkout:write',
     service: 'payments',
     summary: 'Create',
     tags: [],
@@ -73,11 +74,18 @@ const handlers = {
     ok(res, { body, merchant }, 201),
 };
 
-const token = (caller: 'public' | 'api_key' | 'user') =>
+const token = (caller: 'public' | 'api_key' | 'user', scopes?: string[]) =>
   signInternalToken(SECRET, {
     caller,
     merchantId: caller === 'public' ? undefined : '3b0b2a36-5b1a-4c57-9a33-3f1e1b0f2a11',
+    scopes: caller === 'api_key' ? (scopes ?? ['checkout:write']) : undefined,
   });
+
+/** An API key's token as a gateway without scopes would sign it: it grants no scope. */
+const unscopedToken = signInternalToken(SECRET, {
+  caller: 'api_key',
+  merchantId: '3b0b2a36-5b1a-4c57-9a33-3f1e1b0f2a11',
+});
 
 describe('catalogue routes', () => {
   let http: HttpApp;
@@ -88,10 +96,15 @@ describe('catalogue routes', () => {
     caller: 'public' | 'api_key' | 'user',
     body?: string,
     headers: Record<string, string> = {},
+    scopes?: string[],
   ) => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: token(caller), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        [INTERNAL_TOKEN_HEADER]: token(caller, scopes),
+        ...headers,
+      },
       body,
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
@@ -119,6 +132,48 @@ describe('catalogue routes', () => {
       assertHandlersMatchCatalogue('payments', [...Object.keys(handlers), 'stray'], table),
     ).to.throw(/handler stray has no catalogue route/);
     expect(() => assertHandlersMatchCatalogue('payments', Object.keys(handlers), table)).not.to.throw();
+  });
+
+  it('refuses to start when a route an API key may call declares no scope', () => {
+    const unscoped = table.map((r) => (r.auth === 'key' ? { ...r, scope: undefined } : r)) as RouteSpec[];
+    expect(() => assertHandlersMatchCatalogue('payments', Object.keys(handlers), unscoped)).to.throw(
+      /payments: route create \(POST \/things\) admits an API key but declares no scope/,
+    );
+    const router = createHttpApp({
+      service: 'test',
+      logger: quietLogger(),
+      metrics: createMetrics('test', false),
+      readiness: [],
+    });
+    expect(() => mountRoutes(router.app, 'payments', handlers as never, unscoped)).to.throw(
+      /declares no scope/,
+    );
+  });
+
+  it('checks the route’s scope again from the token: without it, 403 insufficient_scope and no handler', async () => {
+    const body = JSON.stringify({ name: 'x' });
+    for (const scopes of [[], ['payments:read', 'checkout:read'], undefined]) {
+      const headers: Record<string, string> =
+        scopes === undefined ? { [INTERNAL_TOKEN_HEADER]: unscopedToken } : {};
+      const r = await call('POST', '/things', 'api_key', body, headers, scopes ?? []);
+      expect(r.status, JSON.stringify(scopes)).to.equal(403);
+      expect(r.body).to.deep.equal({
+        success: false,
+        error: 'This API key lacks the scope checkout:write',
+        details: [
+          {
+            path: '',
+            code: 'insufficient_scope',
+            message: 'The API key needs the scope checkout:write: create a key that holds it',
+          },
+        ],
+      });
+    }
+    // Checked before the body: a key without the scope learns nothing of the route's rules.
+    expect((await call('POST', '/things', 'api_key', '{}', {}, [])).status).to.equal(403);
+    expect((await call('POST', '/things', 'api_key', body, {}, ['checkout:write'])).status).to.equal(201);
+    // A dashboard session is not scope-limited: on a jwt route it has no scopes and needs none.
+    expect((await call('GET', '/things/3b0b2a36-5b1a-4c57-9a33-3f1e1b0f2a11', 'user')).status).to.equal(200);
   });
 
   it('never lets a parameter route shadow a static one, whatever the table order', async () => {

@@ -104,6 +104,7 @@ describe('UUID path parameters: one spelling for every route of the catalogue', 
       const token = signInternalToken(SECRET, {
         caller: CALLER[spec.auth],
         merchantId: spec.auth === 'public' ? undefined : MERCHANT,
+        scopes: spec.scope ? [spec.scope] : undefined,
       });
       const call = async (params: Record<string, string>) => {
         const res = await fetch(`${urlOf.get(spec.service)}${canonicalRoutePath(spec.path, params)}`, {

@@ -110,10 +110,20 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     const destination = newAddress();
     const treasuryBefore = await balanceOf(DEVNET_TREASURY.address);
     const walletBefore = await balanceOf(shop.wallet.address);
+    const body = { amount: '60', currency: 'USDC', destination_address: destination };
+    // The shop's default key may read withdrawals but not request one: that scope is given on purpose.
+    const refused = await h.gw.call('POST', '/withdrawals/api/create', {
+      headers: { ...shop.key, 'idempotency-key': 'withdraw-60' },
+      body,
+    });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(403);
+    expect(refused.body.details[0]).to.include({ code: 'insufficient_scope' });
+    expect(refused.body.details[0].message).to.contain('withdrawals:write');
+    const payouts = await h.createKey(shop, ['withdrawals:write', 'withdrawals:read'], 'payouts');
     const request = () =>
       h.gw.call('POST', '/withdrawals/api/create', {
-        headers: { ...shop.key, 'idempotency-key': 'withdraw-60' },
-        body: { amount: '60', currency: 'USDC', destination_address: destination },
+        headers: { ...payouts, 'idempotency-key': 'withdraw-60' },
+        body,
       });
     const created = await request();
     expect(created.status, JSON.stringify(created.body)).to.equal(201);

@@ -3,7 +3,15 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { ErrorEnvelope, allRoutes, type RouteSpec } from '@stablepay/contracts';
+import {
+  API_KEY_SCOPES,
+  ErrorEnvelope,
+  INSUFFICIENT_SCOPE,
+  admitsApiKey,
+  allRoutes,
+  type ApiKeyScope,
+  type RouteSpec,
+} from '@stablepay/contracts';
 import { signInternalToken } from '@stablepay/platform';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 import { createRandom, fuzzSeed } from '../support/fuzz/random.js';
@@ -37,6 +45,10 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
   let foreign: { webhookId: string; sessionId: string; keyId: string };
   let revokedKey: string;
   let serviceSecret: string;
+  /** The shop's key holding every scope: a request it sends is refused for itself, never for a scope. */
+  let fullKey: Record<string, string>;
+  /** Per scope, a key of the shop holding every scope but that one. */
+  const lacking = new Map<ApiKeyScope, Record<string, string>>();
   const shopEmail = `fuzz-${Date.now()}@example.com`;
 
   before(async () => {
@@ -93,6 +105,16 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
       keyId: otherKey.body.data.id,
     };
     serviceSecret = JSON.parse(readFileSync(join(h.varDir, 'secrets.json'), 'utf8')).INTERNAL_TOKEN_SECRET;
+    fullKey = await h.createKey(shop, [...API_KEY_SCOPES], 'every scope');
+    for (const scope of API_KEY_SCOPES)
+      lacking.set(
+        scope,
+        await h.createKey(
+          shop,
+          API_KEY_SCOPES.filter((s) => s !== scope),
+          `all but ${scope}`,
+        ),
+      );
   });
   after(() => h?.close());
 
@@ -103,8 +125,9 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
     switch (route.auth) {
       case 'key':
         return {
-          credential: shop.key,
+          credential: fullKey,
           badCredentials: [
+            { label: `key without ${route.scope}`, headers: lacking.get(route.scope!)! },
             { label: 'no credential', headers: {} },
             { label: 'unknown key', headers: { 'x-api-key': `sk_live_${'0'.repeat(40)}` } },
             {
@@ -260,7 +283,7 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
       tally.sent++;
       tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
       perRoute.set(req.operationId, tally);
-      const problem = problemWith(answer) ?? expectedStatus(req, answer.status);
+      const problem = problemWith(answer) ?? expectedStatus(req, answer);
       if (problem && failures.length < 40)
         failures.push(
           `${req.method} ${req.path.slice(0, 160)} [${req.kind}: ${req.label.slice(0, 80)}] -> ${answer.status} ${problem}: ${answer.text.slice(0, 200)}`,
@@ -296,6 +319,73 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
       grown.map((t) => `${t}: ${before[t]} -> ${after[t]}`),
       `rows stored by refused requests ${replay}`,
     ).to.deep.equal([]);
+  });
+
+  it('refuses every key route of the catalogue to a key lacking its scope, at the gateway and again at the owning service', async () => {
+    const keyRoutes = allRoutes.filter((r) => admitsApiKey(r) && !r.planned);
+    expect(keyRoutes.length).to.be.at.least(30);
+    const serviceUrl = (name: string) => h.stack.services.find((s) => s.name === name)!.url;
+    const before = await rowCounts(h);
+    const refusals: string[] = [];
+    const check = (where: string, scope: string, status: number, body: ErrorEnvelope | undefined) => {
+      const detail = body?.details?.[0];
+      if (status !== 403 || detail?.code !== INSUFFICIENT_SCOPE || !detail.message.includes(scope))
+        refusals.push(`${where} -> ${status} ${JSON.stringify(body)}`);
+    };
+    for (const route of keyRoutes) {
+      const scope = route.scope!;
+      const method = route.method.toUpperCase();
+      const params = ownParams(route) ?? {};
+      const path = route.path.replace(
+        /:([A-Za-z]+)/g,
+        (_m, name: string) => params[name] ?? uuidFrom(createRandom(3)),
+      );
+      const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+      const viaGateway = await h.gw.call(method, path, { headers: lacking.get(scope)!, body });
+      check(`gateway ${method} ${route.path}`, scope, viaGateway.status, viaGateway.body);
+      // What a gateway that forgot the check would send: the key's real scopes, without this one.
+      const token = signInternalToken(serviceSecret, {
+        caller: 'api_key',
+        merchantId: own.merchantUuid,
+        merchantPublicId: shop.merchantId,
+        apiKeyId: own.spareKeyId,
+        scopes: API_KEY_SCOPES.filter((s) => s !== scope),
+      });
+      const direct = await fetch(`${serviceUrl(route.service)}${path}`, {
+        method,
+        headers: { 'x-internal-token': token, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      check(
+        `${route.service} ${method} ${route.path}`,
+        scope,
+        direct.status,
+        (await direct.json()) as ErrorEnvelope,
+      );
+    }
+    expect(refusals, refusals.join('\n')).to.deep.equal([]);
+    const after = await rowCounts(h);
+    const grown = Object.keys(after).filter((t) => after[t] !== before[t]);
+    expect(grown.map((t) => `${t}: ${before[t]} -> ${after[t]}`)).to.deep.equal([]);
+  });
+
+  it('refuses a withdrawal to a key with the default scopes, and lets one given withdrawals:write through the scope check', async () => {
+    const body = { amount: '1000', currency: 'USDC', destination_address: shop.wallet.address };
+    const standard = await h.gw.call('POST', '/withdrawals/api/create', { headers: shop.key, body });
+    expect(standard.status).to.equal(403);
+    expect(standard.body.details).to.deep.equal([
+      {
+        path: '',
+        code: INSUFFICIENT_SCOPE,
+        message: 'The API key needs the scope withdrawals:write: create a key that holds it',
+      },
+    ]);
+    const payouts = await h.createKey(shop, ['withdrawals:write'], 'payouts');
+    const passed = await h.gw.call('POST', '/withdrawals/api/create', { headers: payouts, body });
+    // Past the scope check, the invoicing service answers for itself: the wallet holds nothing.
+    expect(passed.status, JSON.stringify(passed.body)).to.be.within(400, 499);
+    expect(passed.status).to.not.equal(403);
+    expect(passed.body.details.map((d: { code: string }) => d.code)).to.not.include(INSUFFICIENT_SCOPE);
   });
 
   it('answers oversized headers and broken framing in the envelope', async () => {
@@ -387,7 +477,12 @@ const problemWith = (answer: FuzzAnswer): string | undefined => {
  * Where the status itself is known: a refused credential is 401 or 403, and another merchant's
  * resource is answered exactly as an unknown one (404), so ids of others cannot be probed.
  */
-const expectedStatus = (req: FuzzRequest, status: number): string | undefined => {
+const expectedStatus = (req: FuzzRequest, answer: FuzzAnswer): string | undefined => {
+  const { status } = answer;
+  if (req.kind === 'auth' && req.label.startsWith('key without ')) {
+    const code = status === 403 ? (JSON.parse(answer.text) as ErrorEnvelope).details[0]?.code : undefined;
+    if (code !== INSUFFICIENT_SCOPE) return 'key without the scope not refused with insufficient_scope';
+  }
   if (req.kind === 'auth' && status !== 401 && status !== 403) return 'credential not refused as such';
   if (req.kind === 'foreign-id' && status !== 404)
     return "another merchant's resource not answered as unknown";

@@ -19,7 +19,10 @@ export interface StackHarness {
   gw: Api;
   /** Every event the services publish, in arrival order. */
   events: Array<{ type: string; body: any }>;
+  /** A merchant with a wallet, a dashboard session and an API key holding the default scopes. */
   register(email: string): Promise<Merchant>;
+  /** Another API key of the merchant, holding exactly `scopes`; its X-API-Key header. */
+  createKey(m: Merchant, scopes: string[], name?: string): Promise<Record<string, string>>;
   /** Read-only SQL against the stack's database, to observe a service's progress in tests. */
   query<T = Record<string, unknown>>(sql: string, bindings?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -98,6 +101,13 @@ export const startStackHarness = async (
     return { merchantId, bearer, key: { 'x-api-key': key.body.data.key }, keyId: key.body.data.id, wallet };
   };
 
+  const createKey: StackHarness['createKey'] = async (m, scopes, name = 'scoped') => {
+    const key = await gw.call('POST', '/api-keys', { body: { name, scopes }, headers: m.bearer });
+    expect(key.status, JSON.stringify(key.body)).to.equal(201);
+    expect(key.body.data.scopes).to.have.members(scopes);
+    return { 'x-api-key': key.body.data.key };
+  };
+
   const query: StackHarness['query'] = async (sql, bindings = []) => {
     const client = new pg.Client({ connectionString: tdb.url });
     await client.connect();
@@ -114,6 +124,7 @@ export const startStackHarness = async (
     gw,
     events,
     register,
+    createKey,
     query,
     close: async () => {
       await conn.close().catch(() => undefined);

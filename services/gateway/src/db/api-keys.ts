@@ -8,6 +8,8 @@ export interface ApiKeyRow {
   /** `pepperFingerprint` of the pepper `key_digest` was made with; null on rows made before it existed. */
   pepper_fingerprint: string | null;
   last4: string;
+  /** What the key may do (ApiKeyScope values). */
+  scopes: string[];
   created_by: string | null;
   created_at: Date;
   last_used_at: Date | null;
@@ -22,13 +24,14 @@ export interface ApiKeyPrincipalRow {
   last_used_at: Date | null;
   /** The digest the key was found by. */
   key_digest: string;
+  scopes: string[];
 }
 
 export const insertApiKey = async (
   db: Knex | Knex.Transaction,
   row: Pick<
     ApiKeyRow,
-    'id' | 'merchant_id' | 'name' | 'key_digest' | 'pepper_fingerprint' | 'last4' | 'created_by'
+    'id' | 'merchant_id' | 'name' | 'key_digest' | 'pepper_fingerprint' | 'last4' | 'scopes' | 'created_by'
   >,
 ): Promise<ApiKeyRow> => {
   const [created] = await db<ApiKeyRow>('api_keys').insert(row).returning('*');
@@ -67,7 +70,14 @@ export const findActiveApiKeyByDigest = async (
     .join('merchants as m', 'm.id', 'k.merchant_id')
     .whereIn('k.key_digest', typeof digests === 'string' ? [digests] : [...digests])
     .whereNull('k.revoked_at')
-    .first('k.id', 'k.merchant_id', 'm.public_id as merchant_public_id', 'k.last_used_at', 'k.key_digest');
+    .first(
+      'k.id',
+      'k.merchant_id',
+      'm.public_id as merchant_public_id',
+      'k.last_used_at',
+      'k.key_digest',
+      'k.scopes',
+    );
 
 /**
  * Moves a key found under the previous pepper to the current one. The digest it was found by is in

@@ -155,6 +155,35 @@ const apiKeyPepperFingerprint: Migration = {
   },
 };
 
+/**
+ * What each key may do. Keys that exist already get the default set (never withdrawals:write),
+ * fixed here as it stood when scopes were introduced, so this migration means the same thing
+ * whatever the default becomes later. The column has no default: every insert names its scopes.
+ */
+const LEGACY_KEY_SCOPES = [
+  'payments:read',
+  'checkout:write',
+  'checkout:read',
+  'refunds:write',
+  'refunds:read',
+  'webhooks:write',
+  'webhooks:read',
+  'balance:read',
+  'invoices:read',
+  'withdrawals:read',
+  'ledger:read',
+];
+const apiKeyScopes: Migration = {
+  name: '0007_api_key_scopes',
+  async up(db) {
+    await db.schema.alterTable('api_keys', (t) => {
+      t.specificType('scopes', 'text[]');
+    });
+    await db('api_keys').update({ scopes: LEGACY_KEY_SCOPES });
+    await db.raw('alter table api_keys alter column scopes set not null');
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -164,4 +193,5 @@ export const gatewayMigrations: Migration[] = [
   wallets,
   accountSecurity,
   apiKeyPepperFingerprint,
+  apiKeyScopes,
 ];

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ApiKeyListItem, CreatedApiKey } from '@stablepay/contracts';
+import {
+  API_KEY_SCOPES,
+  DEFAULT_API_KEY_SCOPES,
+  type ApiKeyListItem,
+  type ApiKeyScope,
+  type CreatedApiKey,
+} from '@stablepay/contracts';
 import { notFound, type InternalClaims } from '@stablepay/platform';
 import {
   findActiveApiKeyByDigest,
@@ -22,19 +28,26 @@ export interface KeyManager {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** A key's scopes in the catalogue's order, whatever order they were asked for in. */
+const inScopeOrder = (scopes: readonly string[]): ApiKeyScope[] =>
+  API_KEY_SCOPES.filter((s) => scopes.includes(s));
+
 /**
- * A new key for the actor's merchant; the full key is in the answer only. `keepAnswer` runs in the
+ * A new key for the actor's merchant holding `scopes` (the default set when none are asked for:
+ * withdrawals:write only ever on purpose); the full key is in the answer only. `keepAnswer` runs in the
  * creating transaction with that answer (the Idempotency-Key's record is completed there), so a
  * key is never made without the answer a retry of the same request gets.
  */
 export const createApiKey = async (
   ctx: GatewayContext,
   actor: KeyManager,
-  name: string,
+  request: { name: string; scopes?: readonly ApiKeyScope[] },
   meta: RequestMeta,
   keepAnswer?: (trx: Knex.Transaction, created: CreatedApiKey) => Promise<void>,
 ): Promise<CreatedApiKey> => {
   const { config, db } = ctx;
+  const { name } = request;
+  const scopes = inScopeOrder(request.scopes ?? DEFAULT_API_KEY_SCOPES);
   const generated = generateApiKey(config.API_KEY_PEPPER, config.API_KEY_PREFIX, config.ENVIRONMENT);
   return db.transaction(async (trx) => {
     const created = await insertApiKey(trx, {
@@ -44,6 +57,7 @@ export const createApiKey = async (
       key_digest: generated.digest,
       pepper_fingerprint: pepperFingerprint(config.API_KEY_PEPPER),
       last4: generated.last4,
+      scopes,
       created_by: actor.userId,
     });
     await appendAudit(trx, {
@@ -51,7 +65,7 @@ export const createApiKey = async (
       userId: actor.userId,
       merchantId: actor.merchantId,
       apiKeyId: created.id,
-      details: { name, last4: generated.last4 },
+      details: { name, last4: generated.last4, scopes: scopes.join(' ') },
       ...meta,
     });
     const answer: CreatedApiKey = {
@@ -59,6 +73,7 @@ export const createApiKey = async (
       name: created.name,
       key: generated.key,
       created_at: created.created_at.toISOString(),
+      scopes,
     };
     await keepAnswer?.(trx, answer);
     return answer;
@@ -71,6 +86,7 @@ export const listApiKeys = async (ctx: GatewayContext, merchantId: string): Prom
     name: k.name,
     last4: k.last4,
     created_at: k.created_at.toISOString(),
+    scopes: inScopeOrder(k.scopes),
   }));
 
 /** Another merchant's key, or one already revoked, is simply not found. */
@@ -141,5 +157,6 @@ export const authenticateApiKey = async (
     merchantId: row.merchant_id,
     merchantPublicId: row.merchant_public_id,
     apiKeyId: row.id,
+    scopes: row.scopes,
   };
 };

@@ -1,4 +1,9 @@
-import { orderRoutes, routes as merchantFacingRoutes, type RouteSpec } from '@stablepay/contracts';
+import {
+  assertScopesDeclared,
+  orderRoutes,
+  routes as merchantFacingRoutes,
+  type RouteSpec,
+} from '@stablepay/contracts';
 import {
   AppError,
   canonicalRoutePath,
@@ -6,6 +11,7 @@ import {
   noStoreHeader,
   notFoundHandler,
   parseRouteRequest,
+  scopeGuard,
   sendError,
 } from '@stablepay/platform';
 import { Router, type RequestHandler } from 'express';
@@ -56,7 +62,8 @@ const validateForwarded =
 
 /**
  * The whole merchant-facing surface, built from the contracts' route catalogue: every route gets
- * CORS by its class, a rate limit, authentication by its auth column, idempotency for POST, and
+ * CORS by its class, a rate limit, authentication by its auth column, for an API key the route's
+ * scope (refused before anything is validated, recorded or forwarded), idempotency for POST, and
  * then either the gateway's own handler (JSON parsed here), a streaming forward to the owning
  * service (body untouched), or 501 while the route is planned. Service-to-service routes are never
  * served, whatever table is given. Mounted before the platform's JSON parser; anything unmatched
@@ -69,6 +76,8 @@ export const buildGatewayRouter = (
 ): Router => {
   const { config } = ctx;
   const served = table.filter((spec) => !spec.internal);
+  // A route an API key may call without a declared scope stops the start, as one without a handler does.
+  assertScopesDeclared('gateway router', served);
   const router = Router();
   const cors = createCors(config.CORS_DASHBOARD_ORIGINS);
   const limiters = createRateLimiters(config);
@@ -103,6 +112,7 @@ export const buildGatewayRouter = (
       chain.push(CREDENTIAL_ROUTES.has(spec.path) ? limiters.auth : limiters.public);
     if (spec.auth === 'key') chain.push(limiters.apiKey);
     chain.push(authenticate(ctx, spec.auth, { managesApiKeys: spec.path.startsWith('/api-keys') }));
+    chain.push(scopeGuard(spec));
     if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
     return [...chain, ...finalHandlers(spec)];
   };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DEFAULT_API_KEY_SCOPES } from '@stablepay/contracts';
 import {
   bearer,
   call,
@@ -38,8 +39,15 @@ describe('gateway: API keys', () => {
     expect(created.status).to.equal(201);
     expect(created.body.success).to.equal(true);
     expect(created.body.message).to.be.a('string');
-    const { id, name, key, created_at } = created.body.data;
-    expect(Object.keys(created.body.data).sort()).to.deep.equal(['created_at', 'id', 'key', 'name']);
+    const { id, name, key, created_at, scopes } = created.body.data;
+    expect(Object.keys(created.body.data).sort()).to.deep.equal([
+      'created_at',
+      'id',
+      'key',
+      'name',
+      'scopes',
+    ]);
+    expect(scopes).to.deep.equal([...DEFAULT_API_KEY_SCOPES]);
     expect(name).to.equal('Production server');
     expect(key).to.match(/^sk_live_[A-Za-z0-9_-]{43}$/);
     expect(new Date(created_at).toISOString()).to.equal(created_at);
@@ -51,7 +59,7 @@ describe('gateway: API keys', () => {
 
     const list = await call(gw.url, 'GET', '/api-keys', { headers: bearer(account.accessToken) });
     expect(list.status).to.equal(200);
-    expect(list.body.data).to.deep.equal([{ id, name, last4: key.slice(-4), created_at }]);
+    expect(list.body.data).to.deep.equal([{ id, name, last4: key.slice(-4), created_at, scopes }]);
     expect(list.text).not.to.include(key);
   });
 

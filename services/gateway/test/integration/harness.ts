@@ -252,12 +252,17 @@ export const signUp = async (base: string, name = 'Acme Coffee'): Promise<Accoun
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
+/** A key of the account's merchant: the default scopes, or `scopes` when given. */
 export const createKey = async (
   base: string,
   account: Account,
   name = 'server',
+  scopes?: string[],
 ): Promise<{ id: string; key: string }> => {
-  const res = await call(base, 'POST', '/api-keys', { body: { name }, headers: bearer(account.accessToken) });
+  const res = await call(base, 'POST', '/api-keys', {
+    body: { name, ...(scopes ? { scopes } : {}) },
+    headers: bearer(account.accessToken),
+  });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);
   return { id: res.body.data.id, key: res.body.data.key };
 };

@@ -1,4 +1,4 @@
-import { routes } from '@stablepay/contracts';
+import { API_KEY_SCOPES, routes } from '@stablepay/contracts';
 import { expect } from 'chai';
 import {
   PDF_BYTES,
@@ -41,7 +41,8 @@ describe('gateway: route table and forwarding', () => {
       options,
     );
     account = await signUp(gw.url);
-    key = await createKey(gw.url, account);
+    // Every scope: this is about routing each credential, scopes are tested on their own.
+    key = await createKey(gw.url, account, 'server', [...API_KEY_SCOPES]);
   });
   after(async () => {
     await degraded?.stop();

@@ -29,6 +29,7 @@ describe('invoices: issue, list, PDF, tax, billing profile, rectification (Postg
         [INTERNAL_TOKEN_HEADER]: signInternalToken(TEST_INTERNAL_SECRET, {
           caller: via === 'key' ? 'api_key' : 'user',
           merchantId: m.merchantId,
+          scopes: via === 'key' ? ['invoices:read'] : undefined,
         }),
       },
     });

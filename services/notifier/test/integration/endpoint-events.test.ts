@@ -131,7 +131,11 @@ describe('webhook endpoint changes are published for the audit log', function ()
     const res = await fetch(`${h.url}${API}/${id}`, {
       method: 'DELETE',
       headers: {
-        'x-internal-token': signInternalToken(TEST_INTERNAL_SECRET, { caller: 'api_key', merchantId }),
+        'x-internal-token': signInternalToken(TEST_INTERNAL_SECRET, {
+          caller: 'api_key',
+          merchantId,
+          scopes: ['webhooks:write'],
+        }),
       },
     });
     expect(res.status).to.equal(401);

@@ -4,6 +4,7 @@ import { Alert, LoadView, errorText } from '../common.js';
 import { useDashboard } from '../context.js';
 import { CopyButton } from '../OnChain.js';
 import { useLoad } from '../use-load.js';
+import { ScopeChoice, ScopeSummary, type Access } from './api-keys/scopes.js';
 import { EndpointsCard } from './webhooks/EndpointsCard.js';
 import { EventLog } from './webhooks/EventLog.js';
 import { EventsCard } from './webhooks/EventsCard.js';
@@ -14,6 +15,7 @@ interface ApiKey {
   name: string;
   last4: string;
   created_at: string;
+  scopes: string[];
 }
 
 /** The full key of a key just created: shown here once, forgotten when dismissed. */
@@ -42,6 +44,7 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
       <div class="key-line">
         <strong>{apiKey.name}</strong> <code>{`••••${apiKey.last4}`}</code>{' '}
         <span class="muted">{t('createdOn', { date: formatDateTime(apiKey.created_at, lang) })}</span>
+        <ScopeSummary scopes={apiKey.scopes} />
       </div>
       {confirming ? (
         <div class="confirm" role="group" aria-label={t('confirmRevokeLabel', { name: apiKey.name })}>
@@ -81,8 +84,8 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
 };
 
 /**
- * API keys: create (the full key shown once, with a copy button), list masked, revoke after
- * confirming. Webhook endpoints, each with its own page, and the events they can subscribe to.
+ * API keys: create with the standard scopes or only those ticked (the full key shown once, with a
+ * copy button), list masked with their scopes, revoke after confirming. Webhook endpoints, each with its own page, and the events they can subscribe to.
  */
 export const Developers = () => {
   const { session, t } = useDashboard();
@@ -92,6 +95,7 @@ export const Developers = () => {
   );
   const [keys, reload] = useLoad(() => session.call<ApiKey[]>('GET', '/api-keys'), []);
   const [name, setName] = useState('');
+  const [access, setAccess] = useState<Access>({ kind: 'standard' });
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -102,14 +106,21 @@ export const Developers = () => {
       setError(t('keyNameInvalid'));
       return;
     }
+    if (access.kind === 'restricted' && access.scopes.length === 0) {
+      setError(t('keyScopesRequired'));
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
+      // The standard choice sends no scopes: the API's default set is the one source of it.
       const key = await session.call<{ name: string; key: string }>('POST', '/api-keys', {
         name: name.trim(),
+        ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}),
       });
       setCreated({ name: key.name, key: key.key });
       setName('');
+      setAccess({ kind: 'standard' });
       reload();
     } catch (err) {
       setError(errorText(t, err));
@@ -150,14 +161,23 @@ export const Developers = () => {
               onInput={(e) => setName(e.currentTarget.value)}
               aria-describedby="key-name-hint"
             />
-            <button type="submit" disabled={busy}>
-              {t('createKey')}
-            </button>
           </div>
           <p id="key-name-hint" class="hint">
             {t('keyNameHint')}
           </p>
+          <ScopeChoice
+            access={access}
+            onChange={(next) => {
+              setAccess(next);
+              setError(undefined);
+            }}
+          />
           {error && <Alert>{error}</Alert>}
+          <div>
+            <button type="submit" disabled={busy}>
+              {t('createKey')}
+            </button>
+          </div>
         </form>
       </section>
       <EndpointsCard events={events} />

@@ -22,7 +22,7 @@ export const apiKeyRoutes = (ctx: GatewayContext): ApiKeyRoutes => ({
     const created = await createApiKey(
       ctx,
       dashboardUser(auth),
-      body.name,
+      body,
       requestMeta(req, res),
       claim && ((trx, answer) => claim.completeIn(trx, 201, createdAnswer(answer))),
     );
