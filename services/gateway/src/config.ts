@@ -82,6 +82,13 @@ export const gatewayConfigSchema = z.object({
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
   /**
+   * Where the merchant dashboard is served: e-mailed links (confirming the address, signing in) point
+   * there. Defaults to the first of CORS_DASHBOARD_ORIGINS, else the dashboard's development server.
+   */
+  DASHBOARD_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Least time between two confirmation e-mails to one account (at most five an hour either way). */
+  EMAIL_CONFIRMATION_RESEND_SECONDS: envInt.pipe(z.number().int().min(0).max(3600)).default(60),
+  /**
    * RPC endpoints that GET /chains publishes to browsers, by chain name (JSON, e.g.
    * `{"BASE":["https://mainnet.base.org"]}`). A chain left out publishes the URLs of the preset or of
    * CHAIN_REGISTRY, never those of CHAIN_RPC_URLS_<NAME>, which may carry a provider's key.
@@ -111,6 +118,8 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
   supportedBlockchains: BlockchainName[];
   /** What GET /chains answers: fixed by configuration, so computed once. */
   publicChains: PublicChains;
+  /** DASHBOARD_URL or its default, without a trailing slash. */
+  dashboardUrl: string;
 };
 
 export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
@@ -128,6 +137,10 @@ export const loadGatewayConfig = (env: Record<string, string | undefined> = proc
     throw new ConfigError(unknown.map((name) => `PUBLIC_RPC_URLS: chain ${name} is not in the registry`));
   return {
     ...config,
+    dashboardUrl: (config.DASHBOARD_URL ?? config.CORS_DASHBOARD_ORIGINS[0] ?? 'http://localhost:5173').replace(
+      /\/+$/,
+      '',
+    ),
     supportedBlockchains: registry.chains.map((chain) => chain.name),
     publicChains: {
       network: registry.network,
