@@ -137,10 +137,11 @@ export const loadGatewayConfig = (env: Record<string, string | undefined> = proc
     throw new ConfigError(unknown.map((name) => `PUBLIC_RPC_URLS: chain ${name} is not in the registry`));
   return {
     ...config,
-    dashboardUrl: (config.DASHBOARD_URL ?? config.CORS_DASHBOARD_ORIGINS[0] ?? 'http://localhost:5173').replace(
-      /\/+$/,
-      '',
-    ),
+    dashboardUrl: (
+      config.DASHBOARD_URL ??
+      config.CORS_DASHBOARD_ORIGINS[0] ??
+      'http://localhost:5173'
+    ).replace(/\/+$/, ''),
     supportedBlockchains: registry.chains.map((chain) => chain.name),
     publicChains: {
       network: registry.network,

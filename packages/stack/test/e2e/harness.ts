@@ -10,6 +10,7 @@ import {
   testQueuePrefix,
   type TestDatabase,
 } from '@stablepay/platform/testing';
+import { confirmEmailFromMail } from '../../src/mail-links.js';
 import { startStack, type RunningStack } from '../../src/stack.js';
 import { api, waitFor, type Api } from '../support.js';
 
@@ -85,11 +86,14 @@ export const startStackHarness = async (
       body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    // The link the notifier wrote to the stack's mail directory, followed as the merchant would.
+    await confirmEmailFromMail(stack.gatewayUrl, join(varDir, 'mail'), email);
     const login = await gw.call('POST', '/auth/login', { body: { email, password } });
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
     const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
     expect(key.status).to.equal(201);
-    const merchantId = r.body.data.merchant.id as string;
+    const merchantId = (await gw.call('GET', '/auth/me', { headers: bearer })).body.data.merchant
+      .id as string;
     // The chain-watcher assigns the wallet on merchant.created; the gateway learns it from wallet.assigned.
     const wallet = await waitFor(async () => {
       const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);

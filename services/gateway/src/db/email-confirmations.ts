@@ -26,7 +26,8 @@ export const findEmailConfirmation = async (db: Db, id: string): Promise<EmailCo
 
 /** Spends a link: true for the one request that did (the `used_at is null` test decides, not a read). */
 export const useEmailConfirmation = async (trx: Knex.Transaction, id: string): Promise<boolean> =>
-  (await trx('email_confirmations').where({ id }).whereNull('used_at').update({ used_at: trx.fn.now() })) === 1;
+  (await trx('email_confirmations').where({ id }).whereNull('used_at').update({ used_at: trx.fn.now() })) ===
+  1;
 
 /** Marks the address confirmed; false when it already was. */
 export const markEmailConfirmed = async (trx: Knex.Transaction, userId: string): Promise<boolean> =>

@@ -115,7 +115,11 @@ export const register = async (
     if (!isUniqueViolation(err, USERS_EMAIL_UNIQUE)) throw err;
     await registrationOfExistingAddress(ctx, body.email, meta);
   }
-  return { email: body.email, confirmation_required: true, confirmation_expires_in: CONFIRMATION_TTL_SECONDS };
+  return {
+    email: body.email,
+    confirmation_required: true,
+    confirmation_expires_in: CONFIRMATION_TTL_SECONDS,
+  };
 };
 
 export const issueTokens = async (

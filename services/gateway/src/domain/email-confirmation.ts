@@ -41,7 +41,8 @@ const refusal = (message: string, code: string): AppError =>
 
 const INVALID = () =>
   refusal('This confirmation link is not valid (it may have been used already)', 'confirmation_invalid');
-const EXPIRED = () => refusal('This confirmation link has expired; ask for a new one', 'confirmation_expired');
+const EXPIRED = () =>
+  refusal('This confirmation link has expired; ask for a new one', 'confirmation_expired');
 
 /**
  * Makes a confirmation link for the user and asks the notifier to e-mail it, in the caller's

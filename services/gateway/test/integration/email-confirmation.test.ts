@@ -42,7 +42,9 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
     const [sent, ...others] = await accountEmails(gw.db, email);
     expect(others).to.have.length(0);
     expect(sent).to.include({ kind: 'email_confirmation', merchantId: (await user(email)).merchant_id });
-    expect(sent!.link).to.match(/^https:\/\/dashboard\.shop\.example\/#\/confirm-email\?token=[0-9a-f-]{36}\./);
+    expect(sent!.link).to.match(
+      /^https:\/\/dashboard\.shop\.example\/#\/confirm-email\?token=[0-9a-f-]{36}\./,
+    );
     const expiresIn = new Date(sent!.expiresAt!).getTime() - Date.now();
     expect(expiresIn).to.be.within(86_000_000, 86_400_000);
 
@@ -129,7 +131,10 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
     expect(missing.status).to.equal(400);
     expect(missing.body.details[0]).to.include({ path: 'token' });
 
-    await gw.db('email_confirmations').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await gw
+      .db('email_confirmations')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const expired = await confirm(token);
     expect(expired.status).to.equal(422);
     expect(expired.body.details[0]).to.include({ code: 'confirmation_expired' });
@@ -164,7 +169,10 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
       });
       await call(slow.url, 'POST', '/auth/email-confirmation/resend', { body: { email } });
       expect(await accountEmails(slow.db, email)).to.have.length(1);
-      await slow.db('users').where({ email }).update({ confirmation_sent_at: new Date(Date.now() - 61_000) });
+      await slow
+        .db('users')
+        .where({ email })
+        .update({ confirmation_sent_at: new Date(Date.now() - 61_000) });
       await call(slow.url, 'POST', '/auth/email-confirmation/resend', { body: { email } });
       expect(await accountEmails(slow.db, email)).to.have.length(2);
     } finally {

@@ -144,7 +144,11 @@ export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: str
 };
 
 /** To a new account's address: the link that confirms it (nothing else is sent to it before). */
-export const emailConfirmation = (p: { merchantName: string; link: string; expiresAt: string }): RenderedEmail =>
+export const emailConfirmation = (p: {
+  merchantName: string;
+  link: string;
+  expiresAt: string;
+}): RenderedEmail =>
   renderMessage({
     subject: 'Confirm your e-mail address for StablePay',
     heading: 'Confirm your e-mail address',
@@ -174,5 +178,7 @@ export const registrationAttempted = (p: { merchantName: string; link: string })
     ],
     details: [['Account', p.merchantName]],
     action: { label: 'Sign in', url: p.link },
-    outro: ['If it was not you, nothing needs doing: your account is unchanged, and the attempt is in its audit log.'],
+    outro: [
+      'If it was not you, nothing needs doing: your account is unchanged, and the attempt is in its audit log.',
+    ],
   });

@@ -65,7 +65,9 @@ describe('account e-mails and unconfirmed merchants (real SMTP server)', functio
     });
     const [mail] = await smtp.waitForMessages(email, 1);
     expect(mail!.subject).to.equal('Someone tried to register with your e-mail address');
-    expect(mail!.text).to.include('No new account was created').and.include('https://dashboard.example.test/#/');
+    expect(mail!.text)
+      .to.include('No new account was created')
+      .and.include('https://dashboard.example.test/#/');
   });
 
   it('sends an unconfirmed merchant no payment notice (the customer still gets the receipt), and does once confirmed', async () => {
@@ -79,7 +81,8 @@ describe('account e-mails and unconfirmed merchants (real SMTP server)', functio
 
     await h.publish('merchant.email_confirmed', { merchantId, email });
     await waitFor(
-      async () => (await h.db('merchants').where({ merchant_id: merchantId }).first())?.email_confirmed === true,
+      async () =>
+        (await h.db('merchants').where({ merchant_id: merchantId }).first())?.email_confirmed === true,
       'confirmation projected',
     );
     // A re-delivered merchant.created, written before the confirmation, does not undo it.
