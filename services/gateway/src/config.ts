@@ -76,7 +76,7 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: envInt.pipe(z.number().int().min(100)).default(15_000),
   RATE_LIMIT_PUBLIC_PER_MINUTE: perMinute(120),
   RATE_LIMIT_KEY_PER_MINUTE: perMinute(600),
-  /** Login and registration attempts per client IP. */
+  /** Sign-in, registration and e-mail confirmation requests per client IP. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
   TRUST_PROXY: trustProxy,
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
