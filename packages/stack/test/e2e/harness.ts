@@ -20,7 +20,10 @@ export interface StackHarness {
   gw: Api;
   /** Every event the services publish, in arrival order. */
   events: Array<{ type: string; body: any }>;
-  register(email: string): Promise<Merchant>;
+  /** A merchant with an API key and its wallet; its address confirmed unless `confirm` is false. */
+  register(email: string, opts?: { confirm?: boolean }): Promise<Merchant>;
+  /** Where the stack's notifier writes its e-mails (.eml). */
+  mailDir: string;
   /** Read-only SQL against the stack's database, to observe a service's progress in tests. */
   query<T = Record<string, unknown>>(sql: string, bindings?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -80,14 +83,15 @@ export const startStackHarness = async (
     { noAck: true },
   );
 
-  const register = async (email: string): Promise<Merchant> => {
+  const mailDir = join(varDir, 'mail');
+  const register: StackHarness['register'] = async (email, { confirm = true } = {}) => {
     const password = 'correct horse battery staple';
     const r = await gw.call('POST', '/auth/register', {
       body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     // The link the notifier wrote to the stack's mail directory, followed as the merchant would.
-    await confirmEmailFromMail(stack.gatewayUrl, join(varDir, 'mail'), email);
+    if (confirm) await confirmEmailFromMail(stack.gatewayUrl, mailDir, email);
     const login = await gw.call('POST', '/auth/login', { body: { email, password } });
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
     const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
@@ -118,6 +122,7 @@ export const startStackHarness = async (
     gw,
     events,
     register,
+    mailDir,
     query,
     close: async () => {
       await conn.close().catch(() => undefined);
