@@ -117,6 +117,19 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
     expect(reused.body.details[0]).to.include({ path: 'token', code: 'confirmation_invalid' });
   });
 
+  it('spends a link once when it is followed twice at once, and announces the confirmation once', async () => {
+    const account = await signUp(gw.url);
+    const token = await confirmationToken(gw.db, account.email);
+    const answers = await Promise.all([confirm(token), confirm(token), confirm(token)]);
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 422, 422]);
+    const merchantId = (await user(account.email)).merchant_id;
+    const announced = await gw
+      .db('outbox')
+      .where({ type: 'merchant.email_confirmed' })
+      .whereRaw(`envelope->'data'->>'merchantId' = ?`, [merchantId]);
+    expect(announced).to.have.length(1);
+  });
+
   it('refuses forged, tampered and expired links in the envelope, never with a 500', async () => {
     const account = await signUp(gw.url);
     const token = await confirmationToken(gw.db, account.email);
@@ -158,6 +171,29 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
     await gw.db('users').where({ email: account.email }).update({ confirmation_window_at: null });
     expect((await resend(account.email)).status).to.equal(202);
     expect(await accountEmails(gw.db, account.email)).to.have.length(5);
+  });
+
+  it('counts the confirmation routes against the per-address limit of sign-in', async () => {
+    const tight = await startTestGateway(await closedPortUrl(), { RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+    try {
+      const email = uniqueEmail();
+      const statuses: number[] = [];
+      for (const path of [
+        '/auth/email-confirmation/resend',
+        '/auth/email-confirmation',
+        '/auth/email-confirmation/resend',
+      ])
+        statuses.push(
+          (
+            await call(tight.url, 'POST', path, {
+              body: path.endsWith('resend') ? { email } : { token: 'x' },
+            })
+          ).status,
+        );
+      expect(statuses).to.deep.equal([202, 422, 429]);
+    } finally {
+      await tight.close();
+    }
   });
 
   it('waits the configured interval between two links', async () => {
