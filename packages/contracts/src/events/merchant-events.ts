@@ -43,7 +43,9 @@ export type MerchantEmailConfirmedData = z.infer<typeof MerchantEmailConfirmedDa
 /**
  * Account e-mails the gateway asks the notifier to send: the confirmation link of a new (or still
  * unconfirmed) account, or a notice to a confirmed account's owner that someone tried to register
- * with their address. The link's token is in `link` only: the gateway keeps its hash.
+ * with their address. The confirmation link carries a secret, so it travels sealed (the platform's
+ * sealText, under INTERNAL_TOKEN_SECRET): neither the gateway's outbox nor the broker holds it in
+ * the clear, and the gateway keeps only its hash.
  */
 export const AccountEmailRequestedData = z.discriminatedUnion('kind', [
   z.object({
@@ -51,7 +53,7 @@ export const AccountEmailRequestedData = z.discriminatedUnion('kind', [
     merchantId: Uuid,
     email: z.string(),
     merchantName: z.string(),
-    link: z.url(),
+    sealedLink: z.string().min(1),
     expiresAt: IsoTimestamp,
   }),
   z.object({

@@ -5,7 +5,7 @@ import {
   type EmailConfirmed,
   type ResendConfirmationBody,
 } from '@stablepay/contracts';
-import { AppError, fieldDetail } from '@stablepay/platform';
+import { AppError, fieldDetail, sealText } from '@stablepay/platform';
 import type { Knex } from 'knex';
 import { findMerchantById, findUserByEmail, findUserById, type UserRow } from '../db/accounts.js';
 import { appendAudit } from '../db/audit-log.js';
@@ -70,7 +70,7 @@ export const issueConfirmation = async (
     merchantId: user.merchant_id,
     email: user.email,
     merchantName,
-    link,
+    sealedLink: sealText(ctx.config.INTERNAL_TOKEN_SECRET, link),
     expiresAt: expiresAt.toISOString(),
   });
 };

@@ -49,7 +49,14 @@ describe('gateway: registration that reveals nothing, and e-mail confirmation', 
     expect(expiresIn).to.be.within(86_000_000, 86_400_000);
 
     const token = await confirmationToken(gw.db, email);
-    const [id, secret] = token.split('.');
+    const [id, secret] = token.split('.') as [string, string];
+    // The link travels sealed: neither the outbox nor the broker holds its secret in the clear.
+    expect(sent!.sealedLink).to.be.a('string').and.not.include(secret);
+    const outboxRow = await gw
+      .db('outbox')
+      .where({ type: 'account.email_requested' })
+      .whereRaw(`envelope->'data'->>'email' = ?`, [email]);
+    expect(JSON.stringify(outboxRow)).not.to.include(secret);
     const row = await gw.db('email_confirmations').where({ id }).first();
     expect(row.secret_digest).to.match(/^[0-9a-f]{64}$/);
     expect(row.secret_digest).not.to.include(secret);

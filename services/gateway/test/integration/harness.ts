@@ -6,6 +6,7 @@ import {
   AmqpBus,
   createDatabase,
   createMetrics,
+  openText,
   startDefinedService,
   verifyInternalToken,
   type InternalClaims,
@@ -255,16 +256,24 @@ export const signUp = async (base: string, name = 'Acme Coffee'): Promise<Accoun
   };
 };
 
-/** The account e-mails the gateway asked for, newest first, as written to its outbox. */
+/**
+ * The account e-mails the gateway asked for, newest first, as written to its outbox; a sealed
+ * confirmation link is opened (`link`) as the notifier opens it.
+ */
 export const accountEmails = async (
   db: Knex,
   email: string,
-): Promise<Array<{ kind: string; link: string; expiresAt?: string; merchantId: string }>> => {
+): Promise<
+  Array<{ kind: string; link: string; sealedLink?: string; expiresAt?: string; merchantId: string }>
+> => {
   const rows = (await db('outbox')
     .where({ type: 'account.email_requested' })
     .whereRaw(`envelope->'data'->>'email' = ?`, [email])
     .orderBy('created_at', 'desc')) as Array<{ envelope: { data: Record<string, string> } }>;
-  return rows.map((r) => r.envelope.data as never);
+  return rows.map(({ envelope: { data } }) => ({
+    ...(data as never),
+    link: data.sealedLink ? openText([TEST_INTERNAL_SECRET], data.sealedLink) : data.link!,
+  }));
 };
 
 /** The token of the newest confirmation link e-mailed to the address. */

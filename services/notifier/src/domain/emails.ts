@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { openText } from '@stablepay/platform';
 import type {
   AccountEmailRequestedData,
   InvoiceIssuedData,
@@ -237,7 +238,7 @@ export const queueAccountEmail = async (
           recipient,
           content: emailConfirmation({
             merchantName: data.merchantName,
-            link: data.link,
+            link: openText(ctx.internalSecrets, data.sealedLink),
             expiresAt: data.expiresAt,
           }),
         }

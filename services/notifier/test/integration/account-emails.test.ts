@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { waitFor } from '@stablepay/platform/testing';
+import { sealText } from '@stablepay/platform';
+import { TEST_INTERNAL_SECRET, waitFor } from '@stablepay/platform/testing';
 import { merchantData, paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { SmtpSink, freePort } from '../support/smtp.js';
@@ -40,7 +41,7 @@ describe('account e-mails and unconfirmed merchants (real SMTP server)', functio
       merchantId,
       email,
       merchantName: 'New <Shop>',
-      link,
+      sealedLink: sealText(TEST_INTERNAL_SECRET, link),
       expiresAt: '2030-01-02T03:04:05.000Z',
     });
     const [mail] = await smtp.waitForMessages(email, 1);
