@@ -83,8 +83,13 @@ const main = async () => {
     };
     const email = 'bench@shop.example';
     const password = 'correct horse battery staple';
-    const reg = await post('/auth/register', { email, password, merchantName: 'Bench', blockchain: 'BASE' });
-    const merchantId = reg.body.data.merchant.id as string;
+    await post('/auth/register', { email, password, merchantName: 'Bench', blockchain: 'BASE' });
+    // Registration answers "check your e-mail"; the merchant's id comes with the session.
+    const login = await post('/auth/login', { email, password });
+    const me = await fetch(`${gw}/auth/me`, {
+      headers: { authorization: `Bearer ${login.body.data.access_token}` },
+    });
+    const merchantId = ((await me.json()) as any).data.merchant.id as string;
     let wallet: { address: string; chainId: number } | undefined;
     while (!wallet) {
       const r = await fetch(`${gw}/merchants/${merchantId}/wallet`);

@@ -78,13 +78,18 @@ const main = async () => {
       return (await res.json()) as { data: any };
     };
     const password = 'correct horse battery staple';
-    const reg = await call('POST', '/auth/register', {
+    await call('POST', '/auth/register', {
       email: 'bench@example.com',
       password,
       merchantName: 'Bench',
       blockchain: 'BASE',
     });
-    const merchantId = reg.data.merchant.id as string;
+    // Registration answers "check your e-mail"; the merchant's id comes with the session.
+    const login = await call('POST', '/auth/login', { email: 'bench@example.com', password });
+    const me = await fetch(`${gw}/auth/me`, {
+      headers: { authorization: `Bearer ${login.data.access_token}` },
+    });
+    const merchantId = ((await me.json()) as any).data.merchant.id as string;
     let wallet: string | undefined;
     while (!wallet) {
       wallet = (await call('GET', `/merchants/${merchantId}/wallet`)).data?.wallet?.address;

@@ -109,7 +109,19 @@ const main = async () => {
         blockchain: 'BASE',
       }),
     });
-    const merchantId = ((await reg.json()) as { data: { merchant: { id: string } } }).data.merchant.id;
+    if (reg.status !== 201) throw new Error(`registration failed: ${reg.status}`);
+    // Registration answers "check your e-mail"; the merchant's id comes with the session.
+    const login = (await (
+      await fetch(`${gw}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'bench@shop.example', password: 'correct horse battery staple' }),
+      })
+    ).json()) as { data: { access_token: string } };
+    const me = (await (
+      await fetch(`${gw}/auth/me`, { headers: { authorization: `Bearer ${login.data.access_token}` } })
+    ).json()) as { data: { merchant: { id: string } } };
+    const merchantId = me.data.merchant.id;
     const body = () =>
       JSON.stringify({
         merchantId,

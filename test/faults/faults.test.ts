@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseUnits } from 'ethers';
 import { API_KEY_SCOPES } from '@stablepay/contracts';
-import { startProcessStack, type ProcessStack } from '@stablepay/stack';
+import { confirmEmailFromMail, startProcessStack, type ProcessStack } from '@stablepay/stack';
 import { countBrokenPromises, reconciledAfter, type Findings } from './checks.js';
 import { startPostgres, startRabbit, type Instance } from './instances.js';
 import { LoadGenerator, type Merchant } from './load.js';
@@ -99,6 +99,8 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
       body: { email, password, merchantName: `Shop ${n}`, blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    // The confirmation link the notifier wrote to the stack's mail directory (withdrawals wait for it).
+    await confirmEmailFromMail(stack.gatewayUrl, join(varDir, 'mail'), email, 120_000);
     const login = await gw.until('POST', '/auth/login', { body: { email, password } });
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
     // The load requests withdrawals by API key too: a scope only ever given on purpose.
@@ -107,7 +109,8 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
       headers: bearer,
     });
     expect(key.status).to.equal(201);
-    const merchantId = r.body.data.merchant.id as string;
+    const merchantId = (await gw.until('GET', '/auth/me', { headers: bearer })).body.data.merchant
+      .id as string;
     let wallet: string | undefined;
     for (let i = 0; i < 300 && !wallet; i++) {
       const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { confirmationTokenFromMail } from '@stablepay/stack';
 import {
   PASSWORD,
   PHONE,
@@ -80,7 +81,7 @@ describe('dashboard: sign-in and home (Chromium, devnet)', function () {
     expect(keyRoute.headers.get('access-control-allow-origin')).to.equal(null);
   });
 
-  it('registers a merchant and shows its home: wallet balance and no payment yet', async () => {
+  it('registers a merchant, confirms its address with the e-mailed link and shows its home: wallet balance and no payment yet', async () => {
     const { page } = await open();
     await page.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor();
     await page.getByRole('link', { name: 'Create an account' }).click();
@@ -89,6 +90,21 @@ describe('dashboard: sign-in and home (Chromium, devnet)', function () {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Network for your wallet').selectOption('BASE');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await page.getByText(`We sent a link to ${email}.`).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('heading', { name: 'Confirm your e-mail address' }).waitFor();
+    // The link from the e-mail, opened in the signed-in tab: the banner goes once it is followed.
+    const token = await waitFor(
+      async () => confirmationTokenFromMail(s.gw.mailDir, email),
+      'confirmation e-mail',
+    );
+    await page.evaluate((hash) => void (window.location.hash = hash), `#/confirm-email?token=${token}`);
+    await page.getByText(`Your e-mail address ${email} is confirmed.`).waitFor();
+    expect(await page.locator('.unconfirmed-banner').count()).to.equal(0);
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.getByText(`Signed in as ${email}`).waitFor();
     await page.getByText('No payments yet.').waitFor();

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { confirmEmailFromMail } from './mail-links.js';
 
 export interface DemoMerchant {
   id: string;
@@ -27,27 +28,41 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
     body: JSON.stringify(body),
   });
 
+const signIn = async (gatewayUrl: string) =>
+  json(await post(`${gatewayUrl}/auth/login`, { email: DEMO.email, password: DEMO.password }));
+
 /**
- * Makes sure the demo merchant exists and has a working API key, using only the public API (the
- * same calls a merchant makes): register or log in, and create a key unless the stored one works.
+ * Makes sure the demo merchant exists, has its address confirmed and a working API key, using only
+ * the public API (the same calls a merchant makes): sign in, or register and sign in; confirm the
+ * address with the link from the stack's mail directory; create a key unless the stored one works.
  */
-export const ensureDemoMerchant = async (gatewayUrl: string, devnetFile: string): Promise<DemoMerchant> => {
+export const ensureDemoMerchant = async (
+  gatewayUrl: string,
+  devnetFile: string,
+  mailDir: string | undefined,
+): Promise<DemoMerchant> => {
   const previous = existsSync(devnetFile)
     ? (JSON.parse(readFileSync(devnetFile, 'utf8')) as { merchant?: Partial<DemoMerchant> }).merchant
     : undefined;
 
-  const registered = await post(`${gatewayUrl}/auth/register`, DEMO);
-  if (registered.status !== 201 && registered.status !== 409) {
-    throw new Error(`demo registration failed: ${registered.status} ${(await json(registered)).error}`);
+  // Signing in first: registering an address that has an account would e-mail its owner a warning.
+  let login = await signIn(gatewayUrl);
+  if (!login.success) {
+    const registered = await post(`${gatewayUrl}/auth/register`, DEMO);
+    if (registered.status !== 201) {
+      throw new Error(`demo registration failed: ${registered.status} ${(await json(registered)).error}`);
+    }
+    login = await signIn(gatewayUrl);
   }
-  const login = await json(
-    await post(`${gatewayUrl}/auth/login`, { email: DEMO.email, password: DEMO.password }),
-  );
   if (!login.success || !login.data) throw new Error(`demo login failed: ${login.error}`);
   const bearer = { authorization: `Bearer ${String(login.data.access_token)}` };
   const me = await json(await fetch(`${gatewayUrl}/auth/me`, { headers: bearer }));
   const merchant = (me.data?.merchant ?? {}) as { id?: string };
   if (!merchant.id) throw new Error('demo merchant has no id');
+  const user = (me.data?.user ?? {}) as { email_confirmed?: boolean };
+  if (!user.email_confirmed && mailDir) await confirmEmailFromMail(gatewayUrl, mailDir, DEMO.email);
+  else if (!user.email_confirmed)
+    console.warn(`The demo merchant awaits confirmation: follow the link e-mailed to ${DEMO.email}`);
 
   if (previous?.apiKey) {
     const probe = await fetch(`${gatewayUrl}/payments/api/list?limit=1`, {

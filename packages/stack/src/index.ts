@@ -3,3 +3,4 @@ export * from './demo.js';
 export * from './secrets.js';
 export * from './services.js';
 export * from './process-stack.js';
+export * from './mail-links.js';

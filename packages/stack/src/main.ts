@@ -48,7 +48,9 @@ process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));
 
 const devnetFile = join(varDir, 'devnet.json');
-const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile);
+// With SMTP set, the confirmation link goes to a real mailbox: the demo merchant is confirmed from there.
+const mailDir = env.SMTP_URL ? undefined : (env.MAIL_DIR ?? join(varDir, 'mail'));
+const merchant = await ensureDemoMerchant(stack.gatewayUrl, devnetFile, mailDir);
 const devnet = {
   gatewayUrl: stack.gatewayUrl,
   checkoutUrl: stack.checkoutUrl,
@@ -75,7 +77,7 @@ Stablepay is running (data in ${varDir}).
   Dashboard login      ${merchant.email} / ${merchant.password}
   Devnet chains        ${stack.devnet.chains.map((c) => `${c.name} ${c.rpcUrl} (chain id ${c.chainId}, CCTP domain ${c.cctpDomain})`).join('\n                       ')}
   Attestation API      ${stack.attestation.url} (Circle's paths; CCTP addresses in devnet.json)
-  Mail (no SMTP set)   written as .eml files under ${join(varDir, 'mail')}
+  Mail (no SMTP set)   written as .eml files under ${join(varDir, 'mail')} (with new accounts' confirmation links)
   Invoice PDFs         stored under ${join(varDir, 'invoices')}
   Customer accounts    ${stack.devnet.customers.length} funded with gas, USDC and EURC (keys in devnet.json; public devnet keys)
 Everything above is also in ${devnetFile}. Ctrl-C stops the stack.

@@ -118,6 +118,8 @@ export const stackServices: StackServiceEntry[] = [
       INVOICING_URL: input.urls.invoicing!,
       NOTIFIER_URL: input.urls.notifier!,
       CORS_DASHBOARD_ORIGINS: dashboardOrigins(input.dashboardUrl).join(','),
+      // E-mailed links (confirming an address) open the embedded dashboard.
+      DASHBOARD_URL: input.dashboardUrl,
     }),
   },
 ];

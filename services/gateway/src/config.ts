@@ -76,11 +76,18 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: envInt.pipe(z.number().int().min(100)).default(15_000),
   RATE_LIMIT_PUBLIC_PER_MINUTE: perMinute(120),
   RATE_LIMIT_KEY_PER_MINUTE: perMinute(600),
-  /** Login and registration attempts per client IP. */
+  /** Sign-in, registration and e-mail confirmation requests per client IP. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
   TRUST_PROXY: trustProxy,
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
+  /**
+   * Where the merchant dashboard is served: e-mailed links (confirming the address, signing in) point
+   * there. Defaults to the first of CORS_DASHBOARD_ORIGINS, else the dashboard's development server.
+   */
+  DASHBOARD_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Least time between two confirmation e-mails to one account (at most five an hour either way). */
+  EMAIL_CONFIRMATION_RESEND_SECONDS: envInt.pipe(z.number().int().min(0).max(3600)).default(60),
   /**
    * RPC endpoints that GET /chains publishes to browsers, by chain name (JSON, e.g.
    * `{"BASE":["https://mainnet.base.org"]}`). A chain left out publishes the URLs of the preset or of
@@ -111,6 +118,8 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
   supportedBlockchains: BlockchainName[];
   /** What GET /chains answers: fixed by configuration, so computed once. */
   publicChains: PublicChains;
+  /** DASHBOARD_URL or its default, without a trailing slash. */
+  dashboardUrl: string;
 };
 
 export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
@@ -128,6 +137,11 @@ export const loadGatewayConfig = (env: Record<string, string | undefined> = proc
     throw new ConfigError(unknown.map((name) => `PUBLIC_RPC_URLS: chain ${name} is not in the registry`));
   return {
     ...config,
+    dashboardUrl: (
+      config.DASHBOARD_URL ??
+      config.CORS_DASHBOARD_ORIGINS[0] ??
+      'http://localhost:5173'
+    ).replace(/\/+$/, ''),
     supportedBlockchains: registry.chains.map((chain) => chain.name),
     publicChains: {
       network: registry.network,

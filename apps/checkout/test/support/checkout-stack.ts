@@ -8,7 +8,7 @@ import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import { createTestDatabase, waitFor } from '@stablepay/platform/testing';
-import { startStack, type RunningStack } from '@stablepay/stack';
+import { confirmEmailFromMail, startStack, type RunningStack } from '@stablepay/stack';
 import { injectWallet, type TestWallet } from './wallet.js';
 
 export { waitFor };
@@ -52,6 +52,8 @@ export interface Merchant {
 export interface Harness {
   stack: RunningStack;
   gw: ReturnType<typeof api>;
+  /** Where the notifier writes the stack's e-mails (.eml), the merchants' confirmation links among them. */
+  mailDir: string;
   events: Array<{ type: string; body: any }>;
   /** Read-only SQL against the stack's database. */
   query(sql: string, bindings?: unknown[]): Promise<any[]>;
@@ -141,6 +143,7 @@ const startHarness = async (env: Record<string, string>): Promise<Harness & { cl
   return {
     stack,
     gw: api(stack.gatewayUrl),
+    mailDir: join(varDir, 'mail'),
     events,
     async query(sql, bindings = []) {
       const client = new pg.Client({ connectionString: tdb.url });
@@ -160,17 +163,18 @@ const startHarness = async (env: Record<string, string>): Promise<Harness & { cl
 };
 
 /** A merchant on BASE with an API key, once its wallet is assigned. */
-const register = async (gw: Harness['gw'], email: string): Promise<Merchant> => {
+const register = async ({ gw, stack, mailDir }: Harness, email: string): Promise<Merchant> => {
   const password = 'correct horse battery staple';
   const r = await gw.call('POST', '/auth/register', {
     body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
   });
   expect(r.status, JSON.stringify(r.body)).to.equal(201);
+  await confirmEmailFromMail(stack.gatewayUrl, mailDir, email);
   const login = await gw.call('POST', '/auth/login', { body: { email, password } });
   const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
   const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
   expect(key.status).to.equal(201);
-  const merchantId = r.body.data.merchant.id as string;
+  const merchantId = (await gw.call('GET', '/auth/me', { headers: bearer })).body.data.merchant.id as string;
   const wallet = await waitFor(async () => {
     const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);
     return w.status === 200 ? w.body.data.wallet : undefined;
@@ -185,7 +189,7 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
     CHECKOUT_EXPIRY_SWEEP_MS: '500',
     ...env,
   });
-  const shop = await register(h.gw, `checkout-${Date.now()}@example.com`);
+  const shop = await register(h, `checkout-${Date.now()}@example.com`);
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const providers: JsonRpcProvider[] = [];

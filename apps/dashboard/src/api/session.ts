@@ -1,7 +1,7 @@
 import { ApiError } from './errors.js';
 
 export interface Account {
-  user: { id: string; email: string };
+  user: { id: string; email: string; email_confirmed: boolean };
   merchant: { id: string; name: string; blockchain: string; accepted_currencies: string[] };
 }
 
@@ -107,6 +107,13 @@ export class Session {
     this.adopt(pair);
     const { data } = await this.send<Account>('GET', '/auth/me', { bearer: this.access });
     this.set({ kind: 'signed-in', account: data });
+  }
+
+  /** Reads the account again: its address was just confirmed, in this tab or another. */
+  async reloadAccount(): Promise<void> {
+    if (this.state.kind !== 'signed-in') return;
+    const account = await this.call<Account>('GET', '/auth/me');
+    this.set({ kind: 'signed-in', account });
   }
 
   /**

@@ -26,7 +26,27 @@ export const de: Messages = {
   currencies: 'Akzeptierte Währungen',
   register: 'Konto erstellen',
   registering: 'Ihr Konto wird erstellt…',
-  emailTaken: 'Mit dieser E-Mail gibt es bereits ein Konto.',
+  checkEmailTitle: 'Prüfen Sie Ihre E-Mails',
+  checkEmailText:
+    'Wir haben einen Link an {email} geschickt. Folgen Sie ihm, um die Adresse zu bestätigen; der Link gilt 24 Stunden.',
+  checkEmailUntil:
+    'Sie können sich jetzt anmelden. Bis die Adresse bestätigt ist, erhält Ihr Konto keine E-Mails und kann nichts auszahlen.',
+  checkEmailNothing:
+    'Nichts angekommen? Sehen Sie im Spam-Ordner nach oder lassen Sie den Link erneut senden.',
+  resendLink: 'Link erneut senden',
+  resending: 'Wird gesendet…',
+  resent: 'Wenn diese Adresse auf Bestätigung wartet, ist ein neuer Link unterwegs.',
+  confirmTitle: 'E-Mail-Adresse bestätigen',
+  confirming: 'Ihre E-Mail-Adresse wird bestätigt…',
+  confirmed:
+    'Ihre E-Mail-Adresse {email} ist bestätigt. Benachrichtigungen und Auszahlungen sind freigeschaltet.',
+  confirmExpired: 'Dieser Link ist abgelaufen. Fordern Sie unten einen neuen an.',
+  confirmInvalid:
+    'Dieser Link ist ungültig: Vielleicht wurde er schon benutzt. Ist Ihre Adresse noch nicht bestätigt, fordern Sie unten einen neuen Link an.',
+  continueToDashboard: 'Zum Dashboard',
+  unconfirmedTitle: 'Bestätigen Sie Ihre E-Mail-Adresse',
+  unconfirmedText:
+    'Wir haben einen Link an {email} geschickt. Bis Sie ihm folgen, erhält Ihr Konto keine E-Mails und kann nichts auszahlen.',
   mainNav: 'Hauptmenü',
   navHome: 'Start',
   navPayments: 'Zahlungen',
@@ -491,6 +511,9 @@ export const de: Messages = {
   actor_api_key: 'API-Schlüssel',
   actor_system: 'Dienst',
   audit_user_registered: 'Konto erstellt',
+  audit_user_email_confirmation_sent: 'Bestätigungslink gesendet',
+  audit_user_email_confirmed: 'E-Mail-Adresse bestätigt',
+  audit_auth_registration_attempted: 'Registrierung mit dieser Adresse versucht',
   audit_auth_login_succeeded: 'Angemeldet',
   audit_auth_login_failed: 'Anmeldung fehlgeschlagen',
   audit_auth_mfa_failed: 'Falscher Zwei-Faktor-Code',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session, SessionState } from '../api/session.js';
-import { pickLanguage, translator, type Language } from '../i18n.js';
+import { pickLanguage, translator, type Language, type Translate } from '../i18n.js';
 import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
@@ -17,7 +17,8 @@ import { Withdrawals } from './screens/money/Withdrawals.js';
 import { Payments } from './screens/Payments.js';
 import { RefundDetail } from './screens/refunds/RefundDetail.js';
 import { Refunds } from './screens/refunds/Refunds.js';
-import { Register } from './screens/Register.js';
+import { ConfirmEmail } from './screens/signup/ConfirmEmail.js';
+import { Register } from './screens/signup/Register.js';
 import { Security } from './screens/security/Security.js';
 import { SignIn } from './screens/SignIn.js';
 import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
@@ -42,6 +43,8 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <NotFound /> : <BalanceTransactions route={route} />;
     case 'security':
       return <Security />;
+    case 'confirm-email':
+      return <SignedInConfirmEmail token={route.query.get('token') ?? ''} />;
     case 'money':
       if (id === undefined) return <Withdrawals />;
       if (id === 'invoices') return <Invoices route={route} />;
@@ -49,6 +52,37 @@ const Screen = ({ route }: { route: Route }) => {
       return id === 'withdrawals' && sub ? <WithdrawalDetail id={sub} /> : <NotFound />;
     default:
       return <NotFound />;
+  }
+};
+
+const SignedInConfirmEmail = ({ token }: { token: string }) => {
+  const { session, t } = useDashboard();
+  return <ConfirmEmail session={session} t={t} token={token} />;
+};
+
+/** The screens of a signed-out visitor: sign in, register, or the e-mailed confirmation link. */
+const SignedOut = ({
+  route,
+  session,
+  t,
+  expired,
+}: {
+  route: Route;
+  session: Session;
+  t: Translate;
+  expired: boolean;
+}) => {
+  switch (route.path[0]) {
+    case 'register':
+      return <Register session={session} t={t} />;
+    case 'confirm-email':
+      return (
+        <main id="main" class="narrow">
+          <ConfirmEmail session={session} t={t} token={route.query.get('token') ?? ''} />
+        </main>
+      );
+    default:
+      return <SignIn session={session} t={t} expired={expired} />;
   }
 };
 
@@ -82,11 +116,7 @@ export const App = ({ session }: { session: Session }) => {
           <span class="logo">{t('appName')}</span>
           <LanguagePicker lang={lang} t={t} onChange={chooseLanguage} />
         </header>
-        {route.path[0] === 'register' ? (
-          <Register session={session} t={t} />
-        ) : (
-          <SignIn session={session} t={t} expired={state.reason === 'expired'} />
-        )}
+        <SignedOut route={route} session={session} t={t} expired={state.reason === 'expired'} />
       </>
     );
   }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Messages } from '../i18n.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { ReconciliationBanner } from './ReconciliationBanner.js';
+import { UnconfirmedBanner } from './UnconfirmedBanner.js';
 import { useDashboard } from './context.js';
 import { href } from './router.js';
 
@@ -57,6 +58,7 @@ export const Layout = ({
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <UnconfirmedBanner />
         <ReconciliationBanner section={section} />
         {children}
       </main>

@@ -8,7 +8,7 @@ import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import { createTestDatabase, waitFor } from '@stablepay/platform/testing';
-import { startStack, type RunningStack } from '@stablepay/stack';
+import { confirmEmailFromMail, startStack, type RunningStack } from '@stablepay/stack';
 
 export { waitFor };
 
@@ -48,7 +48,10 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 };
 
-export const api = (baseUrl: string) => ({
+/** The gateway's API, and the stack's mail directory, where the merchants' confirmation links land. */
+export const api = (baseUrl: string, mailDir = '') => ({
+  url: baseUrl,
+  mailDir,
   async call(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
@@ -128,7 +131,7 @@ export const startDashboardStack = async (env: Record<string, string> = {}): Pro
     persistChains: false,
     env: { SCRYPT_COST: '10', RATE_LIMIT_PUBLIC_PER_MINUTE: '100000', ...env },
   });
-  const gw = api(stack.gatewayUrl);
+  const gw = api(stack.gatewayUrl, join(varDir, 'mail'));
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const providers: JsonRpcProvider[] = [];
@@ -227,7 +230,10 @@ export const signIn = async (page: Page, email: string, password = PASSWORD) => 
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 };
 
-/** A merchant registered through the API, with its wallet assigned and an API key. */
+/**
+ * A merchant registered through the API, its address confirmed with the e-mailed link, with its
+ * wallet assigned and an API key.
+ */
 export const registerMerchant = async (
   gw: DashboardStack['gw'],
   email: string,
@@ -241,11 +247,12 @@ export const registerMerchant = async (
     body: { email, password: PASSWORD, merchantName: 'Corner Shop', blockchain: 'BASE' },
   });
   expect(r.status, JSON.stringify(r.body)).to.equal(201);
+  await confirmEmailFromMail(gw.url, gw.mailDir, email);
   const login = await gw.call('POST', '/auth/login', { body: { email, password: PASSWORD } });
   const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
   const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
   expect(key.status).to.equal(201);
-  const merchantId = r.body.data.merchant.id as string;
+  const merchantId = (await gw.call('GET', '/auth/me', { headers: bearer })).body.data.merchant.id as string;
   return { merchantId, wallet: await merchantWallet(gw, merchantId), key: key.body.data.key, bearer };
 };
 

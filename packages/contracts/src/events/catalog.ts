@@ -10,7 +10,12 @@ import {
 } from './chain-events.js';
 import { EventTypes, type EventType } from './event-types.js';
 import { ChainTopUpRejectedData, ChainTopUpVerifiedData, PaymentTopUpReportedData } from './top-up-events.js';
-import { MerchantCreatedData, WalletAssignedData } from './merchant-events.js';
+import {
+  AccountEmailRequestedData,
+  MerchantCreatedData,
+  MerchantEmailConfirmedData,
+  WalletAssignedData,
+} from './merchant-events.js';
 import {
   InvoiceIssuedData,
   RefundEventData,
@@ -39,6 +44,8 @@ import { WebhookEndpointChangedData } from './webhook-endpoint-events.js';
  */
 export const eventCatalog = {
   [EventTypes.MerchantCreated]: { 1: MerchantCreatedData },
+  [EventTypes.MerchantEmailConfirmed]: { 1: MerchantEmailConfirmedData },
+  [EventTypes.AccountEmailRequested]: { 1: AccountEmailRequestedData },
   [EventTypes.WalletAssigned]: { 1: WalletAssignedData },
   [EventTypes.PaymentCreated]: { 1: PaymentCreatedData },
   [EventTypes.PaymentCompleted]: { 1: PaymentCompletedData },

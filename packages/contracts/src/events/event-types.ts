@@ -1,6 +1,8 @@
 /** Integration event type names (= RabbitMQ routing keys). */
 export const EventTypes = {
   MerchantCreated: 'merchant.created',
+  MerchantEmailConfirmed: 'merchant.email_confirmed',
+  AccountEmailRequested: 'account.email_requested',
   WalletAssigned: 'wallet.assigned',
   PaymentCreated: 'payment.created',
   PaymentCompleted: 'payment.completed',

@@ -24,7 +24,12 @@ export const RegisterBody = z.object({
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
-export const AuthUser = z.object({ id: Uuid, email: z.string() });
+export const AuthUser = z.object({
+  id: Uuid,
+  email: z.string(),
+  /** false until the address is confirmed through the link e-mailed at registration */
+  email_confirmed: z.boolean(),
+});
 export type AuthUser = z.infer<typeof AuthUser>;
 
 export const AuthMerchant = z.object({
@@ -38,9 +43,36 @@ export type AuthMerchant = z.infer<typeof AuthMerchant>;
 
 export const RegisteredAccount = z.object({ user: AuthUser, merchant: AuthMerchant });
 export type RegisteredAccount = z.infer<typeof RegisteredAccount>;
+
+/**
+ * What POST /auth/register answers, the same whether the address was new or already had an account
+ * (that account's owner is e-mailed instead), so the answer never tells which addresses exist.
+ */
+export const RegistrationAccepted = z.object({
+  email: z.string(),
+  /** always true: the account is usable once the link e-mailed to `email` is followed */
+  confirmation_required: z.literal(true),
+  /** seconds the e-mailed link stays valid */
+  confirmation_expires_in: z.number().int().positive(),
+});
+export type RegistrationAccepted = z.infer<typeof RegistrationAccepted>;
 /** 201 */
-export const RegisterResponse = successEnvelope(RegisteredAccount);
+export const RegisterResponse = successEnvelope(RegistrationAccepted);
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
+
+/** POST /auth/email-confirmation: the token from the e-mailed link. */
+export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(256) });
+export type ConfirmEmailBody = z.infer<typeof ConfirmEmailBody>;
+export const EmailConfirmed = z.object({ email: z.string(), email_confirmed: z.literal(true) });
+export type EmailConfirmed = z.infer<typeof EmailConfirmed>;
+export const ConfirmEmailResponse = successEnvelope(EmailConfirmed);
+export type ConfirmEmailResponse = z.infer<typeof ConfirmEmailResponse>;
+
+/** POST /auth/email-confirmation/resend: answered alike for every address. */
+export const ResendConfirmationBody = z.object({ email: Email });
+export type ResendConfirmationBody = z.infer<typeof ResendConfirmationBody>;
+export const ResendConfirmationResponse = messageEnvelope.extend({});
+export type ResendConfirmationResponse = z.infer<typeof ResendConfirmationResponse>;
 
 export const LoginBody = z.object({
   email: Email,

@@ -92,6 +92,9 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 export const AUDIT_ACTIONS = [
   'user.registered',
+  'user.email_confirmation_sent',
+  'user.email_confirmed',
+  'auth.registration_attempted',
   'auth.login_succeeded',
   'auth.login_failed',
   'auth.mfa_failed',

@@ -1,6 +1,8 @@
 import {
   ApiKeyIdParams,
   ApiKeyListResponse,
+  ConfirmEmailBody,
+  ConfirmEmailResponse,
   CreateApiKeyBody,
   CreateApiKeyResponse,
   DeleteApiKeyResponse,
@@ -16,6 +18,8 @@ import {
   RefreshBody,
   RegisterBody,
   RegisterResponse,
+  ResendConfirmationBody,
+  ResendConfirmationResponse,
   TokenResponse,
 } from '../http/index.js';
 import type { RouteSpec } from './types.js';
@@ -31,9 +35,37 @@ export const gatewayRoutes = [
     method: 'post',
     path: '/auth/register',
     auth: 'public',
-    summary: 'Create a user and its merchant',
+    summary: 'Create a user and its merchant; a confirmation link is e-mailed',
+    description:
+      'Answers alike whether or not the address already has an account (its owner is e-mailed instead), so it never reveals which addresses are registered. Until the e-mailed link is followed the account can sign in, but is sent no e-mail and cannot withdraw.',
     request: { body: RegisterBody },
-    responses: { 201: { description: 'Account created', schema: RegisterResponse } },
+    responses: {
+      201: { description: 'Registration accepted; check the e-mail', schema: RegisterResponse },
+    },
+  },
+  {
+    ...auth,
+    operationId: 'confirmEmail',
+    method: 'post',
+    path: '/auth/email-confirmation',
+    auth: 'public',
+    summary: "Confirm the account's e-mail address with the token of the e-mailed link",
+    description:
+      'A token is single use and expires 24 hours after it was sent. An unknown, used or expired token is a 422 (`confirmation_invalid` or `confirmation_expired`).',
+    request: { body: ConfirmEmailBody },
+    responses: { 200: { description: 'Address confirmed', schema: ConfirmEmailResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'resendEmailConfirmation',
+    method: 'post',
+    path: '/auth/email-confirmation/resend',
+    auth: 'public',
+    summary: 'E-mail a new confirmation link to an account that awaits confirmation',
+    description:
+      'Answers 202 alike for every address. At most one link per minute and five per hour are sent to an account; requests beyond that are answered the same and send nothing.',
+    request: { body: ResendConfirmationBody },
+    responses: { 202: { description: 'Accepted', schema: ResendConfirmationResponse } },
   },
   {
     ...auth,

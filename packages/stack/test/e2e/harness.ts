@@ -10,6 +10,7 @@ import {
   testQueuePrefix,
   type TestDatabase,
 } from '@stablepay/platform/testing';
+import { confirmEmailFromMail } from '../../src/mail-links.js';
 import { startStack, type RunningStack } from '../../src/stack.js';
 import { api, waitFor, type Api } from '../support.js';
 
@@ -19,10 +20,15 @@ export interface StackHarness {
   gw: Api;
   /** Every event the services publish, in arrival order. */
   events: Array<{ type: string; body: any }>;
-  /** A merchant with a wallet, a dashboard session and an API key holding the default scopes. */
-  register(email: string): Promise<Merchant>;
+  /**
+   * A merchant with a wallet, a dashboard session and an API key holding the default scopes; its
+   * address confirmed unless `confirm` is false.
+   */
+  register(email: string, opts?: { confirm?: boolean }): Promise<Merchant>;
   /** Another API key of the merchant, holding exactly `scopes`; its X-API-Key header. */
   createKey(m: Merchant, scopes: string[], name?: string): Promise<Record<string, string>>;
+  /** Where the stack's notifier writes its e-mails (.eml). */
+  mailDir: string;
   /** Read-only SQL against the stack's database, to observe a service's progress in tests. */
   query<T = Record<string, unknown>>(sql: string, bindings?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -82,17 +88,21 @@ export const startStackHarness = async (
     { noAck: true },
   );
 
-  const register = async (email: string): Promise<Merchant> => {
+  const mailDir = join(varDir, 'mail');
+  const register: StackHarness['register'] = async (email, { confirm = true } = {}) => {
     const password = 'correct horse battery staple';
     const r = await gw.call('POST', '/auth/register', {
       body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    // The link the notifier wrote to the stack's mail directory, followed as the merchant would.
+    if (confirm) await confirmEmailFromMail(stack.gatewayUrl, mailDir, email);
     const login = await gw.call('POST', '/auth/login', { body: { email, password } });
     const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
     const key = await gw.call('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
     expect(key.status).to.equal(201);
-    const merchantId = r.body.data.merchant.id as string;
+    const merchantId = (await gw.call('GET', '/auth/me', { headers: bearer })).body.data.merchant
+      .id as string;
     // The chain-watcher assigns the wallet on merchant.created; the gateway learns it from wallet.assigned.
     const wallet = await waitFor(async () => {
       const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);
@@ -125,6 +135,7 @@ export const startStackHarness = async (
     events,
     register,
     createKey,
+    mailDir,
     query,
     close: async () => {
       await conn.close().catch(() => undefined);

@@ -22,6 +22,11 @@ export interface UserRow {
   totp_enabled_at?: Date | null;
   /** bigint column: pg hands it over as a string */
   totp_last_step?: string | number | null;
+  /** null until the address is confirmed (accounts older than confirmation have their creation time) */
+  email_confirmed_at?: Date | null;
+  confirmation_sent_at?: Date | null;
+  confirmation_window_at?: Date | null;
+  confirmation_sends?: number;
 }
 
 export const USERS_EMAIL_UNIQUE = 'users_email_unique';

@@ -181,6 +181,30 @@ const apiKeyScopes: Migration = {
     });
     await db('api_keys').update({ scopes: LEGACY_KEY_SCOPES });
     await db.raw('alter table api_keys alter column scopes set not null');
+const emailConfirmation: Migration = {
+  name: '0008_email_confirmation',
+  async up(db) {
+    await db.schema.alterTable('users', (t) => {
+      t.timestamp('email_confirmed_at', { useTz: true });
+      // When a confirmation link was last sent, and how many in the hour since confirmation_window_at.
+      t.timestamp('confirmation_sent_at', { useTz: true });
+      t.timestamp('confirmation_window_at', { useTz: true });
+      t.integer('confirmation_sends').notNullable().defaultTo(0);
+      // When the owner was last told that someone tried to register with the address.
+      t.timestamp('registration_notice_at', { useTz: true });
+    });
+    // Accounts made before confirmation existed were never asked to confirm: they count as confirmed.
+    await db('users').update({ email_confirmed_at: db.ref('created_at') });
+    await db.schema.createTable('email_confirmations', (t) => {
+      t.uuid('id').primary();
+      t.uuid('user_id').notNullable().references('users.id').onDelete('cascade');
+      // SHA-256 of the link's secret; the secret itself is only in the e-mail.
+      t.text('secret_digest').notNullable();
+      t.timestamp('expires_at', { useTz: true }).notNullable();
+      t.timestamp('used_at', { useTz: true });
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.index(['user_id']);
+    });
   },
 };
 
@@ -194,4 +218,5 @@ export const gatewayMigrations: Migration[] = [
   accountSecurity,
   apiKeyPepperFingerprint,
   apiKeyScopes,
+  emailConfirmation,
 ];

@@ -7,9 +7,10 @@ import {
   type RefreshBody,
   type RegisterBody,
   type RegisteredAccount,
+  type RegistrationAccepted,
   type TokenPair,
 } from '@stablepay/contracts';
-import { AppError, conflict, fieldDetail, isUniqueViolation, unauthorized } from '@stablepay/platform';
+import { AppError, fieldDetail, isUniqueViolation, unauthorized } from '@stablepay/platform';
 import type { Knex } from 'knex';
 import {
   findMerchantById,
@@ -17,6 +18,7 @@ import {
   findUserById,
   insertMerchant,
   insertUser,
+  USERS_EMAIL_UNIQUE,
   type MerchantRow,
   type UserRow,
 } from '../db/accounts.js';
@@ -31,6 +33,11 @@ import {
 import { writeEvent, type GatewayContext, type RequestMeta } from '../gateway-context.js';
 import { signAccessToken } from './access-tokens.js';
 import { randomSecret, refreshTokenDigest } from './credentials.js';
+import {
+  CONFIRMATION_TTL_SECONDS,
+  issueConfirmation,
+  registrationOfExistingAddress,
+} from './email-confirmation.js';
 import { merchantPublicId } from './merchant-ids.js';
 import { createChallenge } from './mfa.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -39,7 +46,7 @@ export const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_REFRESH = 'Invalid or expired refresh token';
 
 export const accountView = (user: UserRow, merchant: MerchantRow): RegisteredAccount => ({
-  user: { id: user.id, email: user.email },
+  user: { id: user.id, email: user.email, email_confirmed: !!user.email_confirmed_at },
   merchant: {
     id: merchant.public_id,
     name: merchant.name,
@@ -48,12 +55,17 @@ export const accountView = (user: UserRow, merchant: MerchantRow): RegisteredAcc
   },
 });
 
-/** Creates the user and its merchant, and announces the merchant in the same transaction. */
+/**
+ * Creates the user and its merchant, announces the merchant and asks for the confirmation e-mail, all
+ * in one transaction. An address that already has an account gets the same answer after the same
+ * work (one scrypt, one failed insert), and its owner is e-mailed instead: the answer never tells
+ * which addresses are registered.
+ */
 export const register = async (
   ctx: GatewayContext,
   body: RegisterBody,
   meta: RequestMeta,
-): Promise<RegisteredAccount> => {
+): Promise<RegistrationAccepted> => {
   const { config, db } = ctx;
   if (!config.supportedBlockchains.includes(body.blockchain)) {
     throw new AppError('validation', 'Body validation failed', [
@@ -68,7 +80,7 @@ export const register = async (
   const merchantId = randomUUID();
   const publicId = merchantPublicId(config.MERCHANT_ID_PREFIX, config.ENVIRONMENT, merchantId);
   try {
-    const account = await db.transaction(async (trx) => {
+    await db.transaction(async (trx) => {
       const merchant = await insertMerchant(trx, {
         id: merchantId,
         public_id: publicId,
@@ -81,6 +93,10 @@ export const register = async (
         email: body.email,
         password_hash: passwordHash,
         merchant_id: merchantId,
+        // The first link counts against the account's allowance of confirmation e-mails.
+        confirmation_sent_at: new Date(),
+        confirmation_window_at: new Date(),
+        confirmation_sends: 1,
       });
       await writeEvent(trx, EventTypes.MerchantCreated, merchantId, {
         merchantId,
@@ -89,16 +105,21 @@ export const register = async (
         blockchain: body.blockchain,
         acceptedCurrencies: body.acceptedCurrencies,
         email: user.email,
+        emailConfirmed: false,
       });
+      await issueConfirmation(ctx, trx, user, merchant.name);
       await appendAudit(trx, { action: 'user.registered', userId: user.id, merchantId, ...meta });
-      return accountView(user, merchant);
     });
     ctx.eventsCommitted();
-    return account;
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('Email already registered');
-    throw err;
+    if (!isUniqueViolation(err, USERS_EMAIL_UNIQUE)) throw err;
+    await registrationOfExistingAddress(ctx, body.email, meta);
   }
+  return {
+    email: body.email,
+    confirmation_required: true,
+    confirmation_expires_in: CONFIRMATION_TTL_SECONDS,
+  };
 };
 
 export const issueTokens = async (

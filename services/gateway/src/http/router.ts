@@ -27,8 +27,17 @@ import { createRateLimiters } from './middleware/rate-limit.js';
 import { apiSecurityHeaders } from './middleware/security-headers.js';
 import { ownRoutes } from './own-routes.js';
 
-/** Routes where a password is checked or an account created: their own, tighter, per-IP limit. */
-const CREDENTIAL_ROUTES = new Set(['/auth/login', '/auth/login/mfa', '/auth/register']);
+/**
+ * Routes where a password is checked, an account created or an account e-mailed: their own, tighter,
+ * per-IP limit.
+ */
+const CREDENTIAL_ROUTES = new Set([
+  '/auth/login',
+  '/auth/login/mfa',
+  '/auth/register',
+  '/auth/email-confirmation',
+  '/auth/email-confirmation/resend',
+]);
 
 /** A route of the interface that is not served yet: 501 in the envelope, and no service is asked. */
 const notServedYet =

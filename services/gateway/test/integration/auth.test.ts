@@ -21,7 +21,7 @@ describe('gateway: accounts and sessions', () => {
     await gw?.close();
   });
 
-  it('registers a user with its merchant (201) and stores only a scrypt hash', async () => {
+  it('registers a user with its merchant (201, check your e-mail) and stores only a scrypt hash', async () => {
     const email = uniqueEmail();
     const res = await call(gw.url, 'POST', '/auth/register', {
       body: {
@@ -32,28 +32,17 @@ describe('gateway: accounts and sessions', () => {
       },
     });
     expect(res.status).to.equal(201);
-    expect(res.body.success).to.equal(true);
-    expect(res.body.data.user.email).to.equal(email);
-    const merchant = res.body.data.merchant;
-    expect(merchant).to.include({ name: 'Acme', blockchain: 'BASE' });
-    expect(merchant.accepted_currencies).to.deep.equal(['USDC', 'EURC']);
-    expect(merchant.id).to.match(/^sp_live_[0-9a-f-]{36}$/);
-    const row = await gw.db('merchants').where({ public_id: merchant.id }).first();
-    expect(merchant.id).to.equal(`sp_live_${row.id}`);
+    expect(res.body).to.deep.equal({
+      success: true,
+      data: { email, confirmation_required: true, confirmation_expires_in: 86_400 },
+    });
     const user = await gw.db('users').where({ email }).first();
     expect(user.password_hash).to.match(/^scrypt\$10\$8\$1\$/);
     expect(user.password_hash).not.to.include(STRONG_PASSWORD);
-  });
-
-  it('answers 409 to a second registration with the same e-mail', async () => {
-    const email = uniqueEmail();
-    const body = { email, password: STRONG_PASSWORD, merchantName: 'A', blockchain: 'ETH' };
-    expect((await call(gw.url, 'POST', '/auth/register', { body })).status).to.equal(201);
-    const again = await call(gw.url, 'POST', '/auth/register', {
-      body: { ...body, email: email.toUpperCase() },
-    });
-    expect(again.status).to.equal(409);
-    expect(again.body).to.deep.equal({ success: false, error: 'Email already registered', details: [] });
+    expect(user.email_confirmed_at).to.equal(null);
+    const merchant = await gw.db('merchants').where({ id: user.merchant_id }).first();
+    expect(merchant).to.include({ name: 'Acme', blockchain: 'BASE', public_id: `sp_live_${merchant.id}` });
+    expect(merchant.accepted_currencies).to.deep.equal(['USDC', 'EURC']);
   });
 
   it('rejects a weak password with 400 and a detail naming the field', async () => {
@@ -95,7 +84,11 @@ describe('gateway: accounts and sessions', () => {
     const account = await signUp(gw.url, 'Me Shop');
     const res = await call(gw.url, 'GET', '/auth/me', { headers: bearer(account.accessToken) });
     expect(res.status).to.equal(200);
-    expect(res.body.data.user).to.deep.equal({ id: account.userId, email: account.email });
+    expect(res.body.data.user).to.deep.equal({
+      id: account.userId,
+      email: account.email,
+      email_confirmed: false,
+    });
     expect(res.body.data.merchant).to.deep.include({
       id: account.merchantPublicId,
       name: 'Me Shop',

@@ -6,6 +6,7 @@ import {
   AmqpBus,
   createDatabase,
   createMetrics,
+  openText,
   startDefinedService,
   verifyInternalToken,
   type InternalClaims,
@@ -17,6 +18,7 @@ import {
   type ServiceUnderTest,
 } from '@stablepay/platform/testing';
 import express from 'express';
+import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { GatewayConfig } from '../../src/config.js';
 import type { GatewayContext } from '../../src/gateway-context.js';
@@ -226,7 +228,10 @@ export interface Account {
   refreshToken: string;
 }
 
-/** Registers and signs in a fresh merchant. */
+/**
+ * Registers and signs in a fresh merchant (its address left unconfirmed: the gateway itself refuses
+ * nothing for that; confirm it with `confirmEmail` where a test needs it).
+ */
 export const signUp = async (base: string, name = 'Acme Coffee'): Promise<Account> => {
   const email = uniqueEmail();
   const reg = await call(base, 'POST', '/auth/register', {
@@ -241,13 +246,48 @@ export const signUp = async (base: string, name = 'Acme Coffee'): Promise<Accoun
   if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${reg.text}`);
   const login = await call(base, 'POST', '/auth/login', { body: { email, password: STRONG_PASSWORD } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  const me = await call(base, 'GET', '/auth/me', { headers: bearer(login.body.data.access_token) });
   return {
     email,
-    merchantPublicId: reg.body.data.merchant.id,
-    userId: reg.body.data.user.id,
+    merchantPublicId: me.body.data.merchant.id,
+    userId: me.body.data.user.id,
     accessToken: login.body.data.access_token,
     refreshToken: login.body.data.refresh_token,
   };
+};
+
+/**
+ * The account e-mails the gateway asked for, newest first, as written to its outbox; a sealed
+ * confirmation link is opened (`link`) as the notifier opens it.
+ */
+export const accountEmails = async (
+  db: Knex,
+  email: string,
+): Promise<
+  Array<{ kind: string; link: string; sealedLink?: string; expiresAt?: string; merchantId: string }>
+> => {
+  const rows = (await db('outbox')
+    .where({ type: 'account.email_requested' })
+    .whereRaw(`envelope->'data'->>'email' = ?`, [email])
+    .orderBy('created_at', 'desc')) as Array<{ envelope: { data: Record<string, string> } }>;
+  return rows.map(({ envelope: { data } }) => ({
+    ...(data as never),
+    link: data.sealedLink ? openText([TEST_INTERNAL_SECRET], data.sealedLink) : data.link!,
+  }));
+};
+
+/** The token of the newest confirmation link e-mailed to the address. */
+export const confirmationToken = async (db: Knex, email: string): Promise<string> => {
+  const link = (await accountEmails(db, email)).find((e) => e.kind === 'email_confirmation')?.link;
+  if (!link) throw new Error(`no confirmation e-mail for ${email}`);
+  return new URLSearchParams(link.split('?')[1]).get('token')!;
+};
+
+/** Confirms the address through the public route, with the token of its newest link. */
+export const confirmEmail = async (base: string, db: Knex, email: string): Promise<void> => {
+  const token = await confirmationToken(db, email);
+  const res = await call(base, 'POST', '/auth/email-confirmation', { body: { token } });
+  if (res.status !== 200) throw new Error(`confirmation failed: ${res.status} ${res.text}`);
 };
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });

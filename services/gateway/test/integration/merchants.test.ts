@@ -45,8 +45,8 @@ describe('gateway: merchants and their events', () => {
       headers: { 'x-correlation-id': 'corr-register-1' },
     });
     expect(res.status).to.equal(201);
-    const publicId: string = res.body.data.merchant.id;
-    const merchantId = publicId.replace(/^sp_live_/, '');
+    const merchantId: string = (await gw.db('users').where({ email }).first()).merchant_id;
+    const publicId = `sp_live_${merchantId}`;
 
     // Published means confirmed by the broker, so the message is in the queue by then.
     await waitFor(async () => {
@@ -76,6 +76,7 @@ describe('gateway: merchants and their events', () => {
       blockchain: 'MATIC',
       acceptedCurrencies: ['EURC', 'USDC'],
       email,
+      emailConfirmed: false,
     });
   });
 

@@ -35,6 +35,28 @@ describe('gateway configuration', () => {
     expect(config.CORS_DASHBOARD_ORIGINS).to.deep.equal([]);
   });
 
+  it('points e-mailed links at DASHBOARD_URL, else the first dashboard origin, else the development server', () => {
+    expect(loadGatewayConfig(required).dashboardUrl).to.equal('http://localhost:5173');
+    expect(loadGatewayConfig(required).EMAIL_CONFIRMATION_RESEND_SECONDS).to.equal(60);
+    expect(
+      loadGatewayConfig({
+        ...required,
+        CORS_DASHBOARD_ORIGINS: 'https://dash.shop.example,https://other.example',
+      }).dashboardUrl,
+    ).to.equal('https://dash.shop.example');
+    expect(
+      loadGatewayConfig({
+        ...required,
+        CORS_DASHBOARD_ORIGINS: 'https://dash.shop.example',
+        DASHBOARD_URL: 'https://pay.shop.example/dashboard/',
+      }).dashboardUrl,
+    ).to.equal('https://pay.shop.example/dashboard');
+    expect(() => loadGatewayConfig({ ...required, DASHBOARD_URL: 'javascript:alert(1)' })).to.throw(
+      ConfigError,
+      /DASHBOARD_URL/,
+    );
+  });
+
   it('names every missing or weak secret', () => {
     try {
       loadGatewayConfig({ INTERNAL_TOKEN_SECRET: 'i'.repeat(32), JWT_SECRET: 'short' });

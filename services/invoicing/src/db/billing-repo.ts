@@ -11,6 +11,8 @@ export interface MerchantProjection {
   name: string;
   email: string;
   blockchain: string;
+  /** false until merchant.email_confirmed; no withdrawal before */
+  emailConfirmed: boolean;
 }
 
 export interface StoredBillingProfile {
@@ -25,7 +27,10 @@ export interface StoredBillingProfile {
   updatedAt: Date;
 }
 
-/** merchant.created: the latest name and address win (a re-delivered older copy changes nothing new). */
+/**
+ * merchant.created: the latest name and address win (a re-delivered older copy changes nothing new);
+ * a confirmation already recorded stays.
+ */
 export const upsertMerchant = async (db: Db, m: MerchantProjection): Promise<void> => {
   await db(MERCHANTS)
     .insert({
@@ -34,10 +39,21 @@ export const upsertMerchant = async (db: Db, m: MerchantProjection): Promise<voi
       name: m.name,
       email: m.email,
       blockchain: m.blockchain,
+      email_confirmed: m.emailConfirmed,
     })
     .onConflict('merchant_id')
-    .merge(['public_id', 'name', 'email', 'blockchain']);
+    .merge({
+      public_id: m.publicId,
+      name: m.name,
+      email: m.email,
+      blockchain: m.blockchain,
+      email_confirmed: db.raw(`${MERCHANTS}.email_confirmed or excluded.email_confirmed`),
+    });
 };
+
+/** merchant.email_confirmed; false when merchant.created has not been projected yet. */
+export const confirmMerchantEmail = async (db: Db, merchantId: string): Promise<boolean> =>
+  (await db(MERCHANTS).where({ merchant_id: merchantId }).update({ email_confirmed: true })) === 1;
 
 export const findMerchant = async (db: Db, merchantId: string): Promise<MerchantProjection | undefined> => {
   const r = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as Row | undefined;
@@ -48,6 +64,7 @@ export const findMerchant = async (db: Db, merchantId: string): Promise<Merchant
         name: String(r.name),
         email: String(r.email),
         blockchain: String(r.blockchain),
+        emailConfirmed: r.email_confirmed === true,
       }
     : undefined;
 };

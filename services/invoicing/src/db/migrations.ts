@@ -223,6 +223,17 @@ const withdrawalRequestFingerprintsMigration: Migration = {
   },
 };
 
+const merchantEmailConfirmedMigration: Migration = {
+  name: '0008_merchant_email_confirmed',
+  async up(db) {
+    // merchant.email_confirmed, projected: withdrawals wait for it. Merchants projected before
+    // confirmation existed never had to confirm, so they count as confirmed.
+    await db.schema.alterTable(MERCHANTS, (t) => {
+      t.boolean('email_confirmed').notNullable().defaultTo(true);
+    });
+  },
+};
+
 /** In order; each runs once per database. */
 export const invoicingMigrations: Migration[] = [
   outboxMigration,
@@ -234,4 +245,5 @@ export const invoicingMigrations: Migration[] = [
   ratesMigration,
   withdrawalRequestKeysMigration,
   withdrawalRequestFingerprintsMigration,
+  merchantEmailConfirmedMigration,
 ];

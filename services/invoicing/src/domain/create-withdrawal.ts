@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateWithdrawalBody } from '@stablepay/contracts';
 import { AppError, createOnce, fieldDetail, madeByKey, type RequestKey } from '@stablepay/platform';
 import { BalanceUnavailableError, type MerchantWallet } from '../clients/chain-watcher.js';
+import { findMerchant } from '../db/billing-repo.js';
 import {
   committedOutflow,
   databaseNow,
@@ -80,6 +81,20 @@ const checkRequest = (wallet: MerchantWallet, body: CreateWithdrawalBody): void 
 };
 
 /**
+ * Money leaves only for a merchant whose account address is confirmed, as this service learnt from
+ * merchant.email_confirmed (or merchant.created, for accounts older than confirmation). A merchant it
+ * has not heard of is refused too: it cannot know that one's address is confirmed.
+ */
+const checkEmailConfirmed = async (ctx: InvoicingContext, merchantId: string): Promise<void> => {
+  const merchant = await findMerchant(ctx.db, merchantId);
+  if (merchant?.emailConfirmed) return;
+  const message = "Withdrawals wait until the account's e-mail address is confirmed";
+  throw new AppError('forbidden', message, [
+    fieldDetail('', 'Follow the link e-mailed at registration, or ask for a new one', 'email_not_confirmed'),
+  ]);
+};
+
+/**
  * POST /withdrawals(/api/create). The balance is read first, outside any transaction; then, holding
  * the merchant's withdrawal lock, what is already committed (withdrawal transfers not settled,
  * refunds in flight) is taken off it, so withdrawals requested at once can never together take more
@@ -111,6 +126,7 @@ const decideWithdrawal = async (
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
   checkRequest(wallet, body);
+  await checkEmailConfirmed(ctx, merchantId);
   const balance = decimalToBaseUnits(wallet.balances.get(body.currency)!);
   let replayed = false;
   const withdrawal = await ctx.db.transaction(async (trx) => {

@@ -1,7 +1,7 @@
 import { EventTypes, type RefundEventData } from '@stablepay/contracts';
 import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import type { Knex } from 'knex';
-import { upsertMerchant } from '../db/billing-repo.js';
+import { confirmMerchantEmail, upsertMerchant } from '../db/billing-repo.js';
 import { closeRefund, openRefund } from '../db/refunds-repo.js';
 
 /** merchant.created: the name (and e-mail) an invoice falls back to before a billing profile exists. */
@@ -12,7 +12,21 @@ const onMerchantCreated: EventHandler<typeof EventTypes.MerchantCreated> = async
     name: data.name,
     email: data.email,
     blockchain: data.blockchain,
+    // Merchants announced before confirmation existed count as confirmed.
+    emailConfirmed: data.emailConfirmed ?? true,
   });
+};
+
+/**
+ * The merchant may withdraw from now on. Before its merchant.created there is no row to mark: the
+ * message is retried until that arrives (the gateway publishes it first).
+ */
+const onMerchantEmailConfirmed: EventHandler<typeof EventTypes.MerchantEmailConfirmed> = async (
+  { data },
+  trx,
+) => {
+  if (!(await confirmMerchantEmail(trx, data.merchantId)))
+    throw new Error(`merchant ${data.merchantId} not known yet; its confirmation waits for merchant.created`);
 };
 
 const closing =
@@ -27,6 +41,7 @@ const closing =
  */
 export const projectionHandlers = (): EventHandlers => ({
   [EventTypes.MerchantCreated]: onMerchantCreated,
+  [EventTypes.MerchantEmailConfirmed]: onMerchantEmailConfirmed,
   [EventTypes.RefundCreated]: async ({ data }, trx) => openRefund(trx, data),
   [EventTypes.RefundCompleted]: closing('completed'),
   [EventTypes.RefundFailed]: closing('failed'),

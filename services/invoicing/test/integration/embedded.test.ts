@@ -20,7 +20,7 @@ import {
 } from '@stablepay/platform/testing';
 import { invoicingService, loadInvoicingConfig, transferKey } from '../../src/index.js';
 import { BalanceServer } from '../support/balance-server.js';
-import { TREASURY, randomAddress, randomTxHash } from '../support/harness.js';
+import { TREASURY, projectConfirmedMerchant, randomAddress, randomTxHash } from '../support/harness.js';
 
 /** The embedded default of `npm start`: PGlite (one session) and the in-process bus. */
 describe('invoicing on PGlite with the in-process bus', function () {
@@ -61,6 +61,8 @@ describe('invoicing on PGlite with the in-process bus', function () {
       port: 0,
       host: '127.0.0.1',
     });
+    // The service has migrated its tables: the merchant is known, as merchant.created makes it.
+    await projectConfirmedMerchant(db, merchantId);
   });
   after(async () => {
     await service?.stop();

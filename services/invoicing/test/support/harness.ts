@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Currency, TransferPurpose } from '@stablepay/contracts';
+import type { Knex } from 'knex';
 import {
   AmqpBus,
   createDatabase,
@@ -88,17 +89,26 @@ export const startHarness = async (
     poolMax: 25,
   });
   const replicas: Array<{ stop(): Promise<void> }> = [];
+  // Test merchants are projected as merchant.created of a confirmed account would have made them;
+  // every call waits for those rows, so a test never races its own merchant.
+  const announced: Array<Promise<unknown>> = [];
+  const call: Harness['call'] = async (...args) => {
+    await Promise.all(announced);
+    return sut.call(...args);
+  };
   const as: Harness['as'] = (m, method, path, body, via = 'key') => {
     const opts: CallOptions = { merchantId: m.merchantId, caller: via === 'key' ? 'api_key' : 'user', body };
-    return sut.call(method, path, opts);
+    return call(method, path, opts);
   };
   const h: Harness = {
     ...sut,
+    call,
     balances,
     storageDir,
     merchant: (tokens = { USDC: '1000', EURC: '1000' }) => {
       const m = { merchantId: randomUUID(), wallet: randomAddress() };
       balances.setWallet(m.merchantId, { address: m.wallet, blockchain: 'BASE', balances: { ...tokens } });
+      announced.push(projectConfirmedMerchant(sut.db, m.merchantId));
       return m;
     },
     as,
@@ -190,6 +200,18 @@ export const startHarness = async (
     },
   };
   return h;
+};
+
+/** The merchants row merchant.created (and merchant.email_confirmed) project for a confirmed account. */
+export const projectConfirmedMerchant = async (db: Knex, merchantId: string): Promise<void> => {
+  await db('merchants').insert({
+    merchant_id: merchantId,
+    public_id: `sp_live_${merchantId}`,
+    name: 'Shop',
+    email: 'shop@example.com',
+    blockchain: 'BASE',
+    email_confirmed: true,
+  });
 };
 
 /** A complete billing profile, saved through the dashboard route. */

@@ -165,6 +165,16 @@ const endpointRequestKeysMigration: Migration = {
   },
 };
 
+const merchantEmailConfirmedMigration: Migration = {
+  name: '0005_merchant_email_confirmed',
+  async up(db) {
+    // Merchants known before confirmation existed never had to confirm: true for them.
+    await db.schema.alterTable(MERCHANTS, (t) => {
+      t.boolean('email_confirmed').notNullable().defaultTo(true);
+    });
+  },
+};
+
 export const notifierMigrations: Migration[] = [
   inboxMigration,
   webhooksMigration,
@@ -173,4 +183,5 @@ export const notifierMigrations: Migration[] = [
   endpointRequestKeysMigration,
   // Last, as it came last: databases made before the notifier published anything get it now.
   outboxMigration,
+  merchantEmailConfirmedMigration,
 ];

@@ -66,6 +66,8 @@ export interface NotifierContext extends NotifierWakeUps {
   schedule: RetrySchedule;
   limits: { maxEndpoints: number; replayMaxEvents: number };
   mail: { from: string; messageIdDomain: string };
+  /** INTERNAL_TOKEN_SECRET and, during a rotation, its previous value: they open sealed links. */
+  internalSecrets: ReadonlyArray<string | undefined>;
 }
 
 export const createNotifierContext = (
@@ -88,6 +90,7 @@ export const createNotifierContext = (
     metrics: createNotifierMetrics(deps.metrics, deps.db),
     kek: config.WEBHOOK_SECRET_KEK,
     keks,
+    internalSecrets: [config.INTERNAL_TOKEN_SECRET, config.INTERNAL_TOKEN_SECRET_PREVIOUS],
     urlPolicy: policy,
     resolve,
     sender: new WebhookSender({

@@ -1,21 +1,30 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { InvoiceIssuedData, PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import { openText } from '@stablepay/platform';
+import type {
+  AccountEmailRequestedData,
+  InvoiceIssuedData,
+  PaymentWebhookData,
+  RefundWebhookData,
+} from '@stablepay/contracts';
 import {
   customerOfPayment,
   enqueueEmail,
   findMerchant,
   rememberCustomer,
   type AttachmentRef,
+  type MerchantContact,
 } from '../db/mail-repo.js';
 import type { RenderedEmail } from '../mail/layout.js';
 import {
   TEMPLATES,
+  emailConfirmation,
   endpointDisabled,
   invoiceIssued,
   paymentReceipt,
   paymentReceived,
   refundCompleted,
+  registrationAttempted,
   type TemplateName,
 } from '../mail/templates.js';
 import type { NotifierContext } from './context.js';
@@ -39,6 +48,28 @@ const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 const normaliseAddress = (value: string | null | undefined): string | undefined => {
   const v = value?.trim().toLowerCase();
   return v && v.length <= 254 && EMAIL.test(v) ? v : undefined;
+};
+
+/**
+ * The merchant's address for a notice, or undefined (logged) when there is none, or when the address
+ * is not confirmed yet: an unconfirmed address may not be the merchant's, so it is sent nothing.
+ */
+const merchantRecipient = (
+  ctx: NotifierContext,
+  merchantId: string,
+  merchant: MerchantContact | undefined,
+  notice: string,
+): string | undefined => {
+  const address = normaliseAddress(merchant?.email);
+  if (!merchant || !address) {
+    ctx.logger.warn(`no merchant e-mail known; ${notice} not sent`, { merchantId });
+    return undefined;
+  }
+  if (!merchant.emailConfirmed) {
+    ctx.logger.info(`merchant e-mail not confirmed; ${notice} not sent`, { merchantId });
+    return undefined;
+  }
+  return address;
 };
 
 /** One message to queue for an event (or an attempt, for the endpoint-disabled notice). */
@@ -99,15 +130,13 @@ export const queuePaymentEmails = async (
       content: paymentReceipt({ payment, merchantName: merchant?.name, completedAt }),
     });
   }
-  const merchantAddress = normaliseAddress(merchant?.email);
+  const merchantAddress = merchantRecipient(ctx, event.merchantId, merchant, 'payment notice');
   if (merchant && merchantAddress) {
     notices.push({
       template: TEMPLATES.paymentReceived,
       recipient: merchantAddress,
       content: paymentReceived({ payment, merchantName: merchant.name, completedAt }),
     });
-  } else {
-    ctx.logger.warn('no merchant e-mail known; payment notice not sent', { merchantId: event.merchantId });
   }
   return queueNotices(ctx, trx, { eventId: event.id, merchantId: event.merchantId }, notices);
 };
@@ -149,13 +178,8 @@ export const queueDisabledNotice = async (
   },
 ): Promise<number> => {
   const merchant = await findMerchant(trx, d.merchantId);
-  const recipient = normaliseAddress(merchant?.email);
-  if (!merchant || !recipient) {
-    ctx.logger.warn('no merchant e-mail known; endpoint-disabled notice not sent', {
-      merchantId: d.merchantId,
-    });
-    return 0;
-  }
+  const recipient = merchantRecipient(ctx, d.merchantId, merchant, 'endpoint-disabled notice');
+  if (!merchant || !recipient) return 0;
   const content = endpointDisabled({
     merchantName: merchant.name,
     endpointId: d.endpointId,
@@ -180,14 +204,8 @@ export const queueInvoiceEmail = async (
   invoice: InvoiceIssuedData,
 ): Promise<number> => {
   const merchant = await findMerchant(trx, invoice.merchantId);
-  const recipient = normaliseAddress(merchant?.email);
-  if (!merchant || !recipient) {
-    ctx.logger.warn('no merchant e-mail known; invoice e-mail not sent', {
-      merchantId: invoice.merchantId,
-      invoice: invoice.invoiceNumber,
-    });
-    return 0;
-  }
+  const recipient = merchantRecipient(ctx, invoice.merchantId, merchant, `invoice ${invoice.invoiceNumber}`);
+  if (!merchant || !recipient) return 0;
   return queueNotices(ctx, trx, { eventId: event.id, merchantId: invoice.merchantId }, [
     {
       template: TEMPLATES.invoiceIssued,
@@ -196,4 +214,38 @@ export const queueInvoiceEmail = async (
       attachment: { kind: 'invoice_pdf', id: invoice.invoiceId, fileName: invoice.fileName },
     },
   ]);
+};
+
+/**
+ * account.email_requested: the gateway's account e-mails, to the address the account registered
+ * with. These alone go to an unconfirmed address: one is what confirms it.
+ */
+export const queueAccountEmail = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string },
+  data: AccountEmailRequestedData,
+): Promise<number> => {
+  const recipient = normaliseAddress(data.email);
+  if (!recipient) {
+    ctx.logger.warn('account e-mail address unusable; not sent', { merchantId: data.merchantId });
+    return 0;
+  }
+  const notice: Notice =
+    data.kind === 'email_confirmation'
+      ? {
+          template: TEMPLATES.emailConfirmation,
+          recipient,
+          content: emailConfirmation({
+            merchantName: data.merchantName,
+            link: openText(ctx.internalSecrets, data.sealedLink),
+            expiresAt: data.expiresAt,
+          }),
+        }
+      : {
+          template: TEMPLATES.registrationAttempted,
+          recipient,
+          content: registrationAttempted({ merchantName: data.merchantName, link: data.link }),
+        };
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId: data.merchantId }, [notice]);
 };

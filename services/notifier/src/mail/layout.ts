@@ -28,6 +28,8 @@ export interface MessageContent {
   /** Label and value rows; values are escaped for HTML. Rows with no value are left out. */
   details: Array<[string, string | null | undefined]>;
   outro?: string[];
+  /** One link the message asks the reader to follow, shown as a button (http and https only). */
+  action?: { label: string; url: string };
 }
 
 /**
@@ -36,6 +38,7 @@ export interface MessageContent {
  * markup by hand.
  */
 export const renderMessage = (c: MessageContent): RenderedEmail => {
+  if (c.action && !/^https?:\/\//.test(c.action.url)) throw new Error('an e-mailed link must be http(s)');
   const rows = c.details.filter((r): r is [string, string] => typeof r[1] === 'string' && r[1].length > 0);
   const width = Math.max(0, ...rows.map(([label]) => label.length));
   const text = [
@@ -44,6 +47,7 @@ export const renderMessage = (c: MessageContent): RenderedEmail => {
     ...c.intro,
     '',
     ...rows.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${value}`),
+    ...(c.action ? ['', `${c.action.label}:`, c.action.url] : []),
     ...(c.outro?.length ? ['', ...c.outro] : []),
     '',
     '-- ',
@@ -63,6 +67,12 @@ export const renderMessage = (c: MessageContent): RenderedEmail => {
         `<td style="font-family:monospace;word-break:break-all">${escapeHtml(value)}</td></tr>`,
     ),
     '</table>',
+    ...(c.action
+      ? [
+          `<p style="margin:0 0 16px"><a href="${escapeHtml(c.action.url)}" style="display:inline-block;background:#1f4fd1;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(c.action.label)}</a></p>`,
+          para(`Or open this address: ${c.action.url}`),
+        ]
+      : []),
     ...(c.outro ?? []).map(para),
     '<p style="color:#777;font-size:12px;margin-top:24px">StablePay</p>',
     '</body></html>',

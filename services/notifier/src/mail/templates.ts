@@ -7,6 +7,8 @@ export const TEMPLATES = {
   refundCompleted: 'refund_completed',
   endpointDisabled: 'endpoint_disabled',
   invoiceIssued: 'invoice_issued',
+  emailConfirmation: 'email_confirmation',
+  registrationAttempted: 'registration_attempted',
 } as const;
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
@@ -140,3 +142,43 @@ export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: str
     outro: ['Every invoice is also listed in the dashboard and at GET /invoices/api/list.'],
   });
 };
+
+/** To a new account's address: the link that confirms it (nothing else is sent to it before). */
+export const emailConfirmation = (p: {
+  merchantName: string;
+  link: string;
+  expiresAt: string;
+}): RenderedEmail =>
+  renderMessage({
+    subject: 'Confirm your e-mail address for StablePay',
+    heading: 'Confirm your e-mail address',
+    intro: [
+      `Welcome to StablePay. Confirm that this address belongs to ${p.merchantName} by following the link below.`,
+      'Until it is confirmed, your account receives no notices and cannot withdraw.',
+    ],
+    details: [
+      ['Account', p.merchantName],
+      ['Link valid until', p.expiresAt],
+    ],
+    action: { label: 'Confirm e-mail address', url: p.link },
+    outro: [
+      'The link works once. If it has expired, sign in to the dashboard and ask for a new one.',
+      'If you did not register, ignore this e-mail: no account is used without this confirmation.',
+    ],
+  });
+
+/** To a registered address, when someone registers again with it (the answer to them reveals nothing). */
+export const registrationAttempted = (p: { merchantName: string; link: string }): RenderedEmail =>
+  renderMessage({
+    subject: 'Someone tried to register with your e-mail address',
+    heading: 'A registration with your address',
+    intro: [
+      `Someone tried to create a StablePay account with this e-mail address, which already belongs to ${p.merchantName}. No new account was created.`,
+      'If it was you, sign in with your existing account instead. If you no longer know your password, contact your StablePay operator to have it reset.',
+    ],
+    details: [['Account', p.merchantName]],
+    action: { label: 'Sign in', url: p.link },
+    outro: [
+      'If it was not you, nothing needs doing: your account is unchanged, and the attempt is in its audit log.',
+    ],
+  });

@@ -3,9 +3,14 @@ import { EventTypes, type IntegrationEvent, type WebhookEventName } from '@stabl
 import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { createEventDeliveries, insertEvent, type CreatedDelivery } from '../db/deliveries-repo.js';
 import { subscribedEndpoints } from '../db/endpoints-repo.js';
-import { upsertMerchant } from '../db/mail-repo.js';
+import { confirmMerchantEmail, upsertMerchant } from '../db/mail-repo.js';
 import type { NotifierContext } from '../domain/context.js';
-import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
+import {
+  queueAccountEmail,
+  queueInvoiceEmail,
+  queuePaymentEmails,
+  queueRefundEmail,
+} from '../domain/emails.js';
 import { webhookBody } from '../domain/payloads.js';
 
 /**
@@ -81,7 +86,21 @@ const onMerchantCreated: EventHandler<typeof EventTypes.MerchantCreated> = async
     publicId: data.publicId,
     name: data.name,
     email: data.email,
+    // Merchants announced before confirmation existed count as confirmed.
+    emailConfirmed: data.emailConfirmed ?? true,
   });
+};
+
+/**
+ * From now on the merchant is sent its notices. Before its merchant.created the notifier has nowhere
+ * to record it: the message is retried until that arrives (the gateway publishes it first).
+ */
+const onMerchantEmailConfirmed: EventHandler<typeof EventTypes.MerchantEmailConfirmed> = async (
+  { data },
+  trx,
+) => {
+  if (!(await confirmMerchantEmail(trx, data.merchantId)))
+    throw new Error(`merchant ${data.merchantId} not known yet; its confirmation waits for merchant.created`);
 };
 
 /** Every event the notifier consumes, with its handler: one list, registered at start. */
@@ -89,6 +108,9 @@ export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
   const deliver = onWebhookEvent(ctx);
   return {
     [EventTypes.MerchantCreated]: onMerchantCreated,
+    [EventTypes.MerchantEmailConfirmed]: onMerchantEmailConfirmed,
+    [EventTypes.AccountEmailRequested]: async (event, trx) =>
+      void (await queueAccountEmail(ctx, trx, event, event.data)),
     [EventTypes.PaymentCompleted]: deliver,
     [EventTypes.PaymentFailed]: deliver,
     [EventTypes.RefundCreated]: deliver,

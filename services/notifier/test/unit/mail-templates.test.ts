@@ -3,10 +3,12 @@ import { expect } from 'chai';
 import type { PaymentWebhookData } from '@stablepay/contracts';
 import { escapeHtml } from '../../src/mail/layout.js';
 import {
+  emailConfirmation,
   endpointDisabled,
   paymentReceipt,
   paymentReceived,
   refundCompleted,
+  registrationAttempted,
 } from '../../src/mail/templates.js';
 import { messageIdDomain, messageIdFor } from '../../src/domain/emails.js';
 
@@ -95,5 +97,27 @@ describe('e-mail templates', () => {
     expect(messageIdFor('pay.example', 'e1', 'payment_receipt', 'a@b.c')).to.equal(a);
     expect(messageIdFor('pay.example', 'e1', 'payment_received', 'a@b.c')).to.not.equal(a);
     expect(escapeHtml(`"'<>&`)).to.equal('&quot;&#39;&lt;&gt;&amp;');
+  });
+});
+
+describe('account e-mail templates', () => {
+  it('puts the confirmation link in the text as it is and in the HTML escaped, with the merchant name escaped', () => {
+    const link = 'https://dash.example/#/confirm-email?token=id.secret&x="y"';
+    const mail = emailConfirmation({ merchantName: evil, link, expiresAt: '2030-01-01T00:00:00.000Z' });
+    expect(mail.subject).to.equal('Confirm your e-mail address for StablePay');
+    expect(mail.text).to.include(link).and.include(evil);
+    expect(mail.html)
+      .to.include(`href="${escapeHtml(link)}"`)
+      .and.include(escapeHtml(evil))
+      .and.not.include('<script>');
+  });
+
+  it('refuses a link that is not http(s), so no e-mail carries a javascript: link', () => {
+    expect(() => registrationAttempted({ merchantName: 'Shop', link: 'javascript:alert(1)' })).to.throw(
+      /http\(s\)/,
+    );
+    expect(registrationAttempted({ merchantName: 'Shop', link: 'https://dash.example/#/' }).text).to.include(
+      'No new account was created',
+    );
   });
 });

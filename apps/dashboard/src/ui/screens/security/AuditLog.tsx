@@ -27,6 +27,9 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_regenerated',
   'user.registered',
+  'user.email_confirmation_sent',
+  'user.email_confirmed',
+  'auth.registration_attempted',
 ] as const satisfies readonly AuditAction[];
 type Unlisted = Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>;
 const everyActionListed: [Unlisted] extends [never] ? true : Unlisted = true;

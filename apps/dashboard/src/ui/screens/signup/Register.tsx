@@ -1,14 +1,18 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../../api/errors.js';
-import type { Session } from '../../api/session.js';
-import type { Translate } from '../../i18n.js';
-import { Alert, errorText } from '../common.js';
-import { href, navigate } from '../router.js';
-import { useLoad } from '../use-load.js';
+import type { Session } from '../../../api/session.js';
+import type { Translate } from '../../../i18n.js';
+import { Alert, errorText } from '../../common.js';
+import { href } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+import { CheckEmail } from './CheckEmail.js';
 
 const CURRENCIES = ['USDC', 'EURC'];
 
-/** Creates the user and its merchant, then signs in with the same credentials. */
+/**
+ * Creates the user and its merchant, then asks to follow the e-mailed link. It does not sign in: the
+ * gateway answers a registration of an address that already has an account exactly as a new one,
+ * and signing in would tell the two apart.
+ */
 export const Register = ({ session, t }: { session: Session; t: Translate }) => {
   const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
   const [currencies, setCurrencies] = useState<string[]>(CURRENCIES);
@@ -23,6 +27,7 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
   );
   const chainNames = chains.state === 'ready' ? chains.data : [form.blockchain];
   const [error, setError] = useState<string>();
+  const [registered, setRegistered] = useState<string>();
   const field = (name: keyof typeof form) => ({
     id: name,
     name,
@@ -35,16 +40,17 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     setBusy(true);
     setError(undefined);
     try {
-      await session.send('POST', '/auth/register', {
+      const { data } = await session.send<{ email: string }>('POST', '/auth/register', {
         body: { ...form, email: form.email.trim(), acceptedCurrencies: currencies },
       });
-      await session.signIn(form.email.trim(), form.password);
-      navigate('/');
+      setRegistered(data.email);
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 409 ? t('emailTaken') : errorText(t, err));
+      setError(errorText(t, err));
       setBusy(false);
     }
   };
+
+  if (registered) return <CheckEmail session={session} t={t} email={registered} />;
 
   return (
     <main id="main" class="narrow">
