@@ -181,6 +181,9 @@ const apiKeyScopes: Migration = {
     });
     await db('api_keys').update({ scopes: LEGACY_KEY_SCOPES });
     await db.raw('alter table api_keys alter column scopes set not null');
+  },
+};
+
 const emailConfirmation: Migration = {
   name: '0008_email_confirmation',
   async up(db) {
