@@ -18,7 +18,7 @@ export const failureCounter = (store: Store, limit: number, windowMs: number): F
   return {
     lockedFor: async (key) => {
       const info = await store.get?.(key);
-      if (!info || info.totalHits < limit) return undefined;
+      if (!info || !(info.totalHits >= limit)) return undefined;
       const ms = (info.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now();
       return Math.max(1, Math.ceil(ms / 1000));
     },

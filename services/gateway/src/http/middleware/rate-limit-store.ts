@@ -50,7 +50,11 @@ class SharedStore implements Store {
 
   get(key: string): Promise<ClientRateLimitInfo | undefined> {
     return this.shared(
-      () => this.redis.get(key),
+      async () => {
+        // A key Redis does not hold comes back as NaN hits (the script's nil), which means none.
+        const info = await this.redis.get(key);
+        return info && info.totalHits > 0 ? info : undefined;
+      },
       () => this.fallback.get(key),
     );
   }
