@@ -73,6 +73,7 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_FAILED_KEYS_PER_MINUTE: perMinute(20),
   /** Failed sign-ins of one account (from any address) before it is locked for the rest of the window. */
   SIGNIN_LOCKOUT_FAILURES: envInt.pipe(z.number().int().min(1)).default(10),
+  /** How long the failures that lock an account are counted, and so how long a lock-out lasts at most. */
   SIGNIN_LOCKOUT_WINDOW_SECONDS: envInt.pipe(z.number().int().min(60).max(86_400)).default(900),
   /**
    * Redis (`redis://host:6379/0`) where every rate limit, lock-out and failure count is kept, so
@@ -84,8 +85,13 @@ export const gatewayConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:._-]{1,64}$/)
     .default('stablepay:gateway:'),
-  /** Addresses or CIDRs of the proxies in front of the gateway, whose X-Forwarded-For is believed. */
+  /**
+   * Addresses or CIDRs of the proxies in front of the gateway, whose X-Forwarded-For is believed
+   * (`10.0.0.0/8,127.0.0.1`, or loopback/linklocal/uniquelocal). Unset (false), nobody is: the
+   * client address is the TCP peer's.
+   */
   TRUSTED_PROXIES: trustedProxiesSchema,
+  /** Refused at start: replaced by TRUSTED_PROXIES (a hop count let any client name its own address). */
   TRUST_PROXY: retiredTrustProxySchema,
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,

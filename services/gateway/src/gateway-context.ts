@@ -4,6 +4,7 @@ import type { GatewayConfig } from './config.js';
 import { failureCounter, type FailureCounter } from './domain/failure-counter.js';
 import { createDecoyHash } from './domain/passwords.js';
 import { createRateLimitStores, type RateLimitStores } from './http/middleware/rate-limit-store.js';
+import { createGatewayMetrics } from './metrics.js';
 
 /** What the gateway's operations run with; built once per service instance and passed down. */
 export interface GatewayContext {
@@ -33,7 +34,7 @@ export const createGatewayContext = (
     redisUrl: config.REDIS_URL,
     prefix: config.REDIS_KEY_PREFIX,
     logger,
-    metrics,
+    errors: createGatewayMetrics(metrics).rateLimitStoreErrors,
   });
   const ctx = {
     config,

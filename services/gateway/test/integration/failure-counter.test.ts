@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { failureCounter } from '../../src/domain/failure-counter.js';
 import { createRateLimitStores, type RateLimitStores } from '../../src/http/middleware/rate-limit-store.js';
+import { createGatewayMetrics } from '../../src/metrics.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const WINDOW_MS = 400;
@@ -21,7 +22,7 @@ for (const kind of ['memory', 'redis'] as const) {
         redisUrl: kind === 'redis' ? REDIS_URL : undefined,
         prefix,
         logger: quietLogger('gateway'),
-        metrics: createMetrics('gateway', false),
+        errors: createGatewayMetrics(createMetrics('gateway', false)).rateLimitStoreErrors,
       });
       expect(stores.kind).to.equal(kind);
     });

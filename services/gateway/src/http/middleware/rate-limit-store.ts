@@ -1,7 +1,7 @@
-import type { Logger, Metrics } from '@stablepay/platform';
+import type { Logger } from '@stablepay/platform';
 import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { Redis } from 'ioredis';
-import { Counter } from 'prom-client';
+import type { Counter } from 'prom-client';
 import { RedisStore } from 'rate-limit-redis';
 
 /** How long a Redis command may take before the request is counted in memory instead. */
@@ -94,7 +94,8 @@ export interface RateLimitStoreOptions {
   /** Prefix of every key in Redis, so deployments (or test runs) sharing a Redis never share counts. */
   prefix: string;
   logger: Logger;
-  metrics: Metrics;
+  /** Counts each call Redis did not answer, by limiter. */
+  errors: Counter<'limiter'>;
 }
 
 /**
@@ -105,12 +106,6 @@ export const createRateLimitStores = (opts: RateLimitStoreOptions): RateLimitSto
   if (!opts.redisUrl)
     return { kind: 'memory', create: () => new MemoryStore(), close: () => Promise.resolve() };
 
-  const errors = new Counter({
-    name: 'rate_limit_store_errors_total',
-    help: 'Rate-limit counts that Redis did not answer, counted in this replica’s memory instead',
-    labelNames: ['limiter'],
-    registers: [opts.metrics.registry],
-  });
   // No offline queue: while Redis is away a command fails at once and the request is counted in
   // memory, instead of waiting for a reconnection that may never come.
   const client = new Redis(opts.redisUrl, {
@@ -140,7 +135,7 @@ export const createRateLimitStores = (opts: RateLimitStoreOptions): RateLimitSto
     kind: 'redis',
     create: (name) =>
       new SharedStore(new RedisStore({ prefix: `${opts.prefix}${name}:`, sendCommand }), (err) => {
-        errors.inc({ limiter: name });
+        opts.errors.inc({ limiter: name });
         unreachable(err);
       }),
     close: async () => {
