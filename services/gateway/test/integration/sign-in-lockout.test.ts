@@ -106,3 +106,40 @@ describe('gateway: sign-in lock-out per account', function () {
     expect((await login(fresh.email, STRONG_PASSWORD)).status).to.equal(200);
   });
 });
+
+describe('gateway: a failed sign-in costs the same whether the e-mail has an account', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  let account: Account;
+
+  before(async () => {
+    // A cost at which the password hash, not the database, is most of a sign-in's time.
+    gw = await startTestGateway(await closedPortUrl(), {
+      SCRYPT_COST: '14',
+      SIGNIN_LOCKOUT_FAILURES: '100',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    });
+    account = await signUp(gw.url);
+  });
+  after(() => gw?.close());
+
+  const timed = async (email: string): Promise<number> => {
+    const started = performance.now();
+    const res = await call(gw.url, 'POST', '/auth/login', { body: { email, password: 'not-the-password' } });
+    expect(res.status).to.equal(401);
+    return performance.now() - started;
+  };
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+  it('spends one password hash on an unknown e-mail too', async () => {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, so that the machine's load weighs on both alike.
+    for (let i = 0; i < 7; i++) {
+      known.push(await timed(account.email));
+      unknown.push(await timed(uniqueEmail()));
+    }
+    const ratio = median(unknown) / median(known);
+    expect(ratio, `unknown ${median(unknown)} ms, known ${median(known)} ms`).to.be.within(0.6, 1.6);
+  });
+});
