@@ -134,9 +134,11 @@ export const issueTokens = async (
 
 /**
  * A token pair, or a challenge for the second step when the account has two-factor sign-in.
- * Failures are counted per account (the e-mail, known or not) whatever address they come from: past
- * SIGNIN_LOCKOUT_FAILURES in the window, the account is locked and even the right password is
- * refused, so guessing from many addresses gains nothing. Every failure is in the audit log.
+ * Attempts are counted per account (the e-mail, known or not) whatever address they come from,
+ * before the password is checked, and the right password clears the count: past
+ * SIGNIN_LOCKOUT_FAILURES in the window the account is locked and even the right password is
+ * refused, so guessing from many addresses, or many guesses at once, gains nothing. Every failure
+ * is in the audit log.
  */
 export const login = async (
   ctx: GatewayContext,
@@ -145,7 +147,7 @@ export const login = async (
 ): Promise<TokenPair | MfaChallenge> => {
   const { db } = ctx;
   const account = signInAccountKey(body.email);
-  const lockedFor = await ctx.signInFailures.lockedFor(account);
+  const lockedFor = await ctx.signInFailures.attempt(account);
   if (lockedFor !== undefined) {
     // Known e-mail or not, the same lookup and write: a lock-out reveals no accounts.
     await auditFailure(ctx, body, meta, await findUserByEmail(db, body.email), 'account_locked');
@@ -156,7 +158,6 @@ export const login = async (
   const valid = await verifyPassword(body.password, user?.password_hash ?? (await ctx.decoyPasswordHash()));
   const merchant = user && valid ? await findMerchantById(db, user.merchant_id) : undefined;
   if (!user || !valid || !merchant) {
-    await ctx.signInFailures.recordFailure(account);
     await auditFailure(
       ctx,
       body,

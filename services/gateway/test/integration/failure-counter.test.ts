@@ -52,5 +52,14 @@ for (const kind of ['memory', 'redis'] as const) {
       await counter.clear('b');
       expect(await counter.lockedFor('b')).to.equal(undefined);
     });
+
+    it('counts attempts sent at once before any outcome, so no more than the limit go on', async () => {
+      const counter = failureCounter(stores.create('burst'), 3, 60_000);
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => counter.attempt('account')));
+      expect(outcomes.filter((o) => o === undefined)).to.have.length(3);
+      for (const locked of outcomes.filter((o) => o !== undefined)) expect(locked).to.be.within(59, 60);
+      await counter.clear('account');
+      expect(await counter.attempt('account')).to.equal(undefined);
+    });
   });
 }

@@ -8,13 +8,32 @@ import { RedisStore } from 'rate-limit-redis';
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
+ * express-rate-limit's MemoryStore, answering each increment with the count that increment made.
+ * Its own answer is its live record, which later increments change before the caller reads it:
+ * of ten attempts at once, every one would read ten. Increments are chained so that each is read
+ * before the next is made.
+ */
+class MemoryCounts extends MemoryStore {
+  private last: Promise<unknown> = Promise.resolve();
+
+  override increment(key: string): Promise<ClientRateLimitInfo> {
+    const counted = this.last.then(async () => {
+      const { totalHits, resetTime } = await super.increment(key);
+      return { totalHits, resetTime };
+    });
+    this.last = counted.catch(() => undefined);
+    return counted;
+  }
+}
+
+/**
  * Counts in Redis, shared by every gateway replica, and falls back to this replica's memory for
  * any call Redis does not answer: an outage of Redis leaves the limits per replica (as without
  * REDIS_URL), never gone and never refusing everyone. Each fallback is counted in
  * `rate_limit_store_errors_total` and logged (once per outage), so an operator sees it.
  */
 class SharedStore implements Store {
-  private readonly fallback = new MemoryStore();
+  private readonly fallback = new MemoryCounts();
   private options?: Options;
   /** Set when a call failed: the next one loads the Lua scripts again (they may be gone or never loaded). */
   private stale = false;
@@ -104,7 +123,7 @@ export interface RateLimitStoreOptions {
  */
 export const createRateLimitStores = (opts: RateLimitStoreOptions): RateLimitStores => {
   if (!opts.redisUrl)
-    return { kind: 'memory', create: () => new MemoryStore(), close: () => Promise.resolve() };
+    return { kind: 'memory', create: () => new MemoryCounts(), close: () => Promise.resolve() };
 
   // No offline queue: while Redis is away a command fails at once and the request is counted in
   // memory, instead of waiting for a reconnection that may never come.
