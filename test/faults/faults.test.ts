@@ -63,6 +63,8 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
         RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
         RATE_LIMIT_KEY_PER_MINUTE: '100000000',
         RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+        RATE_LIMIT_FAILED_KEYS_PER_MINUTE: '100000000',
+        SIGNIN_LOCKOUT_FAILURES: '100000000',
         UPSTREAM_TIMEOUT_MS: '5000',
         REFUND_HOLD_SECONDS: '1',
         DISPATCH_POLL_MS: '250',

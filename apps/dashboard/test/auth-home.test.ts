@@ -25,7 +25,12 @@ describe('dashboard: sign-in and home (Chromium, devnet)', function () {
 
   before(async () => {
     // A short access-token lifetime, so that the silent renewal happens within the test.
-    s = await startDashboardStack({ ACCESS_TOKEN_TTL_SECONDS: '30' });
+    // A lock-out after three failed sign-ins, so that the test reaches it quickly.
+    s = await startDashboardStack({
+      ACCESS_TOKEN_TTL_SECONDS: '30',
+      SIGNIN_LOCKOUT_FAILURES: '3',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    });
   });
   after(async () => s?.close());
   afterEach(async () => {
@@ -196,5 +201,19 @@ describe('dashboard: sign-in and home (Chromium, devnet)', function () {
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await s.shot(page, 'home-phone');
+  });
+
+  it('says an account is locked after repeated failed sign-ins, and refuses even the right password', async () => {
+    const { page } = await open();
+    for (let i = 0; i < 3; i++) {
+      await signIn(page, `wrong password ${i}`);
+      await page.getByRole('alert').filter({ hasText: 'The e-mail or password is wrong.' }).waitFor();
+    }
+    await signIn(page);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /it is locked for 1[45] min\. Until then even the right password is refused\./ })
+      .waitFor();
+    expect(await page.getByRole('heading', { name: 'Overview' }).count()).to.equal(0);
   });
 });

@@ -75,6 +75,11 @@ export const baseConfigShape = {
    * /healthz, /readyz and /metrics), `all` both: one image, scaled per role.
    */
   SERVICE_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /**
+   * Bearer token Prometheus sends to read /metrics. Unset, /metrics is not served at all: the
+   * gateway's port is public, and the figures (routes, volumes, backlogs) are nobody else's business.
+   */
+  METRICS_TOKEN: envSecret(32).optional(),
 };
 
 /** What every service's configuration carries. */
@@ -86,6 +91,7 @@ export interface BaseServiceConfig {
   INTERNAL_TOKEN_SECRET_PREVIOUS?: string;
   SHUTDOWN_GRACE_MS: number;
   SERVICE_ROLE: ServiceRole;
+  METRICS_TOKEN?: string;
   LOG_LEVEL: string;
   LOG_PRETTY: boolean;
   DATABASE_URL?: string;

@@ -6,6 +6,7 @@ export * from './metrics.js';
 export * from './lifecycle.js';
 export * from './service.js';
 export * from './http/app.js';
+export * from './http/trusted-proxies.js';
 export * from './http/errors.js';
 export * from './http/respond.js';
 export * from './http/server.js';

@@ -3,6 +3,7 @@ import type { OwningService, RouteSpec, TransferPurpose } from '@stablepay/contr
 import type { BaseServiceConfig, ServiceRole } from './config.js';
 import { migrate, type Migration } from './db/database.js';
 import { createHttpApp, type ReadinessCheck } from './http/app.js';
+import type { TrustProxy } from './http/trusted-proxies.js';
 import { mountRoutes, type RouteHandlers } from './http/routes.js';
 import { internalTokenSecrets, requireInternalToken } from './auth/internal-token.js';
 import { subscribeEvents, type EventHandlers } from './messaging/consumer.js';
@@ -53,7 +54,7 @@ export interface ServiceDefinition<S extends OwningService, C extends BaseServic
   publishes?: boolean;
   /** false when the service authenticates callers itself (the gateway) instead of by internal token. */
   internalToken?: boolean;
-  http?: { bodyLimit?: string; trustProxy?: (config: C) => boolean | number | string };
+  http?: { bodyLimit?: string; trustProxy?: (config: C) => TrustProxy };
   /** The routes to serve instead of the contracts' catalogue (tests of the platform itself). */
   catalogue?: readonly RouteSpec[];
   build: (kit: ServiceKit<C>, options: O) => Promise<ServiceParts<S, X>> | ServiceParts<S, X>;
@@ -105,6 +106,7 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
     readiness: [...dependencyChecks(deps), ...(parts.readiness ?? [])],
     bodyLimit: definition.http?.bodyLimit,
     trustProxy: definition.http?.trustProxy?.(config),
+    metricsToken: config.METRICS_TOKEN,
     beforeBody: serveApi ? parts.beforeBody : undefined,
   });
   if (serveApi && parts.routes) {

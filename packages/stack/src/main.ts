@@ -17,7 +17,7 @@ const stack = await startStack({
   env: Object.fromEntries(
     Object.entries(env).filter(
       (e): e is [string, string] =>
-        /^(RATE_LIMIT_|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_|WEBHOOK_|SMTP_|MAIL_|WITHDRAWAL_|INVOICE_|SELLER_|EUR_RATE_|TREASURY_)/.test(
+        /^(RATE_LIMIT_|SIGNIN_LOCKOUT_|REDIS_|TRUSTED_PROXIES$|SCRYPT_|VERIFY_|REFUND_|TX_NOT_FOUND_|WEBHOOK_|SMTP_|MAIL_|WITHDRAWAL_|INVOICE_|SELLER_|EUR_RATE_|TREASURY_)/.test(
           e[0],
         ) && !!e[1],
     ),

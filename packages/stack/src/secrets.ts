@@ -12,6 +12,8 @@ export interface StackSecrets {
   WEBHOOK_SECRET_KEK: string;
   /** Signs cross-chain fee quotes; a new one voids the quotes still out. */
   FEE_QUOTE_SECRET: string;
+  /** The bearer token every service's /metrics asks for (Prometheus sends it). */
+  METRICS_TOKEN: string;
 }
 
 const NAMES: Array<keyof StackSecrets> = [
@@ -21,6 +23,7 @@ const NAMES: Array<keyof StackSecrets> = [
   'WALLET_KEK',
   'WEBHOOK_SECRET_KEK',
   'FEE_QUOTE_SECRET',
+  'METRICS_TOKEN',
 ];
 
 /**

@@ -9,6 +9,8 @@ import {
   envPort,
   envSecret,
   loadConfig,
+  retiredTrustProxySchema,
+  trustedProxiesSchema,
 } from '@stablepay/platform';
 
 const idPrefix = z
@@ -16,17 +18,6 @@ const idPrefix = z
   .regex(/^[a-z][a-z0-9]{0,15}$/, 'must be 1-16 lower-case letters or digits, starting with a letter');
 const serviceUrl = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
 const perMinute = (fallback: number) => envInt.pipe(z.number().int().min(1)).default(fallback);
-
-/** Express `trust proxy`: a hop count, true/false, or a list of trusted subnets/names ("loopback"). */
-const trustProxy = z
-  .string()
-  .default('loopback')
-  .transform((v): boolean | number | string => {
-    if (v === 'true') return true;
-    if (v === 'false') return false;
-    if (/^\d+$/.test(v)) return Number(v);
-    return v;
-  });
 
 const originList = z
   .string()
@@ -78,7 +69,30 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_KEY_PER_MINUTE: perMinute(600),
   /** Sign-in, registration and e-mail confirmation requests per client IP. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
-  TRUST_PROXY: trustProxy,
+  /** Requests with an API key that is not valid, per client IP, before that IP's key requests get 429. */
+  RATE_LIMIT_FAILED_KEYS_PER_MINUTE: perMinute(20),
+  /** Failed sign-ins of one account (from any address) before it is locked for the rest of the window. */
+  SIGNIN_LOCKOUT_FAILURES: envInt.pipe(z.number().int().min(1)).default(10),
+  /** How long the failures that lock an account are counted, and so how long a lock-out lasts at most. */
+  SIGNIN_LOCKOUT_WINDOW_SECONDS: envInt.pipe(z.number().int().min(60).max(86_400)).default(900),
+  /**
+   * Redis (`redis://host:6379/0`) where every rate limit, lock-out and failure count is kept, so
+   * that they hold across replicas; without it each replica counts in its own memory.
+   */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Prefix of the gateway's keys in Redis (deployments sharing one Redis each set their own). */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:._-]{1,64}$/)
+    .default('stablepay:gateway:'),
+  /**
+   * Addresses or CIDRs of the proxies in front of the gateway, whose X-Forwarded-For is believed
+   * (`10.0.0.0/8,127.0.0.1`, or loopback/linklocal/uniquelocal). Unset (false), nobody is: the
+   * client address is the TCP peer's.
+   */
+  TRUSTED_PROXIES: trustedProxiesSchema,
+  /** Refused at start: replaced by TRUSTED_PROXIES (a hop count let any client name its own address). */
+  TRUST_PROXY: retiredTrustProxySchema,
   /** Browser origins of the merchant dashboard, allowed by CORS on /auth/* and jwt routes. */
   CORS_DASHBOARD_ORIGINS: originList,
   /**

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { eventWriter, type Logger, type Metrics, type ServiceDeps } from '@stablepay/platform';
 import type { GatewayConfig } from './config.js';
+import { failureCounter, type FailureCounter } from './domain/failure-counter.js';
 import { createDecoyHash } from './domain/passwords.js';
+import { createRateLimitStores, type RateLimitStores } from './http/middleware/rate-limit-store.js';
+import { createGatewayMetrics } from './metrics.js';
 
 /** What the gateway's operations run with; built once per service instance and passed down. */
 export interface GatewayContext {
@@ -13,6 +16,10 @@ export interface GatewayContext {
   eventsCommitted: () => void;
   /** The hash verified against when a login names no account (same cost either way). */
   decoyPasswordHash: () => Promise<string>;
+  /** Where rate limits and failure counts are kept (Redis with REDIS_URL, else memory). */
+  limitStores: RateLimitStores;
+  /** Failed sign-ins per account (by e-mail, known or not), whatever address they come from. */
+  signInFailures: FailureCounter;
 }
 
 /** Writes the gateway's integration events to its outbox, in the caller's transaction. */
@@ -23,6 +30,12 @@ export const createGatewayContext = (
   { db, logger, metrics }: ServiceDeps,
   eventsCommitted: () => void,
 ): GatewayContext => {
+  const limitStores = createRateLimitStores({
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    errors: createGatewayMetrics(metrics).rateLimitStoreErrors,
+  });
   const ctx = {
     config,
     db,
@@ -30,6 +43,12 @@ export const createGatewayContext = (
     metrics,
     eventsCommitted,
     decoyPasswordHash: createDecoyHash(config.SCRYPT_COST),
+    limitStores,
+    signInFailures: failureCounter(
+      limitStores.create('signin-account'),
+      config.SIGNIN_LOCKOUT_FAILURES,
+      config.SIGNIN_LOCKOUT_WINDOW_SECONDS * 1000,
+    ),
   };
   // Made now, so the first login naming an unknown account costs no more than any other.
   ctx

@@ -26,7 +26,7 @@ export const gatewayService = defineService({
   migrations: gatewayMigrations,
   loadConfig: loadGatewayConfig,
   internalToken: false,
-  http: { trustProxy: (config) => config.TRUST_PROXY },
+  http: { trustProxy: (config) => config.TRUSTED_PROXIES },
   build: async ({ config, deps, eventsCommitted }, options: GatewayOptions) => {
     // Keys made before fingerprints were stored; outside a rotation they are under the current pepper.
     if (!config.API_KEY_PEPPER_PREVIOUS)
@@ -38,7 +38,10 @@ export const gatewayService = defineService({
       beforeBody: [buildGatewayRouter(context, upstreams, options.catalogue)],
       consumers: gatewayConsumers,
       workers: [createMaintenanceWorker(deps.db, deps.logger)],
-      close: () => closeUpstreams(upstreams),
+      close: async () => {
+        closeUpstreams(upstreams);
+        await context.limitStores.close();
+      },
       context,
     };
   },

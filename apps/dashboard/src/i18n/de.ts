@@ -15,6 +15,8 @@ export const de: Messages = {
   signingIn: 'Anmeldung läuft…',
   invalidCredentials: 'E-Mail oder Passwort ist falsch.',
   tooManyAttempts: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
+  accountLocked:
+    'Zu viele fehlgeschlagene Anmeldungen für dieses Konto: Es ist für {minutes} Min. gesperrt. Bis dahin wird auch das richtige Passwort abgelehnt.',
   sessionExpired: 'Ihre Sitzung ist beendet. Melden Sie sich erneut an.',
   noAccount: 'Noch kein Konto?',
   createAccount: 'Konto erstellen',

@@ -14,6 +14,8 @@ export const en = {
   signingIn: 'Signing in…',
   invalidCredentials: 'The e-mail or password is wrong.',
   tooManyAttempts: 'Too many attempts. Try again in {seconds} seconds.',
+  accountLocked:
+    'Too many failed sign-ins for this account: it is locked for {minutes} min. Until then even the right password is refused.',
   sessionExpired: 'Your session ended. Sign in again.',
   noAccount: 'No account yet?',
   createAccount: 'Create an account',

@@ -21,7 +21,13 @@ export const errorResponses = {
     content: errorContent,
   },
   PayloadTooLarge: { description: 'Request body larger than allowed', content: errorContent },
-  TooManyRequests: { description: 'Rate limited', headers: retryAfter, content: errorContent },
+  TooManyRequests: {
+    description:
+      'Rate limited (per address, key or user), too many invalid API keys from this address, or a ' +
+      'sign-in whose account is locked after repeated failures (`details[0].code` `account_locked`)',
+    headers: retryAfter,
+    content: errorContent,
+  },
   InternalError: { description: 'Unexpected error (never contains internals)', content: errorContent },
   NotImplemented: {
     description: 'Part of the interface, not served by this release yet',

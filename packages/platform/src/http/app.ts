@@ -10,6 +10,8 @@ import { runWithContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { requireMetricsToken } from './metrics-token.js';
+import type { TrustProxy } from './trusted-proxies.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -23,8 +25,10 @@ export interface HttpAppOptions {
   readiness: ReadinessCheck[];
   /** Largest JSON body accepted; larger bodies get 413. */
   bodyLimit?: string;
-  /** Express `trust proxy` setting (hops of proxies whose X-Forwarded-For is believed). */
-  trustProxy?: boolean | number | string;
+  /** Express `trust proxy` setting: which peers' X-Forwarded-For is believed. */
+  trustProxy?: TrustProxy;
+  /** The bearer token /metrics asks for; without one /metrics is not served (404). */
+  metricsToken?: string;
   /** Run before the JSON parser (the gateway's proxy must see the raw stream). */
   beforeBody?: RequestHandler[];
 }
@@ -95,10 +99,12 @@ export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks: results });
   });
 
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', opts.metrics.registry.contentType);
-    res.send(await opts.metrics.registry.metrics());
-  });
+  if (opts.metricsToken) {
+    app.get('/metrics', requireMetricsToken(opts.metricsToken), async (_req, res) => {
+      res.setHeader('Content-Type', opts.metrics.registry.contentType);
+      res.send(await opts.metrics.registry.metrics());
+    });
+  }
 
   for (const h of opts.beforeBody ?? []) app.use(h);
   app.use(express.json({ limit: opts.bodyLimit ?? '64kb', strict: false }));

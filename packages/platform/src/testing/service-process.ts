@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { TEST_INTERNAL_SECRET } from './service-under-test.js';
+import { TEST_INTERNAL_SECRET, TEST_METRICS_TOKEN } from './service-under-test.js';
 
 /** The URL in the platform's `service started` log line (JSON), if `line` is that line. */
 const startedAt = (line: string): string | undefined => {
@@ -34,6 +34,7 @@ export const startServiceProcess = (
       env: {
         ...process.env,
         INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+        METRICS_TOKEN: TEST_METRICS_TOKEN,
         HOST: '127.0.0.1',
         PORT: '0',
         LOG_LEVEL: 'info',

@@ -26,6 +26,16 @@ import { observeEvents, type EventObserver } from './observe.js';
 /** The internal-token secret every service under test is configured with. */
 export const TEST_INTERNAL_SECRET = 'test-internal-token-secret-0123456789abcdef';
 
+/** The METRICS_TOKEN every service under test is configured with. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef-0123';
+
+/** A service's /metrics text, read as Prometheus does: with the metrics bearer token. */
+export const scrapeMetrics = async (baseUrl: string, token = TEST_METRICS_TOKEN): Promise<string> => {
+  const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`GET ${baseUrl}/metrics answered ${res.status}`);
+  return res.text();
+};
+
 export interface CallOptions {
   /** Who calls; `api_key` when a merchant is given, `public` otherwise. */
   caller?: CallerKind;
@@ -157,6 +167,7 @@ export const bootService = async <S extends OwningService, C extends BaseService
   const prefix = testQueuePrefix();
   const config = definition.loadConfig({
     INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     DATABASE_URL: testDb.url,
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: prefix,

@@ -6,6 +6,8 @@ import { listen, type RunningServer } from '../../src/http/server.js';
 import { createMetrics } from '../../src/metrics.js';
 import { quietLogger } from '../../src/testing/backends.js';
 
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789abcdef';
+
 describe('HTTP bootstrap', () => {
   let http: HttpApp;
   let server: RunningServer;
@@ -25,6 +27,7 @@ describe('HTTP bootstrap', () => {
         },
       ],
       bodyLimit: '1kb',
+      metricsToken: METRICS_TOKEN,
     });
     const app: Express = http.app;
     app.post('/echo', (req, res) => void res.json({ success: true, data: req.body }));
@@ -107,10 +110,43 @@ describe('HTTP bootstrap', () => {
     expect(bad.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
   });
 
-  it('exposes request histograms by route template on /metrics', async () => {
+  it('exposes request histograms by route template on /metrics, to the metrics token only', async () => {
     await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const text = await (await call('/metrics')).text();
+    const scrape = await call('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scrape.status).to.equal(200);
+    const text = await scrape.text();
     expect(text).to.match(/http_request_duration_seconds_count\{[^}]*route="\/echo"[^}]*status="200"/);
+
+    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: METRICS_TOKEN }]) {
+      const refused = await call('/metrics', { headers });
+      expect(refused.status).to.equal(401);
+      expect(refused.headers.get('www-authenticate')).to.equal('Bearer realm="metrics"');
+      expect(await refused.json()).to.deep.equal({
+        success: false,
+        error: 'Metrics need the metrics bearer token',
+        details: [],
+      });
+    }
+  });
+
+  it('does not serve /metrics at all without a metrics token', async () => {
+    const open = createHttpApp({
+      service: 'test',
+      logger: quietLogger(),
+      metrics: createMetrics('test', false),
+      readiness: [],
+    });
+    open.finalize();
+    const bare = await listen(open.app, 0, '127.0.0.1');
+    try {
+      const res = await fetch(`${bare.url}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(res.status).to.equal(404);
+      expect(await res.json()).to.deep.include({ success: false, error: 'No route for GET /metrics' });
+    } finally {
+      await bare.close();
+    }
   });
 
   it('turns /readyz to 503 once shutdown starts', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { RpcProxy, fiatTokenAbi } from '@stablepay/devnet';
-import { metricValue } from '@stablepay/platform/testing';
+import { TEST_METRICS_TOKEN, metricValue, scrapeMetrics } from '@stablepay/platform/testing';
 import { waitFor } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
 
@@ -17,7 +17,11 @@ describe('an RPC outage in the middle of a payment, through the gateway (Postgre
 
   before(async () => {
     const proxyUrl = await proxy.start();
-    h = await startStackHarness({ CHAIN_RPC_URLS_BASE: proxyUrl, TX_NOT_FOUND_AFTER_MS: '2000' });
+    h = await startStackHarness({
+      CHAIN_RPC_URLS_BASE: proxyUrl,
+      TX_NOT_FOUND_AFTER_MS: '2000',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
+    });
     proxy.target = h.stack.devnet.chains.find((c) => c.name === 'BASE')!.rpcUrl;
     shop = await h.register('outage@shop.example');
   });
@@ -28,7 +32,7 @@ describe('an RPC outage in the middle of a payment, through the gateway (Postgre
 
   const rpcErrors = async (): Promise<number> => {
     const watcher = h.stack.services.find((s) => s.name === 'chain-watcher')!;
-    return metricValue(await (await fetch(`${watcher.url}/metrics`)).text(), 'chain_rpc_errors_total', {
+    return metricValue(await scrapeMetrics(watcher.url), 'chain_rpc_errors_total', {
       chain: 'BASE',
     });
   };

@@ -58,6 +58,8 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
       RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
       RATE_LIMIT_KEY_PER_MINUTE: '10000000',
       RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
+      RATE_LIMIT_FAILED_KEYS_PER_MINUTE: '10000000',
+      SIGNIN_LOCKOUT_FAILURES: '10000000',
     });
     [shop, other] = await Promise.all([
       h.register(shopEmail),

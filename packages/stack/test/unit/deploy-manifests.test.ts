@@ -389,6 +389,13 @@ describe('deployment manifests', () => {
     expect(compose.services.checkout.command).to.deep.equal(['apps/checkout/server/dist/main.js']);
     expect(compose.services.dashboard.command).to.deep.equal(['apps/dashboard/server/dist/main.js']);
     expect(compose.services.gateway.environment.CORS_DASHBOARD_ORIGINS).to.contain('8082');
+    // The gateway's port is published directly: no client may name its own address.
+    expect(compose.services.gateway.ports).to.deep.equal(['8080:8080']);
+    expect(compose.services.gateway.environment).not.to.have.any.keys('TRUST_PROXY', 'TRUSTED_PROXIES');
+    // Its limits are shared through the compose file's Redis, which is not published.
+    expect(compose.services.gateway.environment.REDIS_URL).to.equal('redis://redis:6379/0');
+    expect(compose.services.gateway.depends_on.redis).to.deep.equal({ condition: 'service_healthy' });
+    expect(compose.services.redis.ports).to.equal(undefined);
     const devnet = compose.services.devnet;
     expect(devnet.profiles).to.deep.equal(['devnet']);
     expect(devnet.command).to.deep.equal(['deploy/devnet.mjs']);

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const root = resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
 const monitoring = join(root, 'monitoring');
@@ -101,6 +101,42 @@ describe('monitoring', () => {
       expect(p.targets, p.title).to.not.be.empty;
       for (const t of p.targets)
         for (const n of metricsIn(t.expr)) expect(known(n, exposed), `${p.title}: ${n}`).to.equal(true);
+    }
+  });
+
+  it("Prometheus scrapes the annotated pods as the alerts' job, sending the metrics token every service reads", () => {
+    const scrape = parse(readFileSync(join(monitoring, 'prometheus-scrape.yaml'), 'utf8')) as {
+      scrape_configs: Array<{
+        job_name: string;
+        authorization?: { type: string; credentials_file: string };
+        relabel_configs: Array<{ source_labels: string[]; action?: string; regex?: string }>;
+      }>;
+    };
+    const [job] = scrape.scrape_configs;
+    // ServiceDown reads `up{job="stablepay"}`.
+    expect(alerts.find((a) => a.alert === 'ServiceDown')!.expr).to.contain(`job="${job!.job_name}"`);
+    expect(job!.authorization).to.deep.equal({
+      type: 'Bearer',
+      credentials_file: '/etc/prometheus/secrets/stablepay-metrics/token',
+    });
+    expect(job!.relabel_configs[0]).to.deep.include({
+      source_labels: ['__meta_kubernetes_pod_annotation_prometheus_io_scrape'],
+      action: 'keep',
+    });
+
+    const k8s = join(root, 'k8s/base');
+    const deployments = readdirSync(k8s)
+      .flatMap((f) => parseAllDocuments(readFileSync(join(k8s, f), 'utf8')).map((d) => d.toJS()))
+      .filter(
+        (o) => o?.kind === 'Deployment' && o.spec.template.metadata.annotations?.['prometheus.io/scrape'],
+      );
+    expect(deployments.length).to.equal(12);
+    for (const d of deployments) {
+      const env = d.spec.template.spec.containers[0].env as Array<{ name: string; valueFrom?: any }>;
+      expect(
+        env.find((e) => e.name === 'METRICS_TOKEN')?.valueFrom,
+        `${d.metadata.name} reads METRICS_TOKEN`,
+      ).to.deep.equal({ secretKeyRef: { name: 'stablepay-secrets', key: 'METRICS_TOKEN' } });
     }
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { baseUnitsToDecimal } from '@stablepay/contracts';
-import { metricValue, waitFor, type EventObserver } from '@stablepay/platform/testing';
+import { metricValue, scrapeMetrics, waitFor, type EventObserver } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { Customer, units } from '../support/chain.js';
@@ -210,7 +210,7 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
         'chain.cctp.minted',
         'chain.cctp.transferred',
       ]);
-      const metrics = await (await fetch(`${h.url}/metrics`)).text();
+      const metrics = await scrapeMetrics(h.url);
       expect(metrics).to.not.match(/cctp_attestation_requests_total\{[^}]*outcome="malformed"[^}]*\} [1-9]/);
     } finally {
       attestation.control.setPendingShape('placeholders');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { formatEther, parseEther } from 'ethers';
 import type { ChainRegistry } from '@stablepay/contracts';
 import { createMetrics } from '@stablepay/platform';
-import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { TEST_METRICS_TOKEN, metricValue, waitFor } from '@stablepay/platform/testing';
 import { RpcProxy, deadUrl, startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { AttestationApi, AttestationUnavailable } from '../../src/chain/attestation-api.js';
@@ -104,7 +104,9 @@ describe('relayer gas, chain heads and attestation API calls at /metrics (anvil 
     it('leaves a chain that cannot be read out of the scrape, which still answers', async () => {
       proxy.mode = 'refuse';
       await sleep(CACHE_MS + 100);
-      const res = await fetch(`${h.url}/metrics`);
+      const res = await fetch(`${h.url}/metrics`, {
+        headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` },
+      });
       expect(res.status).to.equal(200);
       const text = await res.text();
       expect(hasSeries(text, 'chain_relayer_balance_ether', 'BASE')).to.equal(false);

@@ -18,6 +18,8 @@ import {
 } from '@stablepay/platform';
 import {
   TEST_INTERNAL_SECRET,
+  TEST_METRICS_TOKEN,
+  scrapeMetrics,
   bootService,
   type ServiceUnderTest,
   callService,
@@ -103,6 +105,7 @@ const startOn = async (
 ): Promise<Omit<Run, keyof Backends | 'close'>> => {
   const config = chainWatcherService.loadConfig({
     INTERNAL_TOKEN_SECRET: TEST_INTERNAL_SECRET,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     DATABASE_URL: backends.databaseUrl,
     AMQP_URL: backends.amqpUrl,
     AMQP_PREFIX: backends.prefix,
@@ -191,7 +194,7 @@ const withHelpers = async (run: Run, events: EventObserver) => {
     /** The verdict event of a payment, once it arrives. */
     verdict: (paymentId: string, timeoutMs = 15_000) =>
       event((e) => e.type.startsWith('chain.payment.') && e.data.paymentId === paymentId, timeoutMs),
-    metrics: async () => (await fetch(`${run.url}/metrics`)).text(),
+    metrics: () => scrapeMetrics(run.url),
     close: async (): Promise<void> => {
       await run.service.stop();
       await events.close();

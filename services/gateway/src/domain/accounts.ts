@@ -41,6 +41,7 @@ import {
 import { merchantPublicId } from './merchant-ids.js';
 import { createChallenge } from './mfa.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { accountLocked, signInAccountKey, type SignInFailure } from './sign-in-lockout.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 const INVALID_REFRESH = 'Invalid or expired refresh token';
@@ -152,28 +153,43 @@ export const issueTokens = async (
   };
 };
 
-/** A token pair, or a challenge for the second step when the account has two-factor sign-in. */
+/**
+ * A token pair, or a challenge for the second step when the account has two-factor sign-in.
+ * Attempts are counted per account (the e-mail, known or not) whatever address they come from,
+ * before the password is checked, and the right password clears the count: past
+ * SIGNIN_LOCKOUT_FAILURES in the window the account is locked and even the right password is
+ * refused, so guessing from many addresses, or many guesses at once, gains nothing. Every failure
+ * is in the audit log.
+ */
 export const login = async (
   ctx: GatewayContext,
   body: LoginBody,
   meta: RequestMeta,
 ): Promise<TokenPair | MfaChallenge> => {
   const { db } = ctx;
+  const account = signInAccountKey(body.email);
+  const lockedFor = await ctx.signInFailures.attempt(account);
+  if (lockedFor !== undefined) {
+    // Known e-mail or not, the same lookup and write: a lock-out reveals no accounts.
+    await auditFailure(ctx, body, meta, await findUserByEmail(db, body.email), 'account_locked');
+    throw accountLocked(lockedFor);
+  }
   const user = await findUserByEmail(db, body.email);
   // Unknown e-mail or not, one scrypt is spent, so response time does not reveal accounts.
   const valid = await verifyPassword(body.password, user?.password_hash ?? (await ctx.decoyPasswordHash()));
   const merchant = user && valid ? await findMerchantById(db, user.merchant_id) : undefined;
   if (!user || !valid || !merchant) {
-    await appendAudit(db, {
-      action: 'auth.login_failed',
-      userId: user?.id,
-      // The account's merchant sees attempts on it in its audit log.
-      merchantId: user?.merchant_id,
-      details: { email: body.email },
-      ...meta,
-    });
+    await auditFailure(
+      ctx,
+      body,
+      meta,
+      user,
+      !user ? 'unknown_account' : valid ? 'no_merchant' : 'wrong_password',
+    );
     throw unauthorized(INVALID_CREDENTIALS);
   }
+  // The right password ends a run of mistakes.
+  await ctx.signInFailures.clear(account);
   if (user.totp_enabled_at) return createChallenge(ctx, user);
   return db.transaction(async (trx) => {
     const pair = await issueTokens(ctx, trx, user, merchant, randomUUID());
@@ -186,6 +202,22 @@ export const login = async (
     return pair;
   });
 };
+
+const auditFailure = (
+  ctx: GatewayContext,
+  body: LoginBody,
+  meta: RequestMeta,
+  user: UserRow | undefined,
+  reason: SignInFailure,
+): Promise<void> =>
+  appendAudit(ctx.db, {
+    action: 'auth.login_failed',
+    userId: user?.id,
+    // The account's merchant sees attempts on it in its audit log.
+    merchantId: user?.merchant_id,
+    details: { email: body.email, reason },
+    ...meta,
+  });
 
 type RefreshOutcome = { kind: 'ok'; pair: TokenPair } | { kind: 'rejected' };
 

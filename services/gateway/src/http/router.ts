@@ -14,7 +14,7 @@ import {
   scopeGuard,
   sendError,
 } from '@stablepay/platform';
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { GatewayContext } from '../gateway-context.js';
 import { forwardTo } from '../proxy/forward.js';
 import type { Upstreams } from '../proxy/upstreams.js';
@@ -22,6 +22,7 @@ import { docsRouter } from './docs/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { PROXY_BODY_LIMIT, bufferForIdempotency, jsonBody } from './middleware/body.js';
 import { corsPolicyFor, createCors } from './middleware/cors.js';
+import { failedKeyThrottle } from './middleware/failed-keys.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiters } from './middleware/rate-limit.js';
 import { apiSecurityHeaders } from './middleware/security-headers.js';
@@ -89,7 +90,8 @@ export const buildGatewayRouter = (
   assertScopesDeclared('gateway router', served);
   const router = Router();
   const cors = createCors(config.CORS_DASHBOARD_ORIGINS);
-  const limiters = createRateLimiters(config);
+  const limiters = createRateLimiters(config, ctx.limitStores);
+  const failedKeys = failedKeyThrottle(ctx);
   const idempotent = idempotency(ctx);
   const json = jsonBody();
   const buffered = bufferForIdempotency(PROXY_BODY_LIMIT);
@@ -112,15 +114,18 @@ export const buildGatewayRouter = (
     return [canonicalPath(spec), validateForwarded(spec), buffered, idempotent, forwardFor(spec)];
   };
 
-  const chainFor = (spec: RouteSpec): RequestHandler[] => {
+  const chainFor = (spec: RouteSpec): (RequestHandler | ErrorRequestHandler)[] => {
     // First, so that every answer carries it, the gateway's own refusals included.
-    const chain: RequestHandler[] = spec.noStore ? [noStoreHeader] : [];
+    const chain: (RequestHandler | ErrorRequestHandler)[] = spec.noStore ? [noStoreHeader] : [];
     chain.push(cors.forRoute(corsPolicyFor(spec.auth, spec.path)));
     // Limits that need no verified identity run before authentication, so floods cost no lookups.
     if (spec.auth === 'public')
       chain.push(CREDENTIAL_ROUTES.has(spec.path) ? limiters.auth : limiters.public);
+    const takesKeys = spec.auth === 'key' || spec.auth === 'jwt_or_key';
+    if (takesKeys) chain.push(failedKeys.check);
     if (spec.auth === 'key') chain.push(limiters.apiKey);
     chain.push(authenticate(ctx, spec.auth, { managesApiKeys: spec.path.startsWith('/api-keys') }));
+    if (takesKeys) chain.push(failedKeys.record);
     chain.push(scopeGuard(spec));
     if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
     return [...chain, ...finalHandlers(spec)];

@@ -186,7 +186,7 @@ describe('gateway: two-factor sign-in, password change and the audit log', () =>
     expect(log.body.data.entries[0]).to.include({ actor: 'user' });
     const failed = log.body.data.entries[1];
     expect(failed).to.include({ actor: 'user' });
-    expect(failed.details).to.deep.equal({ email: me.email });
+    expect(failed.details).to.deep.equal({ email: me.email, reason: 'wrong_password' });
     expect(JSON.stringify(log.body)).not.to.contain('wrong password');
     expect(log.body.data).to.include({ total: 4, limit: 10, offset: 0 });
 

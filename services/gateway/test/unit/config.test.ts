@@ -30,8 +30,13 @@ describe('gateway configuration', () => {
       RATE_LIMIT_PUBLIC_PER_MINUTE: 120,
       RATE_LIMIT_KEY_PER_MINUTE: 600,
       RATE_LIMIT_AUTH_PER_MINUTE: 20,
-      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_FAILED_KEYS_PER_MINUTE: 20,
+      SIGNIN_LOCKOUT_FAILURES: 10,
+      SIGNIN_LOCKOUT_WINDOW_SECONDS: 900,
+      REDIS_KEY_PREFIX: 'stablepay:gateway:',
+      TRUSTED_PROXIES: false,
     });
+    expect(config.REDIS_URL).to.equal(undefined);
     expect(config.CORS_DASHBOARD_ORIGINS).to.deep.equal([]);
   });
 
@@ -69,19 +74,37 @@ describe('gateway configuration', () => {
     }
   });
 
-  it('parses lists, numbers and the trust-proxy setting', () => {
+  it('parses lists, numbers and the trusted proxies', () => {
     const config = loadGatewayConfig({
       ...required,
       CORS_DASHBOARD_ORIGINS: 'https://a.example, https://b.example',
-      TRUST_PROXY: '2',
+      TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,fd00::/8 ,loopback',
       ENVIRONMENT: 'test',
       SCRYPT_COST: '10',
+      REDIS_URL: 'redis://127.0.0.1:6379/0',
     });
     expect(config.CORS_DASHBOARD_ORIGINS).to.deep.equal(['https://a.example', 'https://b.example']);
-    expect(config.TRUST_PROXY).to.equal(2);
+    expect(config.TRUSTED_PROXIES).to.deep.equal(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', 'loopback']);
     expect(config.ENVIRONMENT).to.equal('test');
     expect(config.SCRYPT_COST).to.equal(10);
-    expect(loadGatewayConfig({ ...required, TRUST_PROXY: 'false' }).TRUST_PROXY).to.equal(false);
+    expect(config.REDIS_URL).to.equal('redis://127.0.0.1:6379/0');
+  });
+
+  it('refuses proxy settings that would let clients name their own address', () => {
+    const problems = (env: Record<string, string>): string => {
+      try {
+        loadGatewayConfig({ ...required, ...env });
+      } catch (err) {
+        return (err as ConfigError).problems.join('\n');
+      }
+      return expect.fail('should have thrown');
+    };
+    // Hop counts and `true` trust whatever a client sends when the port is published directly.
+    expect(problems({ TRUST_PROXY: '1' })).to.match(/TRUST_PROXY: is replaced by TRUSTED_PROXIES/);
+    expect(problems({ TRUSTED_PROXIES: 'true' })).to.include('"true" is not an IP address');
+    expect(problems({ TRUSTED_PROXIES: '10.0.0.0/33' })).to.include('"10.0.0.0/33"');
+    expect(problems({ TRUSTED_PROXIES: '1' })).to.include('"1"');
+    expect(problems({ REDIS_URL: 'http://127.0.0.1:6379' })).to.include('REDIS_URL');
   });
 
   it('rejects prefixes that would not form valid ids', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@stablepay/platform/testing';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const FEED = (day: string, usd: string) =>
@@ -35,7 +35,7 @@ describe('invoice numbering health at /metrics (PostgreSQL + RabbitMQ)', functio
     await new Promise<void>((r) => feed.close(() => r()));
   });
 
-  const scrape = async () => (await fetch(`${h.url}/metrics`)).text();
+  const scrape = () => scrapeMetrics(h.url);
 
   it('shows the withdrawal waiting for its invoice, its age and the failed issues, until it is numbered', async () => {
     const idle = await scrape();

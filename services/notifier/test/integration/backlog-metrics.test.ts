@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@stablepay/platform/testing';
 import { BACKLOG_TOP_ENDPOINTS } from '../../src/metrics.js';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -30,7 +30,7 @@ describe('webhook backlog and disabled endpoints at /metrics (PostgreSQL + Rabbi
     await rx?.close();
   });
 
-  const scrape = async () => (await fetch(`${h.url}/metrics`)).text();
+  const scrape = () => scrapeMetrics(h.url);
 
   it('reports due attempts and their age per endpoint, for the largest backlogs only', async () => {
     const crowded = await h.merchant();

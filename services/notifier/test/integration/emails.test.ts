@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
-import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@stablepay/platform/testing';
 import { paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { SmtpSink, freePort } from '../support/smtp.js';
@@ -128,7 +128,7 @@ describe('e-mails (real SMTP server)', function () {
     smtp.refuseWith = undefined;
 
     // Every SMTP exchange is timed by its outcome.
-    const text = await (await fetch(`${h.url}/metrics`)).text();
+    const text = await scrapeMetrics(h.url);
     expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'refused' })).to.be.at.least(1);
     expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'error' })).to.be.at.least(2);
     expect(metricValue(text, 'email_send_duration_seconds_count', { outcome: 'sent' })).to.be.at.least(1);

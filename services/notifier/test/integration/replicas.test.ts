@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@stablepay/platform/testing';
 import { paymentData } from '../support/fixtures.js';
 import { harnessEnv, startHarness, type Harness } from '../support/harness.js';
 import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process.js';
@@ -68,9 +68,7 @@ describe('two notifier replicas on one database and one queue', function () {
     expect(attempts).to.have.length(123);
     expect(attempts.every((a) => a.attempt === 1)).to.equal(true);
     const shares = await Promise.all(
-      [first, second].map(async (h) =>
-        metricValue(await (await fetch(`${h.url}/metrics`)).text(), 'webhook_attempts_total'),
-      ),
+      [first, second].map(async (h) => metricValue(await scrapeMetrics(h.url), 'webhook_attempts_total')),
     );
     expect(shares[0]! + shares[1]!).to.equal(123);
     console.log(`      (attempts per replica: ${shares.join(' + ')})`);

@@ -27,9 +27,11 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
       setError(
         err instanceof ApiError && err.status === 401
           ? t('invalidCredentials')
-          : err instanceof ApiError && err.status === 429
-            ? t('tooManyAttempts', { seconds: err.retryAfter ?? 60 })
-            : errorText(t, err),
+          : err instanceof ApiError && err.details.some((d) => d.code === 'account_locked')
+            ? t('accountLocked', { minutes: Math.max(1, Math.ceil((err.retryAfter ?? 60) / 60)) })
+            : err instanceof ApiError && err.status === 429
+              ? t('tooManyAttempts', { seconds: err.retryAfter ?? 60 })
+              : errorText(t, err),
       );
       setBusy(false);
     }

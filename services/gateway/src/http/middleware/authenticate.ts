@@ -18,9 +18,13 @@ const bearerToken = (req: Request): string | undefined => {
 
 const presentedApiKey = (req: Request): string | undefined => req.header('x-api-key')?.trim() || undefined;
 
-const fromApiKey = async (ctx: GatewayContext, key: string): Promise<InternalClaims> => {
+const fromApiKey = async (ctx: GatewayContext, key: string, res: Response): Promise<InternalClaims> => {
   const claims = await authenticateApiKey(ctx, key);
-  if (!claims) throw new AppError('unauthorized', 'Invalid or revoked API key');
+  if (!claims) {
+    // Counted against the client's address by the failed-key throttle.
+    res.locals.rejectedApiKey = true;
+    throw new AppError('unauthorized', 'Invalid or revoked API key');
+  }
   return claims;
 };
 
@@ -60,7 +64,7 @@ export const authenticate =
           break;
         case 'key':
           if (!apiKey) throw new AppError('unauthorized', API_KEY_REQUIRED);
-          res.locals.auth = await fromApiKey(ctx, apiKey);
+          res.locals.auth = await fromApiKey(ctx, apiKey, res);
           break;
         case 'jwt':
           if (!bearer) {
@@ -70,7 +74,7 @@ export const authenticate =
           res.locals.auth = fromBearer(ctx, bearer);
           break;
         case 'jwt_or_key':
-          if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey);
+          if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey, res);
           else if (bearer) res.locals.auth = fromBearer(ctx, bearer);
           else
             throw new AppError(

@@ -3,18 +3,30 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import type { GatewayConfig } from '../../config.js';
 import { apiKeyDigest } from '../../domain/credentials.js';
+import type { RateLimitStores } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
 
-const clientIp = (req: Request): string => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+/**
+ * The client's address: the TCP peer's, or the one our trusted proxies (TRUSTED_PROXIES) name in
+ * X-Forwarded-For. IPv6 addresses count by their /56, so one host cannot step around a limit.
+ */
+export const clientIp = (req: Request): string =>
+  ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 
-const limiter = (limit: number, keyGenerator: (req: Request, res: Response) => string): RequestHandler =>
+const limiter = (
+  stores: RateLimitStores,
+  name: string,
+  limit: number,
+  keyGenerator: (req: Request, res: Response) => string,
+): RequestHandler =>
   rateLimit({
     windowMs: WINDOW_MS,
     limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     keyGenerator,
+    store: stores.create(name),
     handler: (req: Request, res: Response) => {
       const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
       const seconds = reset
@@ -25,9 +37,9 @@ const limiter = (limit: number, keyGenerator: (req: Request, res: Response) => s
   });
 
 /**
- * One limiter per class of caller, each counting in this replica's memory: with N replicas behind
- * a balancer a client gets up to N times the limit. That bounds abuse of one process, which is
- * what these limits are for; a shared store (Redis) would make them exact across replicas.
+ * One limiter per class of caller. With REDIS_URL the counts are shared by every replica, so a
+ * limit is the limit of the deployment; without it each replica counts alone (N replicas behind a
+ * balancer let a client make up to N times the limit).
  */
 export interface RateLimiters {
   /** per client IP, every public route */
@@ -40,14 +52,14 @@ export interface RateLimiters {
   user: RequestHandler;
 }
 
-export const createRateLimiters = (config: GatewayConfig): RateLimiters => ({
-  public: limiter(config.RATE_LIMIT_PUBLIC_PER_MINUTE, (req) => `ip:${clientIp(req)}`),
-  auth: limiter(config.RATE_LIMIT_AUTH_PER_MINUTE, (req) => `ip:${clientIp(req)}`),
-  apiKey: limiter(config.RATE_LIMIT_KEY_PER_MINUTE, (req) => {
+export const createRateLimiters = (config: GatewayConfig, stores: RateLimitStores): RateLimiters => ({
+  public: limiter(stores, 'public', config.RATE_LIMIT_PUBLIC_PER_MINUTE, (req) => `ip:${clientIp(req)}`),
+  auth: limiter(stores, 'auth', config.RATE_LIMIT_AUTH_PER_MINUTE, (req) => `ip:${clientIp(req)}`),
+  apiKey: limiter(stores, 'api-key', config.RATE_LIMIT_KEY_PER_MINUTE, (req) => {
     const key = req.header('x-api-key')?.trim();
     return key ? `key:${apiKeyDigest(config.API_KEY_PEPPER, key)}` : `ip:${clientIp(req)}`;
   }),
-  user: limiter(config.RATE_LIMIT_KEY_PER_MINUTE, (req, res) => {
+  user: limiter(stores, 'user', config.RATE_LIMIT_KEY_PER_MINUTE, (req, res) => {
     const auth = res.locals.auth;
     if (auth?.caller === 'api_key' && auth.apiKeyId) return `key:${auth.apiKeyId}`;
     return auth?.userId ? `user:${auth.userId}` : `ip:${clientIp(req)}`;
