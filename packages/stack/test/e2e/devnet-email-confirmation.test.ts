@@ -79,9 +79,11 @@ describe('e-mail confirmation on the devnet, through the gateway (PostgreSQL, Ra
       return r.body.data?.status === 'completed';
     }, 'payment completion');
   };
-  const withdraw = () =>
+  // Requesting withdrawals is a scope only ever given on purpose.
+  let payoutKey: Record<string, string> | undefined;
+  const withdraw = async () =>
     h.gw.call('POST', '/withdrawals/api/create', {
-      headers: shop.key,
+      headers: (payoutKey ??= await h.createKey(shop, ['withdrawals:write'], 'payouts')),
       body: {
         currency: 'USDC',
         amount: '5',
