@@ -7,6 +7,7 @@ import { reconciliationRoutes } from './routes/reconciliation-routes.js';
 import { securityRoutes } from './routes/security-routes.js';
 import type { OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
+import { withdrawalAddressRoutes } from './routes/withdrawal-address-routes.js';
 
 export type { HttpMethod, OwningService, RouteAuth, RouteResponse, RouteSpec } from './routes/types.js';
 
@@ -15,6 +16,7 @@ const catalogue = [
   ...securityRoutes,
   ...paymentRoutes,
   ...moneyRoutes,
+  ...withdrawalAddressRoutes,
   ...reconciliationRoutes,
   ...webhookRoutes,
   ...dashboardRoutes,

@@ -487,6 +487,9 @@ export const de: Messages = {
   audit_webhook_endpoint_created: 'Webhook-Endpunkt hinzugefügt',
   audit_webhook_endpoint_deleted: 'Webhook-Endpunkt gelöscht',
   audit_webhook_endpoint_secret_regenerated: 'Webhook-Signaturgeheimnis ersetzt',
+  audit_withdrawal_address_added: 'Auszahlungsadresse hinzugefügt',
+  audit_withdrawal_address_removed: 'Auszahlungsadresse entfernt',
+  audit_auth_step_up_failed: 'Falscher Code zur Bestätigung einer Aktion',
   // needs attention
   attentionWebhook: 'Der Webhook-Endpunkt {url} ist deaktiviert: Ihn erreichen keine Ereignisse.',
   attentionWebhookAction: 'Beheben und aktivieren',

@@ -484,6 +484,9 @@ export const en = {
   audit_webhook_endpoint_created: 'Webhook endpoint created',
   audit_webhook_endpoint_deleted: 'Webhook endpoint deleted',
   audit_webhook_endpoint_secret_regenerated: 'Webhook signing secret replaced',
+  audit_withdrawal_address_added: 'Withdrawal address added',
+  audit_withdrawal_address_removed: 'Withdrawal address removed',
+  audit_auth_step_up_failed: 'Wrong code to confirm an action',
   // needs attention
   attentionWebhook: 'The webhook endpoint {url} is disabled: no events reach it.',
   attentionWebhookAction: 'Fix and enable it',

@@ -10,7 +10,8 @@ export const errorResponses = {
   BadRequest: { description: 'Validation failed; `details` lists every problem', content: errorContent },
   Unauthorized: { description: 'Missing, invalid, expired or revoked credential', content: errorContent },
   Forbidden: {
-    description: 'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys)',
+    description:
+      'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys), or a step-up it needs is missing',
     content: errorContent,
   },
   NotFound: { description: 'No such resource for this merchant', content: errorContent },

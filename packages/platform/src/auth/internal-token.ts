@@ -14,6 +14,8 @@ export interface InternalClaims {
   merchantPublicId?: string;
   userId?: string;
   apiKeyId?: string;
+  /** Set by the gateway on a `stepUp` route once the user proved it again: how (a code, or a recent sign-in). */
+  stepUp?: 'mfa' | 'recent_sign_in';
 }
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
@@ -70,10 +72,11 @@ const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayl
 
 export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims => {
   const decoded = verifyWithAny(secrets, token);
-  const { caller, merchantId, merchantPublicId, userId, apiKeyId } = decoded;
+  const { caller, merchantId, merchantPublicId, userId, apiKeyId, stepUp } = decoded;
   if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
   if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
-  return { caller, merchantId, merchantPublicId, userId, apiKeyId };
+  const steppedUp = stepUp === 'mfa' || stepUp === 'recent_sign_in' ? { stepUp } : {};
+  return { caller, merchantId, merchantPublicId, userId, apiKeyId, ...steppedUp };
 };
 
 /** The current secret, then the previous one when a rotation has set it. */

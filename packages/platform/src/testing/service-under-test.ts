@@ -33,6 +33,8 @@ export interface CallOptions {
   /** The dashboard user or API key the token names; a fresh id by default, as the gateway always names one. */
   userId?: string;
   apiKeyId?: string;
+  /** The step-up the gateway checked (a `stepUp` route refuses a user call without one). */
+  stepUp?: 'mfa' | 'recent_sign_in';
   body?: unknown;
   /** A body sent as is (malformed JSON, wrong content type). */
   rawBody?: string;
@@ -66,6 +68,7 @@ export const callService = async (
       merchantPublicId: withMerchant ? opts.merchantPublicId : undefined,
       userId: caller === 'user' ? (opts.userId ?? randomUUID()) : undefined,
       apiKeyId: caller === 'api_key' ? (opts.apiKeyId ?? randomUUID()) : undefined,
+      ...(opts.stepUp && { stepUp: opts.stepUp }),
     });
   }
   const res = await fetch(`${baseUrl}${path}`, {

@@ -19,6 +19,7 @@ import { corsPolicyFor, createCors } from './middleware/cors.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiters } from './middleware/rate-limit.js';
 import { apiSecurityHeaders } from './middleware/security-headers.js';
+import { requireStepUp } from './middleware/step-up.js';
 import { ownRoutes } from './own-routes.js';
 
 /** Routes where a password is checked or an account created: their own, tighter, per-IP limit. */
@@ -76,6 +77,12 @@ export const buildGatewayRouter = (
   const json = jsonBody();
   const buffered = bufferForIdempotency(PROXY_BODY_LIMIT);
   const own = ownRoutes(ctx, served);
+  const steppedUp = requireStepUp(ctx);
+  const misplaced = served.filter((s) => s.stepUp && s.auth !== 'jwt');
+  if (misplaced.length)
+    throw new Error(
+      `stepUp is for dashboard (jwt) routes only: ${misplaced.map((s) => s.operationId).join(', ')}`,
+    );
 
   const forwardFor = (spec: RouteSpec): RequestHandler => {
     const upstream = upstreams.get(spec.service);
@@ -104,6 +111,7 @@ export const buildGatewayRouter = (
     if (spec.auth === 'key') chain.push(limiters.apiKey);
     chain.push(authenticate(ctx, spec.auth, { managesApiKeys: spec.path.startsWith('/api-keys') }));
     if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
+    if (spec.stepUp) chain.push(steppedUp);
     return [...chain, ...finalHandlers(spec)];
   };
 

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { InvoiceIssuedData, PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import type {
+  InvoiceIssuedData,
+  PaymentWebhookData,
+  RefundWebhookData,
+  WithdrawalAddressAddedData,
+  WithdrawalAddressRemovedData,
+} from '@stablepay/contracts';
 import {
   customerOfPayment,
   enqueueEmail,
@@ -16,6 +22,8 @@ import {
   paymentReceipt,
   paymentReceived,
   refundCompleted,
+  withdrawalAddressAdded,
+  withdrawalAddressRemoved,
   type TemplateName,
 } from '../mail/templates.js';
 import type { NotifierContext } from './context.js';
@@ -196,4 +204,40 @@ export const queueInvoiceEmail = async (
       attachment: { kind: 'invoice_pdf', id: invoice.invoiceId, fileName: invoice.fileName },
     },
   ]);
+};
+
+type AddressChange =
+  | { kind: 'added'; data: WithdrawalAddressAddedData }
+  | { kind: 'removed'; data: WithdrawalAddressRemovedData };
+
+/**
+ * withdrawal_address.added / .removed: a notice to the merchant, so a change they did not make is
+ * seen (and, for an added address, undone within its hold). One message per event.
+ */
+export const queueWithdrawalAddressEmail = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string },
+  change: AddressChange,
+): Promise<number> => {
+  const merchantId = change.data.merchantId;
+  const merchant = await findMerchant(trx, merchantId);
+  const recipient = normaliseAddress(merchant?.email);
+  if (!merchant || !recipient) {
+    ctx.logger.warn('no merchant e-mail known; withdrawal address notice not sent', { merchantId });
+    return 0;
+  }
+  const notice: Notice =
+    change.kind === 'added'
+      ? {
+          template: TEMPLATES.withdrawalAddressAdded,
+          recipient,
+          content: withdrawalAddressAdded({ address: change.data, merchantName: merchant.name }),
+        }
+      : {
+          template: TEMPLATES.withdrawalAddressRemoved,
+          recipient,
+          content: withdrawalAddressRemoved({ address: change.data, merchantName: merchant.name }),
+        };
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId }, [notice]);
 };

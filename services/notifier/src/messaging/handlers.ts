@@ -5,7 +5,12 @@ import { createEventDeliveries, insertEvent, type CreatedDelivery } from '../db/
 import { subscribedEndpoints } from '../db/endpoints-repo.js';
 import { upsertMerchant } from '../db/mail-repo.js';
 import type { NotifierContext } from '../domain/context.js';
-import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../domain/emails.js';
+import {
+  queueInvoiceEmail,
+  queuePaymentEmails,
+  queueRefundEmail,
+  queueWithdrawalAddressEmail,
+} from '../domain/emails.js';
 import { webhookBody } from '../domain/payloads.js';
 
 /**
@@ -96,5 +101,9 @@ export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
     [EventTypes.RefundFailed]: deliver,
     [EventTypes.InvoiceIssued]: async (event, trx) =>
       void (await queueInvoiceEmail(ctx, trx, event, event.data)),
+    [EventTypes.WithdrawalAddressAdded]: async (event, trx) =>
+      void (await queueWithdrawalAddressEmail(ctx, trx, event, { kind: 'added', data: event.data })),
+    [EventTypes.WithdrawalAddressRemoved]: async (event, trx) =>
+      void (await queueWithdrawalAddressEmail(ctx, trx, event, { kind: 'removed', data: event.data })),
   };
 };

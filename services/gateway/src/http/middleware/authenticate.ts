@@ -24,9 +24,11 @@ const fromApiKey = async (ctx: GatewayContext, key: string): Promise<InternalCla
   return claims;
 };
 
-const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
+const fromBearer = (ctx: GatewayContext, token: string, res: Response): InternalClaims => {
   try {
     const claims = verifyAccessToken(accessTokenSecrets(ctx.config), token);
+    // How recent the sign-in is, for step-up routes; not a claim services need.
+    res.locals.authTime = claims.authTime;
     return {
       caller: 'user',
       merchantId: claims.merchantId,
@@ -67,11 +69,11 @@ export const authenticate =
             if (apiKey && opts.managesApiKeys) throw forbidden(API_KEYS_CANNOT_MANAGE_KEYS);
             throw new AppError('unauthorized', BEARER_REQUIRED);
           }
-          res.locals.auth = fromBearer(ctx, bearer);
+          res.locals.auth = fromBearer(ctx, bearer, res);
           break;
         case 'jwt_or_key':
           if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey);
-          else if (bearer) res.locals.auth = fromBearer(ctx, bearer);
+          else if (bearer) res.locals.auth = fromBearer(ctx, bearer, res);
           else
             throw new AppError(
               'unauthorized',

@@ -26,6 +26,9 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.created',
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_regenerated',
+  'withdrawal_address.added',
+  'withdrawal_address.removed',
+  'auth.step_up_failed',
   'user.registered',
 ] as const satisfies readonly AuditAction[];
 type Unlisted = Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>;
