@@ -109,7 +109,12 @@ export const buildGatewayRouter = (
     if (spec.auth === 'public')
       chain.push(CREDENTIAL_ROUTES.has(spec.path) ? limiters.auth : limiters.public);
     if (spec.auth === 'key') chain.push(limiters.apiKey);
-    chain.push(authenticate(ctx, spec.auth, { managesApiKeys: spec.path.startsWith('/api-keys') }));
+    chain.push(
+      authenticate(ctx, spec.auth, {
+        managesApiKeys: spec.path.startsWith('/api-keys'),
+        managesAddressBook: spec.path.startsWith('/withdrawal-addresses'),
+      }),
+    );
     if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
     if (spec.stepUp) chain.push(steppedUp);
     return [...chain, ...finalHandlers(spec)];
