@@ -98,8 +98,12 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
       body: { email, password, merchantName: `Shop ${n}`, blockchain: 'BASE' },
     });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
-    const login = await gw.until('POST', '/auth/login', { body: { email, password } });
-    const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
+    const signIn = async () => {
+      const login = await gw.until('POST', '/auth/login', { body: { email, password } });
+      expect(login.status, JSON.stringify(login.body)).to.equal(200);
+      return { authorization: `Bearer ${login.body.data.access_token}` };
+    };
+    const bearer = await signIn();
     const key = await gw.until('POST', '/api-keys', { body: { name: 'server' }, headers: bearer });
     expect(key.status).to.equal(201);
     const merchantId = r.body.data.merchant.id as string;
@@ -125,6 +129,7 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     const merchant: Merchant = {
       merchantId,
       bearer,
+      signIn,
       key: { 'x-api-key': key.body.data.key },
       wallet: wallet!,
       endpoints: [],
