@@ -15,6 +15,7 @@ import {
   type TestGateway,
 } from './harness.js';
 
+const DASHBOARD = 'https://dashboard.example.test';
 const ADDRESS = { address: '0x52908400098527886E0F7030069857D2E4169EE7', label: 'Cold wallet' };
 
 describe('gateway: step-up before sensitive dashboard actions (the withdrawal address book)', () => {
@@ -26,6 +27,7 @@ describe('gateway: step-up before sensitive dashboard actions (the withdrawal ad
     gw = await startTestGateway(upstream.url, {
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       STEP_UP_MAX_AGE_SECONDS: '60',
+      CORS_DASHBOARD_ORIGINS: DASHBOARD,
     });
   });
   after(async () => {
@@ -162,6 +164,18 @@ describe('gateway: step-up before sensitive dashboard actions (the withdrawal ad
       expect(res.body.error).to.match(/API keys cannot/);
     }
     expect((await call(gw.url, 'GET', '/withdrawal-addresses')).status).to.equal(401);
+
+    const preflight = await fetch(`${gw.url}/withdrawal-addresses`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: DASHBOARD,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-mfa-code',
+      },
+    });
+    expect(preflight.status).to.equal(204);
+    expect(preflight.headers.get('access-control-allow-origin')).to.equal(DASHBOARD);
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).to.contain('x-mfa-code');
   });
 
   it('records address book changes from the invoicing service in the audit log, once each', async () => {

@@ -46,11 +46,15 @@ describe('the withdrawal address book and its hold (PostgreSQL + RabbitMQ)', fun
       currency: 'USDC',
       destination_address: destination,
     });
+  /** As if the address had been added a day ago: its hold has just passed. */
   const endHold = (id: string) =>
     h
       .db('withdrawal_addresses')
       .where({ id })
-      .update({ usable_from: h.db.raw(`now() - interval '1 second'`) });
+      .update({
+        created_at: h.db.raw(`now() - interval '1 day 1 second'`),
+        usable_from: h.db.raw(`now() - interval '1 second'`),
+      });
 
   it('adds an address on hold for 24 hours, in its checksummed spelling, and announces it', async () => {
     const m = h.merchant();
