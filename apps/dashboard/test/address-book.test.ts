@@ -104,7 +104,8 @@ describe('dashboard: withdrawal address book with its waiting period (Chromium)'
     // The withdrawal form picks its destination from the book.
     await page.getByRole('link', { name: 'Withdrawals', exact: true }).click();
     await page.getByRole('heading', { name: 'Request a withdrawal' }).waitFor();
-    const options = await page.locator('#w-destination option').allInnerTexts();
+    await page.locator('#w-destination option').first().waitFor({ state: 'attached' });
+    const options = await page.locator('#w-destination option').allTextContents();
     expect(options).to.deep.equal([`Savings · ${address}`]);
 
     // Removing asks first; keeping it changes nothing.
@@ -137,7 +138,7 @@ describe('dashboard: withdrawal address book with its waiting period (Chromium)'
     expect(book.body.data.addresses.map((a: { address: string }) => a.address)).to.deep.equal([second]);
   });
 
-  it('asks for an authenticator code when two-factor sign-in is on, and reads well on a phone and in German', async () => {
+  it('asks for an authenticator code when two-factor sign-in is on (in German, on a phone)', async () => {
     const email = `book-2fa-${Date.now()}@example.com`;
     const merchant = await registerMerchant(s.gw, email);
     const setup = await s.gw.call('POST', '/auth/mfa/totp/setup', { headers: merchant.bearer });
@@ -149,40 +150,41 @@ describe('dashboard: withdrawal address book with its waiting period (Chromium)'
     expect(enabled.status).to.equal(200);
     const recovery = enabled.body.data.recovery_codes as string[];
 
-    const { page } = await open({ viewport: PHONE });
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { page } = await open({ viewport: PHONE, locale: 'de-DE' });
+    await page.getByLabel('E-Mail').fill(email);
+    await page.getByLabel('Passwort').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
     // A recovery code signs in and leaves the authenticator's next code for the change below.
-    await page.getByLabel('Code from your authenticator app').fill(recovery[0]!);
-    await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByLabel('Code aus Ihrer Authenticator-App').fill(recovery[0]!);
+    await page.getByRole('button', { name: 'Bestätigen' }).click();
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
     await page.evaluate(() => {
       window.location.hash = '#/money/addresses';
     });
-    await page.getByRole('heading', { name: 'Add an address' }).waitFor();
+    await page.getByRole('heading', { name: 'Adresse hinzufügen' }).waitFor();
 
     const address = Wallet.createRandom().address;
-    await page.getByLabel('Label').fill('Treasury');
-    await page.getByLabel('Destination address').fill(address);
-    const code = page.locator('#add-address-code');
+    await page.getByLabel('Bezeichnung').fill('Treasury');
+    await page.getByLabel('Zieladresse').fill(address);
+    const code = page.getByLabel('Code aus Ihrer Authenticator-App');
     await code.fill('000000');
-    await page.getByRole('button', { name: 'Add address' }).click();
+    await page.getByRole('button', { name: 'Adresse hinzufügen' }).click();
     await page.getByRole('alert').filter({ hasText: 'The code is not valid' }).waitFor();
     expect(await code.inputValue()).to.equal('');
     await code.fill(authenticatorCode(secret, 1));
-    await page.getByRole('button', { name: 'Add address' }).click();
-    await page.getByText(/“Treasury” was added/).waitFor();
+    await page.getByRole('button', { name: 'Adresse hinzufügen' }).click();
+    await page.getByText(/„Treasury“ wurde hinzugefügt/).waitFor();
     const treasury = row(page, 'Treasury');
     await treasury.locator('[data-status="on_hold"]').waitFor();
+    expect(await treasury.innerText()).to.match(/Wartezeit[\s\S]*nutzbar in [1-3] Sek\./);
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'address-book-phone');
 
     // Removal asks for a code too.
-    await treasury.getByRole('button', { name: 'Remove Treasury' }).click();
+    await treasury.getByRole('button', { name: 'Treasury entfernen' }).click();
     await page
-      .getByRole('group', { name: 'Confirm removing Treasury' })
-      .getByLabel('Code from your authenticator app')
+      .getByRole('group', { name: 'Entfernen von Treasury bestätigen' })
+      .getByLabel('Code aus Ihrer Authenticator-App')
       .waitFor();
     await s.shot(page, 'address-book-remove-code-phone');
 

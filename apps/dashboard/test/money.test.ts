@@ -77,6 +77,7 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
     await page.getByRole('heading', { name: 'Request a withdrawal' }).waitFor();
     await page.getByText('Your wallet holds 50.00 USDC.').waitFor();
 
+    await page.locator('#w-destination option').first().waitFor({ state: 'attached' });
     expect(await page.getByLabel('Destination', { exact: true }).inputValue()).to.equal(
       approved.body.data.id,
     );

@@ -42,27 +42,27 @@ export const AddAddressForm = ({ onAdded }: { onAdded: () => void }) => {
     <form class="card form" onSubmit={submit} noValidate aria-labelledby="add-address-title">
       <h2 id="add-address-title">{t('addAddressTitle')}</h2>
       <p class="muted">{t('addAddressIntro')}</p>
-      <div class="filter-grid">
-        <div class="field">
-          <label for="address-label">{t('addressLabel')}</label>
-          <input
-            id="address-label"
-            maxLength={100}
-            value={label}
-            onInput={(ev) => setLabel(ev.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="address-value">{t('destinationAddress')}</label>
-          <input
-            id="address-value"
-            autoComplete="off"
-            spellcheck={false}
-            placeholder="0x…"
-            value={address}
-            onInput={(ev) => setAddress(ev.currentTarget.value)}
-          />
-        </div>
+      <div class="field">
+        <label for="address-label">{t('addressLabel')}</label>
+        <input
+          id="address-label"
+          class="narrow"
+          maxLength={100}
+          value={label}
+          onInput={(ev) => setLabel(ev.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for="address-value">{t('destinationAddress')}</label>
+        <input
+          id="address-value"
+          class="address-input"
+          autoComplete="off"
+          spellcheck={false}
+          placeholder="0x…"
+          value={address}
+          onInput={(ev) => setAddress(ev.currentTarget.value)}
+        />
       </div>
       {stepUp.fields}
       {error && <Alert>{error}</Alert>}

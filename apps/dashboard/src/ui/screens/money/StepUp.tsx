@@ -53,6 +53,7 @@ export const useStepUp = (idPrefix: string) => {
       <label for={`${idPrefix}-code`}>{t('stepUpCode')}</label>
       <input
         id={`${idPrefix}-code`}
+        class="narrow"
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={6}
@@ -69,6 +70,7 @@ export const useStepUp = (idPrefix: string) => {
       <label for={`${idPrefix}-password`}>{t('stepUpPassword')}</label>
       <input
         id={`${idPrefix}-password`}
+        class="narrow"
         type="password"
         autoComplete="current-password"
         value={password}
