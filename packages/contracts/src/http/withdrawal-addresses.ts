@@ -35,7 +35,13 @@ export const WITHDRAWAL_ADDRESS_LABEL_MAX = 100;
  */
 export const AddWithdrawalAddressBody = z.object({
   address: EvmAddress,
-  label: z.string().trim().min(1).max(WITHDRAWAL_ADDRESS_LABEL_MAX),
+  /** one line: it goes into e-mail subjects and the audit log */
+  label: z
+    .string()
+    .trim()
+    .min(1)
+    .max(WITHDRAWAL_ADDRESS_LABEL_MAX)
+    .regex(/^[^\p{Cc}]*$/u, 'Must be one line, without control characters'),
 });
 export type AddWithdrawalAddressBody = z.infer<typeof AddWithdrawalAddressBody>;
 

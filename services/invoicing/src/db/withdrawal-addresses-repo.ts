@@ -30,8 +30,10 @@ export const insertWithdrawalAddress = async (
     merchant_id: row.merchantId,
     address: row.address,
     label: row.label,
-    created_at: db.fn.now(),
-    usable_from: db.raw(`now() + ? * interval '1 millisecond'`, [row.holdMs]),
+    // Cut to the column's millisecond precision here: stored as is, a rounded-up usable_from would
+    // sit after now() and keep an address with no hold on hold for a moment.
+    created_at: db.raw(`date_trunc('milliseconds', now())`),
+    usable_from: db.raw(`date_trunc('milliseconds', now()) + ? * interval '1 millisecond'`, [row.holdMs]),
     added_by_user_id: row.userId,
   });
   return (await findWithdrawalAddress(db, row.merchantId, row.id))!;

@@ -103,6 +103,8 @@ describe('the withdrawal address book and its hold (PostgreSQL + RabbitMQ)', fun
     await bad({ address: '0x1234', label: 'x' }, 'address');
     await bad({ address: randomAddress(), label: '' }, 'label');
     await bad({ address: randomAddress(), label: 'x'.repeat(101) }, 'label');
+    // One line: the label goes into e-mail subjects.
+    await bad({ address: randomAddress(), label: 'Cold\r\nBcc: thief@example.com' }, 'label');
     // One character's case changed: the checksum catches the typo.
     const typo = address.replace(/[a-f]/, (c) => c.toUpperCase());
     await bad({ address: typo, label: 'x' }, 'address', 'invalid_checksum');

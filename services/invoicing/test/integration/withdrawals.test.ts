@@ -166,6 +166,15 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     expect(await withdrawalRows(stranger)).to.have.length(0);
   });
 
+  it('with no hold (the devnet), makes a new address usable at once, every time', async () => {
+    const m = h.merchant();
+    const added = await Promise.all(Array.from({ length: 40 }, () => h.approve(m)));
+    for (const a of added) {
+      expect(a.status, JSON.stringify(a)).to.equal('active');
+      expect(a.usable_from).to.equal(a.created_at);
+    }
+  });
+
   it('never lets withdrawals requested at once take more than the wallet holds', async () => {
     const m = h.merchant({ USDC: '100' });
     const { address } = await h.approve(m);

@@ -3,12 +3,12 @@ import { formatDateTime } from '../../../format.js';
 import { Alert } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { ADDRESS, type WithdrawalAddress } from './address-book.js';
-import { stepUpErrorText, useStepUp } from './StepUp.js';
+import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
 
 /** A new address for the book: a label, the address, and the confirmation that it is the merchant. */
-export const AddAddressForm = ({ onAdded }: { onAdded: () => void }) => {
+export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () => void }) => {
   const { session, t, lang } = useDashboard();
-  const stepUp = useStepUp('add-address');
+  const stepUp = useStepUp('add-address', mfa);
   const [label, setLabel] = useState('');
   const [address, setAddress] = useState('');
   const [busy, setBusy] = useState(false);

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../../../api/errors.js';
 import { errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { useLoad } from '../../use-load.js';
+import { useLoad, type Loaded } from '../../use-load.js';
 
 /** A refusal explained on this screen rather than by the gateway. */
 class StepUpNotice extends Error {}
@@ -16,9 +16,16 @@ const hasCode = (err: unknown, ...codes: string[]) =>
  * a recent sign-in, and when it says the sign-in is too old the password is asked for and the
  * session signs in again before the request is repeated.
  */
-export const useStepUp = (idPrefix: string) => {
+export type MfaStatus = Loaded<{ totp_enabled: boolean }>;
+
+/** Whether two-factor sign-in is on: loaded once per screen, for every confirmation on it. */
+export const useMfaStatus = (): MfaStatus => {
+  const { session } = useDashboard();
+  return useLoad(() => session.call<{ totp_enabled: boolean }>('GET', '/auth/mfa'), [])[0];
+};
+
+export const useStepUp = (idPrefix: string, mfa: MfaStatus) => {
   const { session, account, t } = useDashboard();
-  const [mfa] = useLoad(() => session.call<{ totp_enabled: boolean }>('GET', '/auth/mfa'), []);
   const mfaOn = mfa.state === 'ready' && mfa.data.totp_enabled;
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');

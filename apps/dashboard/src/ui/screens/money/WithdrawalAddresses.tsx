@@ -7,7 +7,7 @@ import { useNow } from '../../use-now.js';
 import { AddAddressForm } from './AddAddressForm.js';
 import { holdLeft, type WithdrawalAddress } from './address-book.js';
 import { MoneyNav } from './MoneyNav.js';
-import { stepUpErrorText, useStepUp } from './StepUp.js';
+import { stepUpErrorText, useMfaStatus, useStepUp, type MfaStatus } from './StepUp.js';
 
 /** The withdrawal address book: where withdrawals may go, each new address after its hold. */
 export const WithdrawalAddresses = () => {
@@ -16,6 +16,7 @@ export const WithdrawalAddresses = () => {
     () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
     [],
   );
+  const mfa = useMfaStatus();
   return (
     <>
       <h1>{t('navMoney')}</h1>
@@ -30,24 +31,32 @@ export const WithdrawalAddresses = () => {
             ) : (
               <ul class="address-book">
                 {addresses.map((a) => (
-                  <AddressRow key={a.id} entry={a} onChanged={reload} />
+                  <AddressRow key={a.id} entry={a} mfa={mfa} onChanged={reload} />
                 ))}
               </ul>
             )
           }
         </LoadView>
       </section>
-      <AddAddressForm onAdded={reload} />
+      <AddAddressForm mfa={mfa} onAdded={reload} />
     </>
   );
 };
 
-const AddressRow = ({ entry, onChanged }: { entry: WithdrawalAddress; onChanged: () => void }) => {
+const AddressRow = ({
+  entry,
+  mfa,
+  onChanged,
+}: {
+  entry: WithdrawalAddress;
+  mfa: MfaStatus;
+  onChanged: () => void;
+}) => {
   const { session, t, lang } = useDashboard();
   const onHold = entry.status === 'on_hold';
   const now = useNow(1000, onHold);
   const left = Date.parse(entry.usable_from) - now;
-  const stepUp = useStepUp(`remove-${entry.id}`);
+  const stepUp = useStepUp(`remove-${entry.id}`, mfa);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
