@@ -67,7 +67,7 @@ export const gatewayConfigSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(30).max(86_400)).default(900),
   REFRESH_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(300)).default(30 * 86_400),
   /**
-   * How recent a password sign-in must be for a step-up route (adding a withdrawal address) when
+   * How recent a password sign-in must be for a step-up route (changing the withdrawal address book) when
    * two-factor sign-in is off; older sessions are asked to sign in again.
    */
   STEP_UP_MAX_AGE_SECONDS: envInt.pipe(z.number().int().min(30).max(86_400)).default(600),

@@ -57,9 +57,10 @@ export const invoicingConfigSchema = z
     TREASURY_ADDRESS: EvmAddress,
     /**
      * How long a new address on the withdrawal address book waits before a withdrawal may go there:
-     * time for the merchant to see the e-mail and remove an address they did not add. 0 on the devnet.
+     * time for the merchant to see the e-mail and remove an address they did not add. A duration
+     * (`24h`, `90m`, `30s`, `0`; at most 30 days), read as milliseconds; 0 on the devnet.
      */
-    WITHDRAWAL_ADDRESS_HOLD: envDuration.default(24 * 3_600_000),
+    WITHDRAWAL_ADDRESS_HOLD: envDuration.prefault('24h'),
 
     /** `<PREFIX>-<year>-<sequence>`; each prefix and year has its own gapless sequence. */
     INVOICE_PREFIX: z
