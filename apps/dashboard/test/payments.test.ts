@@ -206,6 +206,7 @@ describe('dashboard: payments and refunds (Chromium, devnet)', function () {
     expect(await confirm.innerText())
       .to.contain('5.00 USDC')
       .and.contain('The payer’s address');
+    await s.shot(page, 'refund-confirm-desktop');
     await confirm.getByRole('button', { name: 'Send refund' }).click();
     await page.getByText('Refund of 5.00 USDC created.').waitFor();
     const refund = page.locator('[data-refund-id]');
