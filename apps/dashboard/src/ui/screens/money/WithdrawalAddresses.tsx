@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
 import { Alert, LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -60,10 +60,14 @@ const AddressRow = ({
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  // The hold has passed: the book says so (the service's clock decides, not this one).
+  // The hold has passed here: ask the book (the service's clock decides, not this one), again every
+  // few seconds while it still says on hold.
+  const lastCheck = useRef(0);
   useEffect(() => {
-    if (onHold && left <= 0) onChanged();
-  }, [onHold, left <= 0]);
+    if (!onHold || left > 0 || now - lastCheck.current < 3000) return;
+    lastCheck.current = now;
+    onChanged();
+  }, [onHold, now]);
 
   const remove = async () => {
     setBusy(true);
