@@ -103,8 +103,12 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     // The confirmation link the notifier wrote to the stack's mail directory (withdrawals wait for it).
     await confirmEmailFromMail(stack.gatewayUrl, join(varDir, 'mail'), email, 120_000);
-    const login = await gw.until('POST', '/auth/login', { body: { email, password } });
-    const bearer = { authorization: `Bearer ${login.body.data.access_token}` };
+    const signIn = async () => {
+      const login = await gw.until('POST', '/auth/login', { body: { email, password } });
+      expect(login.status, JSON.stringify(login.body)).to.equal(200);
+      return { authorization: `Bearer ${login.body.data.access_token}` };
+    };
+    const bearer = await signIn();
     // The load requests withdrawals by API key too: a scope only ever given on purpose.
     const key = await gw.until('POST', '/api-keys', {
       body: { name: 'server', scopes: [...API_KEY_SCOPES] },
@@ -135,6 +139,7 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
     const merchant: Merchant = {
       merchantId,
       bearer,
+      signIn,
       key: { 'x-api-key': key.body.data.key },
       wallet: wallet!,
       endpoints: [],

@@ -8,6 +8,8 @@ export interface Merchant {
   merchantId: string;
   key: Record<string, string>;
   bearer: Record<string, string>;
+  /** Signs in again: a fresh bearer, for a step-up once the sign-in is no longer recent. */
+  signIn: () => Promise<Record<string, string>>;
   wallet: string;
   /** Webhook endpoint paths subscribed to payment.completed. */
   endpoints: string[];
@@ -274,10 +276,35 @@ export class LoadGenerator {
     }
   }
 
+  /**
+   * Puts a destination on the merchant's withdrawal address book (no hold on the devnet), signing in
+   * again when the step-up asks for it. A retried add that already went through is a 409.
+   */
+  private async approve(merchant: Merchant, destination: string): Promise<string | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const r = await this.until('POST', '/withdrawal-addresses', {
+        headers: merchant.bearer,
+        body: { address: destination, label: 'Load' },
+      });
+      if (r.status === 201 || r.status === 409) return undefined;
+      if ((r.status === 401 || r.status === 403) && attempt === 0) {
+        merchant.bearer = await merchant.signIn();
+        continue;
+      }
+      return `address not added: ${r.status} ${JSON.stringify(r.body)}`;
+    }
+  }
+
   private async withdrawLoop(merchant: Merchant) {
     await sleep(8_000);
     while (this.running) {
       const destination = getAddress(`0x${randomUUID().replace(/-/g, '')}${'0'.repeat(8)}`);
+      const notApproved = await this.approve(merchant, destination);
+      if (notApproved) {
+        this.withdrawals.push({ merchant, destination, amount: '3', status: `not accepted: ${notApproved}` });
+        await sleep(2_500);
+        continue;
+      }
       const headers = { ...merchant.key, 'idempotency-key': `withdraw-${destination}` };
       const body = { amount: '3', currency: 'USDC', destination_address: destination };
       const r = await this.until('POST', '/withdrawals/api/create', { headers, body });

@@ -91,9 +91,15 @@ describe('dashboard: what needs attention (Chromium, devnet)', function () {
     );
 
     // Everything withdrawn: a refund then waits for the wallet to hold enough again.
+    const destination = Wallet.createRandom().address;
+    const approved = await s.gw.call('POST', '/withdrawal-addresses', {
+      headers: merchant.bearer,
+      body: { address: destination, label: 'Savings' },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).to.equal(201);
     const withdrawal = await s.gw.call('POST', '/withdrawals', {
       headers: merchant.bearer,
-      body: { currency: 'USDC', destination_address: Wallet.createRandom().address },
+      body: { currency: 'USDC', destination_address: destination },
     });
     expect(withdrawal.status, JSON.stringify(withdrawal.body)).to.equal(201);
     await waitFor(

@@ -61,6 +61,13 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
   };
 
   it('withdraws on-chain and views, downloads and rectifies the invoice', async () => {
+    // Withdrawals go only to the address book (no waiting period on the devnet).
+    const destination = Wallet.createRandom().address;
+    const approved = await s.gw.call('POST', '/withdrawal-addresses', {
+      headers: merchant.bearer,
+      body: { address: destination, label: 'Savings' },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).to.equal(201);
     const { page } = await open();
     await signIn(page, email);
     await page
@@ -70,15 +77,20 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
     await page.getByRole('heading', { name: 'Request a withdrawal' }).waitFor();
     await page.getByText('Your wallet holds 50.00 USDC.').waitFor();
 
-    const destination = Wallet.createRandom().address;
-    await page.getByLabel('Amount').fill('20');
-    await page.getByLabel('Destination address').fill('0x1234');
+    await page.locator('#w-destination option').first().waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Destination', { exact: true }).inputValue()).to.equal(
+      approved.body.data.id,
+    );
+    await page.getByLabel('Amount').fill('0');
     await page.getByRole('button', { name: 'Withdraw' }).click();
-    await page.getByText('Enter an address of 0x and 40 hexadecimal characters.').waitFor();
+    await page.getByText('Enter an amount above 0 with at most 6 decimals, or leave it empty.').waitFor();
     // The gateway's refusal is shown as it comes: more than the wallet holds.
     await page.getByLabel('Amount').fill('5000');
-    await page.getByLabel('Destination address').fill(destination);
     await page.getByRole('button', { name: 'Withdraw' }).click();
+    await page
+      .getByRole('group', { name: 'Confirm the withdrawal' })
+      .getByRole('button', { name: 'Confirm withdrawal' })
+      .click();
     await page
       .getByRole('alert')
       .filter({ hasText: /available/i })
@@ -88,6 +100,17 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
 
     await page.getByLabel('Amount').fill('20');
     await page.getByRole('button', { name: 'Withdraw' }).click();
+    // Amount and destination are shown before anything moves; Back changes nothing.
+    const confirm = page.getByRole('group', { name: 'Confirm the withdrawal' });
+    expect(await confirm.innerText())
+      .to.contain('20.00 USDC')
+      .and.contain('Savings')
+      .and.contain(destination);
+    await s.shot(page, 'withdrawal-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Back' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Withdraw' }).click();
+    await confirm.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await page.getByRole('heading', { name: /Withdrawal of 20\.00 USDC/ }).waitFor();
     await page
       .getByRole('heading', { name: /Withdrawal of 20\.00 USDC/ })

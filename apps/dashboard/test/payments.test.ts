@@ -201,6 +201,13 @@ describe('dashboard: payments and refunds (Chromium, devnet)', function () {
     await page.getByLabel('Reason').selectOption('requested_by_customer');
     await page.getByLabel('Internal note (optional)').fill('Damaged on arrival');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    // Nothing moves before the amount and the destination were shown and confirmed.
+    const confirm = page.getByRole('group', { name: 'Confirm the refund' });
+    expect(await confirm.innerText())
+      .to.contain('5.00 USDC')
+      .and.contain('The payer’s address');
+    await s.shot(page, 'refund-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Send refund' }).click();
     await page.getByText('Refund of 5.00 USDC created.').waitFor();
     const refund = page.locator('[data-refund-id]');
     await refund.waitFor();

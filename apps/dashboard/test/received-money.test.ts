@@ -102,6 +102,11 @@ describe('dashboard: received money and refunds of it (Chromium, devnet)', funct
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'payment-underpaid-desktop');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm the refund' });
+    expect((await confirm.locator('[data-confirm-destination]').innerText()).toLowerCase()).to.equal(
+      from.toLowerCase(),
+    );
+    await confirm.getByRole('button', { name: 'Send refund' }).click();
     await page.locator('[data-refund-id]').first().waitFor({ timeout: 30_000 });
     const refunds = await s.gw.call('GET', `/refunds/api/list?search=${id}`, {
       headers: { 'x-api-key': merchant.key },

@@ -8,5 +8,7 @@ export const HttpHeaders = {
   RequestId: 'X-Request-Id',
   /** seconds to wait, sent with 429 and 503 */
   RetryAfter: 'Retry-After',
+  /** a current authenticator code, on routes that need a step-up when two-factor sign-in is on */
+  MfaCode: 'X-Mfa-Code',
 } as const;
 export type HttpHeaderName = (typeof HttpHeaders)[keyof typeof HttpHeaders];

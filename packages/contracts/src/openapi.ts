@@ -86,6 +86,14 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           description: 'Repeating a POST with the same key replays the first answer instead of acting twice.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
+        MfaCode: {
+          name: HttpHeaders.MfaCode,
+          in: 'header',
+          required: false,
+          description:
+            'A current authenticator code: required on step-up operations when two-factor sign-in is on.',
+          schema: { type: 'string', pattern: '^\\d{6}$' },
+        },
       },
       securitySchemes: {
         ApiKeyAuth: {
@@ -109,6 +117,7 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     ...parametersOf(route.request?.query, 'query', components),
   ];
   if (route.method === 'post') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (route.stepUp) parameters.push({ $ref: '#/components/parameters/MfaCode' });
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = { description: response.description, ...responseContent(response, components) };
@@ -137,6 +146,7 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     ...(route.deprecated ? { deprecated: true } : {}),
     'x-service': route.service,
     ...(route.extension ? { 'x-extension': true } : {}),
+    ...(route.stepUp ? { 'x-step-up': true } : {}),
     ...(route.planned ? { 'x-status': 'planned' } : {}),
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
   };

@@ -8,6 +8,7 @@ import { securityRoutes } from './routes/security-routes.js';
 import { ApiKeyScope } from './routes/scopes.js';
 import type { KeyRouteSpec, OwningService, RouteSpec } from './routes/types.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
+import { withdrawalAddressRoutes } from './routes/withdrawal-address-routes.js';
 
 export type {
   HttpMethod,
@@ -26,6 +27,7 @@ const catalogue = [
   ...securityRoutes,
   ...paymentRoutes,
   ...moneyRoutes,
+  ...withdrawalAddressRoutes,
   ...reconciliationRoutes,
   ...webhookRoutes,
   ...dashboardRoutes,

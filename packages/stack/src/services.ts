@@ -92,6 +92,8 @@ export const stackServices: StackServiceEntry[] = [
       INVOICE_STORAGE_DIR: join(input.varDir, 'invoices'),
       TREASURY_ADDRESS: DEVNET_TREASURY.address,
       PDF_POLL_MS: '250',
+      // The demo stays quick: a new withdrawal address is usable at once (24 h in production).
+      WITHDRAWAL_ADDRESS_HOLD: '0',
     }),
     env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
   },

@@ -57,6 +57,11 @@ export const gatewayConfigSchema = z.object({
   ENVIRONMENT: z.enum(['live', 'test']).default('live'),
   ACCESS_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(30).max(86_400)).default(900),
   REFRESH_TOKEN_TTL_SECONDS: envInt.pipe(z.number().int().min(300)).default(30 * 86_400),
+  /**
+   * How recent a password sign-in must be for a step-up route (changing the withdrawal address book) when
+   * two-factor sign-in is off; older sessions are asked to sign in again.
+   */
+  STEP_UP_MAX_AGE_SECONDS: envInt.pipe(z.number().int().min(30).max(86_400)).default(600),
   /** log2 of scrypt's N for new password hashes (15 in production; tests lower it). */
   SCRYPT_COST: envInt.pipe(z.number().int().min(4).max(20)).default(15),
   PAYMENTS_URL: serviceUrl(8101),

@@ -9,6 +9,25 @@ const sixDecimals = z
   .regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number with at most 6 decimals')
   .transform((v) => normalizeDecimal(v));
 
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration such as `24h`, `90m`, `2s`, `1d` or `0`, as milliseconds. */
+const envDuration = z
+  .string()
+  .trim()
+  .regex(/^(0|\d+(ms|s|m|h|d))$/, 'must be a duration such as 24h, 90m, 30s or 0')
+  .transform((v) => {
+    const m = /^(\d+)(ms|s|m|h|d)?$/.exec(v)!;
+    return Number(m[1]) * (m[2] ? DURATION_UNITS_MS[m[2] as keyof typeof DURATION_UNITS_MS] : 0);
+  })
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86_400_000, 'must be at most 30 days'),
+  );
+
 const country = z
   .string()
   .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
@@ -36,6 +55,12 @@ export const invoicingConfigSchema = z
       .default(normalizeDecimal('0.1')),
     /** Where withdrawal fees are sent, on every chain (an EVM address the operator controls). */
     TREASURY_ADDRESS: EvmAddress,
+    /**
+     * How long a new address on the withdrawal address book waits before a withdrawal may go there:
+     * time for the merchant to see the e-mail and remove an address they did not add. A duration
+     * (`24h`, `90m`, `30s`, `0`; at most 30 days), read as milliseconds; 0 on the devnet.
+     */
+    WITHDRAWAL_ADDRESS_HOLD: envDuration.prefault('24h'),
 
     /** `<PREFIX>-<year>-<sequence>`; each prefix and year has its own gapless sequence. */
     INVOICE_PREFIX: z

@@ -60,6 +60,7 @@ export const invoicingService = defineService({
       balances: options.balances ?? chainWatcherBalances(config),
       fees: { rate: config.WITHDRAWAL_FEE_RATE, minimum: config.WITHDRAWAL_FEE_MIN },
       treasuryAddress: config.TREASURY_ADDRESS,
+      addressHoldMs: config.WITHDRAWAL_ADDRESS_HOLD,
       invoicePrefix: config.INVOICE_PREFIX,
       seller: sellerOf(config),
       eurRates,

@@ -53,7 +53,12 @@ export class Session {
   async send<T>(
     method: string,
     path: string,
-    opts: { body?: Body; bearer?: string; idempotencyKey?: string } = {},
+    opts: {
+      body?: Body;
+      bearer?: string;
+      idempotencyKey?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<{ data: T; message?: string }> {
     let res: Response;
     try {
@@ -64,6 +69,7 @@ export class Session {
           ...(opts.body ? { 'content-type': 'application/json' } : {}),
           ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
           ...(opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {}),
+          ...opts.headers,
         },
         body: opts.body ? JSON.stringify(opts.body) : undefined,
         credentials: 'omit',
@@ -144,6 +150,22 @@ export class Session {
     this.adopt(pair);
   }
 
+  /**
+   * Signs in again with the password, for an action that needs a recent sign-in: this session
+   * takes the new tokens and the old refresh token is ended. False when the account asks for a
+   * second factor (such actions take an authenticator code instead).
+   */
+  async reauthenticate(email: string, password: string): Promise<boolean> {
+    const { data } = await this.send<TokenPair | { mfa_required: true }>('POST', '/auth/login', {
+      body: { email, password },
+    });
+    if ('mfa_required' in data) return false;
+    const old = this.refreshToken;
+    this.adopt(data);
+    if (old) await this.send('POST', '/auth/logout', { body: { refresh_token: old } }).catch(() => {});
+    return true;
+  }
+
   /** Rotates the refresh token; false (and signed out) when the gateway no longer accepts it. */
   renew(): Promise<boolean> {
     this.renewing ??= (async () => {
@@ -183,14 +205,21 @@ export class Session {
     path: string,
     body?: Body,
     idempotencyKey?: string,
+    headers?: Record<string, string>,
   ): Promise<{ data: T; message?: string }> {
     if (!this.access) throw new ApiError(401, 'signed out');
     try {
-      return await this.send<T>(method, path, { body, bearer: this.access, idempotencyKey });
+      return await this.send<T>(method, path, { body, bearer: this.access, idempotencyKey, headers });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401 || !(await this.renew())) throw err;
-      return this.send<T>(method, path, { body, bearer: this.access, idempotencyKey });
+      return this.send<T>(method, path, { body, bearer: this.access, idempotencyKey, headers });
     }
+  }
+
+  /** A request to a route that needs a step-up: the authenticator code, when there is one, goes with it. */
+  async callConfirmed<T>(method: string, path: string, body: Body, mfaCode?: string): Promise<T> {
+    const headers = mfaCode ? { 'x-mfa-code': mfaCode } : undefined;
+    return (await this.callWithMessage<T>(method, path, body, undefined, headers)).data;
   }
 
   /** A bearer-token download (invoice PDFs): the body as a Blob. */

@@ -12,6 +12,7 @@ import { Home } from './screens/Home.js';
 import { PaymentDetail } from './screens/PaymentDetail.js';
 import { BillingProfile } from './screens/money/BillingProfile.js';
 import { Invoices } from './screens/money/Invoices.js';
+import { WithdrawalAddresses } from './screens/money/WithdrawalAddresses.js';
 import { WithdrawalDetail } from './screens/money/WithdrawalDetail.js';
 import { Withdrawals } from './screens/money/Withdrawals.js';
 import { Payments } from './screens/Payments.js';
@@ -49,6 +50,7 @@ const Screen = ({ route }: { route: Route }) => {
       if (id === undefined) return <Withdrawals />;
       if (id === 'invoices') return <Invoices route={route} />;
       if (id === 'billing') return <BillingProfile />;
+      if (id === 'addresses') return sub ? <NotFound /> : <WithdrawalAddresses />;
       return id === 'withdrawals' && sub ? <WithdrawalDetail id={sub} /> : <NotFound />;
     default:
       return <NotFound />;

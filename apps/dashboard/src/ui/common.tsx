@@ -82,6 +82,7 @@ const STATUS_KEYS: Record<string, true> = Object.fromEntries(
     'rectified',
     'succeeded',
     'active',
+    'on_hold',
     'disabled',
     'session_open',
     'session_complete',

@@ -37,6 +37,7 @@ import {
   TransferSubmittedData,
 } from './transfer-events.js';
 import { WebhookEndpointChangedData } from './webhook-endpoint-events.js';
+import { WithdrawalAddressAddedData, WithdrawalAddressRemovedData } from './withdrawal-address-events.js';
 
 /**
  * type -> version -> schema of `data`. A changed meaning gets a new version here; consumers accept
@@ -77,6 +78,8 @@ export const eventCatalog = {
   [EventTypes.WebhookEndpointCreated]: { 1: WebhookEndpointChangedData },
   [EventTypes.WebhookEndpointDeleted]: { 1: WebhookEndpointChangedData },
   [EventTypes.WebhookEndpointSecretRegenerated]: { 1: WebhookEndpointChangedData },
+  [EventTypes.WithdrawalAddressAdded]: { 1: WithdrawalAddressAddedData },
+  [EventTypes.WithdrawalAddressRemoved]: { 1: WithdrawalAddressRemovedData },
 } as const satisfies Record<EventType, Record<number, z.ZodType>>;
 export type EventCatalog = typeof eventCatalog;
 

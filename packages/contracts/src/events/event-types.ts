@@ -34,6 +34,8 @@ export const EventTypes = {
   WebhookEndpointCreated: 'webhook_endpoint.created',
   WebhookEndpointDeleted: 'webhook_endpoint.deleted',
   WebhookEndpointSecretRegenerated: 'webhook_endpoint.secret_regenerated',
+  WithdrawalAddressAdded: 'withdrawal_address.added',
+  WithdrawalAddressRemoved: 'withdrawal_address.removed',
 } as const;
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
 export const EVENT_TYPES: readonly EventType[] = Object.values(EventTypes);

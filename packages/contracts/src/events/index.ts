@@ -7,6 +7,7 @@ export * from './top-up-events.js';
 export * from './transfer-events.js';
 export * from './money-events.js';
 export * from './webhook-endpoint-events.js';
+export * from './withdrawal-address-events.js';
 export * from './catalog.js';
 export * from './parse.js';
 export * from './create.js';

@@ -17,3 +17,4 @@ export * from './wallets.js';
 export * from './internal.js';
 export * from './reconciliation.js';
 export * from './balance-transactions.js';
+export * from './withdrawal-addresses.js';

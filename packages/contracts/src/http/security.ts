@@ -113,6 +113,9 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.created',
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_regenerated',
+  'withdrawal_address.added',
+  'withdrawal_address.removed',
+  'auth.step_up_failed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

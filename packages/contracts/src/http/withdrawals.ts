@@ -24,7 +24,10 @@ export const CreateWithdrawalBody = z.object({
   currency: Currency,
   /** the merchant's chain (the only one a withdrawal can leave from); stated to be checked, never to choose */
   blockchain: BlockchainName.optional(),
-  /** where the net amount goes, on the merchant's chain */
+  /**
+   * where the net amount goes, on the merchant's chain: an address on the withdrawal address book
+   * whose hold has passed (422 `destination_not_approved` / `destination_on_hold` otherwise)
+   */
   destination_address: EvmAddress,
 });
 export type CreateWithdrawalBody = z.infer<typeof CreateWithdrawalBody>;

@@ -11,8 +11,8 @@ export const errorResponses = {
   Unauthorized: { description: 'Missing, invalid, expired or revoked credential', content: errorContent },
   Forbidden: {
     description:
-      'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys), or an API key ' +
-      'without the scope the endpoint needs (`details[].code` `insufficient_scope`)',
+      'Credential of the wrong kind for this endpoint (e.g. an API key on /api-keys), an API key ' +
+      'without the scope the endpoint needs (`details[].code` `insufficient_scope`), or a step-up it needs is missing',
     content: errorContent,
   },
   NotFound: { description: 'No such resource for this merchant', content: errorContent },

@@ -29,6 +29,12 @@ import type { RouteSpec } from './types.js';
 
 const invoices = { service: 'invoicing', tags: ['Invoices'] } as const;
 const withdrawals = { service: 'invoicing', tags: ['Withdrawals'], extension: true } as const;
+const createWithdrawalDescription =
+  'The destination must be an address on the withdrawal address book whose hold has passed: otherwise ' +
+  '422 with `details[].code` `destination_not_approved` (not on the book, or removed) or ' +
+  '`destination_on_hold` (its message names `usable_from`), and nothing moves. Other refusals (422): ' +
+  '`nothing_available`, `amount_exceeds_available`, `amount_below_fee`, `unsupported_chain`, ' +
+  '`unsupported_token`, `invalid_destination`.';
 const billing = { service: 'invoicing', tags: ['Invoices'], extension: true, auth: 'jwt' } as const;
 const refunds = { service: 'refunds', tags: ['Refunds'], auth: 'key' } as const;
 const balanceTransactions = {
@@ -152,6 +158,7 @@ export const moneyRoutes = [
     auth: 'key',
     scope: 'withdrawals:write',
     summary: 'Withdraw funds from the merchant wallet',
+    description: createWithdrawalDescription,
     request: { body: CreateWithdrawalBody },
     responses: { 201: { description: 'Withdrawal requested', schema: CreateWithdrawalResponse } },
   },
@@ -184,6 +191,7 @@ export const moneyRoutes = [
     path: '/withdrawals',
     auth: 'jwt',
     summary: 'Withdraw funds from the merchant wallet (dashboard)',
+    description: createWithdrawalDescription,
     request: { body: CreateWithdrawalBody },
     responses: { 201: { description: 'Withdrawal requested', schema: CreateWithdrawalResponse } },
   },

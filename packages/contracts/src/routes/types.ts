@@ -47,6 +47,13 @@ interface RouteSpecBase {
    * envelope with this text, the owning service registers no handler, and the OpenAPI document says so.
    */
   planned?: string;
+  /**
+   * A sensitive dashboard action: the gateway asks the user to prove again that it is them before
+   * forwarding (a current authenticator code in X-Mfa-Code when two-factor sign-in is on, else a
+   * sign-in within the last STEP_UP_MAX_AGE), and tells the owning service how in the internal
+   * token, which the service checks again. Only for `jwt` routes.
+   */
+  stepUp?: boolean;
   /** Service-to-service route: not in the OpenAPI document, never routed by the gateway. */
   internal?: boolean;
 }

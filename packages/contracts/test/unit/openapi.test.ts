@@ -137,6 +137,26 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks the step-up operations (the withdrawal address book changes) with x-step-up and the code header', () => {
+    const stepped = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op['x-step-up'] === true)
+        .map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })),
+    );
+    expect(stepped.map((s) => s.at).sort()).to.deep.equal([
+      'DELETE /withdrawal-addresses/{id}',
+      'POST /withdrawal-addresses',
+    ]);
+    for (const { op } of stepped) {
+      expect(op.parameters).to.deep.include({ $ref: '#/components/parameters/MfaCode' });
+      expect(op.security).to.deep.equal([{ BearerAuth: [] }]);
+      expect(op.responses).to.have.property('403');
+    }
+    expect(doc.components.parameters).to.have.nested.property('MfaCode.name', 'X-Mfa-Code');
+    const list = doc.paths['/withdrawal-addresses']!.get!;
+    expect(list).to.not.have.property('x-step-up');
+  });
+
   it('resolves every $ref', () => {
     const refs = collectRefs(doc);
     expect(refs.length).to.be.greaterThan(100);

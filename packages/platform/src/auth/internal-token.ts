@@ -19,6 +19,8 @@ export interface InternalClaims {
    * service checks the route's scope against these itself; a token without them grants no scope.
    */
   scopes?: string[];
+  /** Set by the gateway on a `stepUp` route once the user proved it again: how (a code, or a recent sign-in). */
+  stepUp?: 'mfa' | 'recent_sign_in';
 }
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
@@ -75,12 +77,21 @@ const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayl
 
 export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims => {
   const decoded = verifyWithAny(secrets, token);
-  const { caller, merchantId, merchantPublicId, userId, apiKeyId, scopes } = decoded;
+  const { caller, merchantId, merchantPublicId, userId, apiKeyId, scopes, stepUp } = decoded;
   if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
   if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
   if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')))
     throw new Error('bad scopes');
-  return { caller, merchantId, merchantPublicId, userId, apiKeyId, ...(scopes ? { scopes } : {}) };
+  const steppedUp = stepUp === 'mfa' || stepUp === 'recent_sign_in' ? { stepUp } : {};
+  return {
+    caller,
+    merchantId,
+    merchantPublicId,
+    userId,
+    apiKeyId,
+    ...(scopes ? { scopes } : {}),
+    ...steppedUp,
+  };
 };
 
 /** The current secret, then the previous one when a rotation has set it. */

@@ -94,6 +94,19 @@ export const scopeGuard = (spec: RouteSpec): RequestHandler => {
   };
 };
 
+/**
+ * A `stepUp` route is served only when the gateway says, in the internal token, that the user proved
+ * it again: a request that reached the service some other way has no such claim and gets 403.
+ */
+export const stepUpGuard: RequestHandler = (_req, res, next) => {
+  if (res.locals.auth?.caller === 'user' && res.locals.auth.stepUp) return next();
+  next(
+    new AppError('forbidden', 'This action needs you to confirm it is you', [
+      fieldDetail('', 'No step-up was checked for this request', 'step_up_required'),
+    ]),
+  );
+};
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Deeper than any request of the interface nests; refused before anything walks it recursively. */
@@ -307,6 +320,7 @@ export const mountRoutes = <S extends OwningService>(
     if (spec.noStore) chain.push(noStoreHeader);
     chain.push(callerGuard(spec.auth));
     chain.push(scopeGuard(spec));
+    if (spec.stepUp) chain.push(stepUpGuard);
     chain.push(async (req, res) => {
       const parsed = parseRouteRequest(spec, req);
       const auth = res.locals.auth;

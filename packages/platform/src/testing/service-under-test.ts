@@ -49,6 +49,8 @@ export interface CallOptions {
    * checked the route's), so a test narrows them only where scopes are what it is about.
    */
   scopes?: string[];
+  /** The step-up the gateway checked (a `stepUp` route refuses a user call without one). */
+  stepUp?: 'mfa' | 'recent_sign_in';
   body?: unknown;
   /** A body sent as is (malformed JSON, wrong content type). */
   rawBody?: string;
@@ -83,6 +85,7 @@ export const callService = async (
       userId: caller === 'user' ? (opts.userId ?? randomUUID()) : undefined,
       apiKeyId: caller === 'api_key' ? (opts.apiKeyId ?? randomUUID()) : undefined,
       scopes: caller === 'api_key' ? (opts.scopes ?? [...API_KEY_SCOPES]) : undefined,
+      ...(opts.stepUp && { stepUp: opts.stepUp }),
     });
   }
   const res = await fetch(`${baseUrl}${path}`, {

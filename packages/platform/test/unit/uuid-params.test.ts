@@ -105,6 +105,8 @@ describe('UUID path parameters: one spelling for every route of the catalogue', 
         caller: CALLER[spec.auth],
         merchantId: spec.auth === 'public' ? undefined : MERCHANT,
         scopes: spec.scope ? [spec.scope] : undefined,
+        // As the gateway vouches after a step-up: what these routes are served with.
+        ...(spec.stepUp && { stepUp: 'mfa' as const }),
       });
       const call = async (params: Record<string, string>) => {
         const res = await fetch(`${urlOf.get(spec.service)}${canonicalRoutePath(spec.path, params)}`, {

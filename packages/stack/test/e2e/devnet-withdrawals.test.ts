@@ -45,6 +45,31 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
   const usdc = (signer?: Wallet) => new Contract(chain().tokens.USDC!, fiatTokenAbi(), signer ?? provider);
   const balanceOf = async (address: string): Promise<bigint> => usdc().getFunction('balanceOf')(address);
   const newAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
+  /** Puts a new address on the shop's withdrawal address book (no hold on the devnet). */
+  const approvedAddress = async (label: string) => {
+    const address = newAddress();
+    const added = await h.gw.call('POST', '/withdrawal-addresses', {
+      headers: shop.bearer,
+      body: { address: address.toLowerCase(), label },
+    });
+    expect(added.status, JSON.stringify(added.body)).to.equal(201);
+    expect(added.body.data).to.include({ address, status: 'active' });
+    return address;
+  };
+  const mailNamed = (notification: string) =>
+    waitFor(
+      async () => {
+        const mailDir = join(h.varDir, 'mail');
+        if (!existsSync(mailDir)) return undefined;
+        for (const file of readdirSync(mailDir).filter((f) => f.endsWith('.eml'))) {
+          const parsed = await simpleParser(readFileSync(join(mailDir, file)));
+          if (parsed.headers.get('x-stablepay-notification') === notification) return parsed;
+        }
+        return undefined;
+      },
+      `${notification} e-mail`,
+      30_000,
+    );
 
   /** A customer pays `amount` USDC for real and the payment completes. */
   const completedPayment = async (customerIndex: number, amount: string) => {
@@ -107,7 +132,20 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     });
     expect(profile.status, JSON.stringify(profile.body)).to.equal(200);
 
-    const destination = newAddress();
+    // Money goes only to the address book: a stranger's address is refused, and nothing moves.
+    const stranger = await h.gw.call('POST', '/withdrawals/api/create', {
+      headers: shop.key,
+      body: { amount: '60', currency: 'USDC', destination_address: newAddress() },
+    });
+    expect(stranger.status).to.equal(422);
+    expect(stranger.body.details[0]).to.include({ code: 'destination_not_approved' });
+    // API keys cannot add to it.
+    const byKey = await h.gw.call('POST', '/withdrawal-addresses', {
+      headers: shop.key,
+      body: { address: newAddress(), label: 'Key' },
+    });
+    expect(byKey.status).to.equal(403);
+    const destination = await approvedAddress('Payout account');
     const treasuryBefore = await balanceOf(DEVNET_TREASURY.address);
     const walletBefore = await balanceOf(shop.wallet.address);
     const body = { amount: '60', currency: 'USDC', destination_address: destination };
@@ -149,11 +187,11 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
       expect(receipt?.status, hash).to.equal(1);
     }
 
-    const byKey = await waitFor(async () => {
+    const invoiceList = await waitFor(async () => {
       const r = await h.gw.call('GET', '/invoices/api/list', { headers: shop.key });
       return r.body.data?.length === 1 ? r.body.data : undefined;
     }, 'invoice in the API-key list');
-    const invoice = Invoice.parse(byKey[0]);
+    const invoice = Invoice.parse(invoiceList[0]);
     expect(invoice.id).to.equal(done.invoice_id);
     expect(invoice).to.deep.include({
       status: 'issued',
@@ -170,7 +208,7 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     const byJwt = await h.gw.call('GET', `/invoices?year=${new Date().getUTCFullYear()}`, {
       headers: shop.bearer,
     });
-    expect(byJwt.body.data).to.deep.equal(byKey);
+    expect(byJwt.body.data).to.deep.equal(invoiceList);
 
     const viewed = await pdf(`/invoices/api/${invoice.id}/pdf`, shop.key);
     expect(viewed.res.status).to.equal(200);
@@ -206,19 +244,7 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     expect(h.events.filter((e) => e.type === 'withdrawal.completed')).to.have.length(1);
 
     // The merchant gets the invoice by e-mail, its PDF attached (written as .eml without SMTP).
-    const mailDir = join(h.varDir, 'mail');
-    const mail = await waitFor(
-      async () => {
-        if (!existsSync(mailDir)) return undefined;
-        for (const file of readdirSync(mailDir).filter((f) => f.endsWith('.eml'))) {
-          const parsed = await simpleParser(readFileSync(join(mailDir, file)));
-          if (parsed.headers.get('x-stablepay-notification') === 'invoice_issued') return parsed;
-        }
-        return undefined;
-      },
-      'invoice e-mail',
-      30_000,
-    );
+    const mail = await mailNamed('invoice_issued');
     expect(JSON.stringify(mail.to)).to.contain('withdrawal-shop@example.com');
     expect(mail.subject).to.equal(`Invoice ${invoice.invoice_number}: withdrawal fee 0.300000 USDC`);
     expect(mail.attachments).to.have.length(1);
@@ -228,13 +254,26 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     });
     expect(mail.attachments[0]!.content.equals(viewed.bytes)).to.equal(true);
 
+    // The address was announced by e-mail and recorded in the audit log, as the user who added it.
+    const announced = await mailNamed('withdrawal_address_added');
+    expect(announced.subject).to.equal('New withdrawal address added: Payout account');
+    expect(announced.text).to.contain(destination);
+    const audit = await waitFor(async () => {
+      const r = await h.gw.call('GET', '/audit-log?action=withdrawal_address.added', {
+        headers: shop.bearer,
+      });
+      return r.body.data?.entries.length ? r.body.data.entries : undefined;
+    }, 'address book audit entry');
+    expect(audit[0]).to.deep.include({ actor: 'user' });
+    expect(audit[0].details).to.include({ address: destination, stepUp: 'recent_sign_in' });
+
     const other = await h.register('other-withdrawer@example.com');
     expect((await pdf(`/invoices/api/${invoice.id}/pdf`, other.key)).res.status).to.equal(404);
   });
 
   it('withdraws everything available from the dashboard, and refuses what is not there', async () => {
     const left = await balanceOf(shop.wallet.address);
-    const destination = newAddress();
+    const destination = await approvedAddress('Second account');
     const over = await h.gw.call('POST', '/withdrawals', {
       headers: shop.bearer,
       body: { amount: '1000', currency: 'USDC', destination_address: destination },

@@ -211,6 +211,18 @@ const emailConfirmation: Migration = {
   },
 };
 
+const sessionSignInTime: Migration = {
+  name: '0009_session_sign_in_time',
+  async up(db) {
+    await db.schema.alterTable('refresh_tokens', (t) => {
+      // When the session's user last proved who they are (password, or password and code), carried
+      // from token to token, so a refreshed access token still says how recent the sign-in is.
+      // Sessions started before it have none and count as not recent.
+      t.timestamp('authenticated_at', { useTz: true });
+    });
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -222,4 +234,5 @@ export const gatewayMigrations: Migration[] = [
   apiKeyPepperFingerprint,
   apiKeyScopes,
   emailConfirmation,
+  sessionSignInTime,
 ];

@@ -9,11 +9,15 @@ export interface RefreshTokenRow {
   expires_at: Date;
   used_at: Date | null;
   revoked_at: Date | null;
+  authenticated_at: Date | null;
 }
 
 export const insertRefreshToken = async (
   db: Knex | Knex.Transaction,
-  row: Pick<RefreshTokenRow, 'id' | 'family_id' | 'user_id' | 'token_digest' | 'expires_at'>,
+  row: Pick<
+    RefreshTokenRow,
+    'id' | 'family_id' | 'user_id' | 'token_digest' | 'expires_at' | 'authenticated_at'
+  >,
 ): Promise<void> => {
   await db('refresh_tokens').insert(row);
 };

@@ -9,12 +9,18 @@ export interface AccessClaims {
   userId: string;
   merchantId: string;
   merchantPublicId: string;
+  /**
+   * When the user last signed in with the password (unix seconds), kept across refreshes (OIDC's
+   * `auth_time`); absent in tokens of sessions older than the claim.
+   */
+  authTime?: number;
 }
 
 interface AccessPayload extends jwt.JwtPayload {
   typ: 'access';
   mid: string;
   mpid: string;
+  auth_time?: number;
 }
 
 export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds: number): string => {
@@ -22,6 +28,7 @@ export const signAccessToken = (secret: string, claims: AccessClaims, ttlSeconds
     typ: 'access',
     mid: claims.merchantId,
     mpid: claims.merchantPublicId,
+    ...(claims.authTime !== undefined && { auth_time: claims.authTime }),
   };
   return jwt.sign(payload, hmacKeyOf(secret), {
     algorithm: 'HS256',
@@ -59,7 +66,12 @@ export const verifyAccessToken = (secrets: string | readonly string[], token: st
   const payload = decoded as AccessPayload;
   if (payload.typ !== 'access' || !payload.sub || !payload.mid || !payload.mpid)
     throw new Error('not an access token');
-  return { userId: payload.sub, merchantId: payload.mid, merchantPublicId: payload.mpid };
+  return {
+    userId: payload.sub,
+    merchantId: payload.mid,
+    merchantPublicId: payload.mpid,
+    ...(typeof payload.auth_time === 'number' && { authTime: payload.auth_time }),
+  };
 };
 
 /** The current JWT_SECRET, then the previous one when a rotation has set it. */

@@ -129,6 +129,8 @@ export const issueTokens = async (
   user: UserRow,
   merchant: MerchantRow,
   familyId: string,
+  /** When the user last proved who they are: now at a sign-in, the session's own time at a refresh. */
+  authenticatedAt: Date | null = new Date(),
 ): Promise<TokenPair> => {
   const { config } = ctx;
   const refreshToken = randomSecret();
@@ -138,10 +140,16 @@ export const issueTokens = async (
     user_id: user.id,
     token_digest: refreshTokenDigest(refreshToken),
     expires_at: new Date(Date.now() + config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+    authenticated_at: authenticatedAt,
   });
   const accessToken = signAccessToken(
     config.JWT_SECRET,
-    { userId: user.id, merchantId: merchant.id, merchantPublicId: merchant.public_id },
+    {
+      userId: user.id,
+      merchantId: merchant.id,
+      merchantPublicId: merchant.public_id,
+      ...(authenticatedAt && { authTime: Math.floor(authenticatedAt.getTime() / 1000) }),
+    },
     config.ACCESS_TOKEN_TTL_SECONDS,
   );
   return {
@@ -252,7 +260,10 @@ export const refresh = async (
     const merchant = user ? await findMerchantById(trx, user.merchant_id) : undefined;
     if (!user || !merchant) return { kind: 'rejected' };
     await markRefreshTokenUsed(trx, row.id);
-    return { kind: 'ok', pair: await issueTokens(ctx, trx, user, merchant, row.family_id) };
+    return {
+      kind: 'ok',
+      pair: await issueTokens(ctx, trx, user, merchant, row.family_id, row.authenticated_at),
+    };
   });
   if (outcome.kind === 'rejected') throw unauthorized(INVALID_REFRESH);
   return outcome.pair;

@@ -98,6 +98,18 @@ const checkSecondFactor = async (
   return (await useRecoveryCodeUnderAnyPepper(ctx, trx, user.id, trimmed)) ? 'recovery_code' : undefined;
 };
 
+/**
+ * A current authenticator code for a step-up (recovery codes are for signing in, not for approving
+ * actions). Each code is accepted once: the step it matched is recorded on the user's locked row.
+ */
+export const useStepUpCode = async (
+  ctx: GatewayContext,
+  trx: Knex.Transaction,
+  user: UserRow,
+  code: string,
+): Promise<boolean> =>
+  /^\d{6}$/.test(code.trim()) && (await checkSecondFactor(ctx, trx, user, code)) === 'totp';
+
 export const mfaStatus = async (ctx: GatewayContext, userId: string): Promise<MfaStatus> => {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw unauthorized('Account no longer exists');

@@ -26,6 +26,7 @@ import { failedKeyThrottle } from './middleware/failed-keys.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiters } from './middleware/rate-limit.js';
 import { apiSecurityHeaders } from './middleware/security-headers.js';
+import { requireStepUp } from './middleware/step-up.js';
 import { ownRoutes } from './own-routes.js';
 
 /**
@@ -96,6 +97,12 @@ export const buildGatewayRouter = (
   const json = jsonBody();
   const buffered = bufferForIdempotency(PROXY_BODY_LIMIT);
   const own = ownRoutes(ctx, served);
+  const steppedUp = requireStepUp(ctx);
+  const misplaced = served.filter((s) => s.stepUp && s.auth !== 'jwt');
+  if (misplaced.length)
+    throw new Error(
+      `stepUp is for dashboard (jwt) routes only: ${misplaced.map((s) => s.operationId).join(', ')}`,
+    );
 
   const forwardFor = (spec: RouteSpec): RequestHandler => {
     const upstream = upstreams.get(spec.service);
@@ -124,10 +131,16 @@ export const buildGatewayRouter = (
     const takesKeys = spec.auth === 'key' || spec.auth === 'jwt_or_key';
     if (takesKeys) chain.push(failedKeys.check);
     if (spec.auth === 'key') chain.push(limiters.apiKey);
-    chain.push(authenticate(ctx, spec.auth, { managesApiKeys: spec.path.startsWith('/api-keys') }));
+    chain.push(
+      authenticate(ctx, spec.auth, {
+        managesApiKeys: spec.path.startsWith('/api-keys'),
+        managesAddressBook: spec.path.startsWith('/withdrawal-addresses'),
+      }),
+    );
     if (takesKeys) chain.push(failedKeys.record);
     chain.push(scopeGuard(spec));
     if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
+    if (spec.stepUp) chain.push(steppedUp);
     return [...chain, ...finalHandlers(spec)];
   };
 

@@ -3,6 +3,7 @@ import type { EventHandler, EventHandlers } from '@stablepay/platform';
 import { upsertMerchantWallet } from '../db/wallets.js';
 import { onRefundCancelled, onRefundCreated, onWithdrawalRequested } from './audit-events.js';
 import { webhookEndpointAuditConsumers } from './webhook-endpoint-audit.js';
+import { withdrawalAddressAuditConsumers } from './withdrawal-address-audit.js';
 
 /** Keeps the projection behind GET /merchants/:id/wallet (the chain-watcher owns the wallet). */
 export const onWalletAssigned: EventHandler<typeof EventTypes.WalletAssigned> = async (event, trx) => {
@@ -25,4 +26,5 @@ export const gatewayConsumers: EventHandlers = {
   [EventTypes.RefundCancelled]: onRefundCancelled,
   [EventTypes.WithdrawalRequested]: onWithdrawalRequested,
   ...webhookEndpointAuditConsumers,
+  ...withdrawalAddressAuditConsumers,
 };

@@ -14,7 +14,13 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** The client's credentials stop at the gateway; services trust only the internal token. */
-const CLIENT_CREDENTIALS = new Set(['x-api-key', 'authorization', 'cookie', 'x-internal-token']);
+const CLIENT_CREDENTIALS = new Set([
+  'x-api-key',
+  'authorization',
+  'cookie',
+  'x-internal-token',
+  'x-mfa-code',
+]);
 
 /** Set by the gateway itself; a client's values would be spoofed. */
 const GATEWAY_SET = new Set([

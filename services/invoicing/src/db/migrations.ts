@@ -9,6 +9,7 @@ export const WITHDRAWALS = 'withdrawals';
 export const INVOICE_SEQUENCES = 'invoice_sequences';
 export const INVOICES = 'invoices';
 export const EUR_RATES = 'eur_rates';
+export const WITHDRAWAL_ADDRESSES = 'withdrawal_addresses';
 
 /** The states of one of a withdrawal's two transfers. */
 export const LEG_STATES = ['requested', 'submitted', 'confirmed', 'failed'] as const;
@@ -234,6 +235,30 @@ const merchantEmailConfirmedMigration: Migration = {
   },
 };
 
+const withdrawalAddressesMigration: Migration = {
+  name: '0009_withdrawal_addresses',
+  async up(db) {
+    // The merchant's address book: the only places withdrawals may go, each after its hold.
+    await db.schema.createTable(WITHDRAWAL_ADDRESSES, (t) => {
+      t.uuid('id').primary();
+      t.uuid('merchant_id').notNullable();
+      // EIP-55 checksummed, as shown; matched lower-cased.
+      t.text('address').notNullable();
+      t.text('label').notNullable();
+      ts(t, 'created_at').notNullable();
+      ts(t, 'usable_from').notNullable();
+      ts(t, 'removed_at');
+      t.uuid('added_by_user_id').notNullable();
+      t.uuid('removed_by_user_id');
+      t.check('usable_from >= created_at', [], 'withdrawal_addresses_hold_check');
+    });
+    // One live entry per address: a concurrent second add is a unique violation, never a duplicate.
+    await db.raw(
+      `create unique index withdrawal_addresses_live_idx on ${WITHDRAWAL_ADDRESSES} (merchant_id, lower(address)) where removed_at is null`,
+    );
+  },
+};
+
 /** In order; each runs once per database. */
 export const invoicingMigrations: Migration[] = [
   outboxMigration,
@@ -246,4 +271,5 @@ export const invoicingMigrations: Migration[] = [
   withdrawalRequestKeysMigration,
   withdrawalRequestFingerprintsMigration,
   merchantEmailConfirmedMigration,
+  withdrawalAddressesMigration,
 ];

@@ -25,6 +25,8 @@ export interface InvoicingContext {
   balances: BalanceSource;
   fees: FeePolicy;
   treasuryAddress: string;
+  /** How long a new withdrawal address waits before withdrawals may go there. */
+  addressHoldMs: number;
   invoicePrefix: string;
   seller: Seller;
   eurRates: EurRateSource;

@@ -13,6 +13,7 @@ import {
 import { splitFee } from './amounts.js';
 import { writeEvent, type InvoicingContext } from './context.js';
 import type { WithdrawalRecord } from './records.js';
+import { approvedDestination } from './withdrawal-addresses.js';
 import { isZeroAddress, transferKey } from './withdrawal-rules.js';
 
 const refused = (message: string, path: string, detail: string, code: string): AppError =>
@@ -123,6 +124,8 @@ const decideWithdrawal = async (
   body: CreateWithdrawalBody,
   requestKey: RequestKey | undefined,
 ): Promise<WithdrawalRecord> => {
+  // The address book first: a refused destination says so whether or not the wallet can be read.
+  await approvedDestination(ctx.db, merchantId, body.destination_address);
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
   checkRequest(wallet, body);
@@ -137,6 +140,8 @@ const decideWithdrawal = async (
       replayed = true;
       return made;
     }
+    // Again under the lock: a removal that committed meanwhile is seen here.
+    const destination = await approvedDestination(trx, merchantId, body.destination_address);
     const committed = decimalToBaseUnits(
       await committedOutflow(trx, merchantId, body.currency, wallet.blockchain, balanceReadAt),
     );
@@ -173,7 +178,7 @@ const decideWithdrawal = async (
       merchant_id: merchantId,
       currency: body.currency,
       blockchain: wallet.blockchain,
-      destination_address: body.destination_address,
+      destination_address: destination.address,
       treasury_address: ctx.treasuryAddress,
       gross_amount: baseUnitsToDecimal(gross),
       fee_amount: baseUnitsToDecimal(fee),

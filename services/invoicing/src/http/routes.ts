@@ -7,6 +7,11 @@ import {
   listInvoicesRoute,
   rectifyInvoiceRoute,
 } from './invoices/routes.js';
+import {
+  addWithdrawalAddressRoute,
+  listWithdrawalAddressesRoute,
+  removeWithdrawalAddressRoute,
+} from './withdrawal-addresses/routes.js';
 import { createWithdrawalRoute, listWithdrawalsRoute, withdrawalDetailRoute } from './withdrawals/routes.js';
 
 /**
@@ -34,5 +39,8 @@ export const invoicingRoutes = (ctx: InvoicingContext): RouteHandlers<'invoicing
     getBillingProfile: getBillingProfileRoute(ctx),
     updateBillingProfile: updateBillingProfileRoute(ctx),
     getInternalInvoicePdf: internalInvoicePdfRoute(ctx),
+    listWithdrawalAddresses: listWithdrawalAddressesRoute(ctx),
+    addWithdrawalAddress: addWithdrawalAddressRoute(ctx),
+    removeWithdrawalAddress: removeWithdrawalAddressRoute(ctx),
   };
 };

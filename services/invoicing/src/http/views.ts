@@ -1,6 +1,11 @@
-import { normalizeDecimal, type Invoice, type Withdrawal } from '@stablepay/contracts';
+import {
+  normalizeDecimal,
+  type Invoice,
+  type Withdrawal,
+  type WithdrawalAddress,
+} from '@stablepay/contracts';
 import { bpToPercent } from '../domain/amounts.js';
-import type { InvoiceRecord, WithdrawalRecord } from '../domain/records.js';
+import type { InvoiceRecord, WithdrawalAddressRecord, WithdrawalRecord } from '../domain/records.js';
 
 /** Records → the response views; each view lists exactly its fields. */
 
@@ -19,6 +24,16 @@ export const toWithdrawalView = (w: WithdrawalRecord): Withdrawal => ({
   invoice_id: w.invoiceId,
   created_at: w.createdAt.toISOString(),
   completed_at: w.completedAt?.toISOString() ?? null,
+});
+
+export const toWithdrawalAddressView = (a: WithdrawalAddressRecord): WithdrawalAddress => ({
+  id: a.id,
+  address: a.address,
+  label: a.label,
+  status: a.removedAt ? 'removed' : a.usable ? 'active' : 'on_hold',
+  created_at: a.createdAt.toISOString(),
+  usable_from: a.usableFrom.toISOString(),
+  removed_at: a.removedAt?.toISOString() ?? null,
 });
 
 export const toInvoiceView = (i: InvoiceRecord): Invoice => ({

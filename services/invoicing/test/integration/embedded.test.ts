@@ -54,6 +54,7 @@ describe('invoicing on PGlite with the in-process bus', function () {
       TREASURY_ADDRESS: TREASURY,
       INVOICE_STORAGE_DIR: dir,
       PDF_POLL_MS: '50',
+      WITHDRAWAL_ADDRESS_HOLD: '0',
     });
     service = await startDefinedService(invoicingService, {
       config,
@@ -75,11 +76,21 @@ describe('invoicing on PGlite with the in-process bus', function () {
     callService(service.url, method, path, { merchantId, body });
 
   it('withdraws concurrently, completes, and issues and stores the invoice', async () => {
+    const added = await callService(service.url, 'POST', '/withdrawal-addresses', {
+      merchantId,
+      caller: 'user',
+      stepUp: 'recent_sign_in',
+      body: { address: randomAddress(), label: 'Payout' },
+    });
+    expect(added.status, JSON.stringify(added.body)).to.equal(201);
+    // No hold on the devnet: usable at once.
+    expect(added.body.data).to.include({ status: 'active' });
+    expect(added.body.data.usable_from).to.equal(added.body.data.created_at);
     const create = () =>
       call('POST', '/withdrawals/api/create', {
         amount: '100',
         currency: 'USDC',
-        destination_address: randomAddress(),
+        destination_address: added.body.data.address,
       });
     const results = await Promise.all(Array.from({ length: 6 }, create));
     expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 201, 422]);

@@ -30,10 +30,12 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
         m.type === 'transfer.requested' &&
         String(m.data.idempotencyKey).startsWith(`withdrawal:${withdrawalId}:`),
     );
+  // An approved destination unless the body names one: these refusals are about everything else.
   const refused = async (m: TestMerchant, body: Record<string, unknown>, status: number) => {
+    const destination = 'destination_address' in body ? undefined : (await h.approve(m)).address;
     const res = await h.as(m, 'POST', '/withdrawals/api/create', {
       currency: 'USDC',
-      destination_address: randomAddress(),
+      destination_address: destination,
       ...body,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -44,7 +46,7 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
 
   it('requests a withdrawal: the fee split off at 0.5 %, both transfers commanded, withdrawal.requested', async () => {
     const m = h.merchant({ USDC: '1000' });
-    const destination = randomAddress();
+    const destination: string = (await h.approve(m)).address;
     const res = await h.as(m, 'POST', '/withdrawals/api/create', {
       amount: '200',
       currency: 'USDC',
@@ -105,7 +107,7 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
       m,
       'POST',
       '/withdrawals',
-      { amount: '50', currency: 'EURC', destination_address: randomAddress() },
+      { amount: '50', currency: 'EURC', destination_address: (await h.approve(m)).address },
       'jwt',
     );
     expect(res.status).to.equal(201);
@@ -133,8 +135,10 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     e = await refused(m, { amount: '0.1' }, 422);
     expect(e.details[0]).to.include({ path: 'amount', code: 'amount_below_fee' });
 
+    // The zero address can never be on the address book.
     e = await refused(m, { destination_address: '0x0000000000000000000000000000000000000000' }, 422);
-    expect(e.details[0]).to.include({ path: 'destination_address', code: 'invalid_destination' });
+    expect(e.details[0]).to.include({ path: 'destination_address', code: 'destination_not_approved' });
+    await h.approve(m, m.wallet, 'Own wallet');
     e = await refused(m, { destination_address: m.wallet }, 422);
     expect(e.details[0]).to.include({ path: 'destination_address', code: 'invalid_destination' });
 
@@ -162,14 +166,24 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     expect(await withdrawalRows(stranger)).to.have.length(0);
   });
 
+  it('with no hold (the devnet), makes a new address usable at once, every time', async () => {
+    const m = h.merchant();
+    const added = await Promise.all(Array.from({ length: 40 }, () => h.approve(m)));
+    for (const a of added) {
+      expect(a.status, JSON.stringify(a)).to.equal('active');
+      expect(a.usable_from).to.equal(a.created_at);
+    }
+  });
+
   it('never lets withdrawals requested at once take more than the wallet holds', async () => {
     const m = h.merchant({ USDC: '100' });
+    const { address } = await h.approve(m);
     const results = await Promise.all(
       Array.from({ length: 12 }, () =>
         h.as(m, 'POST', '/withdrawals/api/create', {
           amount: '10',
           currency: 'USDC',
-          destination_address: randomAddress(),
+          destination_address: address,
         }),
       ),
     );
@@ -180,7 +194,7 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
 
   it('makes one withdrawal per Idempotency-Key, however often the request comes, at once or later', async () => {
     const m = h.merchant({ USDC: '100' });
-    const body = { amount: '10', currency: 'USDC', destination_address: randomAddress() };
+    const body = { amount: '10', currency: 'USDC', destination_address: (await h.approve(m)).address };
     const headers = { 'idempotency-key': `withdraw-${randomUUID()}` };
     const call = () =>
       h.call('POST', '/withdrawals/api/create', {
@@ -212,7 +226,7 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
 
   it('refuses an Idempotency-Key reused with another body (422, as the gateway does) and moves nothing', async () => {
     const m = h.merchant({ USDC: '100' });
-    const body = { amount: '10', currency: 'USDC', destination_address: randomAddress() };
+    const body = { amount: '10', currency: 'USDC', destination_address: (await h.approve(m)).address };
     const headers = { 'idempotency-key': `withdraw-${randomUUID()}` };
     const call = (b: Record<string, unknown>) =>
       h.call('POST', '/withdrawals/api/create', {

@@ -45,7 +45,12 @@ export interface Harness extends ServiceUnderTest<InvoicingConfig, InvoicingCont
   merchant(balances?: Partial<Record<Currency, string>>): TestMerchant;
   /** Calls as the merchant's API key (`key`) or dashboard session (`jwt`). */
   as(m: TestMerchant, method: string, path: string, body?: unknown, via?: 'key' | 'jwt'): Promise<CallResult>;
-  /** Creates a withdrawal through the API and returns its view (asserting 201). */
+  /** Adds an address to the merchant's withdrawal address book, as the gateway forwards a confirmed add. */
+  approve(m: TestMerchant, address?: string, label?: string): Promise<Record<string, any>>;
+  /**
+   * Creates a withdrawal through the API and returns its view (asserting 201); a destination the
+   * body does not name is a new address, approved first.
+   */
   withdraw(m: TestMerchant, body?: Record<string, unknown>): Promise<Record<string, any>>;
   /** Plays the chain-watcher: reports on one of a withdrawal's transfers, routed as its relay does. */
   report(
@@ -82,6 +87,8 @@ export const startHarness = async (
       SELLER_ADDRESS: 'Hauptstraße 1|10115 Berlin',
       SELLER_COUNTRY: 'DE',
       SELLER_VAT_NUMBER: 'DE999999999',
+      // No hold unless a test sets one: most tests are about what happens after an address is approved.
+      WITHDRAWAL_ADDRESS_HOLD: '0',
       ...env,
     },
     options,
@@ -112,11 +119,22 @@ export const startHarness = async (
       return m;
     },
     as,
+    approve: async (m, address = randomAddress(), label = 'Treasury') => {
+      const res = await sut.call('POST', '/withdrawal-addresses', {
+        merchantId: m.merchantId,
+        caller: 'user',
+        stepUp: 'recent_sign_in',
+        body: { address, label },
+      });
+      if (res.status !== 201) throw new Error(`address not added: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
     withdraw: async (m, body = {}) => {
+      const destination = body.destination_address ?? (await h.approve(m)).address;
       const res = await as(m, 'POST', '/withdrawals/api/create', {
         currency: 'USDC',
-        destination_address: randomAddress(),
         ...body,
+        destination_address: destination,
       });
       if (res.status !== 201)
         throw new Error(`withdrawal not created: ${res.status} ${JSON.stringify(res.body)}`);

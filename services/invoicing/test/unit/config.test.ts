@@ -21,7 +21,21 @@ describe('invoicing configuration', () => {
       EUR_RATE_USDC: '0.920000',
       INVOICE_STORAGE: 'local',
       INVOICE_STORAGE_DIR: 'var/invoices',
+      WITHDRAWAL_ADDRESS_HOLD: 24 * 3_600_000,
     });
+  });
+
+  it('reads the withdrawal address hold as a duration, and refuses what is not one', () => {
+    const hold = (v: string) =>
+      loadInvoicingConfig({ ...BASE, WITHDRAWAL_ADDRESS_HOLD: v }).WITHDRAWAL_ADDRESS_HOLD;
+    expect(hold('0')).to.equal(0);
+    expect(hold('2s')).to.equal(2000);
+    expect(hold('90m')).to.equal(90 * 60_000);
+    expect(hold(' 48h ')).to.equal(48 * 3_600_000);
+    expect(hold('7d')).to.equal(7 * 86_400_000);
+    expect(hold('250ms')).to.equal(250);
+    for (const bad of ['24', '-1h', '1.5h', 'soon', '31d'])
+      expect(() => hold(bad), bad).to.throw(ConfigError, /WITHDRAWAL_ADDRESS_HOLD/);
   });
 
   it('reads the seller', () => {

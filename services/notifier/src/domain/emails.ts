@@ -6,6 +6,8 @@ import type {
   InvoiceIssuedData,
   PaymentWebhookData,
   RefundWebhookData,
+  WithdrawalAddressAddedData,
+  WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
 import {
   customerOfPayment,
@@ -25,6 +27,8 @@ import {
   paymentReceived,
   refundCompleted,
   registrationAttempted,
+  withdrawalAddressAdded,
+  withdrawalAddressRemoved,
   type TemplateName,
 } from '../mail/templates.js';
 import type { NotifierContext } from './context.js';
@@ -248,4 +252,37 @@ export const queueAccountEmail = async (
           content: registrationAttempted({ merchantName: data.merchantName, link: data.link }),
         };
   return queueNotices(ctx, trx, { eventId: event.id, merchantId: data.merchantId }, [notice]);
+};
+
+type AddressChange =
+  | { kind: 'added'; data: WithdrawalAddressAddedData }
+  | { kind: 'removed'; data: WithdrawalAddressRemovedData };
+
+/**
+ * withdrawal_address.added / .removed: a notice to the merchant, so a change they did not make is
+ * seen (and, for an added address, undone within its hold). One message per event.
+ */
+export const queueWithdrawalAddressEmail = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: { id: string },
+  change: AddressChange,
+): Promise<number> => {
+  const merchantId = change.data.merchantId;
+  const merchant = await findMerchant(trx, merchantId);
+  const recipient = merchantRecipient(ctx, merchantId, merchant, 'withdrawal address notice');
+  if (!merchant || !recipient) return 0;
+  const notice: Notice =
+    change.kind === 'added'
+      ? {
+          template: TEMPLATES.withdrawalAddressAdded,
+          recipient,
+          content: withdrawalAddressAdded({ address: change.data, merchantName: merchant.name }),
+        }
+      : {
+          template: TEMPLATES.withdrawalAddressRemoved,
+          recipient,
+          content: withdrawalAddressRemoved({ address: change.data, merchantName: merchant.name }),
+        };
+  return queueNotices(ctx, trx, { eventId: event.id, merchantId }, [notice]);
 };

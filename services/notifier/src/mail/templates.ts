@@ -1,4 +1,10 @@
-import type { InvoiceIssuedData, PaymentWebhookData, RefundWebhookData } from '@stablepay/contracts';
+import type {
+  InvoiceIssuedData,
+  PaymentWebhookData,
+  RefundWebhookData,
+  WithdrawalAddressAddedData,
+  WithdrawalAddressRemovedData,
+} from '@stablepay/contracts';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
 export const TEMPLATES = {
@@ -9,6 +15,8 @@ export const TEMPLATES = {
   invoiceIssued: 'invoice_issued',
   emailConfirmation: 'email_confirmation',
   registrationAttempted: 'registration_attempted',
+  withdrawalAddressAdded: 'withdrawal_address_added',
+  withdrawalAddressRemoved: 'withdrawal_address_removed',
 } as const;
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
@@ -182,3 +190,58 @@ export const registrationAttempted = (p: { merchantName: string; link: string })
       'If it was not you, nothing needs doing: your account is unchanged, and the attempt is in its audit log.',
     ],
   });
+
+const STEP_UP_TEXT = {
+  mfa: 'password sign-in and an authenticator code',
+  recent_sign_in: 'a recent password sign-in',
+} as const;
+
+/**
+ * To the merchant, on withdrawal_address.added: the one chance to stop a stranger's address before
+ * its hold ends, so it says when that is and what to do.
+ */
+export const withdrawalAddressAdded = (p: {
+  address: WithdrawalAddressAddedData;
+  merchantName: string;
+}): RenderedEmail => {
+  const a = p.address;
+  return renderMessage({
+    subject: `New withdrawal address added: ${a.label}`,
+    heading: 'A withdrawal address was added',
+    intro: [
+      `${p.merchantName}, an address was added to your withdrawal address book. Withdrawals can go there from ${a.usableFrom}.`,
+    ],
+    details: [
+      ['Label', a.label],
+      ['Address', a.address],
+      ['Usable from', a.usableFrom],
+      ['Confirmed with', STEP_UP_TEXT[a.stepUp]],
+      ['Added', a.addedAt],
+    ],
+    outro: [
+      'If you did not add it, remove it in the dashboard (Withdrawal addresses) before then, change your password and turn on two-factor sign-in.',
+    ],
+  });
+};
+
+/** To the merchant, on withdrawal_address.removed. */
+export const withdrawalAddressRemoved = (p: {
+  address: WithdrawalAddressRemovedData;
+  merchantName: string;
+}): RenderedEmail => {
+  const a = p.address;
+  return renderMessage({
+    subject: `Withdrawal address removed: ${a.label}`,
+    heading: 'A withdrawal address was removed',
+    intro: [
+      `${p.merchantName}, an address was removed from your withdrawal address book. No withdrawal goes there any more.`,
+    ],
+    details: [
+      ['Label', a.label],
+      ['Address', a.address],
+      ['Confirmed with', STEP_UP_TEXT[a.stepUp]],
+      ['Removed', a.removedAt],
+    ],
+    outro: ['If you did not remove it, change your password and review the audit log in the dashboard.'],
+  });
+};

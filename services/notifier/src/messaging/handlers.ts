@@ -10,6 +10,7 @@ import {
   queueInvoiceEmail,
   queuePaymentEmails,
   queueRefundEmail,
+  queueWithdrawalAddressEmail,
 } from '../domain/emails.js';
 import { webhookBody } from '../domain/payloads.js';
 
@@ -118,5 +119,9 @@ export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
     [EventTypes.RefundFailed]: deliver,
     [EventTypes.InvoiceIssued]: async (event, trx) =>
       void (await queueInvoiceEmail(ctx, trx, event, event.data)),
+    [EventTypes.WithdrawalAddressAdded]: async (event, trx) =>
+      void (await queueWithdrawalAddressEmail(ctx, trx, event, { kind: 'added', data: event.data })),
+    [EventTypes.WithdrawalAddressRemoved]: async (event, trx) =>
+      void (await queueWithdrawalAddressEmail(ctx, trx, event, { kind: 'removed', data: event.data })),
   };
 };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatAmount, formatDateTime, parseAmountInput } from '../../format.js';
 import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
+import { ConfirmMoney } from '../ConfirmMoney.js';
 import { useDashboard } from '../context.js';
 import { OnChain } from '../OnChain.js';
 import { useIdempotencyKey } from '../idempotency.js';
@@ -154,9 +155,11 @@ const RefundForm = ({
   suggested: string;
   onCreated: () => void;
 }) => {
-  const { session, t, lang } = useDashboard();
+  const { session, account, t, lang } = useDashboard();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState<string>('requested_by_customer');
+  // The refund as it will be sent, shown for confirmation before anything moves.
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; amount: string }>();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -164,7 +167,7 @@ const RefundForm = ({
   // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
   const idempotency = useIdempotencyKey();
 
-  const submit = async (e: Event) => {
+  const review = (e: Event) => {
     e.preventDefault();
     setError(undefined);
     setDone(undefined);
@@ -173,30 +176,36 @@ const RefundForm = ({
       setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
       return;
     }
+    const body = {
+      paymentId: payment.id,
+      ...(amount.trim() === '' ? {} : { amount: exact }),
+      reason,
+      ...(note.trim() ? { note: note.trim() } : {}),
+    };
+    setPending({ body, amount: exact });
+  };
+
+  const send = async () => {
+    if (!pending) return;
     setBusy(true);
     try {
-      const body = {
-        paymentId: payment.id,
-        ...(amount.trim() === '' ? {} : { amount: exact }),
-        reason,
-        ...(note.trim() ? { note: note.trim() } : {}),
-      };
-      const created = await session.call<{ id: string }>('POST', '/refunds', body, idempotency.keyFor(body));
+      const { body, amount: exact } = pending;
+      await session.call<{ id: string }>('POST', '/refunds', body, idempotency.keyFor(body));
       setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
       setAmount('');
       setNote('');
       idempotency.done();
       onCreated();
-      return created;
     } catch (err) {
       setError(errorText(t, err));
     } finally {
+      setPending(undefined);
       setBusy(false);
     }
   };
 
   return (
-    <form class="form refund-form" onSubmit={submit} noValidate aria-labelledby="refund-form-title">
+    <form class="form refund-form" onSubmit={review} noValidate aria-labelledby="refund-form-title">
       <h3 id="refund-form-title">{t('refundPayment')}</h3>
       <label for="refund-amount">{t('refundAmount', { currency: payment.currency })}</label>
       <input
@@ -234,9 +243,31 @@ const RefundForm = ({
       />
       {error && <Alert>{error}</Alert>}
       {done && <Alert kind="ok">{done}</Alert>}
-      <button type="submit" disabled={busy}>
-        {busy ? t('refunding') : t('refund')}
-      </button>
+      {pending ? (
+        <ConfirmMoney
+          title={t('confirmRefundTitle')}
+          rows={[
+            [t('colAmount'), `${formatAmount(pending.amount, lang)} ${payment.currency}`],
+            [
+              t('destination'),
+              <>
+                {t('refundToPayer')}
+                <br />
+                <code data-confirm-destination>{payment.from_address}</code>
+              </>,
+            ],
+            [t('colChain'), account.merchant.blockchain],
+          ]}
+          confirmLabel={busy ? t('refunding') : t('confirmRefund')}
+          busy={busy}
+          onConfirm={send}
+          onBack={() => setPending(undefined)}
+        />
+      ) : (
+        <button type="submit" disabled={busy}>
+          {t('refund')}
+        </button>
+      )}
     </form>
   );
 };

@@ -9,6 +9,8 @@ export const API_KEY_REQUIRED =
   'API key required: send it in the X-API-Key header (bearer tokens are not accepted here)';
 export const BEARER_REQUIRED = 'Bearer access token required: send it in the Authorization header';
 export const API_KEYS_CANNOT_MANAGE_KEYS = 'API keys cannot manage API keys';
+export const API_KEYS_CANNOT_MANAGE_ADDRESSES =
+  'API keys cannot see or change the withdrawal address book: it is managed in the dashboard';
 
 const bearerToken = (req: Request): string | undefined => {
   const header = req.header('authorization');
@@ -28,9 +30,11 @@ const fromApiKey = async (ctx: GatewayContext, key: string, res: Response): Prom
   return claims;
 };
 
-const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
+const fromBearer = (ctx: GatewayContext, token: string, res: Response): InternalClaims => {
   try {
     const claims = verifyAccessToken(accessTokenSecrets(ctx.config), token);
+    // How recent the sign-in is, for step-up routes; not a claim services need.
+    res.locals.authTime = claims.authTime;
     return {
       caller: 'user',
       merchantId: claims.merchantId,
@@ -47,13 +51,18 @@ const fromBearer = (ctx: GatewayContext, token: string): InternalClaims => {
  * internal token will carry). Credentials of the other scheme never count:
  * - `key`: only X-API-Key; a bearer token alone gets 401 saying an API key is needed.
  * - `jwt`: only a bearer token. An API key alone gets 403 on the API-key management routes (the
- *   spec says keys cannot manage keys: the credential is valid, the action is not allowed) and 401
- *   on every other dashboard route, where it is simply not a credential of that route.
+ *   spec says keys cannot manage keys: the credential is valid, the action is not allowed) and on
+ *   the withdrawal address book, and 401 on every other dashboard route, where it is simply not a
+ *   credential of that route.
  * - `jwt_or_key`: either; the API key wins when both are sent.
  * - `public`: nothing is read; whatever the client sent is stripped before forwarding.
  */
 export const authenticate =
-  (ctx: GatewayContext, auth: RouteAuth, opts: { managesApiKeys?: boolean } = {}): RequestHandler =>
+  (
+    ctx: GatewayContext,
+    auth: RouteAuth,
+    opts: { managesApiKeys?: boolean; managesAddressBook?: boolean } = {},
+  ): RequestHandler =>
   async (req: Request, res: Response, next: NextFunction) => {
     try {
       const apiKey = presentedApiKey(req);
@@ -69,13 +78,15 @@ export const authenticate =
         case 'jwt':
           if (!bearer) {
             if (apiKey && opts.managesApiKeys) throw forbidden(API_KEYS_CANNOT_MANAGE_KEYS);
+            // Where money may go is decided by a person, never by a key a server holds.
+            if (apiKey && opts.managesAddressBook) throw forbidden(API_KEYS_CANNOT_MANAGE_ADDRESSES);
             throw new AppError('unauthorized', BEARER_REQUIRED);
           }
-          res.locals.auth = fromBearer(ctx, bearer);
+          res.locals.auth = fromBearer(ctx, bearer, res);
           break;
         case 'jwt_or_key':
           if (apiKey) res.locals.auth = await fromApiKey(ctx, apiKey, res);
-          else if (bearer) res.locals.auth = fromBearer(ctx, bearer);
+          else if (bearer) res.locals.auth = fromBearer(ctx, bearer, res);
           else
             throw new AppError(
               'unauthorized',

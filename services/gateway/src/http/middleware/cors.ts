@@ -19,7 +19,7 @@ export const corsPolicyFor = (auth: RouteAuth, path: string): CorsPolicy => {
 
 const EXPOSED = ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'];
 const OPEN_HEADERS = ['Content-Type', 'Idempotency-Key', 'X-Request-Id'];
-const DASHBOARD_HEADERS = [...OPEN_HEADERS, 'Authorization'];
+const DASHBOARD_HEADERS = [...OPEN_HEADERS, 'Authorization', 'X-Mfa-Code'];
 
 const noCors: RequestHandler = (_req, _res, next) => next();
 

@@ -3,11 +3,12 @@ import { href } from '../../router.js';
 
 const TABS = [
   { path: '/money', label: 'withdrawalsTitle' },
+  { path: '/money/addresses', label: 'addressBookTitle' },
   { path: '/money/invoices', label: 'invoicesTitle' },
   { path: '/money/billing', label: 'billingTitle' },
 ] as const;
 
-/** The three screens of "Withdrawals & invoices". */
+/** The screens of "Withdrawals & invoices". */
 export const MoneyNav = ({ current }: { current: (typeof TABS)[number]['path'] }) => {
   const { t } = useDashboard();
   return (

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, parseAmountInput } from '../../../format.js';
 import { Alert, errorText } from '../../common.js';
+import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
-import { navigate } from '../../router.js';
+import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { useLoad } from '../../use-load.js';
+import type { WithdrawalAddress } from './address-book.js';
 import type { Withdrawal } from './types.js';
 
 interface Balance {
@@ -12,38 +14,62 @@ interface Balance {
   balances: Array<{ token: string; amount: string }>;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+interface Pending {
+  body: { currency: string; destination_address: string; amount?: string };
+  destination: WithdrawalAddress;
+}
 
 /**
- * A withdrawal from the merchant wallet to an address on its chain: an amount, or everything
- * available. A retried submit carries the same Idempotency-Key, so it never moves funds twice.
+ * A withdrawal from the merchant wallet to an address of its address book whose hold has passed:
+ * an amount, or everything available; confirmed with amount and destination before it is sent. A
+ * retried submit carries the same Idempotency-Key, so it never moves funds twice.
  */
 export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const { session, account, t, lang } = useDashboard();
   const [balance] = useLoad(() => session.call<Balance>('GET', '/wallets/balance'), []);
+  const [book] = useLoad(
+    () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
+    [],
+  );
+  const approved = book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [];
   const [currency, setCurrency] = useState(account.merchant.accepted_currencies[0] ?? 'USDC');
   const [amount, setAmount] = useState('');
-  const [destination, setDestination] = useState('');
+  const [destinationId, setDestinationId] = useState('');
+  const [pending, setPending] = useState<Pending>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const idempotency = useIdempotencyKey();
   const held =
     balance.state === 'ready' ? balance.data.balances.find((b) => b.token === currency)?.amount : undefined;
+  const chosen = approved.find((a) => a.id === destinationId) ?? approved[0];
 
-  const submit = async (e: Event) => {
+  const review = (e: Event) => {
     e.preventDefault();
     setError(undefined);
     const exact = amount.trim() ? parseAmountInput(amount) : undefined;
     if (amount.trim() && (!exact || /^0\.0+$/.test(exact))) return setError(t('withdrawAmountInvalid'));
-    if (!ADDRESS.test(destination.trim())) return setError(t('destinationInvalid'));
+    if (!chosen) return setError(t('noApprovedAddresses'));
+    setPending({
+      body: { currency, destination_address: chosen.address, ...(exact ? { amount: exact } : {}) },
+      destination: chosen,
+    });
+  };
+
+  const send = async () => {
+    if (!pending) return;
     setBusy(true);
     try {
-      const body = { currency, destination_address: destination.trim(), ...(exact ? { amount: exact } : {}) };
-      const made = await session.call<Withdrawal>('POST', '/withdrawals', body, idempotency.keyFor(body));
+      const made = await session.call<Withdrawal>(
+        'POST',
+        '/withdrawals',
+        pending.body,
+        idempotency.keyFor(pending.body),
+      );
       idempotency.done();
       onCreated();
       navigate(`/money/withdrawals/${made.id}`);
     } catch (err) {
+      setPending(undefined);
       setError(errorText(t, err));
     } finally {
       setBusy(false);
@@ -51,13 +77,18 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   };
 
   return (
-    <form class="card form" onSubmit={submit} noValidate aria-labelledby="withdraw-title">
+    <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('requestWithdrawal')}</h2>
       <p class="muted">{t('withdrawIntro', { chain: account.merchant.blockchain })}</p>
       <div class="filter-grid">
         <div class="field">
           <label for="w-currency">{t('currency')}</label>
-          <select id="w-currency" value={currency} onChange={(ev) => setCurrency(ev.currentTarget.value)}>
+          <select
+            id="w-currency"
+            value={currency}
+            disabled={!!pending}
+            onChange={(ev) => setCurrency(ev.currentTarget.value)}
+          >
             {account.merchant.accepted_currencies.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -71,6 +102,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
             id="w-amount"
             inputMode="decimal"
             value={amount}
+            disabled={!!pending}
             onInput={(ev) => setAmount(ev.currentTarget.value)}
             aria-describedby="w-amount-hint"
           />
@@ -81,21 +113,65 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
           </p>
         </div>
       </div>
-      <label for="w-destination">{t('destinationAddress')}</label>
-      <input
-        id="w-destination"
-        autoComplete="off"
-        spellcheck={false}
-        value={destination}
-        placeholder="0x…"
-        onInput={(ev) => setDestination(ev.currentTarget.value)}
-      />
+      <label for="w-destination">{t('destination')}</label>
+      {book.state === 'ready' && approved.length === 0 ? (
+        <p class="muted" id="w-destination" data-no-destination>
+          {t('noApprovedAddresses')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+        </p>
+      ) : (
+        <select
+          id="w-destination"
+          value={chosen?.id ?? ''}
+          disabled={!!pending}
+          onChange={(ev) => setDestinationId(ev.currentTarget.value)}
+          aria-describedby="w-destination-hint"
+        >
+          {approved.map((a) => (
+            <option key={a.id} value={a.id}>
+              {`${a.label} · ${a.address}`}
+            </option>
+          ))}
+        </select>
+      )}
+      <p id="w-destination-hint" class="hint">
+        {t('destinationHint')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+      </p>
       {error && <Alert>{error}</Alert>}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? t('withdrawing') : t('withdraw')}
-        </button>
-      </div>
+      {pending ? (
+        <ConfirmMoney
+          title={t('confirmWithdrawalTitle')}
+          rows={[
+            [
+              t('colAmount'),
+              pending.body.amount
+                ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
+                : t('everythingAvailable', {
+                    held: held !== undefined ? formatAmount(held, lang) : '…',
+                    currency: pending.body.currency,
+                  }),
+            ],
+            [
+              t('destination'),
+              <>
+                <strong>{pending.destination.label}</strong>
+                <br />
+                <code data-confirm-destination>{pending.destination.address}</code>
+              </>,
+            ],
+            [t('colChain'), account.merchant.blockchain],
+          ]}
+          confirmLabel={busy ? t('withdrawing') : t('confirmWithdrawal')}
+          busy={busy}
+          onConfirm={send}
+          onBack={() => setPending(undefined)}
+        />
+      ) : (
+        <div class="actions">
+          <button type="submit" disabled={book.state !== 'ready' || approved.length === 0}>
+            {t('withdraw')}
+          </button>
+        </div>
+      )}
     </form>
   );
 };
