@@ -82,10 +82,12 @@ const token = (caller: 'public' | 'api_key' | 'user', scopes?: string[]) =>
   });
 
 /** An API key's token as a gateway without scopes would sign it: it grants no scope. */
-const unscopedToken = signInternalToken(SECRET, {
-  caller: 'api_key',
-  merchantId: '3b0b2a36-5b1a-4c57-9a33-3f1e1b0f2a11',
-});
+// Signed when used: an internal token lives 60 seconds, less than a whole test run.
+const unscopedToken = () =>
+  signInternalToken(SECRET, {
+    caller: 'api_key',
+    merchantId: '3b0b2a36-5b1a-4c57-9a33-3f1e1b0f2a11',
+  });
 
 describe('catalogue routes', () => {
   let http: HttpApp;
@@ -154,7 +156,7 @@ describe('catalogue routes', () => {
     const body = JSON.stringify({ name: 'x' });
     for (const scopes of [[], ['payments:read', 'checkout:read'], undefined]) {
       const headers: Record<string, string> =
-        scopes === undefined ? { [INTERNAL_TOKEN_HEADER]: unscopedToken } : {};
+        scopes === undefined ? { [INTERNAL_TOKEN_HEADER]: unscopedToken() } : {};
       const r = await call('POST', '/things', 'api_key', body, headers, scopes ?? []);
       expect(r.status, JSON.stringify(scopes)).to.equal(403);
       expect(r.body).to.deep.equal({

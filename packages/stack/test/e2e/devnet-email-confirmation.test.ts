@@ -79,17 +79,25 @@ describe('e-mail confirmation on the devnet, through the gateway (PostgreSQL, Ra
       return r.body.data?.status === 'completed';
     }, 'payment completion');
   };
-  // Requesting withdrawals is a scope only ever given on purpose.
-  let payoutKey: Record<string, string> | undefined;
-  const withdraw = async () =>
-    h.gw.call('POST', '/withdrawals/api/create', {
-      headers: (payoutKey ??= await h.createKey(shop, ['withdrawals:write'], 'payouts')),
-      body: {
-        currency: 'USDC',
-        amount: '5',
-        destination_address: getAddress(`0x${randomBytes(20).toString('hex')}`),
-      },
+  // Requesting withdrawals is a scope only ever given on purpose, and they go only to the address book.
+  let payout: { key: Record<string, string>; destination: string } | undefined;
+  const payoutSetUp = async () => {
+    const key = await h.createKey(shop, ['withdrawals:write'], 'payouts');
+    const destination = getAddress(`0x${randomBytes(20).toString('hex')}`);
+    const added = await h.gw.call('POST', '/withdrawal-addresses', {
+      headers: shop.bearer,
+      body: { address: destination, label: 'Payout account' },
     });
+    expect(added.status, JSON.stringify(added.body)).to.equal(201);
+    return { key, destination };
+  };
+  const withdraw = async () => {
+    payout ??= await payoutSetUp();
+    return h.gw.call('POST', '/withdrawals/api/create', {
+      headers: payout.key,
+      body: { currency: 'USDC', amount: '5', destination_address: payout.destination },
+    });
+  };
 
   it('is paid but e-mailed nothing and refused withdrawals until confirmed, then both work', async () => {
     const me = await h.gw.call('GET', '/auth/me', { headers: shop.bearer });

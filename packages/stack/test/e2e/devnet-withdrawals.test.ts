@@ -132,9 +132,11 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     });
     expect(profile.status, JSON.stringify(profile.body)).to.equal(200);
 
+    // A key given withdrawals:write on purpose; the shop's default key has no such scope.
+    const payouts = await h.createKey(shop, ['withdrawals:write', 'withdrawals:read'], 'payouts');
     // Money goes only to the address book: a stranger's address is refused, and nothing moves.
     const stranger = await h.gw.call('POST', '/withdrawals/api/create', {
-      headers: shop.key,
+      headers: payouts,
       body: { amount: '60', currency: 'USDC', destination_address: newAddress() },
     });
     expect(stranger.status).to.equal(422);
@@ -157,7 +159,6 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
     expect(refused.status, JSON.stringify(refused.body)).to.equal(403);
     expect(refused.body.details[0]).to.include({ code: 'insufficient_scope' });
     expect(refused.body.details[0].message).to.contain('withdrawals:write');
-    const payouts = await h.createKey(shop, ['withdrawals:write', 'withdrawals:read'], 'payouts');
     const request = () =>
       h.gw.call('POST', '/withdrawals/api/create', {
         headers: { ...payouts, 'idempotency-key': 'withdraw-60' },

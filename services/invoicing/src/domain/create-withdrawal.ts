@@ -124,12 +124,13 @@ const decideWithdrawal = async (
   body: CreateWithdrawalBody,
   requestKey: RequestKey | undefined,
 ): Promise<WithdrawalRecord> => {
-  // The address book first: a refused destination says so whether or not the wallet can be read.
+  // An account that has not confirmed its address withdraws nothing, wherever to.
+  await checkEmailConfirmed(ctx, merchantId);
+  // Then the address book: a refused destination says so whether or not the wallet can be read.
   await approvedDestination(ctx.db, merchantId, body.destination_address);
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
   checkRequest(wallet, body);
-  await checkEmailConfirmed(ctx, merchantId);
   const balance = decimalToBaseUnits(wallet.balances.get(body.currency)!);
   let replayed = false;
   const withdrawal = await ctx.db.transaction(async (trx) => {

@@ -38,8 +38,12 @@ describe('withdrawals and e-mail confirmation (PostgreSQL + RabbitMQ)', function
     await waitFor(() => h.db('merchants').where({ merchant_id: merchantId }).first(), 'projection');
     return { merchantId, wallet: '' };
   };
-  const withdraw = (m: { merchantId: string; wallet: string }) =>
-    h.as(m, 'POST', '/withdrawals/api/create', { currency: 'USDC', destination_address: randomAddress() });
+  // To an approved address: confirmation is what these refusals are about.
+  const withdraw = async (m: { merchantId: string; wallet: string }) =>
+    h.as(m, 'POST', '/withdrawals/api/create', {
+      currency: 'USDC',
+      destination_address: (await h.approve(m)).address,
+    });
   const movedFor = (merchantId: string) =>
     observer.messages.filter((e) => e.data?.merchantId === merchantId || e.merchantId === merchantId);
 
