@@ -151,9 +151,15 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     e = await refused(m, { amount: '-1' }, 400);
     expect(e.details.map((d) => d.path)).to.deep.equal(['amount']);
 
-    const stranger = { merchantId: randomUUID(), wallet: randomAddress() };
-    e = await refused(stranger, {}, 422);
+    // A confirmed merchant the chain-watcher has no wallet for yet.
+    const walletless = h.merchant();
+    h.balances.removeWallet(walletless.merchantId);
+    e = await refused(walletless, {}, 422);
     expect(e.details[0]).to.include({ code: 'no_wallet' });
+    // A merchant this service has never heard of has confirmed nothing: refused before anything else.
+    const stranger = { merchantId: randomUUID(), wallet: randomAddress() };
+    e = await refused(stranger, {}, 403);
+    expect(e.details[0]).to.include({ code: 'email_not_confirmed' });
 
     h.balances.failing = true;
     try {
@@ -164,6 +170,7 @@ describe('withdrawals: create, list, detail (PostgreSQL + RabbitMQ)', function (
     }
     expect(await withdrawalRows(m)).to.have.length(0);
     expect(await withdrawalRows(stranger)).to.have.length(0);
+    expect(await withdrawalRows(walletless)).to.have.length(0);
   });
 
   it('with no hold (the devnet), makes a new address usable at once, every time', async () => {

@@ -25,6 +25,11 @@ export class BalanceServer {
     this.wallets.set(merchantId, wallet);
   }
 
+  /** As for a merchant the chain-watcher has not given a wallet yet. */
+  removeWallet(merchantId: string): void {
+    this.wallets.delete(merchantId);
+  }
+
   setBalance(merchantId: string, token: Currency, amount: string): void {
     const w = this.wallets.get(merchantId);
     if (!w) throw new Error(`no wallet for ${merchantId}`);
