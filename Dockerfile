@@ -19,4 +19,4 @@ COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /home/node/invoices /home/node/devnet && chown node:node /home/node/invoices /home/node/devnet
 USER node
 ENTRYPOINT ["node"]
-CMD ["packages/stack/dist/main.js"]
+CMD ["apps/stack/dist/main.js"]

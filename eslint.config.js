@@ -15,8 +15,9 @@ export default tseslint.config(
     },
   },
   {
-    // The checkout page and widget run in browsers: their globals, not Node's.
+    // The web pages run in browsers: their globals, not Node's. The stack is the Node composition root.
     files: ['apps/*/src/**', 'apps/*/public/**'],
+    ignores: ['apps/stack/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
@@ -25,7 +26,7 @@ export default tseslint.config(
       'bench/**',
       'scripts/**',
       'apps/*/scripts/**',
-      'packages/stack/src/**',
+      'apps/stack/src/**',
       'packages/platform/src/testing/**',
     ],
     rules: {

@@ -46,13 +46,7 @@ await run([join(root, 'packages/devnet/scripts/compile-contracts.mjs')], join(ro
 
 const stack = spawn(
   process.execPath,
-  [
-    '--conditions=source',
-    '--import',
-    'tsx',
-    join(root, 'packages/stack/src/main.ts'),
-    ...process.argv.slice(2),
-  ],
+  ['--conditions=source', '--import', 'tsx', join(root, 'apps/stack/src/main.ts'), ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit' },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stack.kill(signal));
