@@ -23,7 +23,7 @@ import {
 } from '@stablepay/devnet';
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
 import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
-import { startStack } from '@stablepay/stack';
+import { FREE_PORTS, startStack } from '@stablepay/stack';
 import { percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
@@ -45,7 +45,7 @@ const main = async () => {
     amqpPrefix: prefix,
     logLevel: 'error',
     persistChains: false,
-    ports: { gateway: 0, payments: 0, chainWatcher: 0, refunds: 0, notifier: 0, devnet: 0, attestation: 0 },
+    ports: FREE_PORTS,
     env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000', SCRYPT_COST: '10', CCTP_POLL_MS: '50' },
   });
   const conn = await amqp.connect(amqpUrl);

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDemoMerchant } from './demo.js';
-import { DEFAULT_PORTS, startStack } from './stack.js';
+import { resolvePorts } from './ports.js';
+import { startStack } from './stack.js';
 
 const varDir = resolve(process.env.VAR_DIR ?? 'var');
 const env = process.env;
@@ -22,18 +23,8 @@ const stack = await startStack({
         ) && !!e[1],
     ),
   ),
-  ports: {
-    gateway: env.GATEWAY_PORT ? Number(env.GATEWAY_PORT) : undefined,
-    checkout: env.CHECKOUT_PORT ? Number(env.CHECKOUT_PORT) : undefined,
-    dashboard: env.DASHBOARD_PORT ? Number(env.DASHBOARD_PORT) : DEFAULT_PORTS.dashboard,
-    payments: env.PAYMENTS_PORT ? Number(env.PAYMENTS_PORT) : undefined,
-    chainWatcher: env.CHAIN_WATCHER_PORT ? Number(env.CHAIN_WATCHER_PORT) : undefined,
-    refunds: env.REFUNDS_PORT ? Number(env.REFUNDS_PORT) : undefined,
-    invoicing: env.INVOICING_PORT ? Number(env.INVOICING_PORT) : undefined,
-    notifier: env.NOTIFIER_PORT ? Number(env.NOTIFIER_PORT) : undefined,
-    devnet: env.DEVNET_PORT ? Number(env.DEVNET_PORT) : undefined,
-    attestation: env.ATTESTATION_PORT ? Number(env.ATTESTATION_PORT) : undefined,
-  },
+  // Each port from its variable, else the default the README states.
+  ports: resolvePorts({}, env),
 });
 
 let stopping = false;

@@ -1,7 +1,7 @@
 import type { ChainRegistry } from '@stablepay/contracts';
 import type { ServiceDefinition } from '@stablepay/platform';
 import { chainWatcherService } from '@stablepay/chain-watcher';
-import { devnetAccount } from '@stablepay/devnet';
+import { devnetAccount, type Devnet } from '@stablepay/devnet';
 import { gatewayService } from '@stablepay/gateway';
 import { invoicingService } from '@stablepay/invoicing';
 import { notifierService } from '@stablepay/notifier';
@@ -21,6 +21,28 @@ export interface StackEnvInput {
   /** URLs of the services started so far, by service name. */
   urls: Record<string, string>;
 }
+
+/**
+ * The live devnet's chains (each asking `confirmations` when given) and its relayers, funded with
+ * gas, as every service of the stack sees them.
+ */
+export const devnetEnvInput = (
+  devnet: Devnet,
+  confirmations: number | undefined,
+  rest: Omit<StackEnvInput, 'registry' | 'relayerKeys'>,
+): StackEnvInput => {
+  const registry = devnet.registry();
+  return {
+    registry:
+      confirmations === undefined
+        ? registry
+        : { ...registry, chains: registry.chains.map((c) => ({ ...c, confirmations })) },
+    relayerKeys: Object.fromEntries(
+      Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey]),
+    ),
+    ...rest,
+  };
+};
 
 export interface StackServiceEntry {
   // Each entry keeps its own definition's types; the table only needs what every definition has.

@@ -14,27 +14,12 @@ import {
   type RunningService,
 } from '@stablepay/platform';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
-import {
-  DEVNET_ATTESTATION_PORT,
-  startDevnetAttestationService,
-  type AttestationService,
-} from '@stablepay/devnet/attestation/index';
+import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { startCheckoutServer, type CheckoutServer } from '@stablepay/checkout/server';
 import { startDashboardServer, type DashboardServer } from '@stablepay/dashboard/server';
 import { loadOrCreateSecrets } from './secrets.js';
-import { stackServices, type StackEnvInput } from './services.js';
-
-export type StackPort =
-  | 'gateway'
-  | 'payments'
-  | 'chainWatcher'
-  | 'refunds'
-  | 'invoicing'
-  | 'notifier'
-  | 'checkout'
-  | 'dashboard'
-  | 'devnet'
-  | 'attestation';
+import { resolvePorts, type StackPort } from './ports.js';
+import { devnetEnvInput, stackServices, type StackEnvInput } from './services.js';
 
 export interface StackOptions {
   /** Where embedded data, chain state, secrets and devnet.json live. */
@@ -45,7 +30,7 @@ export interface StackOptions {
   amqpUrl?: string;
   amqpPrefix?: string;
   host?: string;
-  /** Ports; 0 picks a free one. `devnet` is the first chain's RPC port. */
+  /** Ports; 0 picks a free one, a port left out is its default. `devnet` is the first chain's RPC port. */
   ports?: Partial<Record<StackPort, number>>;
   logLevel?: string;
   /** The built checkout app to serve (default: the @stablepay/checkout workspace's dist). */
@@ -74,17 +59,111 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PORTS: Record<StackPort, number> = {
-  gateway: 8080,
-  checkout: 8081,
-  dashboard: 8082,
-  payments: 8101,
-  chainWatcher: 8102,
-  refunds: 8103,
-  invoicing: 8104,
-  notifier: 8105,
-  devnet: 8545,
-  attestation: DEVNET_ATTESTATION_PORT,
+/** What listens before the services start, and what they share. */
+interface Edge {
+  devnet: Devnet;
+  attestation: AttestationService;
+  embedded?: EmbeddedPostgres;
+  bus: EventBus;
+  checkout: CheckoutServer;
+  dashboard: DashboardServer;
+}
+
+/** Whatever is running so far, so that a start failing half-way stops what it started. */
+interface Started extends Partial<Edge> {
+  services: RunningService[];
+  dbs: Knex[];
+}
+
+interface StartContext {
+  opts: StackOptions;
+  varDir: string;
+  level: string;
+  host: string;
+  ports: Record<StackPort, number>;
+  logger: Logger;
+}
+
+const stopStarted = (started: Started, logger: Logger) =>
+  shutdownInOrder(
+    [
+      // The edge first, so nothing new comes in while the rest drains.
+      { name: 'checkout page', run: () => started.checkout?.stop() },
+      { name: 'dashboard', run: () => started.dashboard?.stop() },
+      ...[...started.services].reverse().map((s) => ({ name: s.name, run: () => s.stop() })),
+      { name: 'bus', run: () => started.bus?.close() },
+      { name: 'databases', run: async () => void (await Promise.all(started.dbs.map((d) => d.destroy()))) },
+      { name: 'embedded postgres', run: () => started.embedded?.close() },
+      { name: 'attestation service', run: () => started.attestation?.stop() },
+      { name: 'devnet', run: () => started.devnet?.stop() },
+    ],
+    logger,
+  );
+
+const startEdge = async (
+  { opts, varDir, host, ports, logger }: StartContext,
+  started: Started,
+): Promise<Edge> => {
+  const devnet = (started.devnet = await startDevnet({
+    stateDir: opts.persistChains === false ? undefined : join(varDir, 'chains'),
+    basePort: ports.devnet,
+  }));
+  const attestation = (started.attestation = await startDevnetAttestationService(devnet, {
+    port: ports.attestation,
+  }));
+  const embedded = (started.embedded = opts.databaseUrl
+    ? undefined
+    : await EmbeddedPostgres.open(join(varDir, 'pglite')));
+  const bus = (started.bus = await createBus({ url: opts.amqpUrl, prefix: opts.amqpPrefix, logger }));
+  // Listening before the services start, so that payments learns the page's real address even on port 0.
+  const checkout = (started.checkout = await startCheckoutServer({
+    dir: opts.checkoutDir,
+    host,
+    port: ports.checkout,
+  }));
+  const dashboard = (started.dashboard = await startDashboardServer({
+    dir: opts.dashboardDir,
+    host,
+    port: ports.dashboard,
+  }));
+  return { devnet, attestation, embedded, bus, checkout, dashboard };
+};
+
+/** In table order: each service's environment may name the URLs of those started before it. */
+const startServices = async (ctx: StartContext, edge: Edge, input: StackEnvInput, started: Started) => {
+  const common: Record<string, string> = {
+    NODE_ENV: 'development',
+    ...loadOrCreateSecrets(ctx.varDir),
+    ...ctx.opts.env,
+  };
+  for (const entry of stackServices) {
+    const name = entry.definition.name;
+    const db = await createDatabase({
+      url: ctx.opts.databaseUrl,
+      embedded: edge.embedded,
+      schema: entry.schema,
+    });
+    started.dbs.push(db);
+    const config = entry.definition.loadConfig({
+      ...entry.defaults?.(input),
+      ...common,
+      ...entry.env(input),
+    });
+    const service = await startDefinedService(entry.definition, {
+      config,
+      deps: {
+        db,
+        bus: edge.bus,
+        logger: createLogger({ service: name, level: ctx.level }),
+        metrics: createMetrics(name),
+      },
+      port: ctx.ports[entry.port],
+      host: ctx.host,
+      ownsConnections: false,
+    });
+    started.services.push(service);
+    input.urls[name] = service.url;
+  }
 };
 
 /**
@@ -97,124 +176,50 @@ export const startStack = async (opts: StackOptions): Promise<RunningStack> => {
   mkdirSync(varDir, { recursive: true });
   const level = opts.logLevel ?? 'info';
   const logger: Logger = createLogger({ service: 'stack', level });
-  const secrets = loadOrCreateSecrets(varDir);
-  const ports = { ...DEFAULT_PORTS, ...opts.ports };
-  const host = opts.host ?? '127.0.0.1';
-
-  const devnet = await startDevnet({
-    stateDir: opts.persistChains === false ? undefined : join(varDir, 'chains'),
-    basePort: ports.devnet,
-  });
-  const attestation = await startDevnetAttestationService(devnet, { port: ports.attestation });
-  const embedded = opts.databaseUrl ? undefined : await EmbeddedPostgres.open(join(varDir, 'pglite'));
-  const bus = await createBus({ url: opts.amqpUrl, prefix: opts.amqpPrefix, logger });
-  const dbs: Knex[] = [];
-  // Listening before the services start, so that payments learns the page's real address even on port 0.
-  const checkout: CheckoutServer = await startCheckoutServer({
-    dir: opts.checkoutDir,
-    host,
-    port: ports.checkout,
-  });
-  const checkoutUrl = checkout.url;
-  // Callers that choose their ports (tests, benches) and leave the dashboard out get a free one, so
-  // suites running side by side never contend for 8082.
-  const dashboard: DashboardServer = await startDashboardServer({
-    dir: opts.dashboardDir,
-    host,
-    port: opts.ports?.dashboard ?? (opts.ports ? 0 : DEFAULT_PORTS.dashboard),
-  });
-  const devnetRegistry = devnet.registry();
-  const registry =
-    opts.confirmations === undefined
-      ? devnetRegistry
-      : {
-          ...devnetRegistry,
-          chains: devnetRegistry.chains.map((c) => ({ ...c, confirmations: opts.confirmations! })),
-        };
-  const input: StackEnvInput = {
-    registry,
-    relayerKeys: Object.fromEntries(
-      Object.entries(devnet.relayers).map(([name, r]) => [name, r!.privateKey]),
-    ),
-    checkoutUrl,
-    dashboardUrl: dashboard.url,
+  const ctx: StartContext = {
+    opts,
     varDir,
-    attestationUrl: attestation.url,
-    urls: {},
+    level,
+    host: opts.host ?? '127.0.0.1',
+    ports: resolvePorts(opts.ports),
+    logger,
   };
-  const common: Record<string, string> = { NODE_ENV: 'development', ...secrets, ...opts.env };
-
-  const services: RunningService[] = [];
+  const started: Started = { services: [], dbs: [] };
+  let edge: Edge;
+  let input: StackEnvInput;
   try {
-    // In table order: each service's environment may name the URLs of those started before it.
-    for (const entry of stackServices) {
-      const db = await createDatabase({ url: opts.databaseUrl, embedded, schema: entry.schema });
-      dbs.push(db);
-      const deps = {
-        db,
-        bus,
-        logger: createLogger({ service: entry.definition.name, level }),
-        metrics: createMetrics(entry.definition.name),
-      };
-      const config = entry.definition.loadConfig({
-        ...entry.defaults?.(input),
-        ...common,
-        ...entry.env(input),
-      });
-      const service = await startDefinedService(entry.definition, {
-        config,
-        deps,
-        port: ports[entry.port],
-        host,
-        ownsConnections: false,
-      });
-      services.push(service);
-      input.urls[entry.definition.name] = service.url;
-    }
+    edge = await startEdge(ctx, started);
+    input = devnetEnvInput(edge.devnet, opts.confirmations, {
+      checkoutUrl: edge.checkout.url,
+      dashboardUrl: edge.dashboard.url,
+      varDir,
+      attestationUrl: edge.attestation.url,
+      urls: {},
+    });
+    await startServices(ctx, edge, input, started);
   } catch (err) {
-    for (const s of [...services].reverse()) await s.stop();
-    await bus.close();
-    for (const db of dbs) await db.destroy();
-    await embedded?.close();
-    await checkout.stop();
-    await dashboard.stop();
-    await attestation.stop();
-    await devnet.stop();
+    await stopStarted(started, logger);
     throw err;
   }
 
-  const byName = (name: string) => services.find((s) => s.name === name)!;
+  const gatewayUrl = input.urls.gateway!;
   // The page talks to the gateway, to every chain's RPC endpoint and to the attestation API only.
-  checkout.configure({ gatewayUrl: byName('gateway').url }, [
-    byName('gateway').url,
-    ...registry.chains.flatMap((c) => c.rpcUrls),
-    attestation.url,
+  edge.checkout.configure({ gatewayUrl }, [
+    gatewayUrl,
+    ...input.registry.chains.flatMap((c) => c.rpcUrls),
+    edge.attestation.url,
   ]);
   // The dashboard talks to the gateway alone, with the merchant's bearer token.
-  dashboard.configure({ gatewayUrl: byName('gateway').url });
+  edge.dashboard.configure({ gatewayUrl });
   let stopping: Promise<void> | undefined;
   return {
-    gatewayUrl: byName('gateway').url,
-    checkoutUrl,
-    dashboardUrl: dashboard.url,
-    services,
-    devnet,
-    attestation,
-    bus,
-    stop: () =>
-      (stopping ??= shutdownInOrder(
-        [
-          // The edge first, so nothing new comes in while the rest drains.
-          { name: 'checkout page', run: () => checkout.stop() },
-          { name: 'dashboard', run: () => dashboard.stop() },
-          ...[...services].reverse().map((s) => ({ name: s.name, run: () => s.stop() })),
-          { name: 'bus', run: () => bus.close() },
-          { name: 'databases', run: async () => void (await Promise.all(dbs.map((d) => d.destroy()))) },
-          { name: 'embedded postgres', run: () => embedded?.close() },
-          { name: 'attestation service', run: () => attestation.stop() },
-          { name: 'devnet', run: () => devnet.stop() },
-        ],
-        logger,
-      )),
+    gatewayUrl,
+    checkoutUrl: edge.checkout.url,
+    dashboardUrl: edge.dashboard.url,
+    services: started.services,
+    devnet: edge.devnet,
+    attestation: edge.attestation,
+    bus: edge.bus,
+    stop: () => (stopping ??= stopStarted(started, logger)),
   };
 };

@@ -123,6 +123,7 @@ const startHarness = async (env: Record<string, string>): Promise<Harness & { cl
     ports: {
       gateway: 0,
       checkout: 0,
+      dashboard: 0,
       payments: 0,
       chainWatcher: 0,
       refunds: 0,

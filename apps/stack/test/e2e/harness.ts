@@ -12,6 +12,7 @@ import {
 } from '@stablepay/platform/testing';
 import { confirmEmailFromMail } from '../../src/mail-links.js';
 import { startStack, type RunningStack } from '../../src/stack.js';
+import { FREE_PORTS } from '../../src/ports.js';
 import { api, waitFor, type Api } from '../support.js';
 
 export interface StackHarness {
@@ -57,17 +58,7 @@ export const startStackHarness = async (
     amqpUrl,
     amqpPrefix: prefix,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'error',
-    ports: {
-      gateway: 0,
-      checkout: 0,
-      payments: 0,
-      chainWatcher: 0,
-      refunds: 0,
-      invoicing: 0,
-      notifier: 0,
-      devnet: options.devnetPort ?? 0,
-      attestation: 0,
-    },
+    ports: { ...FREE_PORTS, devnet: options.devnetPort ?? 0 },
     persistChains: false,
     confirmations: options.confirmations,
     env: { SCRYPT_COST: '10', ...env },

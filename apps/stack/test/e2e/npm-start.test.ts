@@ -8,6 +8,42 @@ import { api, paymentBody, waitFor } from '../support.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
 
+/** A JSON-RPC endpoint answers a call; every other address the banner prints answers a GET. */
+const answers = async (url: string, rpcUrls: string[]) => {
+  const res = rpcUrls.includes(url)
+    ? await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      })
+    : await fetch(url);
+  return { url, status: res.status };
+};
+
+/** Every URL of the start banner answers, and the banner names every address devnet.json holds. */
+const expectBannerUrlsAnswer = async (banner: string, devnet: any) => {
+  // A session's url is printed as a pattern (`?session=<id>`), not an address to open.
+  const printed = [...banner.matchAll(/https?:\/\/[^\s)]+/g)]
+    .map((m) => m[0])
+    .filter((u) => !u.includes('<'));
+  const rpcUrls: string[] = devnet.chains.map((c: { rpcUrl: string }) => c.rpcUrl);
+  const stated = [
+    devnet.gatewayUrl,
+    devnet.docsUrl,
+    devnet.checkoutUrl,
+    devnet.widgetExampleUrl,
+    devnet.dashboardUrl,
+    devnet.attestationUrl,
+    ...rpcUrls,
+  ];
+  expect(printed).to.include.members(stated);
+  const results = await Promise.all(printed.map((url) => answers(url, rpcUrls)));
+  // An API's base address answers with its 404 envelope; pages and RPC endpoints answer in full.
+  const apiBases = [devnet.gatewayUrl, devnet.attestationUrl];
+  const unanswered = results.filter((r) => r.status >= (apiBases.includes(r.url) ? 500 : 400));
+  expect(unanswered).to.deep.equal([]);
+};
+
 /** `npm start` as a newcomer runs it: embedded PGlite, in-process bus, nothing configured. */
 describe('npm start (embedded defaults)', function () {
   this.timeout(180_000);
@@ -111,6 +147,7 @@ describe('npm start (embedded defaults)', function () {
       'http://127.0.0.1:18546',
     );
     expect(first.devnet.customers[0]).to.include.keys('address', 'privateKey');
+    await expectBannerUrlsAnswer(first.out, first.devnet);
     const gw = api(first.devnet.gatewayUrl);
     const key = { 'x-api-key': first.devnet.merchant.apiKey };
 
