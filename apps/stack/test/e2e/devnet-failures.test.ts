@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
+import { BaseWallet, Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { waitFor, proveSession } from '../support.js';
 import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
@@ -27,10 +27,16 @@ describe('payment failure reasons on the devnet, through the gateway (PostgreSQL
 
   const base = () => h.stack.devnet.chains.find((c) => c.name === 'BASE')!;
   const customer = (i: number) => new Wallet(h.stack.devnet.customers[i]!.privateKey, provider);
-  const token = (symbol: 'USDC' | 'EURC', signer: Wallet) =>
+  const token = (symbol: 'USDC' | 'EURC', signer: BaseWallet) =>
     new Contract(base().tokens[symbol]!, fiatTokenAbi(), signer);
 
-  const send = async (from: Wallet, symbol: 'USDC' | 'EURC', to: string, amount: string, overrides = {}) => {
+  const send = async (
+    from: BaseWallet,
+    symbol: 'USDC' | 'EURC',
+    to: string,
+    amount: string,
+    overrides = {},
+  ) => {
     const tx = await token(symbol, from).getFunction('transfer')(to, parseUnits(amount, 6), overrides);
     await tx.wait().catch(() => undefined); // a reverted transaction is mined all the same
     return tx.hash as string;

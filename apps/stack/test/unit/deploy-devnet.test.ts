@@ -100,7 +100,7 @@ describe('the devnet profile (deploy/devnet.mjs, deploy/devnet-env.mjs)', functi
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
       });
-      expect(Number((await res.json()).result)).to.equal(chain.chainId);
+      expect(Number(((await res.json()) as { result: string }).result)).to.equal(chain.chainId);
     }
     expect(Object.keys(JSON.parse(env.RELAYER_PRIVATE_KEYS))).to.have.members(['ETH', 'BASE', 'MATIC']);
     const attestation = await fetch(`${env.CCTP_ATTESTATION_URL}/v2/messages/0?transactionHash=0x00`);

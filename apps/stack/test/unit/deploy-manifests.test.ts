@@ -32,6 +32,8 @@ type ServiceName = keyof typeof services;
 const serviceNames = Object.keys(services) as ServiceName[];
 
 const ofKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+/** The app an object belongs to (its `app.kubernetes.io/name` label), empty when unlabelled. */
+const appName = (o: K8sObject): string => o.metadata.labels?.['app.kubernetes.io/name'] ?? '';
 const named = (objects: K8sObject[], kind: string, name: string) => {
   const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
   expect(found, `${kind}/${name}`).to.not.equal(undefined);
@@ -89,7 +91,7 @@ const containerEnv = (objects: K8sObject[], container: any): Record<string, stri
 };
 
 const serviceDeployments = (objects: K8sObject[]) =>
-  ofKind(objects, 'Deployment').filter((d) => d.metadata.labels?.['app.kubernetes.io/name'] in services);
+  ofKind(objects, 'Deployment').filter((d) => appName(d) in services);
 
 describe('deployment manifests', () => {
   for (const overlay of overlays) {
@@ -154,7 +156,7 @@ describe('deployment manifests', () => {
       it('ports agree: PORT, the container port, probes, Services and the URLs services call', () => {
         for (const d of ofKind(objects, 'Deployment')) {
           const [c] = d.spec.template.spec.containers;
-          const name = d.metadata.labels?.['app.kubernetes.io/name'];
+          const name = appName(d);
           if (!(name in services) && !['checkout', 'dashboard'].includes(name)) continue;
           const port = c.ports.find((p: any) => p.name === 'http').containerPort;
           expect(containerEnv(objects, c).PORT, d.metadata.name).to.equal(String(port));

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-// @ts-expect-error: a plain ES module script without type declarations
 import { currentReference, renderReference } from '../../../../scripts/config-reference.mjs';
 
 describe('docs/operations.md', () => {
   it('its configuration reference is the one the services’ config schemas generate', async () => {
-    const fresh: string = await renderReference();
-    const { doc, start, end } = currentReference() as { doc: string; start: number; end: number };
+    const fresh = await renderReference();
+    const { doc, start, end } = currentReference();
     expect(doc.slice(start, end), 'stale: run node scripts/config-reference.mjs').to.equal(fresh);
     for (const variable of [
       'JWT_SECRET',
