@@ -28,6 +28,13 @@ import { percentile } from './stats.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
 
+/** A message of Circle's attestation API (the devnet's stand-in answers the same). */
+interface AttestedMessage {
+  status: string;
+  message: string;
+  attestation: string;
+}
+
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return `p50 ${percentile(s, 50).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms`;
@@ -140,7 +147,7 @@ const main = async () => {
           `${stack.attestation.url}/v2/messages/${eth.cctpDomain}?transactionHash=${txHash}`,
         );
         if (res.status === 200) {
-          const m = ((await res.json()) as { messages: Array<Record<string, string>> }).messages[0];
+          const m = ((await res.json()) as { messages: AttestedMessage[] }).messages[0];
           if (m?.status === 'complete') return { ...m, at: performance.now() };
         }
         await new Promise((r) => setTimeout(r, 20));

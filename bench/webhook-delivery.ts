@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import type { PaymentCompletedData } from '@stablepay/contracts';
 import { AmqpBus, INTERNAL_TOKEN_HEADER, buildEvent, signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, quietLogger, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 
@@ -118,7 +119,7 @@ const startReceiver = async (tls: { key: Buffer; cert: Buffer }) => {
   };
 };
 
-const paymentData = (merchantId: string) => ({
+const paymentData = (merchantId: string): PaymentCompletedData => ({
   payment_id: randomUUID(),
   merchant_id: merchantId,
   amount: '25.500000',

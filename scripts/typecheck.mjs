@@ -1,7 +1,8 @@
 // Type-checks the tests: `tsc -p <workspace>/tsconfig.test.json` for every workspace that has one
-// (the build's tsconfig.json files compile `src` only). Run after `npm run build`: the tests import
+// (the build's tsconfig.json files compile `src` only), and the root's for the benches and the fault
+// suite. Run after `npm run build`: the tests import
 // the other workspaces through their built declarations.
-//   node scripts/typecheck.mjs [workspace ...]   # default: every workspace with a tsconfig.test.json
+//   node scripts/typecheck.mjs [workspace ...]   # default: the root and every workspace with one
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -20,7 +21,9 @@ const configsOf = (workspace) =>
 
 const workspaces = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).workspaces;
 const asked = process.argv.slice(2);
-const configs = (asked.length ? asked : workspaces).flatMap(configsOf);
+const configs = asked.length
+  ? asked.flatMap(configsOf)
+  : [join(root, 'tsconfig.test.json'), ...workspaces.flatMap(configsOf)].filter((f) => existsSync(f));
 
 const check = async (config) => {
   const started = Date.now();
