@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { ChainId, DecimalString, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
+
+/** Cross-chain flow a CCTP event belongs to. */
+export const CctpFlow = z.enum(['bridge_kit', 'relayer']);
+export type CctpFlow = z.infer<typeof CctpFlow>;
+
+export const CctpBurnVerifiedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  burnTxHash: TxHash,
+  sourceChainId: ChainId,
+  sourceDomain: z.number().int().nonnegative(),
+  destinationDomain: z.number().int().nonnegative(),
+  /** burned amount, decimal string */
+  amount: DecimalString,
+  mintRecipient: EvmAddress,
+  blockNumber: z.number().int().nonnegative(),
+});
+export type CctpBurnVerifiedData = z.infer<typeof CctpBurnVerifiedData>;
+
+export const CctpAttestedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  burnTxHash: TxHash,
+  /** keccak256 of the CCTP message, 0x-hex */
+  messageHash: z.string(),
+  /** attestation status as reported by the attestation API (e.g. `complete`) */
+  attestationStatus: z.string(),
+});
+export type CctpAttestedData = z.infer<typeof CctpAttestedData>;
+
+export const CctpMintedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  mintTxHash: TxHash,
+  destinationChainId: ChainId,
+  recipient: EvmAddress,
+  /** amount minted to the recipient after CCTP fees, decimal string */
+  mintedAmount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+});
+export type CctpMintedData = z.infer<typeof CctpMintedData>;
+
+/** Legacy relayer flow: minted funds forwarded from the relay wallet to the merchant wallet. */
+export const CctpTransferredData = z.object({
+  paymentId: Uuid,
+  transferTxHash: TxHash,
+  toAddress: EvmAddress,
+  amount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+  /** amount burned − amount: what the crossing cost the payer (Circle's fee and the relay's gas fee) */
+  cctpFeeAmount: DecimalString.optional(),
+});
+export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
+
+/**
+ * Why a cross-chain payment failed; each becomes the payment's failure reason. The burn checks
+ * (`not_a_burn` … `underpaid`) name the first rule the burn breaks.
+ */
+export const CctpFailureReason = z.enum([
+  'burn_not_found',
+  'burn_reverted',
+  'not_a_burn',
+  'wrong_token',
+  'wrong_sender',
+  'wrong_domain',
+  'wrong_recipient',
+  'underpaid',
+  'chain_mismatch',
+  'already_claimed',
+  'burn_mismatch',
+  'mint_not_found',
+  'attestation_timeout',
+  'mint_failed',
+  'transfer_failed',
+  'quote_invalid',
+]);
+export type CctpFailureReason = z.infer<typeof CctpFailureReason>;
+
+export const CctpFailedData = z.object({
+  paymentId: Uuid,
+  flow: CctpFlow,
+  reason: CctpFailureReason,
+  detail: z.string(),
+  /** what reached the merchant wallet anyway (a mint short of the amount), when anything did */
+  receivedAmount: DecimalString.optional(),
+  cctpFeeAmount: DecimalString.optional(),
+});
+export type CctpFailedData = z.infer<typeof CctpFailedData>;

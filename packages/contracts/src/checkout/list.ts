@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { successEnvelope } from '../shared/envelope.js';
+import { PageOffset, pageLimit } from '../shared/paging.js';
+import { CheckoutSession, CheckoutSessionStatus } from './schemas.js';
+
+/** GET /checkout/sessions (key) and GET /checkout-sessions (jwt): an extension, paged like refunds. */
+export const CHECKOUT_SESSION_LIST_DEFAULT_LIMIT = 50;
+export const CHECKOUT_SESSION_LIST_MAX_LIMIT = 200;
+
+export const CheckoutSessionListQuery = z.object({
+  status: CheckoutSessionStatus.optional(),
+  limit: pageLimit({ max: CHECKOUT_SESSION_LIST_MAX_LIMIT, default: CHECKOUT_SESSION_LIST_DEFAULT_LIMIT }),
+  offset: PageOffset,
+});
+export type CheckoutSessionListQuery = z.infer<typeof CheckoutSessionListQuery>;
+
+/** The session view plus the link the customer opens, as POST /checkout/sessions answered it. */
+export const CheckoutSessionListItem = CheckoutSession.extend({ url: z.string() });
+export type CheckoutSessionListItem = z.infer<typeof CheckoutSessionListItem>;
+
+export const CheckoutSessionListPage = z.object({
+  sessions: z.array(CheckoutSessionListItem),
+  total: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  offset: z.number().int().nonnegative(),
+});
+export type CheckoutSessionListPage = z.infer<typeof CheckoutSessionListPage>;
+export const CheckoutSessionListResponse = successEnvelope(CheckoutSessionListPage);
+export type CheckoutSessionListResponse = z.infer<typeof CheckoutSessionListResponse>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { CctpFeeQuote } from '../cctp/fee.js';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  TxHash,
+  Uuid,
+} from '../shared/scalars.js';
+import { PaymentWebhookData } from '../webhooks/payloads.js';
+
+/** Everything the chain-watcher needs to verify the payment's transaction(s). */
+export const PaymentCreatedData = z.object({
+  paymentId: Uuid,
+  merchantId: Uuid,
+  txHash: TxHash,
+  amount: DecimalString,
+  expectedAmount: DecimalString.nullable(),
+  currency: Currency,
+  chainId: ChainId,
+  sourceChain: BlockchainName,
+  fromAddress: EvmAddress,
+  toAddress: EvmAddress,
+  isCrossChain: z.boolean(),
+  bridgeKit: z.object({ burnTxHash: TxHash, mintTxHash: TxHash.optional() }).nullable(),
+  feeQuote: CctpFeeQuote.nullable(),
+  destinationChainId: ChainId.nullable(),
+  sessionId: z.string().nullable(),
+  /** verification rejects transactions mined before the session was created */
+  sessionCreatedAt: IsoTimestamp.nullable(),
+  createdAt: IsoTimestamp,
+});
+export type PaymentCreatedData = z.infer<typeof PaymentCreatedData>;
+
+/** The webhook's payment data plus the internal merchant id and completion time. */
+export const PaymentCompletedData = PaymentWebhookData.extend({
+  merchant_id: Uuid,
+  completed_at: IsoTimestamp,
+  /** When the payment was recorded; optional so that earlier producers' events still parse. */
+  created_at: IsoTimestamp.optional(),
+});
+export type PaymentCompletedData = z.infer<typeof PaymentCompletedData>;
+
+export const PaymentFailedData = PaymentWebhookData.extend({
+  merchant_id: Uuid,
+  failure_reason: z.string(),
+});
+export type PaymentFailedData = z.infer<typeof PaymentFailedData>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import {
+  BlockchainName,
+  ChainId,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+  TxHash,
+  Uuid,
+} from '../shared/scalars.js';
+import { ChainPaymentRejectReason } from '../verification/events.js';
+
+/*
+ * Top-ups: a same-chain checkout payment that arrived short stays open until its session expires,
+ * and the customer sends the rest from the same address in further transactions. Each one the
+ * customer reports is a claim the chain-watcher checks against the chain, like the first transfer.
+ */
+
+/** A customer reported a top-up transaction for a payment awaiting one (payments → chain-watcher). */
+export const PaymentTopUpReportedData = z.object({
+  topUpId: Uuid,
+  paymentId: Uuid,
+  merchantId: Uuid,
+  txHash: TxHash,
+  currency: Currency,
+  chainId: ChainId,
+  sourceChain: BlockchainName,
+  /** the payment's payer: only transfers from it count */
+  fromAddress: EvmAddress,
+  /** the merchant wallet the payment paid */
+  toAddress: EvmAddress,
+  /** a transaction mined before the session was created cannot top it up */
+  sessionCreatedAt: IsoTimestamp.nullable(),
+  reportedAt: IsoTimestamp,
+});
+export type PaymentTopUpReportedData = z.infer<typeof PaymentTopUpReportedData>;
+
+/** The top-up transaction moved `receivedAmount` from the payer to the merchant wallet, deep enough. */
+export const ChainTopUpVerifiedData = z.object({
+  topUpId: Uuid,
+  paymentId: Uuid,
+  txHash: TxHash,
+  chainId: ChainId,
+  receivedAmount: DecimalString,
+  blockNumber: z.number().int().nonnegative(),
+  blockTimestamp: IsoTimestamp,
+});
+export type ChainTopUpVerifiedData = z.infer<typeof ChainTopUpVerifiedData>;
+
+/** The top-up transaction did not pay the payment (same reasons as a payment's transaction). */
+export const ChainTopUpRejectedData = z.object({
+  topUpId: Uuid,
+  paymentId: Uuid,
+  txHash: TxHash,
+  reason: ChainPaymentRejectReason,
+  detail: z.string(),
+});
+export type ChainTopUpRejectedData = z.infer<typeof ChainTopUpRejectedData>;

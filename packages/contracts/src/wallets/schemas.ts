@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { successEnvelope } from '../shared/envelope.js';
+import { BlockchainName, Currency, DecimalString, EvmAddress, Uuid } from '../shared/scalars.js';
+
+export const TokenBalance = z.object({
+  token: Currency,
+  amount: DecimalString,
+});
+export type TokenBalance = z.infer<typeof TokenBalance>;
+
+/** GET /wallets/api/balance (served with `Cache-Control: no-store`). */
+export const WalletBalance = z.object({
+  wallet_id: Uuid,
+  address: EvmAddress,
+  blockchain: BlockchainName,
+  balances: z.array(TokenBalance),
+});
+export type WalletBalance = z.infer<typeof WalletBalance>;
+export const WalletBalanceResponse = successEnvelope(WalletBalance);
+export type WalletBalanceResponse = z.infer<typeof WalletBalanceResponse>;
