@@ -27,7 +27,7 @@ export type {
   RouteResponse,
   RouteSpec,
 } from './route-spec.js';
-export type { DashboardTwin } from './dashboard-twins.js';
+export { dashboardTwins, type DashboardTwin } from './dashboard-twins.js';
 
 /** Every route each capability declares; a capability's new route file is added here once. */
 const declared = [
