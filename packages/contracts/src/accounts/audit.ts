@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import { IsoTimestamp } from '../shared/scalars.js';
 
 export const AUDIT_ACTIONS = [
@@ -53,12 +53,7 @@ export const AuditEntry = z.object({
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
-export const AuditLogPage = z.object({
-  entries: z.array(AuditEntry),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const AuditLogPage = listPage('entries', AuditEntry);
 export type AuditLogPage = z.infer<typeof AuditLogPage>;
 export const AuditLogResponse = successEnvelope(AuditLogPage);
 export type AuditLogResponse = z.infer<typeof AuditLogResponse>;

@@ -58,6 +58,9 @@ interface RouteSpecBase {
   internal?: boolean;
 }
 
+/** What every service-to-service route shares: the gateway never routes it, the OpenAPI document leaves it out. */
+export const internalRoute = { tags: ['Internal'], auth: 'service', internal: true } as const;
+
 /** Auth classes whose routes an API key may call. */
 export type KeyAuth = Extract<RouteAuth, 'key' | 'jwt_or_key'>;
 

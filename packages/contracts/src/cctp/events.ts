@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ChainId, DecimalString, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
+import { CctpDomain } from '../chains/schema.js';
+import { BlockNumber, ChainId, DecimalString, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
+import { TRANSFER_CHECK_FAILURES } from '../verification/events.js';
 
 /** Cross-chain flow a CCTP event belongs to. */
 export const CctpFlow = z.enum(['bridge_kit', 'relayer']);
@@ -10,12 +12,12 @@ export const CctpBurnVerifiedData = z.object({
   flow: CctpFlow,
   burnTxHash: TxHash,
   sourceChainId: ChainId,
-  sourceDomain: z.number().int().nonnegative(),
-  destinationDomain: z.number().int().nonnegative(),
+  sourceDomain: CctpDomain,
+  destinationDomain: CctpDomain,
   /** burned amount, decimal string */
   amount: DecimalString,
   mintRecipient: EvmAddress,
-  blockNumber: z.number().int().nonnegative(),
+  blockNumber: BlockNumber,
 });
 export type CctpBurnVerifiedData = z.infer<typeof CctpBurnVerifiedData>;
 
@@ -38,7 +40,7 @@ export const CctpMintedData = z.object({
   recipient: EvmAddress,
   /** amount minted to the recipient after CCTP fees, decimal string */
   mintedAmount: DecimalString,
-  blockNumber: z.number().int().nonnegative(),
+  blockNumber: BlockNumber,
 });
 export type CctpMintedData = z.infer<typeof CctpMintedData>;
 
@@ -48,7 +50,7 @@ export const CctpTransferredData = z.object({
   transferTxHash: TxHash,
   toAddress: EvmAddress,
   amount: DecimalString,
-  blockNumber: z.number().int().nonnegative(),
+  blockNumber: BlockNumber,
   /** amount burned − amount: what the crossing cost the payer (Circle's fee and the relay's gas fee) */
   cctpFeeAmount: DecimalString.optional(),
 });
@@ -56,19 +58,14 @@ export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
 
 /**
  * Why a cross-chain payment failed; each becomes the payment's failure reason. The burn checks
- * (`not_a_burn` … `underpaid`) name the first rule the burn breaks.
+ * (`not_a_burn`, `wrong_domain` and those of any paying transfer) name the first rule the burn breaks.
  */
 export const CctpFailureReason = z.enum([
   'burn_not_found',
   'burn_reverted',
   'not_a_burn',
-  'wrong_token',
-  'wrong_sender',
   'wrong_domain',
-  'wrong_recipient',
-  'underpaid',
-  'chain_mismatch',
-  'already_claimed',
+  ...TRANSFER_CHECK_FAILURES,
   'burn_mismatch',
   'mint_not_found',
   'attestation_timeout',

@@ -1,10 +1,10 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
 import { CctpFeeInputsQuery, CctpFeeInputsResponse } from './fee-inputs.js';
 import { CctpFeeQuery, CctpFeeResponse } from './fee.js';
 
 const payments = { service: 'payments', tags: ['Payments'] } as const;
 
-const internal = { service: 'chain-watcher', tags: ['Internal'], auth: 'service', internal: true } as const;
+const internal = { ...internalRoute, service: 'chain-watcher' } as const;
 
 export const cctpRoutes = [
   {

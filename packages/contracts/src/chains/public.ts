@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { BlockchainName, ChainId, EvmAddress } from '../shared/scalars.js';
-import { ChainNetwork } from './schema.js';
+import { CctpContracts, ChainConfig, ChainNetwork, ChainTokens } from './schema.js';
 
 /**
  * One chain as a paying client sees it: where to read and send (public RPC endpoints, never the
@@ -9,15 +8,12 @@ import { ChainNetwork } from './schema.js';
  * cross-chain payment burns and mints through.
  */
 export const PublicChain = z.object({
-  name: BlockchainName,
-  chainId: ChainId,
-  cctpDomain: z.number().int().nonnegative(),
-  /** Blocks a payment needs before the service counts it (the including block is the first). */
-  confirmations: z.number().int().min(1),
+  ...ChainConfig.pick({ name: true, chainId: true, cctpDomain: true, confirmations: true }).shape,
   rpcUrls: z.array(z.string()),
-  tokens: z.object({ USDC: EvmAddress.optional(), EURC: EvmAddress.optional() }),
+  // An answer may gain fields over time: its client reads these without refusing the rest.
+  tokens: z.object(ChainTokens.shape),
   /** null on a chain without CCTP: USDC there pays same-chain only. */
-  cctp: z.object({ tokenMessenger: EvmAddress, messageTransmitter: EvmAddress }).nullable(),
+  cctp: z.object(CctpContracts.shape).nullable(),
 });
 export type PublicChain = z.infer<typeof PublicChain>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import { CheckoutSession, CheckoutSessionStatus } from './schemas.js';
 
 /** GET /checkout/sessions (key) and GET /checkout-sessions (jwt): an extension, paged like refunds. */
@@ -18,12 +18,7 @@ export type CheckoutSessionListQuery = z.infer<typeof CheckoutSessionListQuery>;
 export const CheckoutSessionListItem = CheckoutSession.extend({ url: z.string() });
 export type CheckoutSessionListItem = z.infer<typeof CheckoutSessionListItem>;
 
-export const CheckoutSessionListPage = z.object({
-  sessions: z.array(CheckoutSessionListItem),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const CheckoutSessionListPage = listPage('sessions', CheckoutSessionListItem);
 export type CheckoutSessionListPage = z.infer<typeof CheckoutSessionListPage>;
 export const CheckoutSessionListResponse = successEnvelope(CheckoutSessionListPage);
 export type CheckoutSessionListResponse = z.infer<typeof CheckoutSessionListResponse>;

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
 import { BillingProfileResponse, UpdateBillingProfileBody } from './billing.js';
 import {
   InvoiceIdParams,
@@ -82,10 +82,8 @@ export const invoiceRoutes = [
   },
   {
     // Service-to-service: the notifier attaches the PDF to the invoice e-mail.
+    ...internalRoute,
     service: 'invoicing',
-    tags: ['Internal'],
-    auth: 'service',
-    internal: true,
     operationId: 'getInternalInvoicePdf',
     method: 'get',
     path: '/internal/invoices/:id/pdf',

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
-import { BlockchainName, Currency, IsoDateOrDateTime, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import {
+  BlockNumber,
+  BlockchainName,
+  Currency,
+  IsoDateOrDateTime,
+  IsoTimestamp,
+  Uuid,
+} from '../shared/scalars.js';
 
 export const BALANCE_TRANSACTION_LIST_DEFAULT_LIMIT = 50;
 export const BALANCE_TRANSACTION_LIST_MAX_LIMIT = 200;
@@ -60,7 +67,7 @@ export const BalanceTransaction = z.object({
   currency: Currency,
   blockchain: BlockchainName,
   tx_hash: z.string().nullable(),
-  block_number: z.number().int().nonnegative().nullable(),
+  block_number: BlockNumber.nullable(),
   payment_id: Uuid.nullable(),
   refund_id: Uuid.nullable(),
   withdrawal_id: Uuid.nullable(),
@@ -71,12 +78,7 @@ export const BalanceTransaction = z.object({
 export type BalanceTransaction = z.infer<typeof BalanceTransaction>;
 
 /** Newest first. */
-export const BalanceTransactionListPage = z.object({
-  balance_transactions: z.array(BalanceTransaction),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const BalanceTransactionListPage = listPage('balance_transactions', BalanceTransaction);
 export type BalanceTransactionListPage = z.infer<typeof BalanceTransactionListPage>;
 export const BalanceTransactionListResponse = successEnvelope(BalanceTransactionListPage);
 export type BalanceTransactionListResponse = z.infer<typeof BalanceTransactionListResponse>;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { BlockchainName, Currency, DecimalString, EvmAddress, IsoTimestamp } from '../shared/scalars.js';
+import {
+  BlockNumber,
+  BlockchainName,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  IsoTimestamp,
+} from '../shared/scalars.js';
 import { SignedDecimalString } from './balance-transactions.js';
 
 /**
@@ -16,7 +23,7 @@ export const ReconciliationWallet = z.object({
   token: Currency,
   address: EvmAddress,
   /** the block both balances are read at */
-  block_number: z.number().int().nonnegative().nullable(),
+  block_number: BlockNumber.nullable(),
   ledger_balance: SignedDecimalString.nullable(),
   onchain_balance: DecimalString.nullable(),
   /** onchain_balance − ledger_balance */

@@ -12,25 +12,32 @@ import {
 } from '../shared/scalars.js';
 import { PaymentWebhookData } from '../webhooks/payloads.js';
 
-/** Everything the chain-watcher needs to verify the payment's transaction(s). */
-export const PaymentCreatedData = z.object({
+/** The transaction a customer says paid a payment: a claim the chain-watcher checks on the chain. */
+export const claimedTransferFields = {
   paymentId: Uuid,
   merchantId: Uuid,
   txHash: TxHash,
-  amount: DecimalString,
-  expectedAmount: DecimalString.nullable(),
   currency: Currency,
   chainId: ChainId,
   sourceChain: BlockchainName,
+  /** the payment's payer: only transfers from it count */
   fromAddress: EvmAddress,
+  /** the merchant wallet the payment pays */
   toAddress: EvmAddress,
+  /** verification rejects transactions mined before the session was created */
+  sessionCreatedAt: IsoTimestamp.nullable(),
+};
+
+/** Everything the chain-watcher needs to verify the payment's transaction(s). */
+export const PaymentCreatedData = z.object({
+  ...claimedTransferFields,
+  amount: DecimalString,
+  expectedAmount: DecimalString.nullable(),
   isCrossChain: z.boolean(),
   bridgeKit: z.object({ burnTxHash: TxHash, mintTxHash: TxHash.optional() }).nullable(),
   feeQuote: CctpFeeQuote.nullable(),
   destinationChainId: ChainId.nullable(),
   sessionId: z.string().nullable(),
-  /** verification rejects transactions mined before the session was created */
-  sessionCreatedAt: IsoTimestamp.nullable(),
   createdAt: IsoTimestamp,
 });
 export type PaymentCreatedData = z.infer<typeof PaymentCreatedData>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import { Currency, IsoDateOrDateTime } from '../shared/scalars.js';
 import { PaymentListItem } from './views.js';
 
@@ -47,12 +47,7 @@ export const ApiPaymentListQuery = z.object({
 });
 export type ApiPaymentListQuery = z.infer<typeof ApiPaymentListQuery>;
 
-export const PaymentListPage = z.object({
-  payments: z.array(PaymentListItem),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const PaymentListPage = listPage('payments', PaymentListItem);
 export type PaymentListPage = z.infer<typeof PaymentListPage>;
 export const PaymentListResponse = successEnvelope(PaymentListPage);
 export type PaymentListResponse = z.infer<typeof PaymentListResponse>;

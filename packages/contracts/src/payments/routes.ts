@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
 import { InternalPaymentParams, InternalPaymentResponse } from './internal.js';
 import { ApiPaymentListQuery, PaymentListQuery, PaymentListResponse } from './list.js';
 import { CreatePublicPaymentBody, CreatePublicPaymentResponse, PaymentIdParams } from './schemas.js';
@@ -79,10 +79,8 @@ export const paymentRoutes = [
     responses: { 200: { description: 'Payment detail', schema: MerchantPaymentDetailResponse } },
   },
   {
+    ...internalRoute,
     service: 'payments',
-    tags: ['Internal'],
-    auth: 'service',
-    internal: true,
     operationId: 'getInternalPayment',
     method: 'get',
     path: '/internal/merchants/:merchantId/payments/:id',

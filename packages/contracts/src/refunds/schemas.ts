@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PaymentStatus } from '../payments/status.js';
+import { PaymentListItem } from '../payments/views.js';
 import { PositiveDecimalInput } from '../shared/amounts.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import { BlockchainName, Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './status.js';
 
@@ -50,24 +50,20 @@ export const RefundListItem = CreatedRefund.extend({
 });
 export type RefundListItem = z.infer<typeof RefundListItem>;
 
-export const RefundListPage = z.object({
-  refunds: z.array(RefundListItem),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const RefundListPage = listPage('refunds', RefundListItem);
 export type RefundListPage = z.infer<typeof RefundListPage>;
 export const RefundListResponse = successEnvelope(RefundListPage);
 export type RefundListResponse = z.infer<typeof RefundListResponse>;
 
-export const RefundPayment = z.object({
-  id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
-  status: PaymentStatus,
-  tx_hash: z.string(),
-  from_address: z.string(),
-  created_at: IsoTimestamp,
+/** The refunded payment, as the payment list shows it. */
+export const RefundPayment = PaymentListItem.pick({
+  id: true,
+  amount: true,
+  currency: true,
+  status: true,
+  tx_hash: true,
+  from_address: true,
+  created_at: true,
 });
 export type RefundPayment = z.infer<typeof RefundPayment>;
 

@@ -69,6 +69,10 @@ export type MerchantPublicId = z.infer<typeof MerchantPublicId>;
 export const ChainId = z.number().int().positive();
 export type ChainId = z.infer<typeof ChainId>;
 
+/** A block's height on its chain. */
+export const BlockNumber = z.number().int().nonnegative();
+export type BlockNumber = z.infer<typeof BlockNumber>;
+
 /** Arbitrary JSON object supplied by the merchant. */
 export const JsonObject = z.record(z.string(), z.unknown());
 export type JsonObject = z.infer<typeof JsonObject>;

@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import {
-  BlockchainName,
-  ChainId,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
-import { ChainPaymentRejectReason } from '../verification/events.js';
+import { claimedTransferFields } from '../payments/events.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { ChainPaymentRejectedData, verifiedTransferFields } from '../verification/events.js';
 
 /*
  * Top-ups: a same-chain checkout payment that arrived short stays open until its session expires,
@@ -20,40 +12,18 @@ import { ChainPaymentRejectReason } from '../verification/events.js';
 /** A customer reported a top-up transaction for a payment awaiting one (payments → chain-watcher). */
 export const PaymentTopUpReportedData = z.object({
   topUpId: Uuid,
-  paymentId: Uuid,
-  merchantId: Uuid,
-  txHash: TxHash,
-  currency: Currency,
-  chainId: ChainId,
-  sourceChain: BlockchainName,
-  /** the payment's payer: only transfers from it count */
-  fromAddress: EvmAddress,
-  /** the merchant wallet the payment paid */
-  toAddress: EvmAddress,
-  /** a transaction mined before the session was created cannot top it up */
-  sessionCreatedAt: IsoTimestamp.nullable(),
+  ...claimedTransferFields,
   reportedAt: IsoTimestamp,
 });
 export type PaymentTopUpReportedData = z.infer<typeof PaymentTopUpReportedData>;
 
 /** The top-up transaction moved `receivedAmount` from the payer to the merchant wallet, deep enough. */
-export const ChainTopUpVerifiedData = z.object({
-  topUpId: Uuid,
-  paymentId: Uuid,
-  txHash: TxHash,
-  chainId: ChainId,
-  receivedAmount: DecimalString,
-  blockNumber: z.number().int().nonnegative(),
-  blockTimestamp: IsoTimestamp,
-});
+export const ChainTopUpVerifiedData = z.object({ topUpId: Uuid, ...verifiedTransferFields });
 export type ChainTopUpVerifiedData = z.infer<typeof ChainTopUpVerifiedData>;
 
 /** The top-up transaction did not pay the payment (same reasons as a payment's transaction). */
 export const ChainTopUpRejectedData = z.object({
   topUpId: Uuid,
-  paymentId: Uuid,
-  txHash: TxHash,
-  reason: ChainPaymentRejectReason,
-  detail: z.string(),
+  ...ChainPaymentRejectedData.omit({ receivedAmount: true }).shape,
 });
 export type ChainTopUpRejectedData = z.infer<typeof ChainTopUpRejectedData>;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { BlockchainName, Currency, DecimalString, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
+import {
+  BlockNumber,
+  BlockchainName,
+  Currency,
+  DecimalString,
+  EvmAddress,
+  TxHash,
+  Uuid,
+} from '../shared/scalars.js';
 
 export const TransferPurpose = z.enum(['refund', 'withdrawal', 'cctp_forward']);
 export type TransferPurpose = z.infer<typeof TransferPurpose>;
@@ -21,19 +29,19 @@ export const TransferRequestedData = z.object({
 export type TransferRequestedData = z.infer<typeof TransferRequestedData>;
 
 /** `purpose` is echoed on every outcome so each requester can pick its own transfers. */
+const outcomeOf = { idempotencyKey: z.string().min(1), purpose: TransferPurpose };
+
 export const TransferSubmittedData = z.object({
-  idempotencyKey: z.string().min(1),
-  purpose: TransferPurpose,
+  ...outcomeOf,
   txHash: TxHash,
   blockchain: BlockchainName,
 });
 export type TransferSubmittedData = z.infer<typeof TransferSubmittedData>;
 
 export const TransferConfirmedData = z.object({
-  idempotencyKey: z.string().min(1),
-  purpose: TransferPurpose,
+  ...outcomeOf,
   txHash: TxHash,
-  blockNumber: z.number().int().nonnegative(),
+  blockNumber: BlockNumber,
 });
 export type TransferConfirmedData = z.infer<typeof TransferConfirmedData>;
 
@@ -48,8 +56,7 @@ export const TransferFailureReason = z.enum([
 export type TransferFailureReason = z.infer<typeof TransferFailureReason>;
 
 export const TransferFailedData = z.object({
-  idempotencyKey: z.string().min(1),
-  purpose: TransferPurpose,
+  ...outcomeOf,
   /** human-readable reason (becomes a refund's failure_reason) */
   reason: z.string(),
   code: TransferFailureReason.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BlockNumber,
   ChainId,
   Currency,
   DecimalString,
@@ -9,36 +10,49 @@ import {
   Uuid,
 } from '../shared/scalars.js';
 
-/** Same-chain payment (or bridge-kit mint) verified on-chain and deep enough. */
-export const ChainPaymentVerifiedData = z.object({
+/** What the chain showed of a transaction that paid (part of) a payment, once deep enough. */
+export const verifiedTransferFields = {
   paymentId: Uuid,
   txHash: TxHash,
   chainId: ChainId,
+  /** amount of the matching Transfer log(s), decimal string */
+  receivedAmount: DecimalString,
+  blockNumber: BlockNumber,
+  blockTimestamp: IsoTimestamp,
+};
+
+/** Same-chain payment (or bridge-kit mint) verified on-chain and deep enough. */
+export const ChainPaymentVerifiedData = z.object({
+  ...verifiedTransferFields,
   token: Currency,
   fromAddress: EvmAddress,
   toAddress: EvmAddress,
-  /** amount of the matching Transfer log(s), decimal string */
-  receivedAmount: DecimalString,
   /** cross-chain: amount burned − receivedAmount (Circle's and any forwarding fee) */
   cctpFeeAmount: DecimalString.optional(),
   /** bridge kit: the mint's hash (= txHash), so the completion has it whichever of this and chain.cctp.minted is applied first */
   mintTxHash: TxHash.optional(),
-  blockNumber: z.number().int().nonnegative(),
-  blockTimestamp: IsoTimestamp,
   confirmations: z.number().int().nonnegative(),
 });
 export type ChainPaymentVerifiedData = z.infer<typeof ChainPaymentVerifiedData>;
 
-export const ChainPaymentRejectReason = z.enum([
-  'tx_reverted',
-  'tx_not_found',
+/**
+ * The rules a token transfer must pass to pay a merchant, whether it is the payment's own transaction
+ * or a CCTP burn: each names the rule broken.
+ */
+export const TRANSFER_CHECK_FAILURES = [
   'wrong_token',
   'wrong_recipient',
   'wrong_sender',
   'underpaid',
   'chain_mismatch',
-  'session_expired_before_tx',
   'already_claimed',
+] as const;
+
+export const ChainPaymentRejectReason = z.enum([
+  'tx_reverted',
+  'tx_not_found',
+  ...TRANSFER_CHECK_FAILURES,
+  'session_expired_before_tx',
 ]);
 export type ChainPaymentRejectReason = z.infer<typeof ChainPaymentRejectReason>;
 

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
 import {
   InternalBalancesResponse,
   InternalWalletParams,
@@ -7,7 +7,7 @@ import {
 } from './internal.js';
 import { WalletBalanceResponse } from './schemas.js';
 
-const internal = { service: 'chain-watcher', tags: ['Internal'], auth: 'service', internal: true } as const;
+const internal = { ...internalRoute, service: 'chain-watcher' } as const;
 
 /** The merchant wallet, and the chain-watcher's routes for other services (never routed by the gateway). */
 export const walletRoutes = [

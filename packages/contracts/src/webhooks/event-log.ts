@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { WebhookDeliveryStatus } from './deliveries.js';
 import { WebhookEventName } from './payloads.js';
@@ -45,12 +45,7 @@ export const MerchantEvent = z.object({
 });
 export type MerchantEvent = z.infer<typeof MerchantEvent>;
 
-export const MerchantEventListPage = z.object({
-  events: z.array(MerchantEvent),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const MerchantEventListPage = listPage('events', MerchantEvent);
 export type MerchantEventListPage = z.infer<typeof MerchantEventListPage>;
 export const MerchantEventListResponse = successEnvelope(MerchantEventListPage);
 export type MerchantEventListResponse = z.infer<typeof MerchantEventListResponse>;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PositiveDecimalInput } from '../shared/amounts.js';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, pageLimit } from '../shared/paging.js';
+import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
 import {
   BlockchainName,
   Currency,
@@ -77,12 +77,7 @@ export const WithdrawalListQuery = z.object({
 export type WithdrawalListQuery = z.infer<typeof WithdrawalListQuery>;
 
 /** Newest first. */
-export const WithdrawalListPage = z.object({
-  withdrawals: z.array(Withdrawal),
-  total: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
-  offset: z.number().int().nonnegative(),
-});
+export const WithdrawalListPage = listPage('withdrawals', Withdrawal);
 export type WithdrawalListPage = z.infer<typeof WithdrawalListPage>;
 export const WithdrawalListResponse = successEnvelope(WithdrawalListPage);
 export type WithdrawalListResponse = z.infer<typeof WithdrawalListResponse>;
