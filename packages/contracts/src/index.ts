@@ -1,6 +1,6 @@
 export * from './shared/scalars.js';
 export * from './shared/decimal.js';
-export * from './shared/amounts.js';
+export * from './shared/money.js';
 export * from './shared/paging.js';
 export * from './shared/envelope.js';
 export * from './shared/headers.js';

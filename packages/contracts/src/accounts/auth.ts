@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
-import { BlockchainName, Currency, MerchantPublicId, Uuid } from '../shared/scalars.js';
+import { Currency } from '../shared/money.js';
+import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { CctpDomain } from '../chains/schema.js';
-import { BlockNumber, ChainId, DecimalString, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
+import { DecimalString } from '../shared/money.js';
+import { BlockNumber, ChainId, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
 import { TRANSFER_CHECK_FAILURES } from '../verification/events.js';
 
 /** Cross-chain flow a CCTP event belongs to. */
 export const CctpFlow = z.enum(['bridge_kit', 'relayer']);
 export type CctpFlow = z.infer<typeof CctpFlow>;
 
+/** Every step of a cross-chain payment names the payment and the flow it follows. */
+const stepOf = { paymentId: Uuid, flow: CctpFlow };
+
 export const CctpBurnVerifiedData = z.object({
-  paymentId: Uuid,
-  flow: CctpFlow,
+  ...stepOf,
   burnTxHash: TxHash,
   sourceChainId: ChainId,
   sourceDomain: CctpDomain,
@@ -22,8 +25,7 @@ export const CctpBurnVerifiedData = z.object({
 export type CctpBurnVerifiedData = z.infer<typeof CctpBurnVerifiedData>;
 
 export const CctpAttestedData = z.object({
-  paymentId: Uuid,
-  flow: CctpFlow,
+  ...stepOf,
   burnTxHash: TxHash,
   /** keccak256 of the CCTP message, 0x-hex */
   messageHash: z.string(),
@@ -33,8 +35,7 @@ export const CctpAttestedData = z.object({
 export type CctpAttestedData = z.infer<typeof CctpAttestedData>;
 
 export const CctpMintedData = z.object({
-  paymentId: Uuid,
-  flow: CctpFlow,
+  ...stepOf,
   mintTxHash: TxHash,
   destinationChainId: ChainId,
   recipient: EvmAddress,
@@ -76,8 +77,7 @@ export const CctpFailureReason = z.enum([
 export type CctpFailureReason = z.infer<typeof CctpFailureReason>;
 
 export const CctpFailedData = z.object({
-  paymentId: Uuid,
-  flow: CctpFlow,
+  ...stepOf,
   reason: CctpFailureReason,
   detail: z.string(),
   /** what reached the merchant wallet anyway (a mint short of the amount), when anything did */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PAYMENT_AMOUNT_MAX, PAYMENT_AMOUNT_MIN, moneyAmountString } from '../shared/amounts.js';
 import { successEnvelope } from '../shared/envelope.js';
+import { PAYMENT_AMOUNT_MAX, PAYMENT_AMOUNT_MIN, moneyAmountString } from '../shared/money.js';
 import { BlockchainName, Uuid } from '../shared/scalars.js';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 export const CheckoutSessionCompletedData = z.object({
   sessionId: z.string(),

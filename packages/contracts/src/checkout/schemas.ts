@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { PaymentStatus } from '../payments/status.js';
-import { PaymentAmountInput } from '../shared/amounts.js';
 import { successEnvelope } from '../shared/envelope.js';
+import { Currency, DecimalString, PaymentAmountInput } from '../shared/money.js';
 import {
   BlockchainName,
-  Currency,
-  DecimalString,
   EvmAddress,
   IsoTimestamp,
   MerchantPublicId,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BlockchainName, Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockchainName, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { InvoiceLanguage } from './billing.js';
 import { TaxCase } from './schemas.js';
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
+import { Currency, DecimalString } from '../shared/money.js';
 import { queryInt } from '../shared/paging.js';
-import { Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 export const InvoiceStatus = z.enum(['issued', 'rectified']);
 export type InvoiceStatus = z.infer<typeof InvoiceStatus>;

@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
+import { Currency } from '../shared/money.js';
 import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
-import {
-  BlockNumber,
-  BlockchainName,
-  Currency,
-  IsoDateOrDateTime,
-  IsoTimestamp,
-  Uuid,
-} from '../shared/scalars.js';
+import { BlockNumber, BlockchainName, IsoDateOrDateTime, IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 export const BALANCE_TRANSACTION_LIST_DEFAULT_LIMIT = 50;
 export const BALANCE_TRANSACTION_LIST_MAX_LIMIT = 200;

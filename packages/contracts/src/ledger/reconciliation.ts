@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import {
-  BlockNumber,
-  BlockchainName,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockNumber, BlockchainName, EvmAddress, IsoTimestamp } from '../shared/scalars.js';
 import { SignedDecimalString } from './balance-transactions.js';
 
 /**

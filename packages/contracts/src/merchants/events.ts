@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BlockchainName, Currency, MerchantPublicId, Uuid } from '../shared/scalars.js';
+import { Currency } from '../shared/money.js';
+import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
 
 export const MerchantCreatedData = z.object({
   merchantId: Uuid,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorDetail, ErrorEnvelope } from '../shared/envelope.js';
-import { BlockchainName, Currency } from '../shared/scalars.js';
+import { Currency } from '../shared/money.js';
+import { BlockchainName } from '../shared/scalars.js';
 import * as http from '../http-schemas.js';
 import * as webhookPayloads from '../webhooks/payloads.js';
 

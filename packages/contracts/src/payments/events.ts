@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { CctpFeeQuote } from '../cctp/fee.js';
-import {
-  BlockchainName,
-  ChainId,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockchainName, ChainId, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 import { PaymentWebhookData } from '../webhooks/payloads.js';
 
 /** The transaction a customer says paid a payment: a claim the chain-watcher checks on the chain. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { PaymentStatus } from './status.js';
 
 /** Service-to-service route of the payments service: one payment as its merchant's. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
+import { Currency } from '../shared/money.js';
 import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
-import { Currency, IsoDateOrDateTime } from '../shared/scalars.js';
+import { IsoDateOrDateTime } from '../shared/scalars.js';
 import { PaymentListItem } from './views.js';
 
 export const PAYMENT_LIST_DEFAULT_LIMIT = 50;

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { CctpFeeQuote } from '../cctp/fee.js';
 import { CheckoutSessionId } from '../checkout/schemas.js';
-import { PaymentAmountInput } from '../shared/amounts.js';
 import { successEnvelope } from '../shared/envelope.js';
-import {
-  ChainId,
-  Currency,
-  EvmAddress,
-  JsonObject,
-  MerchantPublicId,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, PaymentAmountInput } from '../shared/money.js';
+import { ChainId, EvmAddress, JsonObject, MerchantPublicId, TxHash, Uuid } from '../shared/scalars.js';
 import { PaymentStatus } from './status.js';
 
 export const PAYMENT_METADATA_MAX_BYTES = 10240;

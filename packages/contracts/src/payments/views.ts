@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import {
-  BlockchainName,
-  ChainId,
-  Currency,
-  DecimalString,
-  IsoTimestamp,
-  JsonObject,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockchainName, ChainId, IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
 import { PaymentTransfer } from '../top-ups/schemas.js';
 import { PaymentStatus } from './status.js';
 

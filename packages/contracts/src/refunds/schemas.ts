@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PaymentListItem } from '../payments/views.js';
-import { PositiveDecimalInput } from '../shared/amounts.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
+import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
 import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
-import { BlockchainName, Currency, DecimalString, IsoTimestamp, Uuid } from '../shared/scalars.js';
+import { BlockchainName, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './status.js';
 
 /** POST /refunds/api/create. `amount` omitted = full (remaining) payment amount. */

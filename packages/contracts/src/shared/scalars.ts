@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-export const Currency = z.enum(['USDC', 'EURC']);
-export type Currency = z.infer<typeof Currency>;
-export const CURRENCIES = Currency.options;
-
 /**
  * Blockchain names used in `source_chain`, `blockchain` and `destinationChain`. The spec names ETH,
  * BASE, MATIC, ARB as examples; the rest are the other CCTP v2 EVM chains. Which ones a deployment
@@ -48,10 +44,6 @@ export type TxHash = z.infer<typeof TxHash>;
 
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Invalid EVM address');
 export type EvmAddress = z.infer<typeof EvmAddress>;
-
-/** Non-negative plain decimal text, e.g. "12.500000". */
-export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Invalid decimal string');
-export type DecimalString = z.infer<typeof DecimalString>;
 
 /** ISO 8601 timestamp; responses always use UTC with `Z` (Date#toISOString). */
 export const IsoTimestamp = z.iso.datetime({ offset: true });

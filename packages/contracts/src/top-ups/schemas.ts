@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { DecimalString, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
+import { DecimalString } from '../shared/money.js';
+import { IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 /** POST /checkout/sessions/:id/top-ups body: the customer's transaction, a claim the chain checks. */
 export const ReportTopUpBody = z.object({ txHash: TxHash });

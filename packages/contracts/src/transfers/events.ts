@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import {
-  BlockNumber,
-  BlockchainName,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockNumber, BlockchainName, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
 
 export const TransferPurpose = z.enum(['refund', 'withdrawal', 'cctp_forward']);
 export type TransferPurpose = z.infer<typeof TransferPurpose>;

@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  BlockNumber,
-  ChainId,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockNumber, ChainId, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 /** What the chain showed of a transaction that paid (part of) a payment, once deep enough. */
 export const verifiedTransferFields = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { BlockchainName, Currency, DecimalString, EvmAddress, Uuid } from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockchainName, EvmAddress, Uuid } from '../shared/scalars.js';
 
 export const TokenBalance = z.object({
   token: Currency,

@@ -1,7 +1,8 @@
 /** What the service POSTs to merchants' webhook endpoints (spec: Events). */
 import { z } from 'zod';
 import { RefundReason, RefundStatus } from '../refunds/status.js';
-import { Currency, DecimalString, IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
 
 export const WebhookEventName = z.enum([
   'payment.completed',

@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import {
-  BlockchainName,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { Currency, DecimalString } from '../shared/money.js';
+import { BlockchainName, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 /**
  * withdrawal.requested: the withdrawal and both its transfer commands were recorded. `amount` leaves

@@ -3,18 +3,10 @@
  * Served by the invoicing service under /withdrawals (jwt) and /withdrawals/api/* (key).
  */
 import { z } from 'zod';
-import { PositiveDecimalInput } from '../shared/amounts.js';
 import { successEnvelope } from '../shared/envelope.js';
+import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
 import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
-import {
-  BlockchainName,
-  Currency,
-  DecimalString,
-  EvmAddress,
-  IsoTimestamp,
-  TxHash,
-  Uuid,
-} from '../shared/scalars.js';
+import { BlockchainName, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 export const CreateWithdrawalBody = z.object({
   /** decimal string, > 0, at most 6 decimals; default: everything available to withdraw */

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { decimalToBaseUnits, normalizeDecimal, numberToDecimalString } from './decimal.js';
-import { DecimalString } from './scalars.js';
+
+/** The tokens a payment may be made in. */
+export const Currency = z.enum(['USDC', 'EURC']);
+export type Currency = z.infer<typeof Currency>;
+export const CURRENCIES = Currency.options;
+
+/** Non-negative plain decimal text, e.g. "12.500000". */
+export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Invalid decimal string');
+export type DecimalString = z.infer<typeof DecimalString>;
 
 /** Decimals of every supported token (USDC and EURC are both 6-decimal tokens). */
 export const TOKEN_DECIMALS = 6;
