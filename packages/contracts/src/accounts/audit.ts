@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { IsoTimestamp } from '../shared/scalars.js';
 
 export const AUDIT_ACTIONS = [
@@ -36,8 +36,7 @@ export type AuditAction = z.infer<typeof AuditAction>;
 /** GET /audit-log: the merchant's security-relevant actions, newest first. */
 export const AuditLogQuery = z.object({
   action: AuditAction.optional(),
-  limit: pageLimit({ max: 100, default: 50 }),
-  offset: PageOffset,
+  ...pageParams({ max: 100, default: 50 }),
 });
 export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
 

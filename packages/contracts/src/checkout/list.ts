@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { CheckoutSession, CheckoutSessionStatus } from './schemas.js';
 
 /** GET /checkout/sessions (key) and GET /checkout-sessions (jwt): an extension, paged like refunds. */
@@ -9,8 +9,7 @@ export const CHECKOUT_SESSION_LIST_MAX_LIMIT = 200;
 
 export const CheckoutSessionListQuery = z.object({
   status: CheckoutSessionStatus.optional(),
-  limit: pageLimit({ max: CHECKOUT_SESSION_LIST_MAX_LIMIT, default: CHECKOUT_SESSION_LIST_DEFAULT_LIMIT }),
-  offset: PageOffset,
+  ...pageParams({ max: CHECKOUT_SESSION_LIST_MAX_LIMIT, default: CHECKOUT_SESSION_LIST_DEFAULT_LIMIT }),
 });
 export type CheckoutSessionListQuery = z.infer<typeof CheckoutSessionListQuery>;
 

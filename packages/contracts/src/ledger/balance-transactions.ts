@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
 import { Currency } from '../shared/money.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { BlockNumber, BlockchainName, IsoDateOrDateTime, IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 export const BALANCE_TRANSACTION_LIST_DEFAULT_LIMIT = 50;
@@ -39,11 +39,10 @@ export const BalanceTransactionListQuery = z
     payment_id: Uuid.optional(),
     refund_id: Uuid.optional(),
     withdrawal_id: Uuid.optional(),
-    limit: pageLimit({
+    ...pageParams({
       max: BALANCE_TRANSACTION_LIST_MAX_LIMIT,
       default: BALANCE_TRANSACTION_LIST_DEFAULT_LIMIT,
     }),
-    offset: PageOffset,
     /** `csv` answers a CSV export (as `Accept: text/csv` does) */
     format: z.enum(['json', 'csv']).optional(),
   })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaymentListItem } from '../payments/views.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
 import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { BlockchainName, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './status.js';
 
@@ -38,8 +38,7 @@ export const RefundListQuery = z.object({
   currency: Currency.optional(),
   /** matches payment id, destination address, tx hash */
   search: z.string().trim().min(1).max(255).optional(),
-  limit: pageLimit({ max: REFUND_LIST_MAX_LIMIT, default: REFUND_LIST_DEFAULT_LIMIT }),
-  offset: PageOffset,
+  ...pageParams({ max: REFUND_LIST_MAX_LIMIT, default: REFUND_LIST_DEFAULT_LIMIT }),
 });
 export type RefundListQuery = z.infer<typeof RefundListQuery>;
 

@@ -34,3 +34,9 @@ const pageCounts = {
 /** One page of a list: `{<items>: [...], total, limit, offset}`. */
 export const listPage = <K extends string, T extends z.ZodType>(items: K, item: T) =>
   z.object({ [items]: z.array(item), ...pageCounts } as Record<K, z.ZodArray<T>> & typeof pageCounts);
+
+/** The `limit` (1 to `max`, `default` when absent) and `offset` of a list's query. */
+export const pageParams = (limit: { max: number; default: number }) => ({
+  limit: pageLimit(limit),
+  offset: PageOffset,
+});

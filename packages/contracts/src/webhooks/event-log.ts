@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { WebhookDeliveryStatus } from './deliveries.js';
 import { WebhookEventName } from './payloads.js';
@@ -15,8 +15,7 @@ export const MERCHANT_EVENT_LIST_MAX_LIMIT = 200;
 
 export const MerchantEventListQuery = z.object({
   type: WebhookEventName.optional(),
-  limit: pageLimit({ max: MERCHANT_EVENT_LIST_MAX_LIMIT, default: MERCHANT_EVENT_LIST_DEFAULT_LIMIT }),
-  offset: PageOffset,
+  ...pageParams({ max: MERCHANT_EVENT_LIST_MAX_LIMIT, default: MERCHANT_EVENT_LIST_DEFAULT_LIMIT }),
 });
 export type MerchantEventListQuery = z.infer<typeof MerchantEventListQuery>;
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
 import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
-import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
+import { listPage, pageParams } from '../shared/paging.js';
 import { BlockchainName, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 export const CreateWithdrawalBody = z.object({
@@ -63,8 +63,7 @@ export type WithdrawalResponse = z.infer<typeof WithdrawalResponse>;
 export const WithdrawalListQuery = z.object({
   status: WithdrawalStatus.optional(),
   currency: Currency.optional(),
-  limit: pageLimit({ max: 200, default: 50 }),
-  offset: PageOffset,
+  ...pageParams({ max: 200, default: 50 }),
 });
 export type WithdrawalListQuery = z.infer<typeof WithdrawalListQuery>;
 
