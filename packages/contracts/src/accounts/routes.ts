@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import {
   ApiKeyIdParams,
   ApiKeyListResponse,
@@ -27,7 +27,7 @@ const auth = { service: 'gateway', tags: ['Auth'], extension: true } as const;
 const keys = { service: 'gateway', tags: ['API keys'], auth: 'jwt' } as const;
 
 /** Sign-up, sign-in and API keys: the gateway's own routes. */
-export const accountRoutes = [
+export const accountRoutes = routeTable([
   {
     ...auth,
     operationId: 'register',
@@ -131,4 +131,4 @@ export const accountRoutes = [
     request: { params: ApiKeyIdParams },
     responses: { 200: { description: 'Key revoked', schema: DeleteApiKeyResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { AuditLogQuery, AuditLogResponse } from './audit.js';
 import { TokenResponse } from './auth.js';
 import {
@@ -15,7 +15,7 @@ import {
 const security = { service: 'gateway', tags: ['Auth'], extension: true, auth: 'jwt' } as const;
 
 /** Two-factor sign-in (TOTP), password change and the audit log: the dashboard's account security. */
-export const securityRoutes = [
+export const securityRoutes = routeTable([
   {
     ...security,
     operationId: 'loginMfa',
@@ -88,4 +88,4 @@ export const securityRoutes = [
     request: { query: AuditLogQuery },
     responses: { 200: { description: 'Entries', schema: AuditLogResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

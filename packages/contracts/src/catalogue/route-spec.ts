@@ -58,6 +58,12 @@ interface RouteSpecBase {
   internal?: boolean;
 }
 
+/**
+ * A capability's table of routes, each kept with its literal operation id, path and schemas (the
+ * catalogue's types are built from them) and checked against RouteSpec.
+ */
+export const routeTable = <const T extends readonly RouteSpec[]>(routes: T): T => routes;
+
 /** What every service-to-service route shares: the gateway never routes it, the OpenAPI document leaves it out. */
 export const internalRoute = { tags: ['Internal'], auth: 'service', internal: true } as const;
 

@@ -1,4 +1,4 @@
-import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
+import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { CctpFeeInputsQuery, CctpFeeInputsResponse } from './fee-inputs.js';
 import { CctpFeeQuery, CctpFeeResponse } from './fee.js';
 
@@ -6,7 +6,7 @@ const payments = { service: 'payments', tags: ['Payments'] } as const;
 
 const internal = { ...internalRoute, service: 'chain-watcher' } as const;
 
-export const cctpRoutes = [
+export const cctpRoutes = routeTable([
   {
     ...payments,
     operationId: 'getCctpFee',
@@ -31,4 +31,4 @@ export const cctpRoutes = [
     request: { query: CctpFeeInputsQuery },
     responses: { 200: { description: 'Fee inputs', schema: CctpFeeInputsResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

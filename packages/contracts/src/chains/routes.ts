@@ -1,7 +1,7 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { PublicChainsResponse } from './public.js';
 
-export const chainRoutes = [
+export const chainRoutes = routeTable([
   {
     service: 'gateway',
     tags: ['Chains'],
@@ -15,4 +15,4 @@ export const chainRoutes = [
       'What the checkout page and the widget read before paying: each served chain with its public RPC endpoints, token contracts and CCTP v2 contracts, and the attestation API of the bridge-kit flow.',
     responses: { 200: { description: 'Chains', schema: PublicChainsResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { CheckoutSessionListQuery, CheckoutSessionListResponse } from './list.js';
 import {
   CheckoutSessionIdParams,
@@ -20,7 +20,7 @@ const createSession = {
   responses: { 201: { description: 'Session created', schema: CreateCheckoutSessionResponse } },
 } as const;
 
-export const checkoutRoutes = [
+export const checkoutRoutes = routeTable([
   {
     ...createSession,
     operationId: 'createCheckoutSession',
@@ -70,4 +70,4 @@ export const checkoutRoutes = [
     request: { params: CheckoutSessionIdParams },
     responses: { 200: { description: 'Session', schema: CheckoutSessionResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

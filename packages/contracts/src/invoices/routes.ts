@@ -1,4 +1,4 @@
-import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
+import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { BillingProfileResponse, UpdateBillingProfileBody } from './billing.js';
 import {
   InvoiceIdParams,
@@ -32,7 +32,7 @@ const invoicePdf = {
   responses: pdf,
 } as const;
 
-export const invoiceRoutes = [
+export const invoiceRoutes = routeTable([
   {
     ...listInvoices,
     operationId: 'listInvoicesApi',
@@ -91,4 +91,4 @@ export const invoiceRoutes = [
     request: { params: InvoiceIdParams },
     responses: pdf,
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { BalanceTransactionListQuery, BalanceTransactionListResponse } from './balance-transactions.js';
 import { ReconciliationResponse } from './reconciliation.js';
 
@@ -37,7 +37,7 @@ const latest = {
 } as const;
 
 /** The ledger of the merchant wallet: every token movement in or out. */
-export const balanceTransactionRoutes = [
+export const balanceTransactionRoutes = routeTable([
   {
     ...balanceTransactions,
     operationId: 'listBalanceTransactionsApi',
@@ -53,10 +53,10 @@ export const balanceTransactionRoutes = [
     auth: 'jwt',
     summary: 'List the wallet’s balance transactions (dashboard)',
   },
-] as const satisfies readonly RouteSpec[];
+]);
 
 /** The ledger compared with the chain. */
-export const reconciliationRoutes = [
+export const reconciliationRoutes = routeTable([
   {
     ...latest,
     operationId: 'getReconciliationApi',
@@ -71,4 +71,4 @@ export const reconciliationRoutes = [
     auth: 'jwt',
     summary: `${latest.summary} (dashboard)`,
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,9 +1,9 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { MerchantIdParams, MerchantInfoResponse, MerchantWalletResponse } from './schemas.js';
 
 const merchants = { service: 'gateway', tags: ['Merchants'], auth: 'public' } as const;
 
-export const merchantRoutes = [
+export const merchantRoutes = routeTable([
   {
     ...merchants,
     operationId: 'getMerchantWallet',
@@ -22,4 +22,4 @@ export const merchantRoutes = [
     request: { params: MerchantIdParams },
     responses: { 200: { description: 'Merchant info', schema: MerchantInfoResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

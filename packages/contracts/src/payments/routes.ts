@@ -1,4 +1,4 @@
-import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
+import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { InternalPaymentParams, InternalPaymentResponse } from './internal.js';
 import { ApiPaymentListQuery, PaymentListQuery, PaymentListResponse } from './list.js';
 import { CreatePublicPaymentBody, CreatePublicPaymentResponse, PaymentIdParams } from './schemas.js';
@@ -6,7 +6,7 @@ import { MerchantPaymentDetailResponse, PaymentDetailResponse, PaymentStatusResp
 
 const payments = { service: 'payments', tags: ['Payments'] } as const;
 
-export const paymentRoutes = [
+export const paymentRoutes = routeTable([
   {
     ...payments,
     operationId: 'createPublicPayment',
@@ -89,4 +89,4 @@ export const paymentRoutes = [
     request: { params: InternalPaymentParams },
     responses: { 200: { description: 'Payment', schema: InternalPaymentResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import {
   CancelRefundResponse,
   CreateRefundBody,
@@ -11,7 +11,7 @@ import {
 
 const refunds = { service: 'refunds', tags: ['Refunds'], auth: 'key' } as const;
 
-export const refundRoutes = [
+export const refundRoutes = routeTable([
   {
     ...refunds,
     operationId: 'createRefund',
@@ -60,4 +60,4 @@ export const refundRoutes = [
     request: { params: RefundIdParams },
     responses: { 200: { description: 'Cancelled', schema: CancelRefundResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,10 +1,10 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import { CheckoutSessionIdParams } from '../checkout/schemas.js';
 import { ReportTopUpBody, TopUpResponse } from './schemas.js';
 
 const checkout = { service: 'payments', tags: ['Checkout'] } as const;
 
-export const topUpRoutes = [
+export const topUpRoutes = routeTable([
   {
     ...checkout,
     operationId: 'reportCheckoutTopUp',
@@ -24,4 +24,4 @@ export const topUpRoutes = [
       },
     },
   },
-] as const satisfies readonly RouteSpec[];
+]);

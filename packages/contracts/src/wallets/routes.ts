@@ -1,4 +1,4 @@
-import { type RouteSpec, internalRoute } from '../catalogue/route-spec.js';
+import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import {
   InternalBalancesResponse,
   InternalWalletParams,
@@ -10,7 +10,7 @@ import { WalletBalanceResponse } from './schemas.js';
 const internal = { ...internalRoute, service: 'chain-watcher' } as const;
 
 /** The merchant wallet, and the chain-watcher's routes for other services (never routed by the gateway). */
-export const walletRoutes = [
+export const walletRoutes = routeTable([
   {
     service: 'chain-watcher',
     tags: ['Wallets'],
@@ -52,4 +52,4 @@ export const walletRoutes = [
     noStore: true,
     responses: { 200: { description: 'Relayers', schema: RelayerListResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import {
   WebhookDeliveryParams,
   WebhookLogsQuery,
@@ -25,7 +25,7 @@ const hooks = { service: 'notifier', tags: ['Webhooks'], auth: 'key' } as const;
 
 const byId = { params: WebhookIdParams };
 
-export const webhookRoutes = [
+export const webhookRoutes = routeTable([
   {
     ...hooks,
     operationId: 'listWebhooks',
@@ -160,4 +160,4 @@ export const webhookRoutes = [
     responses: { 202: { description: 'Replay queued', schema: WebhookReplayResponse } },
     extension: true,
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import {
   AddWithdrawalAddressBody,
   WithdrawalAddressIdParams,
@@ -19,7 +19,7 @@ const STEP_UP =
   'Written to the audit log and announced to the merchant by e-mail.';
 
 /** The withdrawal address book (dashboard only: API keys get 403). */
-export const withdrawalAddressRoutes = [
+export const withdrawalAddressRoutes = routeTable([
   {
     ...book,
     operationId: 'listWithdrawalAddresses',
@@ -53,4 +53,4 @@ export const withdrawalAddressRoutes = [
     request: { params: WithdrawalAddressIdParams },
     responses: { 200: { description: 'Removed', schema: WithdrawalAddressResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../catalogue/route-spec.js';
+import { routeTable } from '../catalogue/route-spec.js';
 import {
   CreateWithdrawalBody,
   CreateWithdrawalResponse,
@@ -17,7 +17,7 @@ const createWithdrawalDescription =
   '`nothing_available`, `amount_exceeds_available`, `amount_below_fee`, `unsupported_chain`, ' +
   '`unsupported_token`, `invalid_destination`.';
 
-export const withdrawalRoutes = [
+export const withdrawalRoutes = routeTable([
   {
     ...withdrawals,
     operationId: 'createWithdrawalApi',
@@ -83,4 +83,4 @@ export const withdrawalRoutes = [
     request: { params: WithdrawalIdParams },
     responses: { 200: { description: 'Withdrawal', schema: WithdrawalResponse } },
   },
-] as const satisfies readonly RouteSpec[];
+]);
