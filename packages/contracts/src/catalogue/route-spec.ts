@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiKeyScope } from '../accounts/scopes.js';
+import type { ServiceName } from '../events/envelope.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -9,7 +10,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
  */
 export type RouteAuth = 'public' | 'key' | 'jwt' | 'jwt_or_key' | 'service';
 
-export type OwningService = 'gateway' | 'payments' | 'chain-watcher' | 'refunds' | 'invoicing' | 'notifier';
+/** The service that serves a route: one of those that publish integration events. */
+export type OwningService = ServiceName;
 
 export interface RouteResponse {
   description: string;
