@@ -4,23 +4,22 @@ import { RefundReason, RefundStatus } from '../refunds/status.js';
 import { Currency, DecimalString } from '../shared/money.js';
 import { IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
 
-export const WebhookEventName = z.enum([
-  'payment.completed',
-  'payment.failed',
-  'refund.created',
-  'refund.completed',
-  'refund.failed',
-]);
-export type WebhookEventName = z.infer<typeof WebhookEventName>;
-export const WEBHOOK_EVENT_NAMES = WebhookEventName.options;
-
-export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
+/** Every event a merchant may subscribe to, with what it means: the one list of their names. */
+export const WEBHOOK_EVENT_DESCRIPTIONS = {
   'payment.completed': 'Payment confirmed on-chain and credited to the merchant wallet.',
   'payment.failed': 'Payment failed (transaction reverted or expired).',
   'refund.created': 'A refund was created for a payment.',
   'refund.completed': 'Refund completed on-chain and sent to the customer.',
   'refund.failed': 'Refund failed; failure_reason is in data.',
-};
+} satisfies Record<string, string>;
+
+type EventName = keyof typeof WEBHOOK_EVENT_DESCRIPTIONS;
+// Object.keys keeps the order above; its type is widened to string[], hence the cast.
+export const WebhookEventName = z.enum(
+  Object.keys(WEBHOOK_EVENT_DESCRIPTIONS) as [EventName, ...EventName[]],
+);
+export type WebhookEventName = z.infer<typeof WebhookEventName>;
+export const WEBHOOK_EVENT_NAMES = WebhookEventName.options;
 
 /** Request headers of every delivery. */
 export const WebhookHeaders = {
