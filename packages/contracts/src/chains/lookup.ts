@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BlockchainName } from '../common.js';
+import type { BlockchainName } from '../shared/scalars.js';
 import { ChainConfig, ChainRegistry, type TokenSymbol } from './schema.js';
 
 export const chainByName = (registry: ChainRegistry, name: BlockchainName): ChainConfig | undefined =>

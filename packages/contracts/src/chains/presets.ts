@@ -1,5 +1,5 @@
-import type { ChainConfig, ChainNetwork, ChainRegistry } from './schema.js';
 import { parseChainRegistry } from './lookup.js';
+import type { ChainConfig, ChainNetwork, ChainRegistry } from './schema.js';
 
 /*
  * Confirmations follow what Circle waits for before attesting a fast CCTP transfer: 2 blocks on

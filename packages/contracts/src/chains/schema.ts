@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BlockchainName, ChainId, Currency, EvmAddress } from '../common.js';
+import { Currency } from '../shared/money.js';
+import { BlockchainName, ChainId, EvmAddress } from '../shared/scalars.js';
 
 export const ChainNetwork = z.enum(['mainnet', 'testnet', 'devnet']);
 export type ChainNetwork = z.infer<typeof ChainNetwork>;

@@ -1,43 +1,41 @@
 import type { z } from 'zod';
+import { AccountEmailRequestedData, MerchantEmailConfirmedData } from '../accounts/events.js';
 import {
   CctpAttestedData,
   CctpBurnVerifiedData,
   CctpFailedData,
   CctpMintedData,
   CctpTransferredData,
-  ChainPaymentRejectedData,
-  ChainPaymentVerifiedData,
-} from './chain-events.js';
-import { EventTypes, type EventType } from './event-types.js';
-import { ChainTopUpRejectedData, ChainTopUpVerifiedData, PaymentTopUpReportedData } from './top-up-events.js';
+} from '../cctp/events.js';
+import { CheckoutSessionCompletedData, CheckoutSessionExpiredData } from '../checkout/events.js';
+import { InvoiceIssuedData } from '../invoices/events.js';
+import { MerchantCreatedData } from '../merchants/events.js';
+import { PaymentCompletedData, PaymentCreatedData, PaymentFailedData } from '../payments/events.js';
+import { RefundEventData } from '../refunds/events.js';
 import {
-  AccountEmailRequestedData,
-  MerchantCreatedData,
-  MerchantEmailConfirmedData,
-  WalletAssignedData,
-} from './merchant-events.js';
-import {
-  InvoiceIssuedData,
-  RefundEventData,
-  WithdrawalCompletedData,
-  WithdrawalFailedData,
-  WithdrawalRequestedData,
-} from './money-events.js';
-import {
-  CheckoutSessionCompletedData,
-  CheckoutSessionExpiredData,
-  PaymentCompletedData,
-  PaymentCreatedData,
-  PaymentFailedData,
-} from './payment-events.js';
+  ChainTopUpRejectedData,
+  ChainTopUpVerifiedData,
+  PaymentTopUpReportedData,
+} from '../top-ups/events.js';
 import {
   TransferConfirmedData,
   TransferFailedData,
   TransferRequestedData,
   TransferSubmittedData,
-} from './transfer-events.js';
-import { WebhookEndpointChangedData } from './webhook-endpoint-events.js';
-import { WithdrawalAddressAddedData, WithdrawalAddressRemovedData } from './withdrawal-address-events.js';
+} from '../transfers/events.js';
+import { ChainPaymentRejectedData, ChainPaymentVerifiedData } from '../verification/events.js';
+import { WalletAssignedData } from '../wallets/events.js';
+import { WebhookEndpointChangedData } from '../webhooks/events.js';
+import {
+  WithdrawalAddressAddedData,
+  WithdrawalAddressRemovedData,
+} from '../withdrawals/address-book-events.js';
+import {
+  WithdrawalCompletedData,
+  WithdrawalFailedData,
+  WithdrawalRequestedData,
+} from '../withdrawals/events.js';
+import { type EventType, EventTypes } from './event-types.js';
 
 /**
  * type -> version -> schema of `data`. A changed meaning gets a new version here; consumers accept

@@ -1,4 +1,4 @@
-import { eventCatalog, CURRENT_EVENT_VERSION, type EventData, type EventDataInput } from './catalog.js';
+import { CURRENT_EVENT_VERSION, type EventData, type EventDataInput, eventCatalog } from './catalog.js';
 import type { EventType } from './event-types.js';
 import type { IntegrationEvent } from './parse.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp, Uuid } from '../common.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 /** Services that publish integration events. */
 export const ServiceName = z.enum([

@@ -1,5 +1,5 @@
-import { zodIssuesToDetails } from '../envelope.js';
-import { eventDataSchema, isKnownEventType, knownVersions, type EventData } from './catalog.js';
+import { zodIssuesToDetails } from '../shared/envelope.js';
+import { type EventData, eventDataSchema, isKnownEventType, knownVersions } from './catalog.js';
 import { IntegrationEventEnvelope } from './envelope.js';
 import type { EventType } from './event-types.js';
 

@@ -1,5 +1,5 @@
-import { EventTypes, type EventType } from './event-types.js';
-import type { TransferPurpose } from './transfer-events.js';
+import type { TransferPurpose } from '../transfers/events.js';
+import { type EventType, EventTypes } from './event-types.js';
 
 /**
  * Transfer outcomes are addressed to the requester that asked for the transfer: the routing key is

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { BlockchainName, Currency } from '../common.js';
-import { ErrorDetail, ErrorEnvelope } from '../envelope.js';
-import * as http from '../http/index.js';
-import * as webhookPayloads from '../webhook-payloads.js';
+import { ErrorDetail, ErrorEnvelope } from '../shared/envelope.js';
+import { Currency } from '../shared/money.js';
+import { BlockchainName } from '../shared/scalars.js';
+import * as http from '../http-schemas.js';
+import * as webhookPayloads from '../webhooks/payloads.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../routes/types.js';
+import type { RouteSpec } from '../catalogue/route-spec.js';
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
 const retryAfter = {

@@ -1,0 +1,134 @@
+import { routeTable } from '../catalogue/route-spec.js';
+import {
+  ApiKeyIdParams,
+  ApiKeyListResponse,
+  CreateApiKeyBody,
+  CreateApiKeyResponse,
+  DeleteApiKeyResponse,
+} from './api-keys.js';
+import {
+  ConfirmEmailBody,
+  ConfirmEmailResponse,
+  LoginBody,
+  LogoutBody,
+  LogoutResponse,
+  MeResponse,
+  RefreshBody,
+  RegisterBody,
+  RegisterResponse,
+  ResendConfirmationBody,
+  ResendConfirmationResponse,
+  TokenResponse,
+} from './auth.js';
+import { LoginResponse } from './mfa.js';
+
+const auth = { service: 'gateway', tags: ['Auth'], extension: true } as const;
+
+const keys = { service: 'gateway', tags: ['API keys'], auth: 'jwt' } as const;
+
+/** Sign-up, sign-in and API keys: the gateway's own routes. */
+export const accountRoutes = routeTable([
+  {
+    ...auth,
+    operationId: 'register',
+    method: 'post',
+    path: '/auth/register',
+    auth: 'public',
+    summary: 'Create a user and its merchant; a confirmation link is e-mailed',
+    description:
+      'Answers alike whether or not the address already has an account (its owner is e-mailed instead), so it never reveals which addresses are registered. Until the e-mailed link is followed the account can sign in, but is sent no e-mail and cannot withdraw.',
+    request: { body: RegisterBody },
+    responses: {
+      201: { description: 'Registration accepted; check the e-mail', schema: RegisterResponse },
+    },
+  },
+  {
+    ...auth,
+    operationId: 'confirmEmail',
+    method: 'post',
+    path: '/auth/email-confirmation',
+    auth: 'public',
+    summary: "Confirm the account's e-mail address with the token of the e-mailed link",
+    description:
+      'A token is single use and expires 24 hours after it was sent. An unknown, used or expired token is a 422 (`confirmation_invalid` or `confirmation_expired`).',
+    request: { body: ConfirmEmailBody },
+    responses: { 200: { description: 'Address confirmed', schema: ConfirmEmailResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'resendEmailConfirmation',
+    method: 'post',
+    path: '/auth/email-confirmation/resend',
+    auth: 'public',
+    summary: 'E-mail a new confirmation link to an account that awaits confirmation',
+    description:
+      'Answers 202 alike for every address. At most one link per minute and five per hour are sent to an account; requests beyond that are answered the same and send nothing.',
+    request: { body: ResendConfirmationBody },
+    responses: { 202: { description: 'Accepted', schema: ResendConfirmationResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'login',
+    method: 'post',
+    path: '/auth/login',
+    auth: 'public',
+    summary: 'Obtain an access token and a refresh token (or a two-factor challenge)',
+    request: { body: LoginBody },
+    responses: { 200: { description: 'Tokens, or a two-factor challenge', schema: LoginResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'refreshToken',
+    method: 'post',
+    path: '/auth/refresh',
+    auth: 'public',
+    summary: 'Exchange a refresh token for a new token pair (the old refresh token is revoked)',
+    request: { body: RefreshBody },
+    responses: { 200: { description: 'Tokens', schema: TokenResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'logout',
+    method: 'post',
+    path: '/auth/logout',
+    auth: 'public',
+    summary: 'Revoke a refresh token',
+    request: { body: LogoutBody },
+    responses: { 200: { description: 'Logged out', schema: LogoutResponse } },
+  },
+  {
+    ...auth,
+    operationId: 'me',
+    method: 'get',
+    path: '/auth/me',
+    auth: 'jwt',
+    summary: 'The signed-in user and merchant',
+    responses: { 200: { description: 'User and merchant', schema: MeResponse } },
+  },
+  {
+    ...keys,
+    operationId: 'createApiKey',
+    method: 'post',
+    path: '/api-keys',
+    summary: 'Create an API key (the full key is returned only here)',
+    request: { body: CreateApiKeyBody },
+    responses: { 201: { description: 'Key created', schema: CreateApiKeyResponse } },
+  },
+  {
+    ...keys,
+    operationId: 'listApiKeys',
+    method: 'get',
+    path: '/api-keys',
+    summary: 'List API keys (masked)',
+    responses: { 200: { description: 'Keys', schema: ApiKeyListResponse } },
+  },
+  {
+    ...keys,
+    operationId: 'deleteApiKey',
+    method: 'delete',
+    path: '/api-keys/:id',
+    summary: 'Revoke an API key immediately',
+    request: { params: ApiKeyIdParams },
+    responses: { 200: { description: 'Key revoked', schema: DeleteApiKeyResponse } },
+  },
+]);

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { Currency, DecimalString } from '../shared/money.js';
+import { IsoTimestamp, Uuid } from '../shared/scalars.js';
+
+export const CheckoutSessionCompletedData = z.object({
+  sessionId: z.string(),
+  paymentId: Uuid,
+  merchantId: Uuid,
+  amount: DecimalString,
+  currency: Currency,
+  completedAt: IsoTimestamp,
+});
+export type CheckoutSessionCompletedData = z.infer<typeof CheckoutSessionCompletedData>;
+
+export const CheckoutSessionExpiredData = z.object({
+  sessionId: z.string(),
+  merchantId: Uuid,
+  expiredAt: IsoTimestamp,
+});
+export type CheckoutSessionExpiredData = z.infer<typeof CheckoutSessionExpiredData>;

@@ -1,0 +1,73 @@
+import { routeTable } from '../catalogue/route-spec.js';
+import { CheckoutSessionListQuery, CheckoutSessionListResponse } from './list.js';
+import {
+  CheckoutSessionIdParams,
+  CheckoutSessionResponse,
+  CreateCheckoutSessionBody,
+  CreateCheckoutSessionResponse,
+  PublicCheckoutSessionResponse,
+} from './schemas.js';
+
+const checkout = { service: 'payments', tags: ['Checkout'] } as const;
+
+const createSession = {
+  ...checkout,
+  method: 'post',
+  auth: 'key',
+  scope: 'checkout:write',
+  summary: 'Create a hosted checkout session',
+  request: { body: CreateCheckoutSessionBody },
+  responses: { 201: { description: 'Session created', schema: CreateCheckoutSessionResponse } },
+} as const;
+
+export const checkoutRoutes = routeTable([
+  {
+    ...createSession,
+    operationId: 'createCheckoutSession',
+    path: '/checkout/sessions',
+    dashboard: '/checkout-sessions',
+  },
+  {
+    ...createSession,
+    operationId: 'createCheckoutSessionAlias',
+    path: '/public/checkout/sessions',
+    description: 'Alias of POST /checkout/sessions.',
+    extension: true,
+  },
+  {
+    ...checkout,
+    operationId: 'getPublicCheckoutSession',
+    method: 'get',
+    path: '/checkout/sessions/:id/public',
+    auth: 'public',
+    summary: 'Checkout session for the payment widget (no metadata)',
+    request: { params: CheckoutSessionIdParams },
+    responses: { 200: { description: 'Public session view', schema: PublicCheckoutSessionResponse } },
+  },
+  {
+    ...checkout,
+    operationId: 'listCheckoutSessions',
+    method: 'get',
+    path: '/checkout/sessions',
+    dashboard: '/checkout-sessions',
+    auth: 'key',
+    scope: 'checkout:read',
+    summary: 'List checkout sessions',
+    description: 'Newest first, filtered by status; a session past its expiry is listed as expired.',
+    extension: true,
+    request: { query: CheckoutSessionListQuery },
+    responses: { 200: { description: 'A page of checkout sessions', schema: CheckoutSessionListResponse } },
+  },
+  {
+    ...checkout,
+    operationId: 'getCheckoutSession',
+    method: 'get',
+    path: '/checkout/sessions/:id',
+    dashboard: '/checkout-sessions/:id',
+    auth: 'key',
+    scope: 'checkout:read',
+    summary: 'Get a checkout session with its linked payment',
+    request: { params: CheckoutSessionIdParams },
+    responses: { 200: { description: 'Session', schema: CheckoutSessionResponse } },
+  },
+]);

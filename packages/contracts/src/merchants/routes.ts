@@ -1,0 +1,25 @@
+import { routeTable } from '../catalogue/route-spec.js';
+import { MerchantIdParams, MerchantInfoResponse, MerchantWalletResponse } from './schemas.js';
+
+const merchants = { service: 'gateway', tags: ['Merchants'], auth: 'public' } as const;
+
+export const merchantRoutes = routeTable([
+  {
+    ...merchants,
+    operationId: 'getMerchantWallet',
+    method: 'get',
+    path: '/merchants/:id/wallet',
+    summary: "The merchant's receiving wallet",
+    request: { params: MerchantIdParams },
+    responses: { 200: { description: 'Wallet', schema: MerchantWalletResponse } },
+  },
+  {
+    ...merchants,
+    operationId: 'getMerchantInfo',
+    method: 'get',
+    path: '/merchants/:id/info',
+    summary: 'Public merchant information',
+    request: { params: MerchantIdParams },
+    responses: { 200: { description: 'Merchant info', schema: MerchantInfoResponse } },
+  },
+]);

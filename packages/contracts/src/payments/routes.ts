@@ -1,0 +1,92 @@
+import { internalRoute, routeTable } from '../catalogue/route-spec.js';
+import { InternalPaymentParams, InternalPaymentResponse } from './internal.js';
+import { ApiPaymentListQuery, PaymentListQuery, PaymentListResponse } from './list.js';
+import { CreatePublicPaymentBody, CreatePublicPaymentResponse, PaymentIdParams } from './schemas.js';
+import { MerchantPaymentDetailResponse, PaymentDetailResponse, PaymentStatusResponse } from './views.js';
+
+const payments = { service: 'payments', tags: ['Payments'] } as const;
+
+export const paymentRoutes = routeTable([
+  {
+    ...payments,
+    operationId: 'createPublicPayment',
+    method: 'post',
+    path: '/payments/create-public',
+    auth: 'public',
+    summary: 'Record a payment after the customer transaction',
+    description:
+      'Called by the payment widget. Idempotent on txHash: a known txHash answers 200 with the existing payment.',
+    request: { body: CreatePublicPaymentBody },
+    responses: {
+      201: { description: 'Payment created', schema: CreatePublicPaymentResponse },
+      200: {
+        description: 'txHash already recorded: the existing payment',
+        schema: CreatePublicPaymentResponse,
+      },
+    },
+  },
+  {
+    ...payments,
+    operationId: 'listPaymentsApi',
+    method: 'get',
+    path: '/payments/api/list',
+    auth: 'key',
+    scope: 'payments:read',
+    summary: 'List payments',
+    request: { query: ApiPaymentListQuery },
+    responses: { 200: { description: 'A page of payments', schema: PaymentListResponse } },
+  },
+  {
+    ...payments,
+    operationId: 'getPaymentApi',
+    method: 'get',
+    path: '/payments/api/:id',
+    auth: 'key',
+    scope: 'payments:read',
+    summary: 'Get a payment',
+    description: 'Use it to verify a payment after a payment.completed webhook.',
+    request: { params: PaymentIdParams },
+    responses: { 200: { description: 'Payment detail', schema: PaymentDetailResponse } },
+  },
+  {
+    ...payments,
+    operationId: 'listPayments',
+    method: 'get',
+    path: '/payments',
+    auth: 'jwt',
+    summary: 'List payments (dashboard)',
+    request: { query: PaymentListQuery },
+    responses: { 200: { description: 'A page of payments', schema: PaymentListResponse } },
+  },
+  {
+    ...payments,
+    operationId: 'getPaymentStatus',
+    method: 'get',
+    path: '/payments/:id/status',
+    auth: 'public',
+    summary: 'Public payment status',
+    request: { params: PaymentIdParams },
+    responses: { 200: { description: 'Status view', schema: PaymentStatusResponse } },
+  },
+  {
+    ...payments,
+    operationId: 'getPayment',
+    method: 'get',
+    path: '/payments/:id',
+    auth: 'jwt',
+    summary: 'Get a payment with all cross-chain fields (dashboard)',
+    request: { params: PaymentIdParams },
+    responses: { 200: { description: 'Payment detail', schema: MerchantPaymentDetailResponse } },
+  },
+  {
+    ...internalRoute,
+    service: 'payments',
+    operationId: 'getInternalPayment',
+    method: 'get',
+    path: '/internal/merchants/:merchantId/payments/:id',
+    summary: "One of a merchant's payments as it is now, for a projection that has not caught up",
+    noStore: true,
+    request: { params: InternalPaymentParams },
+    responses: { 200: { description: 'Payment', schema: InternalPaymentResponse } },
+  },
+]);

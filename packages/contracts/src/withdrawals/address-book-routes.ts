@@ -1,0 +1,56 @@
+import { routeTable } from '../catalogue/route-spec.js';
+import {
+  AddWithdrawalAddressBody,
+  WithdrawalAddressIdParams,
+  WithdrawalAddressListResponse,
+  WithdrawalAddressResponse,
+} from './address-book.js';
+
+const book = {
+  service: 'invoicing',
+  tags: ['Withdrawals'],
+  extension: true,
+  auth: 'jwt',
+} as const;
+
+const STEP_UP =
+  'Needs a step-up: with two-factor sign-in on, a current authenticator code in `X-Mfa-Code`; ' +
+  'otherwise a sign-in within the last 10 minutes (403 `reauthentication_required`: sign in again). ' +
+  'Written to the audit log and announced to the merchant by e-mail.';
+
+/** The withdrawal address book (dashboard only: API keys get 403). */
+export const withdrawalAddressRoutes = routeTable([
+  {
+    ...book,
+    operationId: 'listWithdrawalAddresses',
+    method: 'get',
+    path: '/withdrawal-addresses',
+    summary: 'The withdrawal address book: addresses on hold and active, oldest first',
+    responses: { 200: { description: 'Address book', schema: WithdrawalAddressListResponse } },
+  },
+  {
+    ...book,
+    operationId: 'addWithdrawalAddress',
+    method: 'post',
+    path: '/withdrawal-addresses',
+    stepUp: true,
+    summary: 'Add an address withdrawals may go to, after the hold',
+    description:
+      'The address becomes usable at `usable_from` (now + the hold, 24 hours by default). An address ' +
+      'already on the book is a 409; a removed one can be added again, with a new hold. ' +
+      STEP_UP,
+    request: { body: AddWithdrawalAddressBody },
+    responses: { 201: { description: 'Added (on hold)', schema: WithdrawalAddressResponse } },
+  },
+  {
+    ...book,
+    operationId: 'removeWithdrawalAddress',
+    method: 'delete',
+    path: '/withdrawal-addresses/:id',
+    stepUp: true,
+    summary: 'Remove an address from the book: no withdrawal goes there any more',
+    description: `Removing an entry that is already removed answers it again. ${STEP_UP}`,
+    request: { params: WithdrawalAddressIdParams },
+    responses: { 200: { description: 'Removed', schema: WithdrawalAddressResponse } },
+  },
+]);
