@@ -1,12 +1,12 @@
 import { defineService } from '@stablepay/platform';
-import type { FeeInputsSource } from './clients/chain-watcher.js';
+import type { FeeInputsSource } from './fee-quote/fee-inputs.js';
 import { loadPaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations.js';
-import { createPaymentsContext } from './domain/context.js';
-import { paymentsRoutes } from './http/routes.js';
-import { merchantProjectionHandlers } from './messaging/merchant-handlers.js';
-import { verificationHandlers } from './messaging/verification-handlers.js';
-import { checkoutExpiryWorker } from './workers/checkout-expiry.js';
+import { createPaymentsContext } from './context.js';
+import { paymentsRoutes } from './routes.js';
+import { merchantProjectionHandlers } from './merchants/merchant-handlers.js';
+import { verificationHandlers } from './payments/verification-handlers.js';
+import { checkoutExpiryWorker } from './checkout/expiry-worker.js';
 
 export interface PaymentsOptions {
   /** Where fee quotes read gas and gas-coin prices; the chain-watcher's internal API by default. */

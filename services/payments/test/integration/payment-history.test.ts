@@ -5,7 +5,7 @@ import {
   advanceRelayedPaymentIn,
   completePayment,
   failPayment,
-} from '../../src/domain/payment-state.js';
+} from '../../src/payments/payment-state.js';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 /**

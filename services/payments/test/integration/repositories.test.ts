@@ -12,18 +12,18 @@ import {
 import { Wallet } from 'ethers';
 import { isAppError } from '@stablepay/platform';
 import { advanceCrossChainPayment, completePayment, failPayment } from '../../src/index.js';
-import { assignWallet, findMerchantById, upsertMerchant } from '../../src/db/merchants-repo.js';
+import { assignWallet, findMerchantById, upsertMerchant } from '../../src/merchants/merchants-repo.js';
 import {
   findPaymentByTxHash,
   insertPaymentIfNew,
   listPayments,
   type NewPaymentRow,
-} from '../../src/db/payments-repo.js';
-import { expireDueSessionRows, findSession } from '../../src/db/sessions-repo.js';
-import { createCheckoutSession, expireDueSessions } from '../../src/domain/checkout.js';
-import { createPublicPayment } from '../../src/domain/create-payment.js';
-import { qrAmount, qrTagUnits } from '../../src/domain/session-link.js';
-import { signQuote } from '../../src/domain/fee-quote/signature.js';
+} from '../../src/payments/payments-repo.js';
+import { expireDueSessionRows, findSession } from '../../src/checkout/sessions-repo.js';
+import { createCheckoutSession, expireDueSessions } from '../../src/checkout/sessions.js';
+import { createPublicPayment } from '../../src/payments/create-payment.js';
+import { qrAmount, qrTagUnits } from '../../src/checkout/session-link.js';
+import { signQuote } from '../../src/fee-quote/signature.js';
 import { TEST_FEE_QUOTE_KEY, addMerchant, backends, migrated, testContext } from '../support/backends.js';
 import { proveSession } from '../support/session-proof.js';
 

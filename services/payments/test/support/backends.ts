@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
 import { paymentsMigrations, type PaymentsContext } from '../../src/index.js';
-import { upsertMerchant } from '../../src/db/merchants-repo.js';
+import { upsertMerchant } from '../../src/merchants/merchants-repo.js';
 import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from './harness.js';
 
 export interface Backend {

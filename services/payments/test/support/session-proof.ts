@@ -1,6 +1,6 @@
 import { TypedDataEncoder, Wallet } from 'ethers';
 import { PaymentAmountInput, decimalToBaseUnits } from '@stablepay/contracts';
-import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '../../src/domain/session-link.js';
+import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '../../src/checkout/session-link.js';
 
 /**
  * What the checkout page does before paying a session: the paying wallet signs the EIP-712 proof.
