@@ -1,10 +1,12 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { decimalToBaseUnits, type ChainRegistry } from '@stablepay/contracts';
-import { eventWriter } from '@stablepay/platform';
+import { afterCommit, wakingEventWriter, type EventWriter } from '@stablepay/platform';
+import { sessionMachine, type SessionMachine } from './checkout/session-machine.js';
 import { chainWatcherFeeInputs, type FeeInputsSource } from './fee-quote/fee-inputs.js';
 import type { PaymentsConfig } from './config.js';
 import type { FeePolicy } from './fee-quote/arithmetic.js';
+import { paymentMachine, type PaymentMachine } from './payments/payment-machine.js';
 
 /** How cross-chain fee quotes are priced, signed and limited in time. */
 export interface FeeQuoteSettings extends FeePolicy {
@@ -15,8 +17,8 @@ export interface FeeQuoteSettings extends FeePolicy {
   inputs: FeeInputsSource;
 }
 
-/** Everything the domain operations need, passed explicitly. */
-export interface PaymentsContext {
+/** What the service is configured with. */
+export interface PaymentsSettings {
   db: Knex;
   /** The chains payments may come from; a chain id's name is read from here. */
   chains: ChainRegistry;
@@ -28,9 +30,31 @@ export interface PaymentsContext {
   allowInsecureUrls: boolean;
   feeQuotes: FeeQuoteSettings;
   now: () => Date;
-  /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
-  eventsCommitted: () => void;
 }
+
+/** How the service records what happens: state machines and events, and the relay woken on commit. */
+export interface PaymentsRecording {
+  /** Writes an integration event in the caller's transaction; the relay wakes once it commits. */
+  writeEvent: EventWriter;
+  /** For a statement that wrote its outbox row itself: the relay wakes once `db`'s work commits. */
+  outboxWritten: (db: Knex | Knex.Transaction) => void;
+  payments: PaymentMachine;
+  sessions: SessionMachine;
+}
+
+/** Everything the domain operations need, passed explicitly. */
+export type PaymentsContext = PaymentsSettings & PaymentsRecording;
+
+/** The recording half of the context; `wake` is the outbox relay's (`ServiceKit.eventsCommitted`). */
+export const paymentsRecording = (wake: () => void): PaymentsRecording => {
+  const writeEvent = wakingEventWriter('payments', wake);
+  return {
+    writeEvent,
+    outboxWritten: (db) => afterCommit(db, wake),
+    payments: paymentMachine(writeEvent),
+    sessions: sessionMachine(writeEvent),
+  };
+};
 
 export const feeQuoteSettings = (config: PaymentsConfig, inputs: FeeInputsSource): FeeQuoteSettings => ({
   key: createSecretKey(Buffer.from(config.FEE_QUOTE_SECRET, 'utf8')),
@@ -54,8 +78,5 @@ export const createPaymentsContext = (
   allowInsecureUrls: config.ALLOW_INSECURE_URLS,
   feeQuotes: feeQuoteSettings(config, feeInputs),
   now: () => new Date(),
-  eventsCommitted,
+  ...paymentsRecording(eventsCommitted),
 });
-
-/** Writes the service's integration events to the outbox, in the caller's transaction. */
-export const writeEvent = eventWriter('payments');

@@ -1,5 +1,5 @@
 import { loopWorker, type Logger, type Worker } from '@stablepay/platform';
-import { expireDueSessions } from './sessions.js';
+import { expireDueSessions } from './session-expiry.js';
 import type { PaymentsContext } from '../context.js';
 
 const BATCH = 100;

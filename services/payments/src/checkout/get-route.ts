@@ -1,7 +1,7 @@
 import { ok, type HandlerOf } from '@stablepay/platform';
 import { getCheckoutSession, getPublicCheckoutSession } from './sessions.js';
 import type { PaymentsContext } from '../context.js';
-import { toPublicSessionView, toSessionView } from '../payments/views.js';
+import { toPublicSessionView, toSessionView } from './views.js';
 
 /**
  * GET /checkout/sessions/:id (key) and its dashboard twin GET /checkout-sessions/:id (bearer

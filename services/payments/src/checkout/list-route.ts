@@ -1,7 +1,7 @@
 import { ok, type HandlerOf } from '@stablepay/platform';
 import type { PaymentsContext } from '../context.js';
 import { listCheckoutSessions } from './session-list.js';
-import { toSessionView } from '../payments/views.js';
+import { toSessionView } from './views.js';
 
 /** GET /checkout/sessions (key) and its dashboard twin GET /checkout-sessions (bearer token). */
 export const listSessionsRoute =

@@ -85,50 +85,11 @@ export const attachPayment = async (db: Db, sessionId: string, paymentId: string
   return n === 1;
 };
 
-export const completeSessionRow = async (
-  db: Db,
-  sessionId: string,
-  paymentId: string,
-): Promise<CheckoutSessionRecord | undefined> => {
-  const rows = (await db(CHECKOUT_SESSIONS)
-    .where({ id: sessionId, status: 'open', payment_id: paymentId })
-    .update({ status: 'complete', completed_at: db.fn.now(), updated_at: db.fn.now() })
-    .returning('*')) as Row[];
-  return rows[0] ? toSession(rows[0]) : undefined;
-};
-
 /** A failed payment gives its session back: the customer may pay again until it expires. */
 export const releaseSession = async (db: Db, sessionId: string, paymentId: string): Promise<void> => {
   await db(CHECKOUT_SESSIONS)
     .where({ id: sessionId, status: 'open', payment_id: paymentId })
     .update({ payment_id: null, updated_at: db.fn.now() });
-};
-
-/**
- * Expires open, unpaid sessions whose time is up: one session (`id`) or a batch of the oldest. The
- * guard sits in the UPDATE itself. A batch skips rows locked right now (a payment being linked, or
- * another replica's sweep), so replicas sweep side by side; a single session waits for its lock
- * instead, so that a reader who finds nothing to expire then sees the other writer's result.
- */
-export const expireDueSessionRows = async (
-  trx: Knex.Transaction,
-  opts: { id?: string; limit: number },
-): Promise<CheckoutSessionRecord[]> => {
-  const due = `status = 'open' and payment_id is null and expires_at <= now()`;
-  const set = `set status = 'expired', expired_at = now(), updated_at = now()`;
-  const result = (
-    opts.id === undefined
-      ? await trx.raw(
-          `update ${CHECKOUT_SESSIONS} ${set}
-            where ${due} and id in (
-              select id from ${CHECKOUT_SESSIONS} where ${due}
-               order by expires_at limit ? for update skip locked)
-            returning *`,
-          [opts.limit],
-        )
-      : await trx.raw(`update ${CHECKOUT_SESSIONS} ${set} where id = ? and ${due} returning *`, [opts.id])
-  ) as { rows: Row[] };
-  return result.rows.map(toSession);
 };
 
 /** When a checkout session was created; undefined for an unknown session. */

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { EventTypes, type CreateCheckoutSessionBody, type ErrorDetail } from '@stablepay/contracts';
+import type { CreateCheckoutSessionBody, ErrorDetail } from '@stablepay/contracts';
 import { AppError, createOnce, fieldDetail, notFound, type RequestKey } from '@stablepay/platform';
 import { findMerchantById } from '../merchants/merchants-repo.js';
 import { findPayment } from '../payments/payments-repo.js';
 import { hasPendingTopUp } from './top-ups-repo.js';
-import {
-  expireDueSessionRows,
-  findSession,
-  findSessionByRequestKey,
-  insertSession,
-} from './sessions-repo.js';
-import { writeEvent, type PaymentsContext } from '../context.js';
-import { closeOverdueTopUpsIn, isAwaitingTopUp } from './top-ups.js';
+import { findSession, findSessionByRequestKey, insertSession } from './sessions-repo.js';
+import type { PaymentsContext } from '../context.js';
+import { expireDueSessions } from './session-expiry.js';
+import { isAwaitingTopUp } from './top-ups.js';
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../records.js';
 
 export const sessionUrl = (ctx: PaymentsContext, id: string): string => `${ctx.checkoutUrl}?session=${id}`;
@@ -79,32 +75,6 @@ const openSession = async (
     requestKey,
   );
   return { session, url: sessionUrl(ctx, session.id) };
-};
-
-/**
- * Expires open, unpaid sessions past their time (one, or a batch), writing checkout.session.expired
- * for each in the same transaction. Returns how many it expired.
- */
-export const expireDueSessions = async (
-  ctx: PaymentsContext,
-  opts: { id?: string; limit?: number } = {},
-): Promise<number> => {
-  const expired = await ctx.db.transaction(async (trx) => {
-    // A payment whose top-up window closed short fails first, releasing its session to expire here
-    // (and counted with the sessions it expires, so a full batch still means more may be due).
-    await closeOverdueTopUpsIn(trx, { sessionId: opts.id, limit: opts.limit ?? 100 });
-    const rows = await expireDueSessionRows(trx, { id: opts.id, limit: opts.limit ?? 100 });
-    for (const s of rows) {
-      await writeEvent(trx, EventTypes.CheckoutSessionExpired, s.merchantId, {
-        sessionId: s.id,
-        merchantId: s.merchantId,
-        expiredAt: (s.expiredAt ?? s.updatedAt).toISOString(),
-      });
-    }
-    return rows.length;
-  });
-  if (expired > 0) ctx.eventsCommitted();
-  return expired;
 };
 
 export interface SessionWithPayment {

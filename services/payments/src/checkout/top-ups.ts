@@ -1,29 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import {
-  EventTypes,
-  baseUnitsToDecimal,
-  decimalToBaseUnits,
-  type ChainPaymentRejectedData,
-  type ChainTopUpRejectedData,
-  type ChainTopUpVerifiedData,
-} from '@stablepay/contracts';
-import { AppError, conflict, fieldDetail, notFound, type Logger } from '@stablepay/platform';
-import { PAYMENTS } from '../db/migrations.js';
-import { findPayment, transitionPaymentRow } from '../payments/payments-repo.js';
-import { lockSession } from './sessions-repo.js';
-import {
-  decideTopUp,
-  findTopUpByTxHash,
-  hasPendingTopUp,
-  insertTopUp,
-  lockOverdueTopUpPayments,
-  lockPayment,
-  type TopUpRecord,
-} from './top-ups-repo.js';
-import { writeEvent, type PaymentsContext } from '../context.js';
-import { completePaymentIn, failPaymentIn } from '../payments/payment-state.js';
+import { EventTypes, baseUnitsToDecimal, decimalToBaseUnits } from '@stablepay/contracts';
+import { AppError, conflict, fieldDetail, notFound } from '@stablepay/platform';
+import type { PaymentsContext } from '../context.js';
+import { findPayment } from '../payments/payments-repo.js';
 import type { PaymentRecord } from '../records.js';
+import { lockSession } from './sessions-repo.js';
+import { findTopUpByTxHash, insertTopUp, type TopUpRecord } from './top-ups-repo.js';
 
 /*
  * Top-ups. A same-chain payment linked to a checkout session that arrived short does not fail: it
@@ -40,7 +22,7 @@ const units = (d: string): bigint => decimalToBaseUnits(d);
  * Payments that may wait for a top-up: same-chain, linked to a session, held to their amount (a
  * QR-tagged payment must move its exact tagged amount in one transfer, see session-link.ts).
  */
-const mayAwaitTopUp = (p: PaymentRecord): boolean =>
+export const mayAwaitTopUp = (p: PaymentRecord): boolean =>
   !p.isCrossChain &&
   p.sessionId !== null &&
   (p.expectedAmount === null || units(p.expectedAmount) === units(p.amount));
@@ -61,39 +43,6 @@ export const amountDue = (p: PaymentRecord): string | null => {
   return baseUnitsToDecimal(due > 0n ? due : 0n);
 };
 
-/**
- * The chain-watcher's rejection of a payment's transaction. An underpayment of an open session's
- * payment, with money from the payer, waits for a top-up until the session expires; any other
- * rejection fails the payment as before.
- */
-export const applyPaymentRejectionIn = async (
-  trx: Knex.Transaction,
-  data: ChainPaymentRejectedData,
-): Promise<void> => {
-  if (data.reason === 'underpaid' && data.receivedAmount !== null && units(data.receivedAmount) > 0n) {
-    const p = await findPayment(trx, data.paymentId);
-    if (p && p.status === 'pending' && p.awaitingTopUpUntil === null && mayAwaitTopUp(p)) {
-      const locked = await lockSession(trx, p.sessionId!);
-      if (
-        locked &&
-        !locked.pastExpiry &&
-        locked.session.status === 'open' &&
-        locked.session.paymentId === p.id
-      ) {
-        const waiting = await transitionPaymentRow(trx, p.id, ['pending'], 'pending', {
-          received_amount: data.receivedAmount,
-          awaiting_top_up_until: locked.session.expiresAt,
-        });
-        if (waiting) return;
-      }
-    }
-  }
-  await failPaymentIn(trx, data.paymentId, data.reason, {
-    receivedAmount: data.receivedAmount,
-    detail: data.detail,
-  });
-};
-
 export interface ReportedTopUp {
   topUp: TopUpRecord;
   created: boolean;
@@ -111,13 +60,13 @@ const noTopUpAwaited = () =>
  * top-up; a hash already counted elsewhere (another payment's top-up, the payment's own first
  * transfer) is a conflict.
  */
-export const reportTopUp = async (
+export const reportTopUp = (
   ctx: PaymentsContext,
   sessionId: string,
   txHash: string,
 ): Promise<ReportedTopUp> => {
   const hash = txHash.toLowerCase();
-  const result = await ctx.db.transaction(async (trx): Promise<ReportedTopUp> => {
+  return ctx.db.transaction(async (trx): Promise<ReportedTopUp> => {
     const locked = await lockSession(trx, sessionId);
     if (!locked) throw notFound('Checkout session');
     const { session } = locked;
@@ -151,7 +100,7 @@ export const reportTopUp = async (
       if (winner?.paymentId === payment.id) return { topUp: winner, created: false };
       throw reportedElsewhere();
     }
-    await writeEvent(trx, EventTypes.PaymentTopUpReported, payment.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.PaymentTopUpReported, payment.merchantId, {
       topUpId: topUp.id,
       paymentId: payment.id,
       merchantId: payment.merchantId,
@@ -166,85 +115,4 @@ export const reportTopUp = async (
     });
     return { topUp, created: true };
   });
-  if (result.created) ctx.eventsCommitted();
-  return result;
-};
-
-/**
- * Closes the window of an awaiting payment that can wait no more: short of its amount, past its
- * window, and with no reported top-up still being checked. It fails `underpaid` with everything
- * that arrived (refundable; its session is released and expires). True when it failed.
- */
-const closeIfOverdue = async (trx: Knex.Transaction, p: PaymentRecord): Promise<boolean> => {
-  if (!isAwaitingTopUp(p) || p.awaitingTopUpUntil!.getTime() > Date.now()) return false;
-  if (await hasPendingTopUp(trx, p.id)) return false;
-  await failUnderpaid(trx, p);
-  return true;
-};
-
-const failUnderpaid = async (trx: Knex.Transaction, p: PaymentRecord): Promise<void> => {
-  await failPaymentIn(trx, p.id, 'underpaid', {
-    receivedAmount: p.receivedAmount,
-    detail: `received ${p.receivedAmount ?? '0.000000'} ${p.currency} by the end of the top-up window, the payment is for ${p.amount}`,
-  });
-};
-
-/** A verified top-up adds what it moved; the payment completes once the total reaches its amount. */
-export const applyTopUpVerifiedIn = async (
-  trx: Knex.Transaction,
-  data: ChainTopUpVerifiedData,
-  logger: Logger,
-): Promise<void> => {
-  const p = await lockPayment(trx, data.paymentId);
-  if (!p) throw notFound('Payment');
-  const topUp = await decideTopUp(trx, data.topUpId, {
-    status: 'verified',
-    receivedAmount: data.receivedAmount,
-    blockNumber: data.blockNumber,
-  });
-  if (!topUp) return;
-  const total = baseUnitsToDecimal(units(p.receivedAmount ?? '0') + units(data.receivedAmount));
-  if (!isAwaitingTopUp(p)) {
-    // Reports are taken only while the payment awaits one, and the window waits for them; should
-    // one still be verified after the payment settled, what the chain shows arrived is recorded.
-    logger.warn('verified top-up of a payment that awaits none', { paymentId: p.id, topUpId: topUp.id });
-    await trx(PAYMENTS).where({ id: p.id }).update({ received_amount: total, updated_at: trx.fn.now() });
-    return;
-  }
-  if (units(total) >= units(p.amount)) {
-    await transitionPaymentRow(trx, p.id, ['pending'], 'pending', { awaiting_top_up_until: null });
-    await completePaymentIn(trx, p.id, { receivedAmount: total });
-    return;
-  }
-  const noted = await transitionPaymentRow(trx, p.id, ['pending'], 'pending', { received_amount: total });
-  if (noted) await closeIfOverdue(trx, noted);
-};
-
-/** A rejected top-up changes nothing but itself, unless it was what the closed window waited for. */
-export const applyTopUpRejectedIn = async (
-  trx: Knex.Transaction,
-  data: ChainTopUpRejectedData,
-): Promise<void> => {
-  const p = await lockPayment(trx, data.paymentId);
-  if (!p) throw notFound('Payment');
-  const topUp = await decideTopUp(trx, data.topUpId, {
-    status: 'rejected',
-    reason: data.reason,
-    detail: data.detail,
-  });
-  if (topUp) await closeIfOverdue(trx, p);
-};
-
-/**
- * Fails every payment whose top-up window closed short (one session's, or a batch), in the
- * caller's transaction, before the sessions are expired: failing releases each session, which
- * then expires with the others. Returns how many failed.
- */
-export const closeOverdueTopUpsIn = async (
-  trx: Knex.Transaction,
-  opts: { sessionId?: string; limit: number },
-): Promise<number> => {
-  const overdue = await lockOverdueTopUpPayments(trx, opts);
-  for (const p of overdue) await failUnderpaid(trx, p);
-  return overdue.length;
 };

@@ -1,4 +1,4 @@
-import { ok, type HandlerOf } from '@stablepay/platform';
+import { ok, type HandlerOf, type RouteHandlers } from '@stablepay/platform';
 import type { PaymentsContext } from '../context.js';
 import { quoteCctpFee } from './quote.js';
 
@@ -7,3 +7,8 @@ export const cctpFeeRoute =
   (ctx: PaymentsContext): HandlerOf<'getCctpFee'> =>
   async ({ query, res }) =>
     ok(res, await quoteCctpFee(ctx, query));
+
+/** The fee quote's one catalogue operation. */
+export const feeQuoteRoutes = (ctx: PaymentsContext): Pick<RouteHandlers<'payments'>, 'getCctpFee'> => ({
+  getCctpFee: cctpFeeRoute(ctx),
+});

@@ -2,7 +2,7 @@ import type { PaymentListQuery } from '@stablepay/contracts';
 import { notFound } from '@stablepay/platform';
 import { findPayment, listPayments, type PaymentQuery } from './payments-repo.js';
 import type { PaymentsContext } from '../context.js';
-import { IN_PROGRESS_STATUSES } from './payment-state.js';
+import { IN_PROGRESS_STATUSES } from './payment-machine.js';
 import type { PaymentRecord } from '../records.js';
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -8,7 +8,7 @@ import type {
 } from '@stablepay/contracts';
 import { OUTBOX_TABLE } from '@stablepay/platform';
 import type { PaymentRecord } from '../records.js';
-import { PAYMENT_STATUS_CHANGES, PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/migrations.js';
 import { toPayment, type Row } from '../db/rows.js';
 import { REFUTED_SQL } from '../db/received-money-migration.js';
 
@@ -122,38 +122,6 @@ export const setPaymentCustomer = async (
 
 export const setPaymentSession = async (db: Db, paymentId: string, sessionId: string): Promise<void> => {
   await db(PAYMENTS).where({ id: paymentId }).update({ session_id: sessionId });
-};
-
-/**
- * Moves a payment to `to` only if its current status is one of `from`, in the UPDATE itself, so two
- * racing transitions cannot both win. Undefined when the guard did not hold.
- */
-export const transitionPaymentRow = async (
-  db: Db,
-  id: string,
-  from: readonly PaymentStatus[],
-  to: PaymentStatus,
-  patch: Record<string, unknown> = {},
-): Promise<PaymentRecord | undefined> => {
-  const update = db(PAYMENTS)
-    .where({ id })
-    .whereIn('status', [...from])
-    .update({ ...patch, status: to, updated_at: db.fn.now() })
-    .returning('*');
-  // Facts noted in the status the payment is in are no change of status (see domain/payment-history.ts).
-  if (from.every((s) => s === to)) {
-    const rows = (await update) as Row[];
-    return rows[0] ? toPayment(rows[0]) : undefined;
-  }
-  const sql = update.toSQL();
-  const result = (await db.raw(
-    `with moved as (${sql.sql}),
-          changed as (insert into ${PAYMENT_STATUS_CHANGES} (payment_id, status, changed_at)
-                      select id, status, updated_at from moved)
-     select * from moved`,
-    sql.bindings,
-  )) as { rows: Row[] };
-  return result.rows[0] ? toPayment(result.rows[0]) : undefined;
 };
 
 /** Records on-chain facts of a cross-chain payment (its mint) without changing its status. */

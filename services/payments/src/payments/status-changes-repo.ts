@@ -7,7 +7,7 @@ export interface StatusChangeRecord {
   changedAt: Date;
 }
 
-/** The statuses a payment entered after creation, oldest first (transitionPaymentRow writes them). */
+/** The statuses a payment entered after creation, oldest first (the payment machine's transitions write them). */
 export const listStatusChanges = async (db: Knex, paymentId: string): Promise<StatusChangeRecord[]> => {
   const rows = (await db(PAYMENT_STATUS_CHANGES)
     .where({ payment_id: paymentId })

@@ -11,7 +11,8 @@ import {
 } from '@stablepay/contracts';
 import { Wallet } from 'ethers';
 import { isAppError } from '@stablepay/platform';
-import { advanceCrossChainPayment, completePayment, failPayment } from '../../src/index.js';
+import { completePayment, failPayment } from '../../src/payments/payment-state.js';
+import { advanceCrossChainPayment } from '../../src/payments/relayer-steps.js';
 import { assignWallet, findMerchantById, upsertMerchant } from '../../src/merchants/merchants-repo.js';
 import {
   findPaymentByTxHash,
@@ -19,8 +20,9 @@ import {
   listPayments,
   type NewPaymentRow,
 } from '../../src/payments/payments-repo.js';
-import { expireDueSessionRows, findSession } from '../../src/checkout/sessions-repo.js';
-import { createCheckoutSession, expireDueSessions } from '../../src/checkout/sessions.js';
+import { findSession } from '../../src/checkout/sessions-repo.js';
+import { createCheckoutSession } from '../../src/checkout/sessions.js';
+import { expireDueSessions } from '../../src/checkout/session-expiry.js';
 import { createPublicPayment } from '../../src/payments/create-payment.js';
 import { qrAmount, qrTagUnits } from '../../src/checkout/session-link.js';
 import { signQuote } from '../../src/fee-quote/signature.js';
@@ -564,7 +566,7 @@ for (const backend of backends) {
         .whereIn('id', [due.id, paid.id])
         .update({ expires_at: db.raw(`now() - interval '1 second'`) });
       expect(await expireDueSessions(ctx())).to.be.at.least(1);
-      expect(await db.transaction((trx) => expireDueSessionRows(trx, { limit: 100 }))).to.have.length(0);
+      expect(await expireDueSessions(ctx())).to.equal(0);
       expect((await findSession(db, due.id))!.status).to.equal('expired');
       expect((await findSession(db, paid.id))!.status).to.equal('open');
       expect((await findSession(db, notYet.id))!.status).to.equal('open');

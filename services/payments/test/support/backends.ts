@@ -2,7 +2,8 @@ import { createSecretKey, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
-import { paymentsMigrations, type PaymentsContext } from '../../src/index.js';
+import { paymentsRecording, type PaymentsContext } from '../../src/context.js';
+import { paymentsMigrations } from '../../src/db/migrations.js';
 import { upsertMerchant } from '../../src/merchants/merchants-repo.js';
 import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from './harness.js';
 
@@ -66,7 +67,7 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
     },
   },
   now: () => new Date(),
-  eventsCommitted: () => undefined,
+  ...paymentsRecording(() => undefined),
   ...overrides,
 });
 
