@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { baseUnitsToDecimal, decimalToBaseUnits, type CreatePublicPaymentBody } from '@stablepay/contracts';
+import {
+  CHECKOUT_PROOF_TYPES,
+  baseUnitsToDecimal,
+  checkoutProofDomain,
+  decimalToBaseUnits,
+  type CheckoutPaymentProof,
+  type CreatePublicPaymentBody,
+} from '@stablepay/contracts';
 import { AppError, conflict, fieldDetail } from '@stablepay/platform';
 import { verifyTypedData } from 'ethers';
 import { CHECKOUT_SESSIONS } from '../db/migrations.js';
@@ -21,22 +28,8 @@ import type { CheckoutSessionRecord, PaymentRecord } from '../records.js';
  *    amount arrived (payment-state.ts); otherwise the payment completes without the session.
  */
 
-export const CHECKOUT_PROOF_DOMAIN = { name: 'Stablepay Checkout', version: '1' } as const;
-
-export const CHECKOUT_PROOF_TYPES = {
-  CheckoutPayment: [
-    { name: 'sessionId', type: 'string' },
-    { name: 'merchantId', type: 'string' },
-    { name: 'payer', type: 'address' },
-    { name: 'recipient', type: 'address' },
-    { name: 'token', type: 'string' },
-    { name: 'amount', type: 'uint256' },
-    { name: 'sourceChainId', type: 'uint256' },
-  ],
-};
-
 /** The message a payer signs: amounts in base units, the domain's chainId the source chain's. */
-export const checkoutProofMessage = (body: CreatePublicPaymentBody) => ({
+export const checkoutProofMessage = (body: CreatePublicPaymentBody): CheckoutPaymentProof => ({
   sessionId: body.sessionId!,
   merchantId: body.merchantId,
   payer: body.fromAddress,
@@ -51,7 +44,7 @@ export const sessionProofValid = (body: CreatePublicPaymentBody): boolean => {
   if (!body.sessionProof || !body.sessionId) return false;
   try {
     const signer = verifyTypedData(
-      { ...CHECKOUT_PROOF_DOMAIN, chainId: body.chainId },
+      checkoutProofDomain(body.chainId),
       CHECKOUT_PROOF_TYPES,
       checkoutProofMessage(body),
       body.sessionProof,

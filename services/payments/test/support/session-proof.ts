@@ -1,6 +1,10 @@
 import { TypedDataEncoder, Wallet } from 'ethers';
-import { PaymentAmountInput, decimalToBaseUnits } from '@stablepay/contracts';
-import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '../../src/checkout/session-link.js';
+import {
+  CHECKOUT_PROOF_DOMAIN,
+  CHECKOUT_PROOF_TYPES,
+  PaymentAmountInput,
+  decimalToBaseUnits,
+} from '@stablepay/contracts';
 
 /**
  * What the checkout page does before paying a session: the paying wallet signs the EIP-712 proof.
