@@ -1,12 +1,12 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { decimalToBaseUnits, type ChainRegistry } from '@stablepay/contracts';
-import { afterCommit, wakingEventWriter, type EventWriter } from '@stablepay/platform';
-import { sessionMachine, type SessionMachine } from './checkout/session-machine.js';
+import { afterCommit, defineStateMachine, wakingEventWriter, type EventWriter } from '@stablepay/platform';
+import { SESSION_MACHINE, type SessionMachine } from './checkout/session-machine.js';
 import { chainWatcherFeeInputs, type FeeInputsSource } from './fee-quote/fee-inputs.js';
 import type { PaymentsConfig } from './config.js';
 import type { FeePolicy } from './fee-quote/arithmetic.js';
-import { paymentMachine, type PaymentMachine } from './payments/payment-machine.js';
+import { PAYMENT_MACHINE, type PaymentMachine } from './payments/payment-machine.js';
 
 /** How cross-chain fee quotes are priced, signed and limited in time. */
 export interface FeeQuoteSettings extends FeePolicy {
@@ -51,8 +51,8 @@ export const paymentsRecording = (wake: () => void): PaymentsRecording => {
   return {
     writeEvent,
     outboxWritten: (db) => afterCommit(db, wake),
-    payments: paymentMachine(writeEvent),
-    sessions: sessionMachine(writeEvent),
+    payments: defineStateMachine({ ...PAYMENT_MACHINE, writeEvent }),
+    sessions: defineStateMachine({ ...SESSION_MACHINE, writeEvent }),
   };
 };
 

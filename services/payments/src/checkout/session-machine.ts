@@ -1,10 +1,5 @@
 import type { CheckoutSessionStatus } from '@stablepay/contracts';
-import {
-  defineStateMachine,
-  defineTransitions,
-  type EventWriter,
-  type StateMachine,
-} from '@stablepay/platform';
+import { defineTransitions, type StateMachine, type StateMachineDefinition } from '@stablepay/platform';
 import { CHECKOUT_SESSIONS } from '../db/migrations.js';
 import { toSession } from '../db/rows.js';
 import type { CheckoutSessionRecord } from '../records.js';
@@ -19,11 +14,13 @@ export type SessionTransition = 'complete' | 'expire';
 
 export type SessionMachine = StateMachine<CheckoutSessionStatus, SessionTransition, CheckoutSessionRecord>;
 
-export const sessionMachine = (writeEvent: EventWriter): SessionMachine =>
-  defineStateMachine({
-    entity: 'Checkout session',
-    table: CHECKOUT_SESSIONS,
-    transitions: SESSION_TRANSITIONS,
-    toRecord: toSession,
-    writeEvent,
-  });
+export const SESSION_MACHINE: StateMachineDefinition<
+  CheckoutSessionStatus,
+  SessionTransition,
+  CheckoutSessionRecord
+> = {
+  entity: 'Checkout session',
+  table: CHECKOUT_SESSIONS,
+  transitions: SESSION_TRANSITIONS,
+  toRecord: toSession,
+};

@@ -1,11 +1,10 @@
 import { PaymentStatus } from '@stablepay/contracts';
 import {
-  defineStateMachine,
   defineTransitions,
   nextStatuses,
   statusesLeadingTo as leadingTo,
-  type EventWriter,
   type StateMachine,
+  type StateMachineDefinition,
 } from '@stablepay/platform';
 import { PAYMENT_STATUS_CHANGES, PAYMENTS } from '../db/migrations.js';
 import { toPayment } from '../db/rows.js';
@@ -46,12 +45,10 @@ export const statusesLeadingTo = (to: PaymentStatus): PaymentStatus[] =>
 export type PaymentMachine = StateMachine<PaymentStatus, PaymentTransition, PaymentRecord>;
 
 /** Each status change also writes its row of the payment's history (see payment-history.ts). */
-export const paymentMachine = (writeEvent: EventWriter): PaymentMachine =>
-  defineStateMachine({
-    entity: 'Payment',
-    table: PAYMENTS,
-    transitions: PAYMENT_STATE_TRANSITIONS,
-    toRecord: toPayment,
-    history: { table: PAYMENT_STATUS_CHANGES, recordColumn: 'payment_id' },
-    writeEvent,
-  });
+export const PAYMENT_MACHINE: StateMachineDefinition<PaymentStatus, PaymentTransition, PaymentRecord> = {
+  entity: 'Payment',
+  table: PAYMENTS,
+  transitions: PAYMENT_STATE_TRANSITIONS,
+  toRecord: toPayment,
+  history: { table: PAYMENT_STATUS_CHANGES, recordColumn: 'payment_id' },
+};
