@@ -58,7 +58,6 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
   feeQuotes: {
     key: TEST_FEE_QUOTE_KEY,
     validForSeconds: 300,
-    quoteId: '0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61',
     bufferBps: 2000n,
     minGasFee: 500_000n,
     attestationFeeUnits: 1000n,

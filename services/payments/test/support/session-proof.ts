@@ -1,4 +1,4 @@
-import { TypedDataEncoder, Wallet } from 'ethers';
+import { TypedDataEncoder, Wallet, type BaseWallet } from 'ethers';
 import {
   CHECKOUT_PROOF_DOMAIN,
   CHECKOUT_PROOF_TYPES,
@@ -13,7 +13,7 @@ import {
  */
 export const proveSession = <T extends Record<string, unknown>>(
   body: T,
-  wallet: Wallet = Wallet.createRandom(),
+  wallet: BaseWallet = Wallet.createRandom(),
   overrides: Record<string, unknown> = {},
 ): T => {
   if (typeof body.sessionId !== 'string' || body.sessionProof !== undefined) return body;
