@@ -25,7 +25,7 @@ import type { CheckoutSessionRecord, PaymentRecord } from '../records.js';
  *    code): the transfer carries a per-session tag in its last digits (`qrTagUnits`), the payment's
  *    expectedAmount must be the session's amount plus that tag, no other open session of the merchant
  *    may have the same tagged amount, and the payment completes the session only if exactly that
- *    amount arrived (payment-state.ts); otherwise the payment completes without the session.
+ *    amount arrived (session-settlement.ts); otherwise the payment completes without the session.
  */
 
 /** The message a payer signs: amounts in base units, the domain's chainId the source chain's. */
