@@ -4,8 +4,9 @@ import {
   baseUnitsToDecimal,
   decimalToBaseUnits,
   type PaymentCompletedData,
+  type PaymentStatus,
 } from '@stablepay/contracts';
-import { refusalError } from '@stablepay/platform';
+import { refusalError, type TransitionOptions } from '@stablepay/platform';
 import { releaseSession } from '../checkout/sessions-repo.js';
 import { settleSessionIn } from '../checkout/session-settlement.js';
 import type { PaymentsContext } from '../context.js';
@@ -28,7 +29,7 @@ export const transitionPayment = async (
   trx: Knex.Transaction,
   id: string,
   name: PaymentTransition,
-  options: Parameters<PaymentsContext['payments']['apply']>[3] = {},
+  options: TransitionOptions<PaymentStatus, PaymentRecord> = {},
 ): Promise<TransitionResult> => {
   const outcome = await ctx.payments.apply(trx, id, name, options);
   if (outcome.applied) return { payment: outcome.record, changed: true };
