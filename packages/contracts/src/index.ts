@@ -11,3 +11,4 @@ export * from './accounts/scopes.js';
 export * from './catalogue/routes.js';
 export * from './openapi/document.js';
 export * from './chains/index.js';
+export * from './checkout/payment-proof.js';

@@ -28,3 +28,4 @@ export * from './chains.js';
 export * from './http/internal-client.js';
 export * from './http/request-key.js';
 export * from './messaging/group-commit.js';
+export * from './state-machine/index.js';

@@ -1,12 +1,14 @@
 import { defineService } from '@stablepay/platform';
-import type { FeeInputsSource } from './clients/chain-watcher.js';
+import type { FeeInputsSource } from './fee-quote/fee-inputs.js';
 import { loadPaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations.js';
-import { createPaymentsContext } from './domain/context.js';
-import { paymentsRoutes } from './http/routes.js';
-import { merchantProjectionHandlers } from './messaging/merchant-handlers.js';
-import { verificationHandlers } from './messaging/verification-handlers.js';
-import { checkoutExpiryWorker } from './workers/checkout-expiry.js';
+import { createPaymentsContext } from './context.js';
+import { merchantProjectionHandlers } from './merchants/merchant-handlers.js';
+import { verificationHandlers } from './payments/verification-handlers.js';
+import { checkoutExpiryWorker } from './checkout/expiry-worker.js';
+import { checkoutRoutes } from './checkout/routes.js';
+import { feeQuoteRoutes } from './fee-quote/cctp-fee-route.js';
+import { paymentRoutes } from './payments/routes.js';
 
 export interface PaymentsOptions {
   /** Where fee quotes read gas and gas-coin prices; the chain-watcher's internal API by default. */
@@ -24,8 +26,8 @@ export const paymentsService = defineService({
   build: ({ config, deps, eventsCommitted }, options: PaymentsOptions) => {
     const context = createPaymentsContext(config, deps.db, eventsCommitted, options.feeInputs);
     return {
-      routes: paymentsRoutes(context),
-      consumers: { ...merchantProjectionHandlers(), ...verificationHandlers(deps.logger) },
+      routes: { ...paymentRoutes(context), ...checkoutRoutes(context), ...feeQuoteRoutes(context) },
+      consumers: { ...merchantProjectionHandlers(), ...verificationHandlers(context, deps.logger) },
       workers: [
         checkoutExpiryWorker(context, { intervalMs: config.CHECKOUT_EXPIRY_SWEEP_MS, logger: deps.logger }),
       ],

@@ -1,5 +1,12 @@
 import type { Currency } from '@stablepay/contracts';
+// The module path, not the package root: the page bundles this one small file, not every schema.
+import {
+  checkoutPaymentTypedData,
+  type CheckoutPaymentProof,
+} from '@stablepay/contracts/checkout/payment-proof';
 import { signTypedData, type Eip1193Provider } from '../eth/wallet.js';
+
+export { checkoutPaymentTypedData };
 
 /**
  * The payer's consent to one checkout session, signed with EIP-712 (eth_signTypedData_v4) before the
@@ -7,45 +14,7 @@ import { signTypedData, type Eip1193Provider } from '../eth/wallet.js';
  * a stranger who sees the transfer cannot attach it to a session of their own. docs/api/README.md
  * describes the same structure for other clients.
  */
-export const checkoutPaymentTypedData = (p: {
-  sessionId: string;
-  merchantId: string;
-  payer: string;
-  recipient: string;
-  token: Currency;
-  amount: bigint;
-  sourceChainId: number;
-}) => ({
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    CheckoutPayment: [
-      { name: 'sessionId', type: 'string' },
-      { name: 'merchantId', type: 'string' },
-      { name: 'payer', type: 'address' },
-      { name: 'recipient', type: 'address' },
-      { name: 'token', type: 'string' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'sourceChainId', type: 'uint256' },
-    ],
-  },
-  primaryType: 'CheckoutPayment',
-  domain: { name: 'Stablepay Checkout', version: '1', chainId: p.sourceChainId },
-  message: {
-    sessionId: p.sessionId,
-    merchantId: p.merchantId,
-    payer: p.payer,
-    recipient: p.recipient,
-    token: p.token,
-    amount: p.amount.toString(),
-    sourceChainId: p.sourceChainId,
-  },
-});
-
 export const signCheckoutPayment = (
   provider: Eip1193Provider,
-  p: Parameters<typeof checkoutPaymentTypedData>[0],
+  p: CheckoutPaymentProof & { token: Currency },
 ): Promise<string> => signTypedData(provider, p.payer, checkoutPaymentTypedData(p));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
+import type { ErrorEnvelope } from '@stablepay/contracts';
 import { AppError } from '../../src/errors.js';
 import { createHttpApp, type HttpApp } from '../../src/http/app.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
@@ -64,7 +65,7 @@ describe('HTTP bootstrap', () => {
       body: '{"a":',
     });
     expect(r.status).to.equal(400);
-    const body = await r.json();
+    const body = (await r.json()) as ErrorEnvelope;
     expect(body.success).to.equal(false);
     expect(body.error).to.equal('Malformed JSON body');
     expect(body.details).to.be.an('array').with.length(1);
@@ -83,7 +84,7 @@ describe('HTTP bootstrap', () => {
   it('gives 404 in the envelope for unknown routes', async () => {
     const r = await call('/nowhere');
     expect(r.status).to.equal(404);
-    expect((await r.json()).success).to.equal(false);
+    expect(((await r.json()) as ErrorEnvelope).success).to.equal(false);
   });
 
   it('gives 500 without internals for unexpected failures', async () => {
@@ -97,7 +98,9 @@ describe('HTTP bootstrap', () => {
   it('maps error kinds to their status, details and Retry-After', async () => {
     const r = await call('/conflict');
     expect(r.status).to.equal(409);
-    expect((await r.json()).details).to.deep.equal([{ path: 'id', message: 'taken', code: 'conflict' }]);
+    expect(((await r.json()) as ErrorEnvelope).details).to.deep.equal([
+      { path: 'id', message: 'taken', code: 'conflict' },
+    ]);
     const l = await call('/limited');
     expect(l.status).to.equal(429);
     expect(l.headers.get('retry-after')).to.equal('7');

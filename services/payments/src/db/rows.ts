@@ -1,5 +1,5 @@
 import { normalizeDecimal } from '@stablepay/contracts';
-import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../domain/records.js';
+import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../records.js';
 
 /** A row as the driver returns it (pg and PGlite differ in a few types, handled below). */
 export type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CheckoutSessionListItem } from '@stablepay/contracts';
-import { completePayment } from '../../src/index.js';
+import { completePayment } from '../../src/payments/payment-state.js';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 import { proveSession } from '../support/session-proof.js';
 

@@ -1,11 +1,7 @@
 import { expect } from 'chai';
 import type { PaymentStatusChange } from '@stablepay/contracts';
-import {
-  advanceCrossChainPayment,
-  advanceRelayedPaymentIn,
-  completePayment,
-  failPayment,
-} from '../../src/domain/payment-state.js';
+import { completePayment, failPayment } from '../../src/payments/payment-state.js';
+import { advanceCrossChainPayment, advanceRelayedPaymentIn } from '../../src/payments/relayer-steps.js';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 
 /**
@@ -48,11 +44,11 @@ describe('payment status history (PostgreSQL + RabbitMQ)', function () {
   it('records each status the relayer flow walks through, then completion, on both detail views', async () => {
     const id = await newPayment();
     await h.context.db.transaction((trx) =>
-      advanceRelayedPaymentIn(trx, id, 'ready_to_mint', { cctpAttestationStatus: 'complete' }),
+      advanceRelayedPaymentIn(h.context, trx, id, 'ready_to_mint', { cctpAttestationStatus: 'complete' }),
     );
     // Noting a fact in the status it is in is no move.
     await h.context.db.transaction((trx) =>
-      advanceRelayedPaymentIn(trx, id, 'ready_to_mint', { cctpAttestationStatus: 'complete' }),
+      advanceRelayedPaymentIn(h.context, trx, id, 'ready_to_mint', { cctpAttestationStatus: 'complete' }),
     );
     await advanceCrossChainPayment(h.context, id, 'minted_pending_transfer');
     await completePayment(h.context, id);

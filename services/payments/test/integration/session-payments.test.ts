@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CheckoutSessionCompletedData, PaymentCompletedData } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
-import { completePayment, failPayment } from '../../src/index.js';
+import { completePayment, failPayment } from '../../src/payments/payment-state.js';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 import { proveSession } from '../support/session-proof.js';
 

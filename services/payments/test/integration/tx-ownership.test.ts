@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
+import type { ChainPaymentRejectedData } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
 import { actingAs, paymentBody, startHarness, type Harness, type TestMerchant } from '../support/harness.js';
 import { proveSession } from '../support/session-proof.js';
@@ -25,7 +26,12 @@ describe('who a reported transaction belongs to (PostgreSQL + RabbitMQ)', functi
   const create = (body: Record<string, unknown>) => h.call('POST', '/payments/create-public', { body });
   const detail = async (m: TestMerchant, id: string) =>
     (await h.call('GET', `/payments/api/${id}`, actingAs(m))).body.data;
-  const rejectAs = async (m: TestMerchant, id: string, txHash: string, reason: string) => {
+  const rejectAs = async (
+    m: TestMerchant,
+    id: string,
+    txHash: string,
+    reason: ChainPaymentRejectedData['reason'],
+  ) => {
     await h.publish(
       'chain.payment.rejected',
       { paymentId: id, txHash, reason, receivedAmount: null, detail: `refuted: ${reason}` },

@@ -2,8 +2,9 @@ import { createSecretKey, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { EmbeddedPostgres, createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
-import { paymentsMigrations, type PaymentsContext } from '../../src/index.js';
-import { upsertMerchant } from '../../src/db/merchants-repo.js';
+import { paymentsRecording, type PaymentsContext } from '../../src/context.js';
+import { paymentsMigrations } from '../../src/db/migrations.js';
+import { upsertMerchant } from '../../src/merchants/merchants-repo.js';
 import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from './harness.js';
 
 export interface Backend {
@@ -57,7 +58,6 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
   feeQuotes: {
     key: TEST_FEE_QUOTE_KEY,
     validForSeconds: 300,
-    quoteId: '0b7f9c1e-8e2a-4f7d-9a51-2d6c3b4a5e61',
     bufferBps: 2000n,
     minGasFee: 500_000n,
     attestationFeeUnits: 1000n,
@@ -66,7 +66,7 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
     },
   },
   now: () => new Date(),
-  eventsCommitted: () => undefined,
+  ...paymentsRecording(() => undefined),
   ...overrides,
 });
 

@@ -99,10 +99,23 @@ const seedMerchant = async (
 };
 
 /** A valid same-chain create-public body for `merchant`, with overrides. */
+/** A create-public body as tests send it: the usual fields typed, anything else (bad input) allowed. */
+export type TestPaymentBody = {
+  merchantId: string;
+  txHash: string;
+  amount: number | string;
+  expectedAmount?: number | string;
+  token: string;
+  chainId: number;
+  fromAddress: string;
+  toAddress: string;
+  customerEmail: string;
+} & Record<string, unknown>;
+
 export const paymentBody = (
   merchant: TestMerchant,
   overrides: Record<string, unknown> = {},
-): Record<string, unknown> => ({
+): TestPaymentBody => ({
   merchantId: merchant.publicId,
   txHash: randomTxHash(),
   amount: 25.5,

@@ -1,6 +1,10 @@
-import { TypedDataEncoder, Wallet } from 'ethers';
-import { PaymentAmountInput, decimalToBaseUnits } from '@stablepay/contracts';
-import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '../../src/domain/session-link.js';
+import { TypedDataEncoder, Wallet, type BaseWallet } from 'ethers';
+import {
+  CHECKOUT_PROOF_DOMAIN,
+  CHECKOUT_PROOF_TYPES,
+  PaymentAmountInput,
+  decimalToBaseUnits,
+} from '@stablepay/contracts';
 
 /**
  * What the checkout page does before paying a session: the paying wallet signs the EIP-712 proof.
@@ -9,7 +13,7 @@ import { CHECKOUT_PROOF_DOMAIN, CHECKOUT_PROOF_TYPES } from '../../src/domain/se
  */
 export const proveSession = <T extends Record<string, unknown>>(
   body: T,
-  wallet: Wallet = Wallet.createRandom(),
+  wallet: BaseWallet = Wallet.createRandom(),
   overrides: Record<string, unknown> = {},
 ): T => {
   if (typeof body.sessionId !== 'string' || body.sessionProof !== undefined) return body;

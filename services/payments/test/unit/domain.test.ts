@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { PaymentListQuery } from '@stablepay/contracts';
-import { PAYMENT_TRANSITIONS } from '../../src/index.js';
-import { likePattern } from '../../src/db/payments-repo.js';
-import { IN_PROGRESS_STATUSES, statusesLeadingTo } from '../../src/domain/payment-state.js';
-import { toPaymentQuery } from '../../src/domain/payment-queries.js';
+import { likePattern } from '../../src/payments/payments-repo.js';
+import {
+  IN_PROGRESS_STATUSES,
+  PAYMENT_TRANSITIONS,
+  statusesLeadingTo,
+} from '../../src/payments/payment-machine.js';
+import { toPaymentQuery } from '../../src/payments/payment-queries.js';
 
 describe('payment state machine', () => {
   it('has no way out of completed or failed', () => {

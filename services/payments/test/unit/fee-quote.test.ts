@@ -7,13 +7,13 @@ import {
   gasCostMicroUsd,
   quoteAmounts,
   type FeePolicy,
-} from '../../src/domain/fee-quote/arithmetic.js';
+} from '../../src/fee-quote/arithmetic.js';
 import {
   canonicalQuote,
   isGenuineQuote,
   signQuote,
   type UnsignedQuote,
-} from '../../src/domain/fee-quote/signature.js';
+} from '../../src/fee-quote/signature.js';
 
 const inputs = (over: Partial<CctpFeeInputs> & { usdPrice?: string } = {}): CctpFeeInputs => ({
   blockchain: 'BASE',

@@ -1,0 +1,82 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import type { Knex } from 'knex';
+import { decimalToBaseUnits, type ChainRegistry } from '@stablepay/contracts';
+import { afterCommit, defineStateMachine, wakingEventWriter, type EventWriter } from '@stablepay/platform';
+import { SESSION_MACHINE, type SessionMachine } from './checkout/session-machine.js';
+import { chainWatcherFeeInputs, type FeeInputsSource } from './fee-quote/fee-inputs.js';
+import type { PaymentsConfig } from './config.js';
+import type { FeePolicy } from './fee-quote/arithmetic.js';
+import { PAYMENT_MACHINE, type PaymentMachine } from './payments/payment-machine.js';
+
+/** How cross-chain fee quotes are priced, signed and limited in time. */
+export interface FeeQuoteSettings extends FeePolicy {
+  /** HMAC key of quote signatures (a KeyObject: it never shows in a log or a dump) */
+  key: KeyObject;
+  validForSeconds: number;
+  /** where the destination chain's gas price and gas-coin price come from */
+  inputs: FeeInputsSource;
+}
+
+/** What the service is configured with. */
+export interface PaymentsSettings {
+  db: Knex;
+  /** The chains payments may come from; a chain id's name is read from here. */
+  chains: ChainRegistry;
+  /** The hosted checkout page; sessions link to `${checkoutUrl}?session=<id>`. */
+  checkoutUrl: string;
+  /** `cs_live_` or `cs_test_` */
+  sessionIdPrefix: string;
+  /** When false, return and cancel URLs must be https. */
+  allowInsecureUrls: boolean;
+  feeQuotes: FeeQuoteSettings;
+  now: () => Date;
+}
+
+/** How the service records what happens: state machines and events, and the relay woken on commit. */
+export interface PaymentsRecording {
+  /** Writes an integration event in the caller's transaction; the relay wakes once it commits. */
+  writeEvent: EventWriter;
+  /** For a statement that wrote its outbox row itself: the relay wakes once `db`'s work commits. */
+  outboxWritten: (db: Knex | Knex.Transaction) => void;
+  payments: PaymentMachine;
+  sessions: SessionMachine;
+}
+
+/** Everything the domain operations need, passed explicitly. */
+export type PaymentsContext = PaymentsSettings & PaymentsRecording;
+
+/** The recording half of the context; `wake` is the outbox relay's (`ServiceKit.eventsCommitted`). */
+export const paymentsRecording = (wake: () => void): PaymentsRecording => {
+  const writeEvent = wakingEventWriter('payments', wake);
+  return {
+    writeEvent,
+    outboxWritten: (db) => afterCommit(db, wake),
+    payments: defineStateMachine({ ...PAYMENT_MACHINE, writeEvent }),
+    sessions: defineStateMachine({ ...SESSION_MACHINE, writeEvent }),
+  };
+};
+
+export const feeQuoteSettings = (config: PaymentsConfig, inputs: FeeInputsSource): FeeQuoteSettings => ({
+  key: createSecretKey(Buffer.from(config.FEE_QUOTE_SECRET, 'utf8')),
+  validForSeconds: config.FEE_QUOTE_VALID_SECONDS,
+  bufferBps: decimalToBaseUnits(config.FEE_QUOTE_GAS_BUFFER_PERCENT, 2),
+  minGasFee: decimalToBaseUnits(config.FEE_QUOTE_MIN_GAS_FEE),
+  attestationFeeUnits: decimalToBaseUnits(config.FEE_QUOTE_ATTESTATION_FEE_BPS, 3),
+  inputs,
+});
+
+export const createPaymentsContext = (
+  config: PaymentsConfig,
+  db: Knex,
+  eventsCommitted: () => void,
+  feeInputs: FeeInputsSource = chainWatcherFeeInputs(config),
+): PaymentsContext => ({
+  db,
+  chains: config.chainRegistry,
+  checkoutUrl: config.CHECKOUT_URL,
+  sessionIdPrefix: `cs_${config.ENVIRONMENT}_`,
+  allowInsecureUrls: config.ALLOW_INSECURE_URLS,
+  feeQuotes: feeQuoteSettings(config, feeInputs),
+  now: () => new Date(),
+  ...paymentsRecording(eventsCommitted),
+});

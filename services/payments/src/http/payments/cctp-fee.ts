@@ -1,9 +1,0 @@
-import { ok, type HandlerOf } from '@stablepay/platform';
-import type { PaymentsContext } from '../../domain/context.js';
-import { quoteCctpFee } from '../../domain/fee-quote/quote.js';
-
-/** GET /payments/cctp-fee (public): a signed, time-limited cross-chain fee quote. */
-export const cctpFeeRoute =
-  (ctx: PaymentsContext): HandlerOf<'getCctpFee'> =>
-  async ({ query, res }) =>
-    ok(res, await quoteCctpFee(ctx, query));

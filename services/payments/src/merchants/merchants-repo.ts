@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { MerchantCreatedData, WalletAssignedData } from '@stablepay/contracts';
+import type { MerchantRecord } from '../records.js';
+import { MERCHANTS } from '../db/migrations.js';
+import { toMerchant, type Row } from '../db/rows.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** Idempotent: a replayed merchant.created leaves the same row. */
+export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<void> => {
+  await db(MERCHANTS)
+    .insert({
+      merchant_id: m.merchantId,
+      public_id: m.publicId,
+      name: m.name,
+      blockchain: m.blockchain,
+      accepted_currencies: JSON.stringify(m.acceptedCurrencies),
+    })
+    .onConflict('merchant_id')
+    .merge(['public_id', 'name', 'blockchain', 'accepted_currencies', 'updated_at']);
+};
+
+/** Returns false when the merchant is not (yet) projected. */
+export const assignWallet = async (db: Db, w: WalletAssignedData): Promise<boolean> => {
+  const n = await db(MERCHANTS).where({ merchant_id: w.merchantId }).update({
+    wallet_id: w.walletId,
+    wallet_address: w.address,
+    wallet_blockchain: w.blockchain,
+    wallet_chain_id: w.chainId,
+    updated_at: db.fn.now(),
+  });
+  return n > 0;
+};
+
+export const findMerchantByPublicId = async (
+  db: Db,
+  publicId: string,
+): Promise<MerchantRecord | undefined> => {
+  const row = (await db(MERCHANTS).where({ public_id: publicId }).first()) as Row | undefined;
+  return row ? toMerchant(row) : undefined;
+};
+
+export const findMerchantById = async (db: Db, merchantId: string): Promise<MerchantRecord | undefined> => {
+  const row = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as Row | undefined;
+  return row ? toMerchant(row) : undefined;
+};

@@ -1,0 +1,110 @@
+import { EventTypes, type CreatePublicPaymentBody } from '@stablepay/contracts';
+import { buildEvent, conflict, isUniqueViolation, notFound } from '@stablepay/platform';
+import { linkSession } from '../checkout/link-payment.js';
+import type { PaymentsContext } from '../context.js';
+import { requireGenuineQuote, spendFeeQuote } from '../fee-quote/redeem.js';
+import { findMerchantByPublicId } from '../merchants/merchants-repo.js';
+import type { PaymentRecord } from '../records.js';
+import {
+  answerKnown,
+  completedElsewhere,
+  recordedPayment,
+  resubmitted,
+  type CreatePaymentResult,
+} from './known-payments.js';
+import {
+  findPaymentByTxHash,
+  insertPaymentIfNew,
+  insertPaymentWithEvent,
+  type NewPaymentRow,
+} from './payments-repo.js';
+import { checkAgainstMerchant, newPaymentRow, paymentCreatedData, type Placement } from './placement.js';
+
+export type { CreatePaymentResult } from './known-payments.js';
+
+/**
+ * POST /payments/create-public. Idempotent on txHash per merchant: a known hash is answered from
+ * its payment whatever the merchant's settings, the session or the fee quote say now. A report the
+ * chain refuted (REFUTED_SQL) owns nothing: a new report of its hash is a new payment. A hash that
+ * completed another merchant's payment is a 409. The insert itself decides
+ * whether the hash is new (ON CONFLICT DO NOTHING), so a concurrent request with the same hash ends
+ * up answered from the winner's payment, and the hash is looked up only when the insert did not
+ * happen or a rule refused the report. A fee quote must be genuine, valid and match the payment,
+ * and is spent in the payment's transaction (one quote, one payment). A new payment, its session
+ * link and payment.created commit together or not at all.
+ */
+export const createPublicPayment = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+): Promise<CreatePaymentResult> => {
+  const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
+  if (!merchant) throw notFound('Merchant');
+  let placement: Placement;
+  try {
+    if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
+    placement = checkAgainstMerchant(ctx, body, merchant);
+  } catch (err) {
+    const known = await findPaymentByTxHash(ctx.db, body.txHash, merchant.merchantId);
+    if (known) return answerKnown(ctx, body, known, merchant);
+    const spent = await completedElsewhere(ctx, body.txHash, merchant);
+    if (spent) return resubmitted(spent, merchant);
+    throw err;
+  }
+  const spent = await completedElsewhere(ctx, body.txHash, merchant);
+  if (spent) return resubmitted(spent, merchant);
+  const row = newPaymentRow(body, merchant, placement);
+  const inserted =
+    !body.sessionId && !body.feeQuote
+      ? await insertPlainPayment(ctx, body, row)
+      : await insertLinkedPayment(ctx, body, row);
+  if (inserted) return { created: true, payment: inserted };
+  return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash, merchant.merchantId), merchant);
+};
+
+/**
+ * The common report: the payment and payment.created in one statement, no transaction to open.
+ * Undefined when the tx_hash is already recorded.
+ */
+const insertPlainPayment = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  row: NewPaymentRow,
+): Promise<PaymentRecord | undefined> => {
+  const inserted = await insertPaymentWithEvent(ctx.db, row, (p) =>
+    buildEvent({
+      type: EventTypes.PaymentCreated,
+      producer: 'payments',
+      merchantId: p.merchantId,
+      data: paymentCreatedData(p, body, null),
+    }),
+  );
+  if (inserted) ctx.outboxWritten(ctx.db);
+  return inserted;
+};
+
+/**
+ * A payment that spends a fee quote or claims a checkout session: the insert, the quote's use, the
+ * session link and payment.created in one transaction. Undefined when the tx_hash is already recorded.
+ */
+const insertLinkedPayment = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  row: NewPaymentRow,
+): Promise<PaymentRecord | undefined> => {
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const inserted = await insertPaymentIfNew(trx, row);
+      if (!inserted) return undefined;
+      if (body.feeQuote) await spendFeeQuote(trx, body.feeQuote, inserted.id);
+      const sessionCreatedAt = body.sessionId ? await linkSession(trx, body, inserted) : null;
+      const data = paymentCreatedData(inserted, body, sessionCreatedAt);
+      await ctx.writeEvent(trx, EventTypes.PaymentCreated, inserted.merchantId, data);
+      return { ...inserted, sessionId: body.sessionId ?? null };
+    });
+  } catch (err) {
+    // Belt and braces behind the session lock: the partial unique index on payments.session_id.
+    if (isUniqueViolation(err, 'payments_session_key'))
+      throw conflict('Checkout session already has a payment');
+    throw err;
+  }
+};

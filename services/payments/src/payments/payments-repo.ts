@@ -1,0 +1,193 @@
+import type { Knex } from 'knex';
+import type {
+  Currency,
+  IntegrationEvent,
+  PaymentSortBy,
+  PaymentStatus,
+  SortDirection,
+} from '@stablepay/contracts';
+import { OUTBOX_TABLE } from '@stablepay/platform';
+import type { PaymentRecord } from '../records.js';
+import { PAYMENTS } from '../db/migrations.js';
+import { toPayment, type Row } from '../db/rows.js';
+import { REFUTED_SQL } from '../db/received-money-migration.js';
+
+type Db = Knex | Knex.Transaction;
+
+export interface NewPaymentRow {
+  id: string;
+  merchant_id: string;
+  tx_hash: string;
+  amount: string;
+  expected_amount: string | null;
+  currency: Currency;
+  status: PaymentStatus;
+  from_address: string;
+  to_address: string;
+  source_chain: string;
+  source_chain_id: number;
+  destination_chain: string | null;
+  destination_chain_id: number | null;
+  is_cross_chain: boolean;
+  bridge_provider: string | null;
+  burn_tx_hash: string | null;
+  mint_tx_hash: string | null;
+  fee_quote: string | null;
+  customer_email: string;
+  reference: string | null;
+  description: string | null;
+  metadata: string;
+}
+
+/**
+ * Inserts the payment unless its tx_hash is already recorded; undefined means it was. A concurrent
+ * insert of the same hash waits for the other transaction and then yields undefined too, so there
+ * is never a window between a check and an insert.
+ */
+export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<PaymentRecord | undefined> => {
+  // The only unique key an insert can meet is payments_tx_hash_key (the id is new, the session is
+  // linked afterwards): its partial predicate cannot be named in ON CONFLICT by knex.
+  const rows = (await db(PAYMENTS).insert(row).onConflict().ignore().returning('*')) as Row[];
+  return rows[0] ? toPayment(rows[0]) : undefined;
+};
+
+/**
+ * insertPaymentIfNew and the outbox row of its event in one statement: both are written, or neither
+ * when the tx_hash is already recorded (undefined). One round trip and no transaction to open, where
+ * the two inserts in a transaction took four. The event is built from the row as it will be stored;
+ * its `data.createdAt` is set by the statement from the row's own created_at (the database's clock,
+ * as for every other row), in the form toISOString() gives.
+ */
+export const insertPaymentWithEvent = async (
+  db: Db,
+  row: NewPaymentRow,
+  eventFor: (payment: PaymentRecord) => IntegrationEvent,
+): Promise<PaymentRecord | undefined> => {
+  const event = eventFor(toPayment({ ...row, created_at: new Date(), updated_at: new Date() }));
+  const insert = db(PAYMENTS).insert(row).onConflict().ignore().returning('*').toSQL();
+  const result = (await db.raw(
+    `with p as (${insert.sql}),
+          o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
+                select ?, ?, jsonb_set(?::jsonb, '{data,createdAt}',
+                  to_jsonb(to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+                  from p)
+     select * from p`,
+    [...insert.bindings, event.id, event.type, JSON.stringify(event)],
+  )) as { rows: Row[] };
+  return result.rows[0] ? toPayment(result.rows[0]) : undefined;
+};
+
+/**
+ * The payment a transaction stands for: of `merchantId` when given, never one the chain refuted
+ * (see REFUTED_SQL), a completed one before others.
+ */
+export const findPaymentByTxHash = async (
+  db: Db,
+  txHash: string,
+  merchantId?: string,
+): Promise<PaymentRecord | undefined> => {
+  const q = db(PAYMENTS).where({ tx_hash: txHash.toLowerCase() }).whereRaw(`not ${REFUTED_SQL}`);
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const row = (await q.orderByRaw(`status = 'completed' desc, created_at`).first()) as Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+/** With `merchantId`, another merchant's payment is simply not found. */
+export const findPayment = async (
+  db: Db,
+  id: string,
+  merchantId?: string,
+): Promise<PaymentRecord | undefined> => {
+  const q = db(PAYMENTS).where({ id });
+  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
+  const row = (await q.first()) as Row | undefined;
+  return row ? toPayment(row) : undefined;
+};
+
+/** The customer a payment is recorded for (e-mail, reference, description, metadata). */
+export const setPaymentCustomer = async (
+  db: Db,
+  paymentId: string,
+  c: Pick<PaymentRecord, 'customerEmail' | 'reference' | 'description' | 'metadata'>,
+): Promise<void> => {
+  await db(PAYMENTS)
+    .where({ id: paymentId })
+    .update({
+      customer_email: c.customerEmail,
+      reference: c.reference,
+      description: c.description,
+      metadata: JSON.stringify(c.metadata),
+    });
+};
+
+export const setPaymentSession = async (db: Db, paymentId: string, sessionId: string): Promise<void> => {
+  await db(PAYMENTS).where({ id: paymentId }).update({ session_id: sessionId });
+};
+
+/** Records on-chain facts of a cross-chain payment (its mint) without changing its status. */
+export const recordPaymentFacts = async (
+  db: Db,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<boolean> =>
+  (await db(PAYMENTS)
+    .where({ id, is_cross_chain: true })
+    .update({ ...patch, updated_at: db.fn.now() })) === 1;
+
+export interface PaymentQuery {
+  merchantId: string;
+  statuses?: readonly PaymentStatus[];
+  currency?: Currency;
+  createdAtLeast?: Date;
+  createdAtMost?: Date;
+  createdBefore?: Date;
+  createdAfter?: Date;
+  search?: string;
+  sortBy: PaymentSortBy;
+  sortDirection: SortDirection;
+  limit: number;
+  offset: number;
+}
+
+/** Sort keys map to columns through this table only; nothing from the query string reaches SQL. */
+const SORT_COLUMNS: Record<PaymentSortBy, string> = {
+  created_at: 'created_at',
+  amount: 'amount',
+  updated_at: 'updated_at',
+  status: 'status',
+};
+
+/** `%` and `_` typed by the user match themselves, not "anything". */
+export const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const listPayments = async (
+  db: Db,
+  q: PaymentQuery,
+): Promise<{ payments: PaymentRecord[]; total: number }> => {
+  const base = db(PAYMENTS).where({ merchant_id: q.merchantId });
+  if (q.statuses) base.whereIn('status', [...q.statuses]);
+  if (q.currency) base.andWhere({ currency: q.currency });
+  if (q.createdAtLeast) base.andWhere('created_at', '>=', q.createdAtLeast);
+  if (q.createdAtMost) base.andWhere('created_at', '<=', q.createdAtMost);
+  if (q.createdBefore) base.andWhere('created_at', '<', q.createdBefore);
+  if (q.createdAfter) base.andWhere('created_at', '>', q.createdAfter);
+  if (q.search) {
+    const p = likePattern(q.search);
+    base.andWhereRaw(
+      '(tx_hash ilike ? or from_address ilike ? or customer_email ilike ? or reference ilike ?)',
+      [p, p, p, p],
+    );
+  }
+  const column = SORT_COLUMNS[q.sortBy];
+  const [countRow] = (await base.clone().count<Row[]>('* as count')) as Row[];
+  const rows = (await base
+    .clone()
+    .select('*')
+    .orderBy([
+      { column, order: q.sortDirection },
+      { column: 'id', order: q.sortDirection },
+    ])
+    .limit(q.limit)
+    .offset(q.offset)) as Row[];
+  return { payments: rows.map(toPayment), total: Number(countRow?.count ?? 0) };
+};
