@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { quietLogger, waitFor, type EventObserver } from '@stablepay/platform/testing';
-import type { DueRefund } from '../../src/db/dispatch-repo.js';
-import { decideDispatch } from '../../src/domain/dispatch.js';
+import type { DueRefund } from '../../src/dispatch/dispatch-repo.js';
+import { decideDispatch } from '../../src/dispatch/decide-dispatch.js';
 import type { RefundsContext } from '../../src/index.js';
 import {
   createRefund,

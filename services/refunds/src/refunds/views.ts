@@ -1,5 +1,6 @@
 import type { CreatedRefund, RefundDetail, RefundListItem, RefundPayment } from '@stablepay/contracts';
-import { refundFields, type RefundablePayment, type RefundRecord } from '../domain/records.js';
+import type { RefundablePayment } from '../payments/refundable-payment.js';
+import { refundFields, type RefundRecord } from './records.js';
 
 /** Records → the spec's response views; each view lists exactly its fields. */
 

@@ -1,8 +1,8 @@
 import type { InternalPayment } from '@stablepay/contracts';
 import { AppError, fieldDetail, notFound } from '@stablepay/platform';
-import { PaymentsUnavailableError } from '../clients/payments.js';
-import { insertPaymentIfNew } from '../db/payments-repo.js';
-import type { RefundsContext } from './context.js';
+import { PaymentsUnavailableError } from './payments-client.js';
+import { insertPaymentIfNew } from './payments-repo.js';
+import type { RefundsContext } from '../context.js';
 import { receivedShort, toRefundablePayment, toRefundableShortfall } from './payment-projection.js';
 
 /**

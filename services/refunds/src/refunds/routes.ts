@@ -1,9 +1,9 @@
 import type { RouteHandlers } from '@stablepay/platform';
-import type { RefundsContext } from '../../domain/context.js';
-import { cancelRefundRoute } from './cancel.js';
-import { createRefundRoute } from './create.js';
-import { refundDetailRoute } from './detail.js';
-import { listRefundsRoute } from './list.js';
+import type { RefundsContext } from '../context.js';
+import { cancelRefundRoute } from './cancel-route.js';
+import { createRefundRoute } from './create-route.js';
+import { refundDetailRoute } from './detail-route.js';
+import { listRefundsRoute } from './list-route.js';
 
 /** The refunds catalogue routes (contracts `money-routes.ts`), one handler each. */
 export const refundsRoutes = (ctx: RefundsContext): RouteHandlers<'refunds'> => ({

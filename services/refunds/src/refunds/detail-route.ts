@@ -1,7 +1,7 @@
 import { ok, type HandlerOf } from '@stablepay/platform';
-import type { RefundsContext } from '../../domain/context.js';
-import { getMerchantRefund } from '../../domain/refund-queries.js';
-import { toDetail } from '../views.js';
+import type { RefundsContext } from '../context.js';
+import { getMerchantRefund } from './refund-queries.js';
+import { toDetail } from './views.js';
 
 /** GET /refunds/api/:id (key) and its dashboard twin: a malformed id is a 400 naming `id`, another merchant's refund a 404. */
 export const refundDetailRoute =

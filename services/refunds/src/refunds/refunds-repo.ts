@@ -1,11 +1,31 @@
 import type { Knex } from 'knex';
 import { currentContext, type MadeByKey } from '@stablepay/platform';
 import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
-import type { RefundRecord } from '../domain/records.js';
-import { REFUNDS } from './migrations.js';
-import { toRefund, type Row } from './rows.js';
+import { REFUNDS } from '../db/migrations.js';
+import { date, dateOrNull, decimal, str, sumToDecimal, type Row } from '../db/rows.js';
+import type { RefundRecord } from './records.js';
+import { COMMITTED_REFUND_STATUSES } from './rules.js';
 
 type Db = Knex | Knex.Transaction;
+
+const toRefund = (r: Row): RefundRecord => ({
+  id: String(r.id),
+  merchantId: String(r.merchant_id),
+  paymentId: String(r.payment_id),
+  amount: decimal(r.amount),
+  currency: r.currency as RefundRecord['currency'],
+  status: r.status as RefundRecord['status'],
+  destinationAddress: String(r.destination_address),
+  blockchain: r.blockchain as RefundRecord['blockchain'],
+  reason: r.reason as RefundRecord['reason'],
+  note: str(r.note),
+  txHash: str(r.tx_hash),
+  failureReason: str(r.failure_reason),
+  waitingForFunds: Boolean(r.waiting_for_funds),
+  createdAt: date(r.created_at),
+  updatedAt: date(r.updated_at),
+  completedAt: dateOrNull(r.completed_at),
+});
 
 export interface NewRefundRow {
   id: string;
@@ -125,4 +145,13 @@ export const listRefunds = async (
     .limit(q.limit)
     .offset(q.offset)) as Row[];
   return { refunds: rows.map(toRefund), total: Number(countRow?.count ?? 0) };
+};
+
+/** What refunds already claim of a payment: pending, processing and completed ones. */
+export const committedRefundTotal = async (db: Db, paymentId: string): Promise<string> => {
+  const [row] = (await db(REFUNDS)
+    .where({ payment_id: paymentId })
+    .whereIn('status', [...COMMITTED_REFUND_STATUSES])
+    .sum<Row[]>('amount as total')) as Row[];
+  return sumToDecimal(row?.total);
 };

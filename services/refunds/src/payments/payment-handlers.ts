@@ -1,7 +1,7 @@
 import { EventTypes } from '@stablepay/contracts';
 import { PermanentError, type EventHandlers, type Logger } from '@stablepay/platform';
-import { insertPaymentIfNew } from '../db/payments-repo.js';
-import { toRefundablePayment, toRefundableShortfall } from '../domain/payment-projection.js';
+import { insertPaymentIfNew } from './payments-repo.js';
+import { toRefundablePayment, toRefundableShortfall } from './payment-projection.js';
 
 /**
  * Keeps the projection of refundable payments: completed ones, and failed ones whose money reached

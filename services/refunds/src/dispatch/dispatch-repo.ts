@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { normalizeDecimal, type Currency } from '@stablepay/contracts';
-import { REFUNDS } from './migrations.js';
-import { date, sumToDecimal, type Row } from './rows.js';
+import { REFUNDS } from '../db/migrations.js';
+import { date, sumToDecimal, type Row } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 

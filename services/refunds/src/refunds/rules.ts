@@ -1,10 +1,4 @@
-import {
-  BlockchainName,
-  EvmAddress,
-  decimalToBaseUnits,
-  type PaymentCompletedData,
-  type RefundStatus,
-} from '@stablepay/contracts';
+import { decimalToBaseUnits, type RefundStatus } from '@stablepay/contracts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,20 +19,6 @@ export const statusesLeadingTo = (to: RefundStatus): RefundStatus[] =>
 
 /** Pending, processing and completed refunds count against the payment; cancelled and failed ones do not. */
 export const COMMITTED_REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'processing', 'completed'];
-
-/**
- * The chain the merchant holds a payment's funds on, and so the chain a refund is sent from: the
- * source chain of a same-chain payment, the destination chain of a cross-chain one.
- */
-export const merchantChainOf = (
-  p: Pick<PaymentCompletedData, 'is_cross_chain' | 'destination_chain' | 'source_chain'>,
-): BlockchainName | undefined => {
-  const chain = BlockchainName.safeParse(p.is_cross_chain ? p.destination_chain : p.source_chain);
-  return chain.success ? chain.data : undefined;
-};
-
-export const isRefundableAddress = (address: string | null): address is string =>
-  address !== null && EvmAddress.safeParse(address).success;
 
 /** The spec's window: a refund may be created up to `days` days after the payment completed. */
 export const withinRefundWindow = (completedAt: Date, now: Date, days: number): boolean =>
@@ -63,7 +43,3 @@ export const defaultRefundUnits = (paymentAmount: string, ceiling: bigint): bigi
   const amount = decimalToBaseUnits(paymentAmount);
   return amount < ceiling ? amount : ceiling;
 };
-
-/** Does the wallet's balance of the token cover this refund on top of what it already owes? */
-export const fundsCover = (balance: string, alreadyCommitted: string, amount: string): boolean =>
-  decimalToBaseUnits(balance) >= decimalToBaseUnits(alreadyCommitted) + decimalToBaseUnits(amount);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { eventWriter, type Logger } from '@stablepay/platform';
-import type { PaymentSource } from '../clients/payments.js';
+import type { PaymentSource } from './payments/payments-client.js';
 
 /** Everything the domain operations need, passed explicitly. */
 export interface RefundsContext {

@@ -1,9 +1,9 @@
 import { errorText, forEachConcurrent, loopWorker, runWithContext, type Worker } from '@stablepay/platform';
-import type { BalanceSource, WalletBalances } from '../clients/chain-watcher.js';
+import type { BalanceSource, WalletBalances } from './balances.js';
 import type { RefundsConfig } from '../config.js';
-import { claimDueRefunds, deferDispatch, type DueRefund } from '../db/dispatch-repo.js';
-import type { RefundsContext } from '../domain/context.js';
-import { decideDispatch } from '../domain/dispatch.js';
+import { claimDueRefunds, deferDispatch, type DueRefund } from './dispatch-repo.js';
+import type { RefundsContext } from '../context.js';
+import { decideDispatch } from './decide-dispatch.js';
 
 const BATCH = 100;
 /** Merchants whose balances are asked for at once. */

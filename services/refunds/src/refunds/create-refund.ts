@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateRefundBody } from '@stablepay/contracts';
 import { AppError, createOnce, fieldDetail, madeByKey, notFound, type RequestKey } from '@stablepay/platform';
-import { committedRefundTotal, lockPayment } from '../db/payments-repo.js';
-import { findRefundByRequestKey, insertRefund } from '../db/refunds-repo.js';
-import { learnPayment } from './read-through.js';
+import { lockPayment } from '../payments/payments-repo.js';
+import { committedRefundTotal, findRefundByRequestKey, insertRefund } from './refunds-repo.js';
+import { learnPayment } from '../payments/read-through.js';
 import { writeRefundEvent } from './refund-events.js';
-import type { RefundsContext } from './context.js';
+import type { RefundsContext } from '../context.js';
 import type { RefundRecord } from './records.js';
 import { defaultRefundUnits, refundableRemainder, withinRefundWindow } from './rules.js';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@stablepay/platform';
-import { findRefund, setProcessingTxHash } from '../db/refunds-repo.js';
-import { writeRefundEvent } from './refund-events.js';
-import { transitionRefund } from './refund-state.js';
+import { findRefund, setProcessingTxHash } from '../refunds/refunds-repo.js';
+import { writeRefundEvent } from '../refunds/refund-events.js';
+import { transitionRefund } from '../refunds/refund-state.js';
 
 /**
  * The chain-watcher's reports on a refund's transfer. A report that does not fit the refund's

@@ -1,8 +1,8 @@
 import type { RefundListPage } from '@stablepay/contracts';
 import { ok, type HandlerOf } from '@stablepay/platform';
-import type { RefundsContext } from '../../domain/context.js';
-import { listMerchantRefunds } from '../../domain/refund-queries.js';
-import { toListItem } from '../views.js';
+import type { RefundsContext } from '../context.js';
+import { listMerchantRefunds } from './refund-queries.js';
+import { toListItem } from './views.js';
 
 /** GET /refunds/api/list (key) and its dashboard twin: the merchant's refunds, newest first. */
 export const listRefundsRoute =

@@ -1,13 +1,17 @@
+import { decimalToBaseUnits } from '@stablepay/contracts';
 import {
   committedOutflow,
   lockMerchantToken,
   lockPendingRefund,
   markWaitingForFunds,
   type DueRefund,
-} from '../db/dispatch-repo.js';
-import type { RefundsContext } from './context.js';
-import { startProcessingIn } from './refund-state.js';
-import { fundsCover } from './rules.js';
+} from './dispatch-repo.js';
+import type { RefundsContext } from '../context.js';
+import { startProcessingIn } from '../refunds/refund-state.js';
+
+/** Does the wallet's balance of the token cover this refund on top of what it already owes? */
+export const fundsCover = (balance: string, alreadyCommitted: string, amount: string): boolean =>
+  decimalToBaseUnits(balance) >= decimalToBaseUnits(alreadyCommitted) + decimalToBaseUnits(amount);
 
 export type DispatchDecision = 'dispatched' | 'waiting' | 'gone';
 

@@ -1,9 +1,24 @@
 import type { Knex } from 'knex';
-import type { RefundablePayment } from '../domain/records.js';
-import { PAYMENTS, REFUNDS } from './migrations.js';
-import { sumToDecimal, toPayment, type Row } from './rows.js';
+import { PAYMENTS } from '../db/migrations.js';
+import { date, decimal, type Row } from '../db/rows.js';
+import type { RefundablePayment } from './refundable-payment.js';
 
 type Db = Knex | Knex.Transaction;
+
+const toPayment = (r: Row): RefundablePayment => ({
+  paymentId: String(r.payment_id),
+  merchantId: String(r.merchant_id),
+  amount: decimal(r.amount),
+  receivedAmount:
+    r.received_amount === null || r.received_amount === undefined ? null : decimal(r.received_amount),
+  currency: r.currency as RefundablePayment['currency'],
+  status: r.status as RefundablePayment['status'],
+  blockchain: r.blockchain as RefundablePayment['blockchain'],
+  fromAddress: String(r.from_address),
+  txHash: String(r.tx_hash),
+  createdAt: date(r.payment_created_at),
+  completedAt: date(r.completed_at),
+});
 
 /**
  * Records a completed payment once. A payment completes only once, so a repeated or late
@@ -55,13 +70,4 @@ export const lockPayment = async (
     .forUpdate()
     .first()) as Row | undefined;
   return row ? toPayment(row) : undefined;
-};
-
-/** What refunds already claim of a payment: pending, processing and completed ones. */
-export const committedRefundTotal = async (db: Db, paymentId: string): Promise<string> => {
-  const [row] = (await db(REFUNDS)
-    .where({ payment_id: paymentId })
-    .whereIn('status', ['pending', 'processing', 'completed'])
-    .sum<Row[]>('amount as total')) as Row[];
-  return sumToDecimal(row?.total);
 };

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { RefundStatus } from '@stablepay/contracts';
 import { conflict, fieldDetail, notFound } from '@stablepay/platform';
-import { findRefund, transitionRefundRow } from '../db/refunds-repo.js';
-import { writeEvent, type RefundsContext } from './context.js';
+import { findRefund, transitionRefundRow } from './refunds-repo.js';
+import { writeEvent, type RefundsContext } from '../context.js';
 import { writeRefundEvent } from './refund-events.js';
 import type { RefundRecord } from './records.js';
 import { statusesLeadingTo } from './rules.js';

@@ -1,6 +1,6 @@
 import { EventTypes, Uuid } from '@stablepay/contracts';
 import type { EventHandlers, Logger } from '@stablepay/platform';
-import { completeRefundIn, failRefundIn, recordSubmittedIn } from '../domain/transfer-outcomes.js';
+import { completeRefundIn, failRefundIn, recordSubmittedIn } from './transfer-outcomes.js';
 
 /**
  * Outcomes of the transfers this service requested: they are addressed to it by routing key

@@ -1,6 +1,5 @@
 import { decimalToBaseUnits, type PaymentCompletedData, type PaymentFailedData } from '@stablepay/contracts';
-import type { RefundablePayment } from './records.js';
-import { isRefundableAddress, merchantChainOf } from './rules.js';
+import { isRefundableAddress, merchantChainOf, type RefundablePayment } from './refundable-payment.js';
 
 export type ProjectionResult = { ok: true; payment: RefundablePayment } | { ok: false; problem: string };
 

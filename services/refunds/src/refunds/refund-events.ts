@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RefundEventData } from '@stablepay/contracts';
-import { writeEvent } from './context.js';
+import { writeEvent } from '../context.js';
 import { refundFields, type RefundRecord } from './records.js';
 
 /** The spec's refund event fields plus the merchant; `failure_reason` only on refund.failed. */

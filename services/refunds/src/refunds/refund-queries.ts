@@ -1,9 +1,10 @@
 import type { RefundListQuery } from '@stablepay/contracts';
 import { notFound } from '@stablepay/platform';
-import { findPayment } from '../db/payments-repo.js';
-import { findRefund, listRefunds } from '../db/refunds-repo.js';
-import type { RefundsContext } from './context.js';
-import type { RefundablePayment, RefundRecord } from './records.js';
+import { findPayment } from '../payments/payments-repo.js';
+import { findRefund, listRefunds } from './refunds-repo.js';
+import type { RefundsContext } from '../context.js';
+import type { RefundablePayment } from '../payments/refundable-payment.js';
+import type { RefundRecord } from './records.js';
 
 /** Another merchant's refund is not found, never forbidden. */
 export const getMerchantRefund = async (

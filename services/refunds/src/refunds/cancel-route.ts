@@ -1,7 +1,7 @@
 import type { CancelRefundResponse } from '@stablepay/contracts';
 import type { HandlerOf } from '@stablepay/platform';
-import type { RefundsContext } from '../../domain/context.js';
-import { cancelRefund } from '../../domain/refund-state.js';
+import type { RefundsContext } from '../context.js';
+import { cancelRefund } from './refund-state.js';
 
 /** POST /refunds/api/:id/cancel (key) and its dashboard twin: `{success: true}`; 409 once the refund is not pending. */
 export const cancelRefundRoute =

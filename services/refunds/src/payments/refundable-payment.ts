@@ -1,9 +1,9 @@
-import type {
+import {
   BlockchainName,
-  Currency,
-  PaymentStatus,
-  RefundReason,
-  RefundStatus,
+  EvmAddress,
+  type Currency,
+  type PaymentCompletedData,
+  type PaymentStatus,
 } from '@stablepay/contracts';
 
 /**
@@ -29,32 +29,16 @@ export interface RefundablePayment {
   completedAt: Date;
 }
 
-export interface RefundRecord {
-  id: string;
-  merchantId: string;
-  paymentId: string;
-  amount: string;
-  currency: Currency;
-  status: RefundStatus;
-  destinationAddress: string;
-  blockchain: BlockchainName;
-  reason: RefundReason;
-  note: string | null;
-  txHash: string | null;
-  failureReason: string | null;
-  waitingForFunds: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  completedAt: Date | null;
-}
+/**
+ * The chain the merchant holds a payment's funds on, and so the chain a refund is sent from: the
+ * source chain of a same-chain payment, the destination chain of a cross-chain one.
+ */
+export const merchantChainOf = (
+  p: Pick<PaymentCompletedData, 'is_cross_chain' | 'destination_chain' | 'source_chain'>,
+): BlockchainName | undefined => {
+  const chain = BlockchainName.safeParse(p.is_cross_chain ? p.destination_chain : p.source_chain);
+  return chain.success ? chain.data : undefined;
+};
 
-/** The spec's snake_case refund fields shared by the API views and the refund events. */
-export const refundFields = (r: RefundRecord) => ({
-  payment_id: r.paymentId,
-  amount: r.amount,
-  currency: r.currency,
-  status: r.status,
-  destination_address: r.destinationAddress,
-  blockchain: r.blockchain,
-  reason: r.reason,
-});
+export const isRefundableAddress = (address: string | null): address is string =>
+  address !== null && EvmAddress.safeParse(address).success;

@@ -1,7 +1,7 @@
 import { ok, requestKeyOf, type HandlerOf } from '@stablepay/platform';
-import type { RefundsContext } from '../../domain/context.js';
-import { createRefund } from '../../domain/create-refund.js';
-import { toCreatedView } from '../views.js';
+import type { RefundsContext } from '../context.js';
+import { createRefund } from './create-refund.js';
+import { toCreatedView } from './views.js';
 
 /**
  * POST /refunds/api/create (key) and its dashboard twin: 201 with the new, pending refund; with an
