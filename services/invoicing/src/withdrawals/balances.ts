@@ -1,9 +1,6 @@
-import { InternalCallError, fetchWalletBalances, type WalletBalancesAnswer } from '@stablepay/platform';
+import { WalletBalancesClient, type WalletBalancesAnswer } from '@stablepay/platform';
 
-/** The balance could not be read (chain-watcher down, slow, or answering nonsense). */
-export class BalanceUnavailableError extends Error {
-  override readonly name = 'BalanceUnavailableError';
-}
+export { BalanceUnavailableError } from '@stablepay/platform';
 
 export type MerchantWallet = WalletBalancesAnswer;
 
@@ -12,35 +9,10 @@ export interface BalanceSource {
   walletBalances(merchantId: string): Promise<MerchantWallet | null>;
 }
 
-/**
- * Reads a merchant wallet's on-chain balances from the chain-watcher's internal API
- * (`GET /internal/wallets/:merchantId/balances`) with a short-lived service token.
- */
-export class ChainWatcherClient implements BalanceSource {
-  constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {}
+/** The chain-watcher's internal balance route, as the platform reads it for every service. */
+export { WalletBalancesClient as ChainWatcherClient };
 
-  async walletBalances(merchantId: string): Promise<MerchantWallet | null> {
-    try {
-      return await fetchWalletBalances({
-        baseUrl: this.opts.baseUrl,
-        secret: this.opts.internalTokenSecret,
-        timeoutMs: this.opts.timeoutMs,
-        merchantId,
-      });
-    } catch (err) {
-      if (err instanceof InternalCallError) throw new BalanceUnavailableError(err.message);
-      throw err;
-    }
-  }
-}
-
-export const chainWatcherBalances = (config: {
-  CHAIN_WATCHER_URL: string;
-  INTERNAL_TOKEN_SECRET: string;
-  CHAIN_WATCHER_TIMEOUT_MS: number;
-}): BalanceSource =>
-  new ChainWatcherClient({
-    baseUrl: config.CHAIN_WATCHER_URL,
-    internalTokenSecret: config.INTERNAL_TOKEN_SECRET,
-    timeoutMs: config.CHAIN_WATCHER_TIMEOUT_MS,
-  });
+/** The balance source a deployed service uses: the chain-watcher named in the configuration. */
+export const chainWatcherBalances = (
+  config: Parameters<typeof WalletBalancesClient.fromConfig>[0],
+): BalanceSource => WalletBalancesClient.fromConfig(config);

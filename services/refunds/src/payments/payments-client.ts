@@ -1,5 +1,5 @@
-import { InternalPaymentResponse, type InternalPayment } from '@stablepay/contracts';
-import { InternalCallError, callInternal } from '@stablepay/platform';
+import type { InternalPayment } from '@stablepay/contracts';
+import { InternalRouteClient } from '@stablepay/platform';
 import type { RefundsConfig } from '../config.js';
 
 /** The payments service could not say (down, slow, or answering something else than its contract). */
@@ -15,30 +15,26 @@ export interface PaymentSource {
   currentPayment(merchantId: string, paymentId: string): Promise<InternalPayment | null>;
 }
 
-/**
- * Reads one payment from the payments service's internal API
- * (`GET /internal/merchants/:merchantId/payments/:id`) with a short-lived service token.
- */
+/** Reads one payment from the payments service's internal `getInternalPayment` route. */
 export class PaymentsClient implements PaymentSource {
-  constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {}
+  private readonly payments: InternalRouteClient;
+
+  constructor(opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {
+    this.payments = new InternalRouteClient({
+      baseUrl: opts.baseUrl,
+      secret: opts.internalTokenSecret,
+      timeoutMs: opts.timeoutMs,
+      unavailable: (message) => new PaymentsUnavailableError(message),
+    });
+  }
 
   async currentPayment(merchantId: string, paymentId: string): Promise<InternalPayment | null> {
-    try {
-      const answer = await callInternal({
-        service: 'payments',
-        baseUrl: this.opts.baseUrl,
-        path: `internal/merchants/${encodeURIComponent(merchantId)}/payments/${encodeURIComponent(paymentId)}`,
-        secret: this.opts.internalTokenSecret,
-        timeoutMs: this.opts.timeoutMs,
-        schema: InternalPaymentResponse,
-        what: 'payment',
-        absentOn: [404],
-      });
-      return answer ? answer.data : null;
-    } catch (err) {
-      if (err instanceof InternalCallError) throw new PaymentsUnavailableError(err.message);
-      throw err;
-    }
+    const answer = await this.payments.get('getInternalPayment', {
+      params: { merchantId, id: paymentId },
+      what: 'payment',
+      absentOn: [404],
+    });
+    return answer ? answer.data : null;
   }
 }
 
