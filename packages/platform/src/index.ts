@@ -30,3 +30,4 @@ export * from './internal-client/route-client.js';
 export * from './internal-client/wallet-balances.js';
 export * from './http/request-key.js';
 export * from './messaging/group-commit.js';
+export * from './state-machine/index.js';
