@@ -3,7 +3,7 @@ import { chainWatcherBalances, type BalanceSource } from './dispatch/balances.js
 import { paymentsApi, type PaymentSource } from './payments/payments-client.js';
 import { loadRefundsConfig } from './config.js';
 import { refundsMigrations } from './db/migrations.js';
-import type { RefundsContext } from './context.js';
+import { refundsRecording, type RefundsContext } from './context.js';
 import { refundsRoutes } from './refunds/routes.js';
 import { paymentProjectionHandlers } from './payments/payment-handlers.js';
 import { transferHandlers } from './dispatch/transfer-handlers.js';
@@ -30,13 +30,13 @@ export const refundsService = defineService({
       logger: deps.logger,
       refundWindowDays: config.REFUND_WINDOW_DAYS,
       now: () => new Date(),
-      eventsCommitted,
+      ...refundsRecording(eventsCommitted),
       payments: options.payments ?? paymentsApi(config),
     };
     const balances = options.balances ?? chainWatcherBalances(config);
     return {
       routes: refundsRoutes(context),
-      consumers: { ...paymentProjectionHandlers(deps.logger), ...transferHandlers(deps.logger) },
+      consumers: { ...paymentProjectionHandlers(deps.logger), ...transferHandlers(context) },
       addressedAs: 'refund',
       workers: [dispatcherWorker(context, balances, dispatcherOptions(config))],
       context,

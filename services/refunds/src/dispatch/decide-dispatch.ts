@@ -36,14 +36,13 @@ export const decideDispatch = async (
     if (!pending) return 'gone';
     const committed = await committedOutflow(trx, refund.merchantId, refund.currency, refund.claimedAt);
     if (fundsCover(balance, committed, refund.amount)) {
-      return (await startProcessingIn(trx, refund.id)) ? 'dispatched' : 'gone';
+      return (await startProcessingIn(ctx, trx, refund.id)) ? 'dispatched' : 'gone';
     }
     firstShortfall = !pending.waitingForFunds;
     await markWaitingForFunds(trx, refund.id, opts.recheckMs);
     return 'waiting';
   });
   if (decision === 'dispatched') {
-    ctx.eventsCommitted();
     ctx.logger.info('refund dispatched', {
       refundId: refund.id,
       amount: refund.amount,

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
-import type { Logger } from '@stablepay/platform';
-import { findRefund, setProcessingTxHash } from '../refunds/refunds-repo.js';
-import { writeRefundEvent } from '../refunds/refund-events.js';
-import { transitionRefund } from '../refunds/refund-state.js';
+import type { TransitionOutcome } from '@stablepay/platform';
+import type { RefundStatus } from '@stablepay/contracts';
+import type { RefundsContext } from '../context.js';
+import { findRefund } from '../refunds/refunds-repo.js';
+import { refundEvent } from '../refunds/refund-events.js';
+import type { RefundRecord } from '../refunds/records.js';
 
 /**
  * The chain-watcher's reports on a refund's transfer. A report that does not fit the refund's
@@ -10,21 +12,32 @@ import { transitionRefund } from '../refunds/refund-state.js';
  * it could never make it fit.
  */
 
+/** The status a refused transition found the refund in; `unknown` when there is no such refund. */
+const statusFound = (outcome: TransitionOutcome<RefundStatus, RefundRecord>): string =>
+  outcome.applied
+    ? outcome.record.status
+    : outcome.refusal.kind === 'not_found'
+      ? 'unknown'
+      : outcome.refusal.status;
+
 /** transfer.submitted: the hash is known; the refund stays processing until confirmed. */
 export const recordSubmittedIn = async (
+  ctx: RefundsContext,
   trx: Knex.Transaction,
-  logger: Logger,
   refundId: string,
   txHash: string,
 ): Promise<void> => {
-  if (await setProcessingTxHash(trx, refundId, txHash)) return;
+  if (await ctx.refunds.note(trx, refundId, ['processing'], { tx_hash: txHash })) return;
   const current = await findRefund(trx, refundId);
   if (current && (current.status === 'completed' || current.status === 'failed')) {
     // The outcome overtook the submission; it already recorded what there is to record.
-    logger.info('transfer.submitted after the refund ended; ignored', { refundId, status: current.status });
+    ctx.logger.info('transfer.submitted after the refund ended; ignored', {
+      refundId,
+      status: current.status,
+    });
     return;
   }
-  logger.warn('transfer.submitted for a refund that is not processing; dropped', {
+  ctx.logger.warn('transfer.submitted for a refund that is not processing; dropped', {
     refundId,
     status: current?.status ?? 'unknown',
   });
@@ -32,27 +45,26 @@ export const recordSubmittedIn = async (
 
 /** transfer.confirmed: processing → completed, refund.completed with the hash. */
 export const completeRefundIn = async (
+  ctx: RefundsContext,
   trx: Knex.Transaction,
-  logger: Logger,
   refundId: string,
   txHash: string,
 ): Promise<void> => {
-  const outcome = await transitionRefund(trx, refundId, 'completed', {
-    tx_hash: txHash,
-    completed_at: trx.fn.now(),
+  const outcome = await ctx.refunds.apply(trx, refundId, 'complete', {
+    patch: { tx_hash: txHash, completed_at: trx.fn.now() },
+    events: (r) => refundEvent('refund.completed', r),
   });
-  if (outcome.moved) {
-    await writeRefundEvent(trx, 'refund.completed', outcome.refund);
-    logger.info('refund completed', { refundId, txHash });
+  if (outcome.applied) {
+    ctx.logger.info('refund completed', { refundId, txHash });
     return;
   }
-  const status = outcome.current?.status ?? 'unknown';
+  const status = statusFound(outcome);
   if (status === 'completed') {
-    logger.info('refund already completed; repeated confirmation ignored', { refundId });
+    ctx.logger.info('refund already completed; repeated confirmation ignored', { refundId });
     return;
   }
   // Money moved for a refund that was not processing: an operator has to look at this one.
-  logger.error('transfer.confirmed for a refund that is not processing; dropped', {
+  ctx.logger.error('transfer.confirmed for a refund that is not processing; dropped', {
     refundId,
     status,
     txHash,
@@ -61,21 +73,21 @@ export const completeRefundIn = async (
 
 /** transfer.failed: processing → failed with the chain-watcher's reason, refund.failed. */
 export const failRefundIn = async (
+  ctx: RefundsContext,
   trx: Knex.Transaction,
-  logger: Logger,
   refundId: string,
   reason: string,
   txHash?: string | null,
 ): Promise<void> => {
-  const patch: Record<string, unknown> = { failure_reason: reason, failed_at: trx.fn.now() };
-  if (txHash) patch.tx_hash = txHash;
-  const outcome = await transitionRefund(trx, refundId, 'failed', patch);
-  if (outcome.moved) {
-    await writeRefundEvent(trx, 'refund.failed', outcome.refund);
-    logger.warn('refund failed', { refundId, reason });
+  const outcome = await ctx.refunds.apply(trx, refundId, 'fail', {
+    patch: { failure_reason: reason, failed_at: trx.fn.now(), ...(txHash ? { tx_hash: txHash } : {}) },
+    events: (r) => refundEvent('refund.failed', r),
+  });
+  if (outcome.applied) {
+    ctx.logger.warn('refund failed', { refundId, reason });
     return;
   }
-  const status = outcome.current?.status ?? 'unknown';
-  const log = status === 'failed' ? logger.info.bind(logger) : logger.warn.bind(logger);
+  const status = statusFound(outcome);
+  const log = status === 'failed' ? ctx.logger.info.bind(ctx.logger) : ctx.logger.warn.bind(ctx.logger);
   log('transfer.failed for a refund that is not processing; dropped', { refundId, status, reason });
 };

@@ -4,7 +4,7 @@ import { AppError, createOnce, fieldDetail, madeByKey, notFound, type RequestKey
 import { lockPayment } from '../payments/payments-repo.js';
 import { committedRefundTotal, findRefundByRequestKey, insertRefund } from './refunds-repo.js';
 import { learnPayment } from '../payments/read-through.js';
-import { writeRefundEvent } from './refund-events.js';
+import { refundEventData } from './refund-events.js';
 import type { RefundsContext } from '../context.js';
 import type { RefundRecord } from './records.js';
 import { defaultRefundUnits, refundableRemainder, withinRefundWindow } from './rules.js';
@@ -128,11 +128,10 @@ const decideRefund = async (
       request_key: requestKey?.key ?? null,
       request_fingerprint: requestKey?.fingerprint ?? null,
     });
-    await writeRefundEvent(trx, 'refund.created', created);
+    await ctx.writeEvent(trx, 'refund.created', merchantId, refundEventData(created));
     return created;
   });
   if (replayed) return refund;
-  ctx.eventsCommitted();
   ctx.logger.info('refund created', {
     refundId: refund.id,
     paymentId: refund.paymentId,

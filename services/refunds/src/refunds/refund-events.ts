@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
+import type { PlannedEvent } from '@stablepay/platform';
 import type { RefundEventData } from '@stablepay/contracts';
-import { writeEvent } from '../context.js';
 import { refundFields, type RefundRecord } from './records.js';
 
 /** The spec's refund event fields plus the merchant; `failure_reason` only on refund.failed. */
@@ -15,8 +14,9 @@ export const refundEventData = (r: RefundRecord): RefundEventData => ({
 
 type RefundEventType = 'refund.created' | 'refund.completed' | 'refund.failed' | 'refund.cancelled';
 
-export const writeRefundEvent = (
-  trx: Knex.Transaction,
-  type: RefundEventType,
-  r: RefundRecord,
-): Promise<void> => writeEvent(trx, type, r.merchantId, refundEventData(r));
+/** The refund event of `type` about `r`, for a transition's event plan or the writer. */
+export const refundEvent = (type: RefundEventType, r: RefundRecord): PlannedEvent => ({
+  type,
+  merchantId: r.merchantId,
+  data: refundEventData(r),
+});

@@ -1,32 +1,8 @@
 import type { Knex } from 'knex';
-import type { RefundStatus } from '@stablepay/contracts';
 import { conflict, fieldDetail, notFound } from '@stablepay/platform';
-import { findRefund, transitionRefundRow } from './refunds-repo.js';
-import { writeEvent, type RefundsContext } from '../context.js';
-import { writeRefundEvent } from './refund-events.js';
+import type { RefundsContext } from '../context.js';
+import { refundEvent } from './refund-events.js';
 import type { RefundRecord } from './records.js';
-import { statusesLeadingTo } from './rules.js';
-
-export type TransitionOutcome =
-  | { moved: true; refund: RefundRecord }
-  /** the guard did not hold; `current` is the refund as it is (undefined: no such refund) */
-  | { moved: false; current: RefundRecord | undefined };
-
-/**
- * One guarded UPDATE: it succeeds only from a status that may lead to `to` (REFUND_TRANSITIONS),
- * checked in the statement itself, so racing transitions cannot both win.
- */
-export const transitionRefund = async (
-  trx: Knex.Transaction,
-  id: string,
-  to: RefundStatus,
-  patch: Record<string, unknown> = {},
-  merchantId?: string,
-): Promise<TransitionOutcome> => {
-  const moved = await transitionRefundRow(trx, id, statusesLeadingTo(to), to, patch, merchantId);
-  if (moved) return { moved: true, refund: moved };
-  return { moved: false, current: await findRefund(trx, id, merchantId) };
-};
 
 /** Leaving `pending` ends the dispatcher's interest in the refund. */
 const leavingPending = () => ({
@@ -44,24 +20,17 @@ export const cancelRefund = async (
   id: string,
 ): Promise<RefundRecord> => {
   const refund = await ctx.db.transaction(async (trx) => {
-    const outcome = await transitionRefund(
-      trx,
-      id,
-      'cancelled',
-      { ...leavingPending(), cancelled_at: trx.fn.now() },
-      merchantId,
-    );
-    if (!outcome.moved) {
-      if (!outcome.current) throw notFound('Refund');
-      const { status } = outcome.current;
-      throw conflict(`Refund is ${status} and can no longer be cancelled`, [
-        fieldDetail('id', 'Only a pending refund can be cancelled', 'refund_not_pending'),
-      ]);
-    }
-    await writeRefundEvent(trx, 'refund.cancelled', outcome.refund);
-    return outcome.refund;
+    const outcome = await ctx.refunds.apply(trx, id, 'cancel', {
+      patch: { ...leavingPending(), cancelled_at: trx.fn.now() },
+      scope: { merchant_id: merchantId },
+      events: (r) => refundEvent('refund.cancelled', r),
+    });
+    if (outcome.applied) return outcome.record;
+    if (outcome.refusal.kind === 'not_found') throw notFound('Refund');
+    throw conflict(`Refund is ${outcome.refusal.status} and can no longer be cancelled`, [
+      fieldDetail('id', 'Only a pending refund can be cancelled', 'refund_not_pending'),
+    ]);
   });
-  ctx.eventsCommitted();
   ctx.logger.info('refund cancelled', { refundId: refund.id });
   return refund;
 };
@@ -73,24 +42,25 @@ export const cancelRefund = async (
  * longer pending (cancelled meanwhile).
  */
 export const startProcessingIn = async (
+  ctx: RefundsContext,
   trx: Knex.Transaction,
   id: string,
 ): Promise<RefundRecord | undefined> => {
-  const outcome = await transitionRefund(trx, id, 'processing', {
-    ...leavingPending(),
-    dispatch_failures: 0,
-    processing_at: trx.fn.now(),
+  const outcome = await ctx.refunds.apply(trx, id, 'dispatch', {
+    patch: { ...leavingPending(), dispatch_failures: 0, processing_at: trx.fn.now() },
+    events: (r) => ({
+      type: 'transfer.requested',
+      merchantId: r.merchantId,
+      data: {
+        idempotencyKey: r.id,
+        purpose: 'refund',
+        merchantId: r.merchantId,
+        blockchain: r.blockchain,
+        token: r.currency,
+        amount: r.amount,
+        toAddress: r.destinationAddress,
+      },
+    }),
   });
-  if (!outcome.moved) return undefined;
-  const r = outcome.refund;
-  await writeEvent(trx, 'transfer.requested', r.merchantId, {
-    idempotencyKey: r.id,
-    purpose: 'refund',
-    merchantId: r.merchantId,
-    blockchain: r.blockchain,
-    token: r.currency,
-    amount: r.amount,
-    toAddress: r.destinationAddress,
-  });
-  return r;
+  return outcome.applied ? outcome.record : undefined;
 };

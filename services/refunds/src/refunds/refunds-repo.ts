@@ -8,7 +8,7 @@ import { COMMITTED_REFUND_STATUSES } from './rules.js';
 
 type Db = Knex | Knex.Transaction;
 
-const toRefund = (r: Row): RefundRecord => ({
+export const toRefund = (r: Row): RefundRecord => ({
   id: String(r.id),
   merchantId: String(r.merchant_id),
   paymentId: String(r.payment_id),
@@ -71,40 +71,6 @@ export const findRefund = async (
   if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
   const row = (await q.first()) as Row | undefined;
   return row ? toRefund(row) : undefined;
-};
-
-/**
- * Moves a refund to `to` only if its current status is one of `from`, in the UPDATE itself, so two
- * racing transitions (a cancel and the dispatcher, two replicas) cannot both win. Undefined when
- * the guard did not hold.
- */
-export const transitionRefundRow = async (
-  db: Db,
-  id: string,
-  from: readonly RefundStatus[],
-  to: RefundStatus,
-  patch: Record<string, unknown> = {},
-  merchantId?: string,
-): Promise<RefundRecord | undefined> => {
-  const q = db(REFUNDS)
-    .where({ id })
-    .whereIn('status', [...from]);
-  if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
-  const rows = (await q.update({ ...patch, status: to, updated_at: db.fn.now() }).returning('*')) as Row[];
-  return rows[0] ? toRefund(rows[0]) : undefined;
-};
-
-/** Records the refund transaction's hash while it is processing; undefined when not processing. */
-export const setProcessingTxHash = async (
-  db: Db,
-  id: string,
-  txHash: string,
-): Promise<RefundRecord | undefined> => {
-  const rows = (await db(REFUNDS)
-    .where({ id, status: 'processing' })
-    .update({ tx_hash: txHash, updated_at: db.fn.now() })
-    .returning('*')) as Row[];
-  return rows[0] ? toRefund(rows[0]) : undefined;
 };
 
 export interface RefundQuery {

@@ -1,21 +1,29 @@
-import { decimalToBaseUnits, type RefundStatus } from '@stablepay/contracts';
+import { RefundStatus, decimalToBaseUnits } from '@stablepay/contracts';
+import { defineTransitions, nextStatuses, statusesLeadingTo as leadingTo } from '@stablepay/platform';
 
 const DAY_MS = 86_400_000;
 
+export type RefundTransition = 'dispatch' | 'cancel' | 'complete' | 'fail';
+
 /**
- * Where each refund status may go next. Only `pending` can be cancelled; the dispatcher alone
- * moves pending → processing, and only the chain-watcher's outcome ends a processing refund.
+ * The refund's transitions. Only `pending` can be cancelled; the dispatcher alone moves pending →
+ * processing, and only the chain-watcher's outcome ends a processing refund.
  */
-export const REFUND_TRANSITIONS: Readonly<Record<RefundStatus, readonly RefundStatus[]>> = {
-  pending: ['processing', 'cancelled'],
-  processing: ['completed', 'failed'],
-  completed: [],
-  failed: [],
-  cancelled: [],
-};
+export const REFUND_STATE_TRANSITIONS = defineTransitions<RefundStatus, RefundTransition>({
+  dispatch: { from: ['pending'], to: 'processing' },
+  cancel: { from: ['pending'], to: 'cancelled' },
+  complete: { from: ['processing'], to: 'completed' },
+  fail: { from: ['processing'], to: 'failed' },
+});
+
+/** Where each refund status may go next. */
+export const REFUND_TRANSITIONS: Readonly<Record<RefundStatus, readonly RefundStatus[]>> = nextStatuses(
+  REFUND_STATE_TRANSITIONS,
+  RefundStatus.options,
+);
 
 export const statusesLeadingTo = (to: RefundStatus): RefundStatus[] =>
-  (Object.keys(REFUND_TRANSITIONS) as RefundStatus[]).filter((from) => REFUND_TRANSITIONS[from].includes(to));
+  leadingTo(REFUND_STATE_TRANSITIONS, to);
 
 /** Pending, processing and completed refunds count against the payment; cancelled and failed ones do not. */
 export const COMMITTED_REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'processing', 'completed'];

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { quietLogger, waitFor, type EventObserver } from '@stablepay/platform/testing';
 import type { DueRefund } from '../../src/dispatch/dispatch-repo.js';
 import { decideDispatch } from '../../src/dispatch/decide-dispatch.js';
-import type { RefundsContext } from '../../src/index.js';
+import { refundsRecording, type RefundsContext } from '../../src/context.js';
 import {
   createRefund,
   newMerchant,
@@ -148,7 +148,8 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
       logger: quietLogger('race'),
       refundWindowDays: 180,
       now: () => new Date(),
-      eventsCommitted: () => undefined,
+      payments: { currentPayment: async () => null },
+      ...refundsRecording(() => undefined),
     };
     const rows = await h.db('refunds').whereIn('id', [a, b]);
     const due = (id: string): DueRefund => {
