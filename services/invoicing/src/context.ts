@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { eventWriter, type Logger } from '@stablepay/platform';
+import { wakingEventWriter, type EventWriter, type Logger } from '@stablepay/platform';
 import type { BalanceSource } from './withdrawals/balances.js';
+import type { WithdrawalMachine } from './withdrawals/withdrawal-machine.js';
 import type { InvoicingMetrics } from './metrics.js';
 import type { EurRateSource } from './rates/eur-rates.js';
 import type { InvoiceStorage } from './storage/storage.js';
@@ -19,8 +20,8 @@ export interface Seller extends InvoiceParty {
 export interface InvoicePdfContext {
   db: Knex;
   logger: Logger;
-  /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
-  eventsCommitted: () => void;
+  /** Writes an integration event in the caller's transaction; the outbox relay wakes once it commits. */
+  writeEvent: EventWriter;
   storage: InvoiceStorage;
   renderPdf: (invoice: InvoiceRecord) => Promise<Buffer>;
 }
@@ -39,7 +40,8 @@ export interface InvoicingContext extends InvoicePdfContext {
   invoicePrefix: string;
   seller: Seller;
   eurRates: EurRateSource;
+  withdrawals: WithdrawalMachine;
 }
 
 /** Every event this service publishes goes through this writer, in the transaction of its change. */
-export const writeEvent = eventWriter('invoicing');
+export const invoicingEventWriter = (wake: () => void): EventWriter => wakingEventWriter('invoicing', wake);

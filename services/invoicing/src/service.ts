@@ -1,6 +1,11 @@
 import { defineService } from '@stablepay/platform';
 import { loadInvoicingConfig, type InvoicingConfig } from './config.js';
-import type { InvoicePdfContext, InvoicingContext, Seller } from './context.js';
+import {
+  invoicingEventWriter,
+  type InvoicePdfContext,
+  type InvoicingContext,
+  type Seller,
+} from './context.js';
 import { invoicingMigrations } from './db/migrations.js';
 import { pdfWorker } from './invoices/pdf-worker.js';
 import { renderInvoicePdf } from './invoices/pdf/render.js';
@@ -13,6 +18,7 @@ import { storageFromConfig } from './storage/from-config.js';
 import type { InvoiceStorage } from './storage/storage.js';
 import { chainWatcherBalances, type BalanceSource } from './withdrawals/balances.js';
 import { transferHandlers } from './withdrawals/transfer-handlers.js';
+import { withdrawalMachine } from './withdrawals/withdrawal-machine.js';
 
 export interface InvoicingOptions {
   /** Where merchant wallet balances come from; the chain-watcher's internal API by default. */
@@ -49,7 +55,7 @@ export const invoicingService = defineService({
     const pdfContext: InvoicePdfContext = {
       db: deps.db,
       logger: deps.logger,
-      eventsCommitted,
+      writeEvent: invoicingEventWriter(eventsCommitted),
       storage,
       renderPdf: renderInvoicePdf,
     };
@@ -66,14 +72,13 @@ export const invoicingService = defineService({
       invoicePrefix: config.INVOICE_PREFIX,
       seller: sellerOf(config),
       eurRates: options.eurRates ?? eurRatesFromConfig(config),
+      withdrawals: withdrawalMachine(pdfContext.writeEvent),
     };
     return {
       routes: invoicingRoutes(context),
       consumers: { ...projectionHandlers(), ...transferHandlers(context) },
       addressedAs: 'withdrawal',
       workers: [pdfs, ...eurRateWorkers(config, deps, options.eurRates)],
-      // A completion commits its invoice: render it now rather than at the next poll.
-      afterConsume: () => pdfs.wake(),
       readiness: [{ name: 'invoice storage', check: () => storage.check() }],
       close: () => storage.close?.(),
       context,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { findInvoice, markPdfStored } from './invoices-repo.js';
-import { writeEvent, type InvoicePdfContext } from '../context.js';
+import type { InvoicePdfContext } from '../context.js';
 import { invoiceFileName, type InvoiceRecord } from './records.js';
 
 /**
@@ -14,18 +14,17 @@ export const storeInvoicePdf = async (ctx: InvoicePdfContext, invoice: InvoiceRe
   await ctx.storage.put(invoice.pdfKey, pdf);
   const marked = await ctx.db.transaction(async (trx) => {
     if (!(await markPdfStored(trx, invoice.id))) return false;
-    await writeIssuedEvent(trx, invoice);
+    await writeIssuedEvent(ctx, trx, invoice);
     return true;
   });
   if (marked) {
-    ctx.eventsCommitted();
     ctx.logger.info('invoice issued', { invoice: invoice.invoiceNumber, key: invoice.pdfKey });
   }
   return pdf;
 };
 
-const writeIssuedEvent = (trx: Knex.Transaction, i: InvoiceRecord) =>
-  writeEvent(trx, 'invoice.issued', i.merchantId, {
+const writeIssuedEvent = (ctx: InvoicePdfContext, trx: Knex.Transaction, i: InvoiceRecord) =>
+  ctx.writeEvent(trx, 'invoice.issued', i.merchantId, {
     invoiceId: i.id,
     merchantId: i.merchantId,
     withdrawalId: i.withdrawalId,

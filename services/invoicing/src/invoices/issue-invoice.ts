@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { afterCommit } from '@stablepay/platform';
 import {
   baseUnitsToDecimal,
   decimalToBaseUnits,
@@ -175,7 +176,10 @@ export const issueInvoiceIn = async (
   opts: { rate?: EurRate; rectifies?: InvoiceRecord; reason?: string } = {},
 ): Promise<InvoiceRecord> => {
   try {
-    return await numberAndInsert(ctx, trx, basis, opts);
+    const invoice = await numberAndInsert(ctx, trx, basis, opts);
+    // Its PDF is rendered as soon as the issue commits, not at the worker's next poll.
+    afterCommit(trx, ctx.invoicesIssued);
+    return invoice;
   } catch (err) {
     // The caller's transaction rolls back: a completion is retried, a rectification answers an error.
     ctx.metrics.issueFailures.inc();

@@ -39,7 +39,6 @@ export const rectifyInvoice = async (
       throw new Error(`invoice ${id} left issued meanwhile`);
     return issued;
   });
-  ctx.invoicesIssued();
   ctx.logger.info('invoice rectified', { invoice: id, by: rectifying.invoiceNumber });
   return rectifying;
 };

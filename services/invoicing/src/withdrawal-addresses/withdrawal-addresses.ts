@@ -10,7 +10,7 @@ import {
   markAddressRemoved,
 } from './withdrawal-addresses-repo.js';
 import { lockMerchantWithdrawals } from '../withdrawals/withdrawals-repo.js';
-import { writeEvent, type InvoicingContext } from '../context.js';
+import type { InvoicingContext } from '../context.js';
 import type { WithdrawalAddressRecord } from './records.js';
 import { isZeroAddress } from '../withdrawals/withdrawal-rules.js';
 
@@ -84,13 +84,12 @@ export const addWithdrawalAddress = async (
         userId: actor.userId,
         holdMs: ctx.addressHoldMs,
       });
-      await writeEvent(trx, 'withdrawal_address.added', merchantId, {
+      await ctx.writeEvent(trx, 'withdrawal_address.added', merchantId, {
         ...eventData(added, actor),
         addedAt: added.createdAt.toISOString(),
       });
       return added;
     });
-    ctx.eventsCommitted();
     ctx.logger.info('withdrawal address added', { addressId: entry.id, usableFrom: entry.usableFrom });
     return entry;
   } catch (err) {
@@ -114,7 +113,7 @@ export const removeWithdrawalAddress = async (
     await lockMerchantWithdrawals(trx, merchantId);
     const removed = await markAddressRemoved(trx, merchantId, id, actor.userId);
     if (!removed) return { entry: await findWithdrawalAddress(trx, merchantId, id), changed: false };
-    await writeEvent(trx, 'withdrawal_address.removed', merchantId, {
+    await ctx.writeEvent(trx, 'withdrawal_address.removed', merchantId, {
       ...eventData(removed, actor),
       removedAt: removed.removedAt!.toISOString(),
     });
@@ -122,7 +121,6 @@ export const removeWithdrawalAddress = async (
   });
   if (!outcome.entry) throw notFound('Withdrawal address');
   if (outcome.changed) {
-    ctx.eventsCommitted();
     ctx.logger.info('withdrawal address removed', { addressId: id });
   }
   return outcome.entry;

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { baseUnitsToDecimal, decimalToBaseUnits, type CreateWithdrawalBody } from '@stablepay/contracts';
-import { AppError, createOnce, fieldDetail, madeByKey, type RequestKey } from '@stablepay/platform';
-import { BalanceUnavailableError, type MerchantWallet } from './balances.js';
-import { findMerchant } from '../projections/merchants-repo.js';
+import { createOnce, madeByKey, type RequestKey } from '@stablepay/platform';
+import { splitFee, type FeeSplit } from '../amounts.js';
+import type { InvoicingContext } from '../context.js';
+import { approvedDestination } from '../withdrawal-addresses/withdrawal-addresses.js';
+import type { MerchantWallet } from './balances.js';
+import type { WithdrawalRecord } from './records.js';
+import { withdrawalEventBase } from './withdrawal-events.js';
+import { checkEmailConfirmed, checkRequest, readWallet, refused } from './withdrawal-checks.js';
+import { transferKey } from './withdrawal-rules.js';
 import {
   committedOutflow,
   databaseNow,
@@ -10,90 +17,6 @@ import {
   insertWithdrawal,
   lockMerchantWithdrawals,
 } from './withdrawals-repo.js';
-import { splitFee } from '../amounts.js';
-import { writeEvent, type InvoicingContext } from '../context.js';
-import type { WithdrawalRecord } from './records.js';
-import { approvedDestination } from '../withdrawal-addresses/withdrawal-addresses.js';
-import { isZeroAddress, transferKey } from './withdrawal-rules.js';
-
-const refused = (message: string, path: string, detail: string, code: string): AppError =>
-  new AppError('unprocessable', message, [fieldDetail(path, detail, code)]);
-
-/** The wallet as the chain-watcher sees it now; every failure to read it is a 503 and nothing moves. */
-const readWallet = async (ctx: InvoicingContext, merchantId: string): Promise<MerchantWallet> => {
-  let wallet: MerchantWallet | null;
-  try {
-    wallet = await ctx.balances.walletBalances(merchantId);
-  } catch (err) {
-    if (!(err instanceof BalanceUnavailableError)) throw err;
-    ctx.logger.warn('wallet balance unavailable; withdrawal refused', { merchantId, err: err.message });
-    throw new AppError(
-      'unavailable',
-      'The wallet balance cannot be read right now; try again shortly',
-      [],
-      5,
-    );
-  }
-  if (!wallet) {
-    throw refused(
-      'The merchant has no wallet to withdraw from yet',
-      '',
-      'A wallet is assigned shortly after registration',
-      'no_wallet',
-    );
-  }
-  return wallet;
-};
-
-/** What the request names that the wallet cannot serve: another chain, a token the chain lacks, a bad destination. */
-const checkRequest = (wallet: MerchantWallet, body: CreateWithdrawalBody): void => {
-  if (body.blockchain && body.blockchain !== wallet.blockchain) {
-    throw refused(
-      `Withdrawals leave from the merchant wallet on ${wallet.blockchain}`,
-      'blockchain',
-      `The merchant's chain is ${wallet.blockchain}, not ${body.blockchain}`,
-      'unsupported_chain',
-    );
-  }
-  if (!wallet.balances.has(body.currency)) {
-    throw refused(
-      `${body.currency} is not available on ${wallet.blockchain}`,
-      'currency',
-      `Tokens on ${wallet.blockchain}: ${[...wallet.balances.keys()].join(', ') || 'none'}`,
-      'unsupported_token',
-    );
-  }
-  if (isZeroAddress(body.destination_address)) {
-    throw refused(
-      'The destination cannot be the zero address',
-      'destination_address',
-      'Tokens sent there are lost',
-      'invalid_destination',
-    );
-  }
-  if (body.destination_address.toLowerCase() === wallet.address.toLowerCase()) {
-    throw refused(
-      'The destination is the merchant wallet itself',
-      'destination_address',
-      'Name an address outside the merchant wallet',
-      'invalid_destination',
-    );
-  }
-};
-
-/**
- * Money leaves only for a merchant whose account address is confirmed, as this service learnt from
- * merchant.email_confirmed (or merchant.created, for accounts older than confirmation). A merchant it
- * has not heard of is refused too: it cannot know that one's address is confirmed.
- */
-const checkEmailConfirmed = async (ctx: InvoicingContext, merchantId: string): Promise<void> => {
-  const merchant = await findMerchant(ctx.db, merchantId);
-  if (merchant?.emailConfirmed) return;
-  const message = "Withdrawals wait until the account's e-mail address is confirmed";
-  throw new AppError('forbidden', message, [
-    fieldDetail('', 'Follow the link e-mailed at registration, or ask for a new one', 'email_not_confirmed'),
-  ]);
-};
 
 /**
  * POST /withdrawals(/api/create). The balance is read first, outside any transaction; then, holding
@@ -118,6 +41,14 @@ export const createWithdrawal = (
     create: () => decideWithdrawal(ctx, merchantId, body, requestKey),
   });
 
+/** What the request may take, checked before the lock; the balance was read outside any transaction. */
+interface CheckedRequest {
+  body: CreateWithdrawalBody;
+  wallet: MerchantWallet;
+  balanceReadAt: Date;
+  requestKey: RequestKey | undefined;
+}
+
 const decideWithdrawal = async (
   ctx: InvoicingContext,
   merchantId: string,
@@ -131,7 +62,7 @@ const decideWithdrawal = async (
   const balanceReadAt = await databaseNow(ctx.db);
   const wallet = await readWallet(ctx, merchantId);
   checkRequest(wallet, body);
-  const balance = decimalToBaseUnits(wallet.balances.get(body.currency)!);
+  const checked: CheckedRequest = { body, wallet, balanceReadAt, requestKey };
   let replayed = false;
   const withdrawal = await ctx.db.transaction(async (trx) => {
     await lockMerchantWithdrawals(trx, merchantId);
@@ -141,70 +72,9 @@ const decideWithdrawal = async (
       replayed = true;
       return made;
     }
-    // Again under the lock: a removal that committed meanwhile is seen here.
-    const destination = await approvedDestination(trx, merchantId, body.destination_address);
-    const committed = decimalToBaseUnits(
-      await committedOutflow(trx, merchantId, body.currency, wallet.blockchain, balanceReadAt),
-    );
-    const available = balance > committed ? balance - committed : 0n;
-    const availableText = `${baseUnitsToDecimal(available)} ${body.currency}`;
-    if (available === 0n) {
-      throw refused(
-        'Nothing is available to withdraw',
-        'amount',
-        `Available: ${availableText}`,
-        'nothing_available',
-      );
-    }
-    const gross = body.amount === undefined ? available : decimalToBaseUnits(body.amount);
-    if (gross > available) {
-      throw refused(
-        'The amount exceeds what is available to withdraw',
-        'amount',
-        `At most ${availableText} can be withdrawn now`,
-        'amount_exceeds_available',
-      );
-    }
-    const { fee, net } = splitFee(gross, ctx.fees);
-    if (net <= 0n) {
-      throw refused(
-        'The amount does not cover the withdrawal fee',
-        'amount',
-        `The fee is ${baseUnitsToDecimal(fee)} ${body.currency}; withdraw more than that`,
-        'amount_below_fee',
-      );
-    }
-    const created = await insertWithdrawal(trx, {
-      id: randomUUID(),
-      merchant_id: merchantId,
-      currency: body.currency,
-      blockchain: wallet.blockchain,
-      destination_address: destination.address,
-      treasury_address: ctx.treasuryAddress,
-      gross_amount: baseUnitsToDecimal(gross),
-      fee_amount: baseUnitsToDecimal(fee),
-      net_amount: baseUnitsToDecimal(net),
-      fee_rate: ctx.fees.rate,
-      request_key: requestKey?.key ?? null,
-      request_fingerprint: requestKey?.fingerprint ?? null,
-    });
-    await requestTransfers(trx, created);
-    await writeEvent(trx, 'withdrawal.requested', merchantId, {
-      withdrawalId: created.id,
-      merchantId,
-      amount: created.grossAmount,
-      fee: created.feeAmount,
-      netAmount: created.netAmount,
-      currency: created.currency,
-      blockchain: created.blockchain,
-      destinationAddress: created.destinationAddress,
-      treasuryAddress: created.treasuryAddress,
-      requestedAt: created.createdAt.toISOString(),
-    });
-    return created;
+    return recordWithdrawal(ctx, trx, merchantId, checked);
   });
   if (replayed) return withdrawal;
-  ctx.eventsCommitted();
   ctx.logger.info('withdrawal requested', {
     withdrawalId: withdrawal.id,
     amount: withdrawal.grossAmount,
@@ -215,24 +85,101 @@ const decideWithdrawal = async (
 };
 
 /**
+ * Under the merchant's lock: the destination still on the book, the split within what is available,
+ * then the withdrawal, both transfer commands and withdrawal.requested, written together.
+ */
+const recordWithdrawal = async (
+  ctx: InvoicingContext,
+  trx: Knex.Transaction,
+  merchantId: string,
+  { body, wallet, balanceReadAt, requestKey }: CheckedRequest,
+): Promise<WithdrawalRecord> => {
+  // Again under the lock: a removal that committed meanwhile is seen here.
+  const destination = await approvedDestination(trx, merchantId, body.destination_address);
+  const committed = await committedOutflow(trx, merchantId, body.currency, wallet.blockchain, balanceReadAt);
+  const balance = decimalToBaseUnits(wallet.balances.get(body.currency)!);
+  const { gross, fee, net } = splitWithinAvailable(ctx, body, balance - decimalToBaseUnits(committed));
+  const created = await insertWithdrawal(trx, {
+    id: randomUUID(),
+    merchant_id: merchantId,
+    currency: body.currency,
+    blockchain: wallet.blockchain,
+    destination_address: destination.address,
+    treasury_address: ctx.treasuryAddress,
+    gross_amount: baseUnitsToDecimal(gross),
+    fee_amount: baseUnitsToDecimal(fee),
+    net_amount: baseUnitsToDecimal(net),
+    fee_rate: ctx.fees.rate,
+    request_key: requestKey?.key ?? null,
+    request_fingerprint: requestKey?.fingerprint ?? null,
+  });
+  await requestTransfers(ctx, trx, created);
+  await announceRequested(ctx, trx, created);
+  return created;
+};
+
+/** The amount asked (everything available when none is), split into fee and net; refused past what is available. */
+const splitWithinAvailable = (
+  ctx: InvoicingContext,
+  body: CreateWithdrawalBody,
+  free: bigint,
+): FeeSplit & { gross: bigint } => {
+  const available = free > 0n ? free : 0n;
+  const availableText = `${baseUnitsToDecimal(available)} ${body.currency}`;
+  if (available === 0n) {
+    throw refused(
+      'Nothing is available to withdraw',
+      'amount',
+      `Available: ${availableText}`,
+      'nothing_available',
+    );
+  }
+  const gross = body.amount === undefined ? available : decimalToBaseUnits(body.amount);
+  if (gross > available) {
+    throw refused(
+      'The amount exceeds what is available to withdraw',
+      'amount',
+      `At most ${availableText} can be withdrawn now`,
+      'amount_exceeds_available',
+    );
+  }
+  const { fee, net } = splitFee(gross, ctx.fees);
+  if (net <= 0n) {
+    throw refused(
+      'The amount does not cover the withdrawal fee',
+      'amount',
+      `The fee is ${baseUnitsToDecimal(fee)} ${body.currency}; withdraw more than that`,
+      'amount_below_fee',
+    );
+  }
+  return { gross, fee, net };
+};
+
+const announceRequested = (ctx: InvoicingContext, trx: Knex.Transaction, w: WithdrawalRecord) =>
+  ctx.writeEvent(trx, 'withdrawal.requested', w.merchantId, {
+    ...withdrawalEventBase(w),
+    requestedAt: w.createdAt.toISOString(),
+  });
+
+/**
  * Both transfers at once, from the merchant wallet: the net amount to the destination and the fee to
  * the treasury. Each key is derived from the withdrawal id, so the chain-watcher sends each at most
  * once however often the command is delivered.
  */
-const requestTransfers = async (trx: Parameters<typeof writeEvent>[0], w: WithdrawalRecord) => {
+const requestTransfers = async (ctx: InvoicingContext, trx: Knex.Transaction, w: WithdrawalRecord) => {
   const common = {
     purpose: 'withdrawal' as const,
     merchantId: w.merchantId,
     blockchain: w.blockchain,
     token: w.currency,
   };
-  await writeEvent(trx, 'transfer.requested', w.merchantId, {
+  await ctx.writeEvent(trx, 'transfer.requested', w.merchantId, {
     ...common,
     idempotencyKey: transferKey(w.id, 'net'),
     amount: w.netAmount,
     toAddress: w.destinationAddress,
   });
-  await writeEvent(trx, 'transfer.requested', w.merchantId, {
+  await ctx.writeEvent(trx, 'transfer.requested', w.merchantId, {
     ...common,
     idempotencyKey: transferKey(w.id, 'fee'),
     amount: w.feeAmount,

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { lockWithdrawal, setLegTxHash, transitionWithdrawalRow, updateLeg } from './withdrawals-repo.js';
-import { writeEvent, type InvoicingContext } from '../context.js';
+import { lockWithdrawal, setLegTxHash, updateLeg } from './withdrawals-repo.js';
+import type { InvoicingContext } from '../context.js';
 import { basisOfWithdrawal, issueInvoiceIn } from '../invoices/issue-invoice.js';
-import type { Leg, WithdrawalRecord } from './records.js';
-import { legName, statusesLeadingTo } from './withdrawal-rules.js';
+import type { Leg } from './records.js';
+import { withdrawalEventBase } from './withdrawal-events.js';
+import { legName } from './withdrawal-rules.js';
 
 /**
  * The chain-watcher's reports on a withdrawal's two transfers. Each runs in the inbox transaction of
@@ -14,17 +15,9 @@ import { legName, statusesLeadingTo } from './withdrawal-rules.js';
 
 const other = (leg: Leg): Leg => (leg === 'net' ? 'fee' : 'net');
 
-const eventBase = (w: WithdrawalRecord) => ({
-  withdrawalId: w.id,
-  merchantId: w.merchantId,
-  amount: w.grossAmount,
-  fee: w.feeAmount,
-  netAmount: w.netAmount,
-  currency: w.currency,
-  blockchain: w.blockchain,
-  destinationAddress: w.destinationAddress,
-  treasuryAddress: w.treasuryAddress,
-});
+/** The first submission (or an outcome overtaking it) makes a requested withdrawal processing. */
+const startProcessing = (ctx: InvoicingContext, trx: Knex.Transaction, withdrawalId: string) =>
+  ctx.withdrawals.apply(trx, withdrawalId, 'process', { patch: { processing_at: trx.fn.now() } });
 
 /** transfer.submitted: the hash is known; the withdrawal is processing until both are confirmed. */
 export const recordSubmittedIn = async (
@@ -42,9 +35,7 @@ export const recordSubmittedIn = async (
   const moved = await updateLeg(trx, withdrawalId, leg, ['requested'], 'submitted', { txHash });
   // An outcome may overtake its submission; the hash is still worth keeping.
   if (!moved) await setLegTxHash(trx, withdrawalId, leg, txHash);
-  await transitionWithdrawalRow(trx, withdrawalId, ['requested'], 'processing', {
-    processing_at: trx.fn.now(),
-  });
+  await startProcessing(ctx, trx, withdrawalId);
 };
 
 /**
@@ -75,37 +66,34 @@ export const recordConfirmedIn = async (
     return { invoiceIssued: false };
   }
   if (moved[other(leg)].state !== 'confirmed') {
-    await transitionWithdrawalRow(trx, withdrawalId, ['requested'], 'processing', {
-      processing_at: trx.fn.now(),
-    });
+    await startProcessing(ctx, trx, withdrawalId);
     if (moved.status === 'failed') {
       // Money moved for a withdrawal that failed on its other transfer: an operator has to look at it.
       ctx.logger.error(`the ${legName(leg)} of a failed withdrawal was confirmed`, { withdrawalId, txHash });
     }
     return { invoiceIssued: false };
   }
-  const completed = await transitionWithdrawalRow(
-    trx,
-    withdrawalId,
-    statusesLeadingTo('completed'),
-    'completed',
-    {
-      completed_at: trx.fn.now(),
-    },
-  );
-  if (!completed) {
+  const outcome = await ctx.withdrawals.apply(trx, withdrawalId, 'complete', {
+    patch: { completed_at: trx.fn.now() },
+    events: (w) => ({
+      type: 'withdrawal.completed',
+      merchantId: w.merchantId,
+      data: {
+        ...withdrawalEventBase(w),
+        txHash: w.net.txHash!,
+        feeTxHash: w.fee.txHash!,
+        completedAt: w.completedAt!.toISOString(),
+      },
+    }),
+  });
+  if (!outcome.applied) {
     ctx.logger.error('both transfers confirmed for a withdrawal that cannot complete', {
       withdrawalId,
       status: moved.status,
     });
     return { invoiceIssued: false };
   }
-  await writeEvent(trx, 'withdrawal.completed', completed.merchantId, {
-    ...eventBase(completed),
-    txHash: completed.net.txHash!,
-    feeTxHash: completed.fee.txHash!,
-    completedAt: completed.completedAt!.toISOString(),
-  });
+  const completed = outcome.record;
   const invoice = await issueInvoiceIn(ctx, trx, basisOfWithdrawal(completed));
   ctx.logger.info('withdrawal completed', { withdrawalId, invoice: invoice.invoiceNumber });
   return { invoiceIssued: true };
@@ -139,11 +127,21 @@ export const recordFailedIn = async (
   const otherLeg = moved[other(leg)];
   const movedNote =
     otherLeg.state === 'confirmed' ? `; the ${legName(other(leg))} was confirmed (${otherLeg.txHash})` : '';
-  const failed = await transitionWithdrawalRow(trx, withdrawalId, statusesLeadingTo('failed'), 'failed', {
-    failure_reason: `The ${legName(leg)} failed: ${reason}${movedNote}`,
-    failed_at: trx.fn.now(),
+  const outcome = await ctx.withdrawals.apply(trx, withdrawalId, 'fail', {
+    patch: { failure_reason: `The ${legName(leg)} failed: ${reason}${movedNote}`, failed_at: trx.fn.now() },
+    events: (w) => ({
+      type: 'withdrawal.failed',
+      merchantId: w.merchantId,
+      data: {
+        ...withdrawalEventBase(w),
+        reason: w.failureReason!,
+        txHash: w.net.txHash,
+        feeTxHash: w.fee.txHash,
+        failedAt: w.failedAt!.toISOString(),
+      },
+    }),
   });
-  if (!failed) {
+  if (!outcome.applied) {
     ctx.logger.info('transfer.failed for a withdrawal already ended; recorded', {
       withdrawalId,
       leg,
@@ -151,13 +149,6 @@ export const recordFailedIn = async (
     });
     return;
   }
-  await writeEvent(trx, 'withdrawal.failed', failed.merchantId, {
-    ...eventBase(failed),
-    reason: failed.failureReason!,
-    txHash: failed.net.txHash,
-    feeTxHash: failed.fee.txHash,
-    failedAt: failed.failedAt!.toISOString(),
-  });
   const log =
     otherLeg.state === 'confirmed' ? ctx.logger.error.bind(ctx.logger) : ctx.logger.warn.bind(ctx.logger);
   log('withdrawal failed', { withdrawalId, leg, reason });

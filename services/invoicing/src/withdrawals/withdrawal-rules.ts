@@ -1,21 +1,25 @@
-import type { WithdrawalStatus } from '@stablepay/contracts';
+import { WithdrawalStatus } from '@stablepay/contracts';
+import { defineTransitions, nextStatuses, statusesLeadingTo as leadingTo } from '@stablepay/platform';
 import type { Leg } from './records.js';
 
+export type WithdrawalTransition = 'process' | 'complete' | 'fail';
+
 /**
- * Where each withdrawal status may go next: the first submission makes it processing, both
- * confirmations complete it, any failed transfer fails it.
+ * The withdrawal's transitions: the first submission makes it processing, both confirmations
+ * complete it, any failed transfer fails it.
  */
-export const WITHDRAWAL_TRANSITIONS: Readonly<Record<WithdrawalStatus, readonly WithdrawalStatus[]>> = {
-  requested: ['processing', 'completed', 'failed'],
-  processing: ['completed', 'failed'],
-  completed: [],
-  failed: [],
-};
+export const WITHDRAWAL_STATE_TRANSITIONS = defineTransitions<WithdrawalStatus, WithdrawalTransition>({
+  process: { from: ['requested'], to: 'processing' },
+  complete: { from: ['requested', 'processing'], to: 'completed' },
+  fail: { from: ['requested', 'processing'], to: 'failed' },
+});
+
+/** Where each withdrawal status may go next. */
+export const WITHDRAWAL_TRANSITIONS: Readonly<Record<WithdrawalStatus, readonly WithdrawalStatus[]>> =
+  nextStatuses(WITHDRAWAL_STATE_TRANSITIONS, WithdrawalStatus.options);
 
 export const statusesLeadingTo = (to: WithdrawalStatus): WithdrawalStatus[] =>
-  (Object.keys(WITHDRAWAL_TRANSITIONS) as WithdrawalStatus[]).filter((from) =>
-    WITHDRAWAL_TRANSITIONS[from].includes(to),
-  );
+  leadingTo(WITHDRAWAL_STATE_TRANSITIONS, to);
 
 /**
  * The chain-watcher's idempotency key of each transfer, derived from the withdrawal id: the same

@@ -14,7 +14,7 @@ import { date, dateOrNull, decimal, str, sumToDecimal, type Row } from '../db/ro
 
 type Db = Knex | Knex.Transaction;
 
-const toWithdrawal = (r: Row): WithdrawalRecord => ({
+export const toWithdrawal = (r: Row): WithdrawalRecord => ({
   id: String(r.id),
   merchantId: String(r.merchant_id),
   currency: r.currency as WithdrawalRecord['currency'],
@@ -180,22 +180,6 @@ export const setLegTxHash = async (db: Db, id: string, leg: Leg, txHash: string)
     .where({ id })
     .whereNull(`${leg}_tx_hash`)
     .update({ [`${leg}_tx_hash`]: txHash, updated_at: db.fn.now() });
-};
-
-/** Moves the withdrawal to `to` only from one of `from`, in the UPDATE itself. */
-export const transitionWithdrawalRow = async (
-  db: Db,
-  id: string,
-  from: readonly WithdrawalStatus[],
-  to: WithdrawalStatus,
-  patch: Record<string, unknown> = {},
-): Promise<WithdrawalRecord | undefined> => {
-  const rows = (await db(WITHDRAWALS)
-    .where({ id })
-    .whereIn('status', [...from])
-    .update({ ...patch, status: to, updated_at: db.fn.now() })
-    .returning('*')) as Row[];
-  return rows[0] ? toWithdrawal({ ...rows[0], invoice_id: null }) : undefined;
 };
 
 export interface WithdrawalQuery {
