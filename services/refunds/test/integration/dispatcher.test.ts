@@ -162,6 +162,7 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
         blockchain: 'BASE',
         createdAt: r.created_at,
         claimedAt: new Date(),
+        correlationId: null,
       };
     };
     const same = await Promise.all(
