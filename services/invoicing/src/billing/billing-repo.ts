@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { InvoiceLanguage, UpdateBillingProfileBody } from '@stablepay/contracts';
 import { BILLING_PROFILES } from '../db/migrations.js';
-import { date, type Row } from '../db/rows.js';
+import { column, firstOf, rowMapper } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -17,24 +17,23 @@ export interface StoredBillingProfile {
   updatedAt: Date;
 }
 
+const toProfile = rowMapper<StoredBillingProfile>({
+  legalName: column.text,
+  addressLine1: column.text,
+  addressLine2: column.str,
+  postalCode: column.text,
+  city: column.text,
+  country: column.text,
+  vatNumber: column.str,
+  language: column.oneOf(),
+  updatedAt: column.date,
+});
+
 export const findBillingProfile = async (
   db: Db,
   merchantId: string,
 ): Promise<StoredBillingProfile | undefined> => {
-  const r = (await db(BILLING_PROFILES).where({ merchant_id: merchantId }).first()) as Row | undefined;
-  return r
-    ? {
-        legalName: String(r.legal_name),
-        addressLine1: String(r.address_line1),
-        addressLine2: r.address_line2 === null ? null : String(r.address_line2),
-        postalCode: String(r.postal_code),
-        city: String(r.city),
-        country: String(r.country),
-        vatNumber: r.vat_number === null ? null : String(r.vat_number),
-        language: r.language as InvoiceLanguage,
-        updatedAt: date(r.updated_at),
-      }
-    : undefined;
+  return firstOf(db(BILLING_PROFILES).where({ merchant_id: merchantId }), toProfile);
 };
 
 export const saveBillingProfile = async (

@@ -1,49 +1,49 @@
 import type { Knex } from 'knex';
 import type { InvoiceStatus } from '@stablepay/contracts';
 import { INVOICE_SEQUENCES, INVOICES } from '../db/migrations.js';
-import { cents, date, dateOrNull, decimal, json, str, type Row } from '../db/rows.js';
+import { column, firstOf, rowMapper, type Row } from '../db/rows.js';
 import type { InvoiceParty, InvoiceRecord } from './records.js';
 
 type Db = Knex | Knex.Transaction;
 
-const toInvoice = (r: Row): InvoiceRecord => ({
-  id: String(r.id),
-  merchantId: String(r.merchant_id),
-  withdrawalId: String(r.withdrawal_id),
-  invoiceNumber: String(r.invoice_number),
-  prefix: String(r.prefix),
-  year: Number(r.year),
-  sequence: Number(r.sequence),
-  status: r.status as InvoiceRecord['status'],
-  issuedAt: date(r.issued_at),
-  currency: r.currency as InvoiceRecord['currency'],
-  blockchain: r.blockchain as InvoiceRecord['blockchain'],
-  grossAmount: decimal(r.gross_amount),
-  serviceFee: decimal(r.service_fee),
-  netAmount: decimal(r.net_amount),
-  feeRate: decimal(r.fee_rate),
-  eurRate: decimal(r.eur_rate),
-  eurRateDate: String(r.eur_rate_date),
-  eurRateSource: String(r.eur_rate_source),
-  serviceFeeEur: cents(r.service_fee_eur),
-  taxCase: r.tax_case as InvoiceRecord['taxCase'],
-  taxRateBp: Number(r.tax_rate_bp),
-  vatCountry: str(r.vat_country),
-  taxAmount: decimal(r.tax_amount),
-  taxAmountEur: cents(r.tax_amount_eur),
-  language: r.language as InvoiceRecord['language'],
-  seller: json<InvoiceParty>(r.seller),
-  customer: json<InvoiceParty>(r.customer),
-  destinationAddress: String(r.destination_address),
-  netTxHash: String(r.net_tx_hash),
-  feeTxHash: String(r.fee_tx_hash),
-  withdrawalCompletedAt: date(r.withdrawal_completed_at),
-  rectifiesInvoiceId: str(r.rectifies_invoice_id),
-  rectifiedByInvoiceId: str(r.rectified_by_invoice_id),
-  rectificationReason: str(r.rectification_reason),
-  rectifiesInvoiceNumber: str(r.rectifies_invoice_number),
-  pdfKey: String(r.pdf_key),
-  pdfStoredAt: dateOrNull(r.pdf_stored_at),
+const toInvoice = rowMapper<InvoiceRecord>({
+  id: column.text,
+  merchantId: column.text,
+  withdrawalId: column.text,
+  invoiceNumber: column.text,
+  prefix: column.text,
+  year: column.int,
+  sequence: column.int,
+  status: column.oneOf(),
+  issuedAt: column.date,
+  currency: column.oneOf(),
+  blockchain: column.oneOf(),
+  grossAmount: column.decimal,
+  serviceFee: column.decimal,
+  netAmount: column.decimal,
+  feeRate: column.decimal,
+  eurRate: column.decimal,
+  eurRateDate: column.text,
+  eurRateSource: column.text,
+  serviceFeeEur: column.cents,
+  taxCase: column.oneOf(),
+  taxRateBp: column.int,
+  vatCountry: column.str,
+  taxAmount: column.decimal,
+  taxAmountEur: column.cents,
+  language: column.oneOf(),
+  seller: column.json<InvoiceParty>,
+  customer: column.json<InvoiceParty>,
+  destinationAddress: column.text,
+  netTxHash: column.text,
+  feeTxHash: column.text,
+  withdrawalCompletedAt: column.date,
+  rectifiesInvoiceId: column.str,
+  rectifiedByInvoiceId: column.str,
+  rectificationReason: column.str,
+  rectifiesInvoiceNumber: column.str,
+  pdfKey: column.text,
+  pdfStoredAt: column.dateOrNull,
 });
 
 /** Invoices with the number of the invoice each rectifies, for views and PDFs. */
@@ -86,8 +86,7 @@ export const findInvoice = async (
 ): Promise<InvoiceRecord | undefined> => {
   const q = withRectified(db).where(`${INVOICES}.id`, id);
   if (merchantId !== undefined) q.andWhere(`${INVOICES}.merchant_id`, merchantId);
-  const row = (await q.first()) as Row | undefined;
-  return row ? toInvoice(row) : undefined;
+  return firstOf(q, toInvoice);
 };
 
 /** The invoice first issued for a withdrawal. */
@@ -95,11 +94,12 @@ export const findOriginalInvoice = async (
   db: Db,
   withdrawalId: string,
 ): Promise<InvoiceRecord | undefined> => {
-  const row = (await withRectified(db)
-    .where(`${INVOICES}.withdrawal_id`, withdrawalId)
-    .whereNull(`${INVOICES}.rectifies_invoice_id`)
-    .first()) as Row | undefined;
-  return row ? toInvoice(row) : undefined;
+  return firstOf(
+    withRectified(db)
+      .where(`${INVOICES}.withdrawal_id`, withdrawalId)
+      .whereNull(`${INVOICES}.rectifies_invoice_id`),
+    toInvoice,
+  );
 };
 
 /** The merchant's invoice locked until the transaction ends (a rectification at a time). */

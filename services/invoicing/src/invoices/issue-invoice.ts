@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterCommit } from '@stablepay/platform';
-import {
-  baseUnitsToDecimal,
-  decimalToBaseUnits,
-  type BlockchainName,
-  type Currency,
-  type InvoiceLanguage,
-} from '@stablepay/contracts';
+import { baseUnitsToDecimal, decimalToBaseUnits, type InvoiceLanguage } from '@stablepay/contracts';
 import { findBillingProfile } from '../billing/billing-repo.js';
 import { findMerchant } from '../projections/merchants-repo.js';
 import { insertInvoice, nextSequence } from './invoices-repo.js';
@@ -18,21 +12,25 @@ import type { InvoiceParty, InvoiceRecord } from './records.js';
 import type { WithdrawalRecord } from '../withdrawals/records.js';
 import { decideTax } from '../billing/tax.js';
 
-/** What an invoice is issued for: a completed withdrawal and the fee it took. */
-export interface InvoiceBasis {
-  merchantId: string;
-  withdrawalId: string;
-  currency: Currency;
-  blockchain: BlockchainName;
-  grossAmount: string;
-  serviceFee: string;
-  netAmount: string;
-  feeRate: string;
-  destinationAddress: string;
-  netTxHash: string;
-  feeTxHash: string;
-  completedAt: Date;
-}
+/**
+ * What an invoice is issued for: a completed withdrawal and the fee it took, in the invoice's own
+ * terms (an invoice being rectified is its own basis).
+ */
+export type InvoiceBasis = Pick<
+  InvoiceRecord,
+  | 'merchantId'
+  | 'withdrawalId'
+  | 'currency'
+  | 'blockchain'
+  | 'grossAmount'
+  | 'serviceFee'
+  | 'netAmount'
+  | 'feeRate'
+  | 'destinationAddress'
+  | 'netTxHash'
+  | 'feeTxHash'
+  | 'withdrawalCompletedAt'
+>;
 
 export const basisOfWithdrawal = (w: WithdrawalRecord): InvoiceBasis => ({
   merchantId: w.merchantId,
@@ -46,22 +44,7 @@ export const basisOfWithdrawal = (w: WithdrawalRecord): InvoiceBasis => ({
   destinationAddress: w.destinationAddress,
   netTxHash: w.net.txHash!,
   feeTxHash: w.fee.txHash!,
-  completedAt: w.completedAt!,
-});
-
-export const basisOfInvoice = (i: InvoiceRecord): InvoiceBasis => ({
-  merchantId: i.merchantId,
-  withdrawalId: i.withdrawalId,
-  currency: i.currency,
-  blockchain: i.blockchain,
-  grossAmount: i.grossAmount,
-  serviceFee: i.serviceFee,
-  netAmount: i.netAmount,
-  feeRate: i.feeRate,
-  destinationAddress: i.destinationAddress,
-  netTxHash: i.netTxHash,
-  feeTxHash: i.feeTxHash,
-  completedAt: i.withdrawalCompletedAt,
+  withdrawalCompletedAt: w.completedAt!,
 });
 
 /**
@@ -120,7 +103,7 @@ const numberAndInsert = async (
   const year = ctx.now().getUTCFullYear();
   const { customer, language } = await customerOf(trx, basis.merchantId);
   const tax = decideTax(ctx.seller.country, customer);
-  const rate = opts.rate ?? (await ctx.eurRates.rateFor(trx, basis.currency, basis.completedAt));
+  const rate = opts.rate ?? (await ctx.eurRates.rateFor(trx, basis.currency, basis.withdrawalCompletedAt));
   const feeUnits = decimalToBaseUnits(basis.serviceFee);
   const feeEurCents = toEurCents(feeUnits, rate.eurPerUnit);
   const sequence = await nextSequence(trx, ctx.invoicePrefix, year);
@@ -161,7 +144,7 @@ const numberAndInsert = async (
     destination_address: basis.destinationAddress,
     net_tx_hash: basis.netTxHash,
     fee_tx_hash: basis.feeTxHash,
-    withdrawal_completed_at: basis.completedAt,
+    withdrawal_completed_at: basis.withdrawalCompletedAt,
     rectifies_invoice_id: opts.rectifies?.id ?? null,
     rectification_reason: opts.reason ?? null,
     pdf_key: `${basis.merchantId}/${year}/${number}.pdf`,

@@ -2,7 +2,7 @@ import type { RectifyInvoiceBody } from '@stablepay/contracts';
 import { conflict, fieldDetail, notFound } from '@stablepay/platform';
 import { lockInvoice, markRectified } from './invoices-repo.js';
 import type { InvoicingContext } from '../context.js';
-import { basisOfInvoice, issueInvoiceIn } from './issue-invoice.js';
+import { issueInvoiceIn } from './issue-invoice.js';
 import type { InvoiceRecord } from './records.js';
 
 /**
@@ -30,7 +30,7 @@ export const rectifyInvoice = async (
       ]);
     }
     const rate = { eurPerUnit: original.eurRate, date: original.eurRateDate, source: original.eurRateSource };
-    const issued = await issueInvoiceIn(ctx, trx, basisOfInvoice(original), {
+    const issued = await issueInvoiceIn(ctx, trx, original, {
       rate,
       rectifies: original,
       reason: body.reason,

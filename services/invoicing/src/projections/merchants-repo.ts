@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { MERCHANTS } from '../db/migrations.js';
-import type { Row } from '../db/rows.js';
+import { column, firstOf, rowMapper } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -42,16 +42,15 @@ export const upsertMerchant = async (db: Db, m: MerchantProjection): Promise<voi
 export const confirmMerchantEmail = async (db: Db, merchantId: string): Promise<boolean> =>
   (await db(MERCHANTS).where({ merchant_id: merchantId }).update({ email_confirmed: true })) === 1;
 
+const toMerchant = rowMapper<MerchantProjection>({
+  merchantId: column.text,
+  publicId: column.text,
+  name: column.text,
+  email: column.text,
+  blockchain: column.text,
+  emailConfirmed: column.flag,
+});
+
 export const findMerchant = async (db: Db, merchantId: string): Promise<MerchantProjection | undefined> => {
-  const r = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as Row | undefined;
-  return r
-    ? {
-        merchantId: String(r.merchant_id),
-        publicId: String(r.public_id),
-        name: String(r.name),
-        email: String(r.email),
-        blockchain: String(r.blockchain),
-        emailConfirmed: r.email_confirmed === true,
-      }
-    : undefined;
+  return firstOf(db(MERCHANTS).where({ merchant_id: merchantId }), toMerchant);
 };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { WithdrawalAddressRecord } from './records.js';
 import { WITHDRAWAL_ADDRESSES } from '../db/migrations.js';
-import { date, type Row } from '../db/rows.js';
+import { column, firstOf, rowMapper, type Row } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -9,15 +9,15 @@ type Db = Knex | Knex.Transaction;
 const withUsable = (db: Db) =>
   db(WITHDRAWAL_ADDRESSES).select(`${WITHDRAWAL_ADDRESSES}.*`, db.raw('usable_from <= now() as usable'));
 
-const toAddress = (r: Row): WithdrawalAddressRecord => ({
-  id: String(r.id),
-  merchantId: String(r.merchant_id),
-  address: String(r.address),
-  label: String(r.label),
-  createdAt: date(r.created_at),
-  usableFrom: date(r.usable_from),
-  removedAt: r.removed_at == null ? null : date(r.removed_at),
-  usable: r.usable === true,
+const toAddress = rowMapper<WithdrawalAddressRecord>({
+  id: column.text,
+  merchantId: column.text,
+  address: column.text,
+  label: column.text,
+  createdAt: column.date,
+  usableFrom: column.date,
+  removedAt: column.dateOrNull,
+  usable: column.flag,
 });
 
 /** Added now, usable once `holdMs` has passed (both times from the database's clock). */
@@ -44,8 +44,7 @@ export const findWithdrawalAddress = async (
   merchantId: string,
   id: string,
 ): Promise<WithdrawalAddressRecord | undefined> => {
-  const row = (await withUsable(db).where({ id, merchant_id: merchantId }).first()) as Row | undefined;
-  return row ? toAddress(row) : undefined;
+  return firstOf(withUsable(db).where({ id, merchant_id: merchantId }), toAddress);
 };
 
 /** The entry on the book for an address (not removed), whatever its spelling. */
@@ -54,12 +53,13 @@ export const findLiveAddress = async (
   merchantId: string,
   address: string,
 ): Promise<WithdrawalAddressRecord | undefined> => {
-  const row = (await withUsable(db)
-    .where({ merchant_id: merchantId })
-    .whereRaw('lower(address) = ?', [address.toLowerCase()])
-    .whereNull('removed_at')
-    .first()) as Row | undefined;
-  return row ? toAddress(row) : undefined;
+  return firstOf(
+    withUsable(db)
+      .where({ merchant_id: merchantId })
+      .whereRaw('lower(address) = ?', [address.toLowerCase()])
+      .whereNull('removed_at'),
+    toAddress,
+  );
 };
 
 /** Entries on the book, oldest first. */

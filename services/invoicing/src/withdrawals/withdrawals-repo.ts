@@ -10,37 +10,38 @@ import {
 import type { Leg, LegState, WithdrawalRecord } from './records.js';
 import { INVOICES, WITHDRAWALS } from '../db/migrations.js';
 import { refundsOwed } from '../projections/refunds-in-flight-repo.js';
-import { date, dateOrNull, decimal, str, sumToDecimal, type Row } from '../db/rows.js';
+import { column, firstOf, date, dateOrNull, rowMapper, str, sumToDecimal, type Row } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 
-export const toWithdrawal = (r: Row): WithdrawalRecord => ({
-  id: String(r.id),
-  merchantId: String(r.merchant_id),
-  currency: r.currency as WithdrawalRecord['currency'],
-  blockchain: r.blockchain as WithdrawalRecord['blockchain'],
-  destinationAddress: String(r.destination_address),
-  treasuryAddress: String(r.treasury_address),
-  grossAmount: decimal(r.gross_amount),
-  feeAmount: decimal(r.fee_amount),
-  netAmount: decimal(r.net_amount),
-  feeRate: decimal(r.fee_rate),
-  status: r.status as WithdrawalRecord['status'],
-  failureReason: str(r.failure_reason),
-  net: {
-    state: r.net_state as LegState,
-    txHash: str(r.net_tx_hash),
-    confirmedAt: dateOrNull(r.net_confirmed_at),
-  },
-  fee: {
-    state: r.fee_state as LegState,
-    txHash: str(r.fee_tx_hash),
-    confirmedAt: dateOrNull(r.fee_confirmed_at),
-  },
-  invoiceId: str(r.invoice_id),
-  createdAt: date(r.created_at),
-  completedAt: dateOrNull(r.completed_at),
-  failedAt: dateOrNull(r.failed_at),
+/** One of the two transfers, from its `<leg>_` columns. */
+const legOf =
+  (leg: Leg) =>
+  (r: Row): WithdrawalRecord[Leg] => ({
+    state: r[`${leg}_state`] as LegState,
+    txHash: str(r[`${leg}_tx_hash`]),
+    confirmedAt: dateOrNull(r[`${leg}_confirmed_at`]),
+  });
+
+export const toWithdrawal = rowMapper<WithdrawalRecord>({
+  id: column.text,
+  merchantId: column.text,
+  currency: column.oneOf(),
+  blockchain: column.oneOf(),
+  destinationAddress: column.text,
+  treasuryAddress: column.text,
+  grossAmount: column.decimal,
+  feeAmount: column.decimal,
+  netAmount: column.decimal,
+  feeRate: column.decimal,
+  status: column.oneOf(),
+  failureReason: column.str,
+  net: { row: legOf('net') },
+  fee: { row: legOf('fee') },
+  invoiceId: column.str,
+  createdAt: column.date,
+  completedAt: column.dateOrNull,
+  failedAt: column.dateOrNull,
 });
 
 /** The withdrawal with the id of the invoice first issued for it (null until completed). */
@@ -120,15 +121,13 @@ export const findWithdrawalByRequestKey = async (
   db: Db,
   merchantId: string,
   requestKey: string,
-): Promise<MadeByKey<WithdrawalRecord> | undefined> => {
-  const row = (await withInvoice(db)
-    .where(`${WITHDRAWALS}.merchant_id`, merchantId)
-    .andWhere(`${WITHDRAWALS}.request_key`, requestKey)
-    .first()) as Row | undefined;
-  return row
-    ? { made: toWithdrawal(row), fingerprint: (row.request_fingerprint as string | null) ?? null }
-    : undefined;
-};
+): Promise<MadeByKey<WithdrawalRecord> | undefined> =>
+  firstOf(
+    withInvoice(db)
+      .where(`${WITHDRAWALS}.merchant_id`, merchantId)
+      .andWhere(`${WITHDRAWALS}.request_key`, requestKey),
+    (row) => ({ made: toWithdrawal(row), fingerprint: (row.request_fingerprint as string | null) ?? null }),
+  );
 
 /** Another merchant's withdrawal is simply not found. */
 export const findWithdrawal = async (
@@ -138,8 +137,7 @@ export const findWithdrawal = async (
 ): Promise<WithdrawalRecord | undefined> => {
   const q = withInvoice(db).where(`${WITHDRAWALS}.id`, id);
   if (merchantId !== undefined) q.andWhere(`${WITHDRAWALS}.merchant_id`, merchantId);
-  const row = (await q.first()) as Row | undefined;
-  return row ? toWithdrawal(row) : undefined;
+  return firstOf(q, toWithdrawal);
 };
 
 /** The withdrawal locked until the transaction ends: its transfer outcomes are applied one at a time. */

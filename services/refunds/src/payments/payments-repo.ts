@@ -1,23 +1,22 @@
 import type { Knex } from 'knex';
 import { PAYMENTS } from '../db/migrations.js';
-import { date, decimal, type Row } from '../db/rows.js';
+import { column, firstOf, rowMapper } from '../db/rows.js';
 import type { RefundablePayment } from './refundable-payment.js';
 
 type Db = Knex | Knex.Transaction;
 
-const toPayment = (r: Row): RefundablePayment => ({
-  paymentId: String(r.payment_id),
-  merchantId: String(r.merchant_id),
-  amount: decimal(r.amount),
-  receivedAmount:
-    r.received_amount === null || r.received_amount === undefined ? null : decimal(r.received_amount),
-  currency: r.currency as RefundablePayment['currency'],
-  status: r.status as RefundablePayment['status'],
-  blockchain: r.blockchain as RefundablePayment['blockchain'],
-  fromAddress: String(r.from_address),
-  txHash: String(r.tx_hash),
-  createdAt: date(r.payment_created_at),
-  completedAt: date(r.completed_at),
+const toPayment = rowMapper<RefundablePayment>({
+  paymentId: column.text,
+  merchantId: column.text,
+  amount: column.decimal,
+  receivedAmount: column.decimalOrNull,
+  currency: column.oneOf(),
+  status: column.oneOf(),
+  blockchain: column.oneOf(),
+  fromAddress: column.text,
+  txHash: column.text,
+  createdAt: { column: 'payment_created_at', read: column.date },
+  completedAt: column.date,
 });
 
 /**
@@ -51,9 +50,7 @@ export const findPayment = async (
   paymentId: string,
   merchantId: string,
 ): Promise<RefundablePayment | undefined> => {
-  const row = (await db(PAYMENTS).where({ payment_id: paymentId, merchant_id: merchantId }).first()) as
-    Row | undefined;
-  return row ? toPayment(row) : undefined;
+  return firstOf(db(PAYMENTS).where({ payment_id: paymentId, merchant_id: merchantId }), toPayment);
 };
 
 /**
@@ -65,9 +62,8 @@ export const lockPayment = async (
   paymentId: string,
   merchantId: string,
 ): Promise<RefundablePayment | undefined> => {
-  const row = (await trx(PAYMENTS)
-    .where({ payment_id: paymentId, merchant_id: merchantId })
-    .forUpdate()
-    .first()) as Row | undefined;
-  return row ? toPayment(row) : undefined;
+  return firstOf(
+    trx(PAYMENTS).where({ payment_id: paymentId, merchant_id: merchantId }).forUpdate(),
+    toPayment,
+  );
 };

@@ -2,29 +2,29 @@ import type { Knex } from 'knex';
 import { currentContext, type MadeByKey } from '@stablepay/platform';
 import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
 import { REFUNDS } from '../db/migrations.js';
-import { date, dateOrNull, decimal, str, sumToDecimal, type Row } from '../db/rows.js';
+import { column, firstOf, rowMapper, sumToDecimal, type Row } from '../db/rows.js';
 import type { RefundRecord } from './records.js';
 import { COMMITTED_REFUND_STATUSES } from './rules.js';
 
 type Db = Knex | Knex.Transaction;
 
-export const toRefund = (r: Row): RefundRecord => ({
-  id: String(r.id),
-  merchantId: String(r.merchant_id),
-  paymentId: String(r.payment_id),
-  amount: decimal(r.amount),
-  currency: r.currency as RefundRecord['currency'],
-  status: r.status as RefundRecord['status'],
-  destinationAddress: String(r.destination_address),
-  blockchain: r.blockchain as RefundRecord['blockchain'],
-  reason: r.reason as RefundRecord['reason'],
-  note: str(r.note),
-  txHash: str(r.tx_hash),
-  failureReason: str(r.failure_reason),
-  waitingForFunds: Boolean(r.waiting_for_funds),
-  createdAt: date(r.created_at),
-  updatedAt: date(r.updated_at),
-  completedAt: dateOrNull(r.completed_at),
+export const toRefund = rowMapper<RefundRecord>({
+  id: column.text,
+  merchantId: column.text,
+  paymentId: column.text,
+  amount: column.decimal,
+  currency: column.oneOf(),
+  status: column.oneOf(),
+  destinationAddress: column.text,
+  blockchain: column.oneOf(),
+  reason: column.oneOf(),
+  note: column.str,
+  txHash: column.str,
+  failureReason: column.str,
+  waitingForFunds: Boolean,
+  createdAt: column.date,
+  updatedAt: column.date,
+  completedAt: column.dateOrNull,
 });
 
 export interface NewRefundRow {
@@ -53,13 +53,11 @@ export const findRefundByRequestKey = async (
   db: Db,
   merchantId: string,
   requestKey: string,
-): Promise<MadeByKey<RefundRecord> | undefined> => {
-  const row = (await db(REFUNDS).where({ merchant_id: merchantId, request_key: requestKey }).first()) as
-    Row | undefined;
-  return row
-    ? { made: toRefund(row), fingerprint: (row.request_fingerprint as string | null) ?? null }
-    : undefined;
-};
+): Promise<MadeByKey<RefundRecord> | undefined> =>
+  firstOf(db(REFUNDS).where({ merchant_id: merchantId, request_key: requestKey }), (row) => ({
+    made: toRefund(row),
+    fingerprint: (row.request_fingerprint as string | null) ?? null,
+  }));
 
 /** With `merchantId`, another merchant's refund is simply not found. */
 export const findRefund = async (
@@ -69,8 +67,7 @@ export const findRefund = async (
 ): Promise<RefundRecord | undefined> => {
   const q = db(REFUNDS).where({ id });
   if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
-  const row = (await q.first()) as Row | undefined;
-  return row ? toRefund(row) : undefined;
+  return firstOf(q, toRefund);
 };
 
 export interface RefundQuery {
