@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { normalizeDecimal, type Currency } from '@stablepay/contracts';
+import type { Currency } from '@stablepay/contracts';
 import { REFUNDS } from '../db/migrations.js';
-import { date, sumToDecimal, type Row } from '../db/rows.js';
+import { column, rowMapper, sumToDecimal, type Row } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -18,6 +18,17 @@ export interface DueRefund {
   /** of the request that asked for the refund */
   correlationId: string | null;
 }
+
+const toDueRefund = rowMapper<DueRefund>({
+  id: column.text,
+  merchantId: column.text,
+  currency: column.oneOf(),
+  amount: column.decimal,
+  blockchain: column.text,
+  createdAt: column.date,
+  claimedAt: column.date,
+  correlationId: column.str,
+});
 
 /**
  * Leases refunds that have been pending for at least the hold time. The lease (a
@@ -43,17 +54,7 @@ export const claimDueRefunds = async (
     [opts.leaseMs, opts.holdSeconds, opts.limit],
   )) as { rows: Row[] };
   return result.rows
-    .map((r) => ({
-      id: String(r.id),
-      merchantId: String(r.merchant_id),
-      currency: r.currency as Currency,
-      amount: normalizeDecimal(String(r.amount)),
-      blockchain: String(r.blockchain),
-      createdAt: date(r.created_at),
-      claimedAt: date(r.claimed_at),
-      correlationId:
-        r.correlation_id === null || r.correlation_id === undefined ? null : String(r.correlation_id),
-    }))
+    .map(toDueRefund)
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
 };
 
