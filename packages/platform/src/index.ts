@@ -26,6 +26,8 @@ export * from './service-definition.js';
 export * from './http/routes.js';
 export * from './chains.js';
 export * from './http/internal-client.js';
+export * from './internal-client/route-client.js';
+export * from './internal-client/wallet-balances.js';
 export * from './http/request-key.js';
 export * from './messaging/group-commit.js';
 export * from './state-machine/index.js';

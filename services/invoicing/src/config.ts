@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EvmAddress, normalizeDecimal } from '@stablepay/contracts';
 import { baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
-import { isEuMember } from './domain/vat-rates.js';
+import { isEuMember } from './billing/vat-rates.js';
 
 /** A decimal with at most 6 fraction digits, kept as its canonical 6-decimal string. */
 const sixDecimals = z

@@ -7,17 +7,18 @@ export {
   chainWatcherBalances,
   type BalanceSource,
   type MerchantWallet,
-} from './clients/chain-watcher.js';
-export type { InvoicingContext, Seller } from './domain/context.js';
-export type { InvoiceParty, InvoiceRecord, WithdrawalRecord } from './domain/records.js';
-export { splitFee, toEurCents, vatIncluded, type FeePolicy } from './domain/amounts.js';
-export { decideTax, vatNumberProblem, type TaxDecision } from './domain/tax.js';
-export { EU_STANDARD_VAT_BP, isEuMember } from './domain/vat-rates.js';
-export { invoiceNumber } from './domain/issue-invoice.js';
-export { parseTransferKey, transferKey } from './domain/withdrawal-rules.js';
-export { invoiceDocument } from './pdf/invoice-document.js';
-export { renderInvoicePdf } from './pdf/render.js';
-export { LABELS, formatDecimal } from './pdf/labels.js';
+} from './withdrawals/balances.js';
+export type { InvoicingContext, Seller } from './context.js';
+export type { InvoiceParty, InvoiceRecord } from './invoices/records.js';
+export type { WithdrawalRecord } from './withdrawals/records.js';
+export { splitFee, toEurCents, vatIncluded, type FeePolicy } from './amounts.js';
+export { decideTax, vatNumberProblem, type TaxDecision } from './billing/tax.js';
+export { EU_STANDARD_VAT_BP, isEuMember } from './billing/vat-rates.js';
+export { invoiceNumber } from './invoices/issue-invoice.js';
+export { parseTransferKey, transferKey } from './withdrawals/withdrawal-rules.js';
+export { invoiceDocument } from './invoices/pdf/invoice-document.js';
+export { renderInvoicePdf } from './invoices/pdf/render.js';
+export { LABELS, formatDecimal } from './invoices/pdf/labels.js';
 export { eurPerUsd, parseEcbDaily } from './rates/ecb-feed.js';
 export { fixedEurRates, storedEcbRates, type EurRate, type EurRateSource } from './rates/eur-rates.js';
 export { localStorage } from './storage/local.js';

@@ -1,18 +1,24 @@
-import { defineService, type Worker } from '@stablepay/platform';
-import { chainWatcherBalances, type BalanceSource } from './clients/chain-watcher.js';
+import { defineService } from '@stablepay/platform';
 import { loadInvoicingConfig, type InvoicingConfig } from './config.js';
+import {
+  invoicingEventWriter,
+  type InvoicePdfContext,
+  type InvoicingContext,
+  type Seller,
+} from './context.js';
 import { invoicingMigrations } from './db/migrations.js';
-import type { InvoicingContext, Seller } from './domain/context.js';
-import { invoicingRoutes } from './http/routes.js';
+import { pdfWorker } from './invoices/pdf-worker.js';
+import { renderInvoicePdf } from './invoices/pdf/render.js';
 import { createInvoicingMetrics } from './metrics.js';
-import { projectionHandlers } from './messaging/projection-handlers.js';
-import { transferHandlers } from './messaging/transfer-handlers.js';
-import { renderInvoicePdf } from './pdf/render.js';
-import { ecbRatesWorker } from './rates/ecb-feed.js';
-import { fixedEurRates, storedEcbRates, type EurRateSource } from './rates/eur-rates.js';
+import { projectionHandlers } from './projections/projection-handlers.js';
+import type { EurRateSource } from './rates/eur-rates.js';
+import { eurRatesFromConfig, eurRateWorkers } from './rates/from-config.js';
+import { invoicingRoutes } from './routes.js';
 import { storageFromConfig } from './storage/from-config.js';
 import type { InvoiceStorage } from './storage/storage.js';
-import { pdfWorker } from './workers/pdf-worker.js';
+import { chainWatcherBalances, type BalanceSource } from './withdrawals/balances.js';
+import { transferHandlers } from './withdrawals/transfer-handlers.js';
+import { withdrawalMachine } from './withdrawals/withdrawal-machine.js';
 
 export interface InvoicingOptions {
   /** Where merchant wallet balances come from; the chain-watcher's internal API by default. */
@@ -46,16 +52,18 @@ export const invoicingService = defineService({
   loadConfig: loadInvoicingConfig,
   build: ({ config, deps, eventsCommitted }, options: InvoicingOptions) => {
     const storage = options.storage ?? storageFromConfig(config);
-    const eurRates =
-      options.eurRates ??
-      (config.EUR_RATE_SOURCE === 'ecb' ? storedEcbRates() : fixedEurRates({ USDC: config.EUR_RATE_USDC }));
-    const context: InvoicingContext = {
+    const pdfContext: InvoicePdfContext = {
       db: deps.db,
       logger: deps.logger,
+      writeEvent: invoicingEventWriter(eventsCommitted),
+      storage,
+      renderPdf: renderInvoicePdf,
+    };
+    const pdfs = pdfWorker(pdfContext, config.PDF_POLL_MS);
+    const context: InvoicingContext = {
+      ...pdfContext,
       metrics: createInvoicingMetrics(deps.metrics, deps.db),
       now: options.now ?? (() => new Date()),
-      eventsCommitted,
-      // The context wakes the PDF worker and the worker needs the context: this runs once both exist.
       invoicesIssued: () => pdfs.wake(),
       balances: options.balances ?? chainWatcherBalances(config),
       fees: { rate: config.WITHDRAWAL_FEE_RATE, minimum: config.WITHDRAWAL_FEE_MIN },
@@ -63,30 +71,14 @@ export const invoicingService = defineService({
       addressHoldMs: config.WITHDRAWAL_ADDRESS_HOLD,
       invoicePrefix: config.INVOICE_PREFIX,
       seller: sellerOf(config),
-      eurRates,
-      storage,
-      renderPdf: renderInvoicePdf,
+      eurRates: options.eurRates ?? eurRatesFromConfig(config),
+      withdrawals: withdrawalMachine(pdfContext.writeEvent),
     };
-    const pdfs = pdfWorker(context, config.PDF_POLL_MS);
-    const workers: Worker[] = [pdfs];
-    if (config.EUR_RATE_SOURCE === 'ecb' && !options.eurRates) {
-      workers.push(
-        ecbRatesWorker({
-          db: deps.db,
-          url: config.ECB_RATES_URL,
-          intervalMs: config.ECB_REFRESH_MS,
-          timeoutMs: 10_000,
-          logger: deps.logger,
-        }),
-      );
-    }
     return {
       routes: invoicingRoutes(context),
       consumers: { ...projectionHandlers(), ...transferHandlers(context) },
       addressedAs: 'withdrawal',
-      workers,
-      // A completion commits its invoice: render it now rather than at the next poll.
-      afterConsume: () => pdfs.wake(),
+      workers: [pdfs, ...eurRateWorkers(config, deps, options.eurRates)],
       readiness: [{ name: 'invoice storage', check: () => storage.check() }],
       close: () => storage.close?.(),
       context,

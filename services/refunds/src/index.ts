@@ -7,14 +7,14 @@ export {
   chainWatcherBalances,
   type BalanceSource,
   type WalletBalances,
-} from './clients/chain-watcher.js';
-export type { RefundsContext } from './domain/context.js';
-export type { RefundablePayment, RefundRecord } from './domain/records.js';
+} from './dispatch/balances.js';
+export type { RefundsContext } from './context.js';
+export type { RefundRecord } from './refunds/records.js';
+export { merchantChainOf, type RefundablePayment } from './payments/refundable-payment.js';
 export {
   COMMITTED_REFUND_STATUSES,
   REFUND_TRANSITIONS,
-  fundsCover,
-  merchantChainOf,
   refundableRemainder,
   withinRefundWindow,
-} from './domain/rules.js';
+} from './refunds/rules.js';
+export { fundsCover } from './dispatch/decide-dispatch.js';

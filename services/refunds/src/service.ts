@@ -1,13 +1,13 @@
 import { defineService } from '@stablepay/platform';
-import { chainWatcherBalances, type BalanceSource } from './clients/chain-watcher.js';
-import { paymentsApi, type PaymentSource } from './clients/payments.js';
+import { chainWatcherBalances, type BalanceSource } from './dispatch/balances.js';
+import { paymentsApi, type PaymentSource } from './payments/payments-client.js';
 import { loadRefundsConfig } from './config.js';
 import { refundsMigrations } from './db/migrations.js';
-import type { RefundsContext } from './domain/context.js';
-import { refundsRoutes } from './http/refunds/routes.js';
-import { paymentProjectionHandlers } from './messaging/payment-handlers.js';
-import { transferHandlers } from './messaging/transfer-handlers.js';
-import { dispatcherOptions, dispatcherWorker } from './workers/dispatcher.js';
+import { refundsRecording, type RefundsContext } from './context.js';
+import { refundsRoutes } from './refunds/routes.js';
+import { paymentProjectionHandlers } from './payments/payment-handlers.js';
+import { transferHandlers } from './dispatch/transfer-handlers.js';
+import { dispatcherOptions, dispatcherWorker } from './dispatch/dispatcher.js';
 
 export interface RefundsOptions {
   /** Where merchant wallet balances come from; the chain-watcher's internal API by default. */
@@ -30,13 +30,13 @@ export const refundsService = defineService({
       logger: deps.logger,
       refundWindowDays: config.REFUND_WINDOW_DAYS,
       now: () => new Date(),
-      eventsCommitted,
+      ...refundsRecording(eventsCommitted),
       payments: options.payments ?? paymentsApi(config),
     };
     const balances = options.balances ?? chainWatcherBalances(config);
     return {
       routes: refundsRoutes(context),
-      consumers: { ...paymentProjectionHandlers(deps.logger), ...transferHandlers(deps.logger) },
+      consumers: { ...paymentProjectionHandlers(deps.logger), ...transferHandlers(context) },
       addressedAs: 'refund',
       workers: [dispatcherWorker(context, balances, dispatcherOptions(config))],
       context,

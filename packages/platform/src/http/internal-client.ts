@@ -1,10 +1,4 @@
 import type { z } from 'zod';
-import {
-  InternalBalancesResponse,
-  normalizeDecimal,
-  type BlockchainName,
-  type Currency,
-} from '@stablepay/contracts';
 import { INTERNAL_TOKEN_HEADER, signInternalToken } from '../auth/internal-token.js';
 import { currentContext } from '../context.js';
 
@@ -77,43 +71,4 @@ export const callInternal = async <S extends z.ZodType>(
   if (!parsed.success)
     throw new InternalCallError(`${call.service} answered with an unexpected ${call.what} shape`, res.status);
   return parsed.data;
-};
-
-/** A merchant wallet's balances as the chain-watcher reports them, amounts as 6-decimal strings. */
-export interface WalletBalancesAnswer {
-  address: string;
-  blockchain: BlockchainName;
-  /** one entry per token the wallet's chain has; a token it lacks is absent */
-  balances: ReadonlyMap<Currency, string>;
-}
-
-/**
- * The chain-watcher's `GET /internal/wallets/:merchantId/balances`, read by every service that
- * decides whether a merchant's funds cover an outgoing transfer (refunds, withdrawals). Null when the
- * merchant has no wallet; an InternalCallError when the answer cannot be had or trusted.
- */
-export const fetchWalletBalances = async (opts: {
-  baseUrl: string;
-  secret: string;
-  timeoutMs: number;
-  merchantId: string;
-}): Promise<WalletBalancesAnswer | null> => {
-  const answer = await callInternal({
-    service: 'chain-watcher',
-    baseUrl: opts.baseUrl,
-    path: `internal/wallets/${encodeURIComponent(opts.merchantId)}/balances`,
-    secret: opts.secret,
-    timeoutMs: opts.timeoutMs,
-    schema: InternalBalancesResponse,
-    what: 'balance',
-    absentOn: [404],
-  });
-  if (!answer) return null;
-  const balances = new Map<Currency, string>();
-  try {
-    for (const b of answer.data.balances) balances.set(b.token, normalizeDecimal(b.amount));
-  } catch {
-    throw new InternalCallError('chain-watcher answered with an amount of more than 6 decimals');
-  }
-  return { address: answer.data.address, blockchain: answer.data.blockchain, balances };
 };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { baseUnitsToDecimal } from '@stablepay/contracts';
 import { loopWorker, type Logger, type LoopWorker } from '@stablepay/platform';
-import { divRound } from '../domain/amounts.js';
+import { divRound } from '../amounts.js';
 import { EUR_RATES } from '../db/migrations.js';
 
 /** One day of the ECB feed: USD per EUR, as published. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Currency, TransferPurpose } from '@stablepay/contracts';
+import type { Currency, TransferPurpose, Withdrawal, WithdrawalAddress } from '@stablepay/contracts';
 import type { Knex } from 'knex';
 import {
   AmqpBus,
@@ -46,12 +46,12 @@ export interface Harness extends ServiceUnderTest<InvoicingConfig, InvoicingCont
   /** Calls as the merchant's API key (`key`) or dashboard session (`jwt`). */
   as(m: TestMerchant, method: string, path: string, body?: unknown, via?: 'key' | 'jwt'): Promise<CallResult>;
   /** Adds an address to the merchant's withdrawal address book, as the gateway forwards a confirmed add. */
-  approve(m: TestMerchant, address?: string, label?: string): Promise<Record<string, any>>;
+  approve(m: TestMerchant, address?: string, label?: string): Promise<WithdrawalAddress>;
   /**
    * Creates a withdrawal through the API and returns its view (asserting 201); a destination the
    * body does not name is a new address, approved first.
    */
-  withdraw(m: TestMerchant, body?: Record<string, unknown>): Promise<Record<string, any>>;
+  withdraw(m: TestMerchant, body?: Record<string, unknown>): Promise<Withdrawal>;
   /** Plays the chain-watcher: reports on one of a withdrawal's transfers, routed as its relay does. */
   report(
     m: TestMerchant,
@@ -62,7 +62,7 @@ export interface Harness extends ServiceUnderTest<InvoicingConfig, InvoicingCont
   ): Promise<string>;
   /** Both transfers submitted and confirmed: the withdrawal completes and its invoice is issued. */
   complete(m: TestMerchant, withdrawalId: string): Promise<{ net: string; fee: string }>;
-  waitForStatus(m: TestMerchant, withdrawalId: string, status: string): Promise<Record<string, any>>;
+  waitForStatus(m: TestMerchant, withdrawalId: string, status: string): Promise<Withdrawal>;
   /** Waits until the withdrawal's invoice exists and its PDF is stored; returns the invoice view. */
   waitForInvoice(m: TestMerchant, withdrawalId: string): Promise<Record<string, any>>;
   /** Another instance of the service on the same database and broker prefix. */

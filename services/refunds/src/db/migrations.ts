@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { RefundReason, RefundStatus } from '@stablepay/contracts';
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
-import { receivedAmountMigration } from './received-amount-migration.js';
 
 export const PAYMENTS = 'refundable_payments';
 export const REFUNDS = 'refunds';
@@ -104,6 +103,19 @@ const refundRequestFingerprintsMigration: Migration = {
     // refused. Refunds made before it have none and are taken as the same request.
     await db.schema.alterTable(REFUNDS, (t) => {
       t.text('request_fingerprint');
+    });
+  },
+};
+
+/**
+ * What the chain showed reached the merchant wallet: the refund ceiling. Rows projected before it
+ * was kept have none, and are held to their amount as before.
+ */
+const receivedAmountMigration: Migration = {
+  name: '0006_refundable_received_amount',
+  async up(db) {
+    await db.schema.alterTable(PAYMENTS, (t) => {
+      t.decimal('received_amount', 20, 6);
     });
   },
 };

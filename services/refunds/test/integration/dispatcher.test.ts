@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { quietLogger, waitFor, type EventObserver } from '@stablepay/platform/testing';
-import type { DueRefund } from '../../src/db/dispatch-repo.js';
-import { decideDispatch } from '../../src/domain/dispatch.js';
-import type { RefundsContext } from '../../src/index.js';
+import type { DueRefund } from '../../src/dispatch/dispatch-repo.js';
+import { decideDispatch } from '../../src/dispatch/decide-dispatch.js';
+import { refundsRecording, type RefundsContext } from '../../src/context.js';
 import {
   createRefund,
   newMerchant,
@@ -148,7 +148,8 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
       logger: quietLogger('race'),
       refundWindowDays: 180,
       now: () => new Date(),
-      eventsCommitted: () => undefined,
+      payments: { currentPayment: async () => null },
+      ...refundsRecording(() => undefined),
     };
     const rows = await h.db('refunds').whereIn('id', [a, b]);
     const due = (id: string): DueRefund => {
@@ -161,6 +162,7 @@ describe('refund dispatcher (PostgreSQL + RabbitMQ)', function () {
         blockchain: 'BASE',
         createdAt: r.created_at,
         claimedAt: new Date(),
+        correlationId: null,
       };
     };
     const same = await Promise.all(

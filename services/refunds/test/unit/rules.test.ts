@@ -9,9 +9,9 @@ import {
   refundableRemainder,
   withinRefundWindow,
 } from '../../src/index.js';
-import { defaultRefundUnits, statusesLeadingTo } from '../../src/domain/rules.js';
-import { toRefundablePayment, toRefundableShortfall } from '../../src/domain/payment-projection.js';
-import { likePattern } from '../../src/db/refunds-repo.js';
+import { defaultRefundUnits, statusesLeadingTo } from '../../src/refunds/rules.js';
+import { toRefundablePayment, toRefundableShortfall } from '../../src/payments/payment-projection.js';
+import { likePattern } from '../../src/refunds/refunds-repo.js';
 
 const DAY_MS = 86_400_000;
 
