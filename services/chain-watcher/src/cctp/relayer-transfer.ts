@@ -1,0 +1,326 @@
+import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
+import { Transaction, getAddress, keccak256, toUtf8Bytes } from 'ethers';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { addressTopic, decodeTransfer, type TokenTransfer } from '../chain/erc20.js';
+import {
+  AUTHORIZATION_USED_TOPIC,
+  TRANSFER_WITH_AUTHORIZATION_TYPES,
+  authorizationState,
+  blacklisted,
+  encodeTransferWithAuthorization,
+  findAuthorizationEvent,
+  tokenRefusal,
+} from '../chain/fiat-token.js';
+import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
+import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../migrations/migrations.js';
+import { listRelayTransactions, type RelayTransaction } from '../relayer/relay-transactions-repo.js';
+import { recordPaymentIn } from '../ledger/journals.js';
+import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import { tokenDomain } from '../transfers/attempts.js';
+import { amountText, pausedNote } from '../transfers/rules.js';
+import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
+import { deepEnough } from './steps.js';
+import {
+  broadcastRelayTransaction,
+  crashAt,
+  estimateOrRevert,
+  flushUnsent,
+  followRelayTransactions,
+  minedRelayTransactions,
+  storeFirstRelayTransaction,
+} from './relayer-sender.js';
+import { sameAddress } from '../chain/same-address.js';
+
+/**
+ * The EIP-3009 nonce of a payment's transfer from the relay wallet: every authorization ever signed
+ * for the payment carries it, so the token moves the funds at most once, whatever was retried.
+ */
+export const relayAuthorizationNonce = (paymentId: string): string =>
+  keccak256(toUtf8Bytes(`stablepay:cctp-relay:${paymentId}`));
+
+const usdcOf = (r: RelayRoute) => getAddress(r.destination.tokens.USDC!);
+
+/** Why the token refuses the relay's transfer for good; paused (temporary) is answered before. */
+const refusalReason = async (r: RelayRoute, kind: string, message: string, value: bigint) => {
+  if (kind === 'blacklisted') {
+    const listed = (await blacklisted(r.destinationRpc, usdcOf(r), [r.relay, r.merchant])) ?? [];
+    const who = listed.length > 0 ? listed.join(' and ') : `${r.relay} or ${r.merchant}`;
+    return `the USDC contract on ${r.destination.name} refuses the transfer to the merchant wallet ${r.merchant}: ${who} is on the issuer's blacklist`;
+  }
+  if (kind === 'insufficient_balance') {
+    return `the relay wallet ${r.relay} holds less than the ${amountText(value, 'USDC')} due to the merchant`;
+  }
+  return `the USDC contract on ${r.destination.name} refuses the transfer to the merchant: ${message}`;
+};
+
+/**
+ * Signs a fresh authorization (relay → merchant, merchantReceives) and sends it, after asking the
+ * token what it says to it: paused, the payment waits (a pause passes); refused for good, it fails
+ * with the token's reason and nothing is sent.
+ */
+const sendTransfer = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+  r: RelayRoute,
+  after: number,
+): Promise<CctpOutcome> => {
+  const value = p.merchantReceivesUnits!;
+  if (!relayKeyHeld(ctx, r))
+    return fail('transfer_failed', `the key of the relay wallet ${r.relay} is no longer configured`);
+  if (p.mintedUnits !== null && p.mintedUnits < value) {
+    return fail(
+      'underpaid',
+      `the mint delivered ${amountText(p.mintedUnits, 'USDC')} to the relay wallet; the merchant is due ${amountText(value, 'USDC')}`,
+    );
+  }
+  const rpc = r.destinationRpc;
+  const token = usdcOf(r);
+  const auth = {
+    from: r.relay,
+    to: r.merchant,
+    value,
+    validAfter: 0n,
+    validBefore: BigInt(Math.floor((Date.now() + ctx.transfers.authorizationTtlMs) / 1000)),
+    nonce: relayAuthorizationNonce(p.paymentId),
+  };
+  const signature = ctx.relayers.signTypedData(
+    r.destination.chainId,
+    await tokenDomain(ctx, rpc, token),
+    TRANSFER_WITH_AUTHORIZATION_TYPES,
+    { ...auth },
+  );
+  const data = encodeTransferWithAuthorization(auth, signature);
+  const estimate = await estimateOrRevert(rpc, { from: r.relay, to: token, data });
+  if ('revert' in estimate) {
+    const refusal = tokenRefusal(estimate.revert);
+    if (refusal.kind === 'paused') return waitFor(pausedNote('USDC', r.destination.name));
+    if (refusal.kind === 'authorization_spent') return waitFor('transferred meanwhile', { steady: true });
+    return fail('transfer_failed', await refusalReason(r, refusal.kind, refusal.message, value));
+  }
+  const tx = await storeFirstRelayTransaction(ctx, p, rpc, r.destination, {
+    action: 'transfer',
+    to: token,
+    data,
+    gasEstimate: estimate.gas,
+    after,
+  });
+  if (!tx) return waitFor('another worker sends the transfer', { steady: true });
+  crashAt(ctx, 'transfer_signed');
+  await broadcastRelayTransaction(ctx, rpc, tx);
+  return waitFor('transfer sent', { steady: true });
+};
+
+/**
+ * The authorization is spent: the transfer happened (only this service signs for the relay wallet,
+ * always for this payment under this nonce). Its transaction is found, checked and recorded.
+ */
+const settleTransfer = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+  r: RelayRoute,
+  txs: RelayTransaction[],
+): Promise<CctpOutcome | undefined> => {
+  const rpc = r.destinationRpc;
+  const value = p.merchantReceivesUnits!;
+  await flushUnsent(ctx, rpc, txs);
+  let txHash = (await minedRelayTransactions(rpc, txs)).find((m) => m.receipt.status === 1)?.tx.txHash;
+  if (!txHash) {
+    const head = await rpc.blockNumber();
+    const found = await findAuthorizationEvent(
+      rpc,
+      usdcOf(r),
+      r.relay,
+      relayAuthorizationNonce(p.paymentId),
+      p.mintBlock ?? p.mintSearchFrom ?? 0,
+      head,
+      ctx.transfers.logWindowBlocks,
+    );
+    if (found?.kind === 'canceled')
+      return fail('transfer_failed', `the relay's authorization was cancelled (transaction ${found.txHash})`);
+    txHash = found?.txHash;
+  }
+  if (!txHash) return waitFor('the authorization is spent; its transaction is not found yet');
+  const receipt = await rpc.receipt(txHash);
+  if (!receipt) return waitFor('transfer receipt not readable yet');
+  const paid = receipt.logs
+    .map(decodeTransfer)
+    .find(
+      (t) =>
+        t?.token === usdcOf(r) && t.from === r.relay && t.to === getAddress(r.merchant) && t.value === value,
+    );
+  if (!paid)
+    return fail(
+      'transfer_failed',
+      `transaction ${txHash} spent the authorization without paying the merchant`,
+    );
+  if (!(await deepEnough(rpc, r.destination, receipt.blockNumber)))
+    return waitFor('transfer confirmations', { steady: true });
+  const transferTxHash = txHash;
+  await ctx.db.transaction(async (trx) => {
+    const moved = await advanceCctp(trx, p.paymentId, 'transfer', 'done', {
+      transferTxHash,
+      transferBlock: receipt.blockNumber,
+    });
+    if (!moved) return;
+    await recordPaymentIn(
+      trx,
+      {
+        merchantId: p.merchantId,
+        chainId: r.destination.chainId,
+        blockchain: r.destination.name,
+        token: 'USDC',
+        walletAddress: r.merchant,
+        txHash: transferTxHash,
+        logIndex: paid.logIndex,
+        amount: value,
+        blockNumber: receipt.blockNumber,
+      },
+      p.paymentId,
+    );
+    await writeEvent(trx, EventTypes.ChainCctpTransferred, p.merchantId, {
+      paymentId: p.paymentId,
+      transferTxHash,
+      toAddress: r.merchant,
+      amount: baseUnitsToDecimal(value),
+      blockNumber: receipt.blockNumber,
+      ...(p.burnedUnits !== null && p.burnedUnits >= value
+        ? { cctpFeeAmount: baseUnitsToDecimal(p.burnedUnits - value) }
+        : {}),
+    });
+  });
+  ctx.eventsCommitted();
+  ctx.logger.info('relay paid the merchant', { paymentId: p.paymentId, txHash: transferTxHash });
+  return undefined;
+};
+
+/**
+ * Transfer step: merchantReceives from the relay wallet to the merchant wallet, as an EIP-3009
+ * authorization of the relay submitted by the relay itself. The authorization nonce is asked first,
+ * before sending and after any restart: once spent, the transfer is found rather than sent again.
+ */
+export const advanceRelayTransfer = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+  r: RelayRoute,
+): Promise<CctpOutcome | undefined> => {
+  const rpc = r.destinationRpc;
+  const txs = await listRelayTransactions(ctx.db, p.paymentId, 'transfer');
+  if (await authorizationState(rpc, usdcOf(r), r.relay, relayAuthorizationNonce(p.paymentId)))
+    return settleTransfer(ctx, p, r, txs);
+  if (txs.length === 0) return sendTransfer(ctx, p, r, 0);
+  const data = Transaction.from(txs.at(-1)!.rawTx).data;
+  const progress = await followRelayTransactions(ctx, p, rpc, r.destination, txs, data);
+  if (progress.kind === 'waiting') return waitFor(progress.note, { steady: true });
+  if (progress.kind === 'succeeded') return waitFor('transfer mined', { steady: true });
+  // Reverted with the authorization unused (a pause, an expired authorization, a blacklisting): a
+  // fresh authorization is judged and, if it passes, sent under a new nonce.
+  return sendTransfer(ctx, p, r, txs.length);
+};
+
+/** A token transfer seen on a chain, in the transaction that made it. */
+export type SeenTransfer = TokenTransfer & { txHash: string };
+
+/**
+ * Which of `transfers` are this service's own relay → merchant transfers, the last step of the
+ * legacy relayer flow, and the payment each one pays (by transaction hash). Such a transfer is the
+ * payment's `merchant_transfer_tx_hash`, not money nobody recorded, so the transfer scanner leaves
+ * it out. Recognised, from the surest fact down:
+ * - a transfer transaction the service signed for a payment (every one is stored before it is
+ *   broadcast, so it is known before its block can be confirmed), moving funds from that payment's
+ *   relay wallet to its merchant wallet;
+ * - the payment's recorded transfer (someone else may submit the relay's signed authorization);
+ * - while the payment is still at its transfer step, the relay's authorization used in the
+ *   transaction: its nonce is derived from the payment id (relayAuthorizationNonce), so it names
+ *   the one payment it can pay.
+ * Reads the chain (one receipt) only for a transfer from the chain's relay wallet that the first two
+ * do not explain; call it outside any database transaction.
+ */
+export const ownRelayTransfers = async (
+  ctx: WatcherContext,
+  rpc: ChainRpc,
+  transfers: readonly SeenTransfer[],
+): Promise<Map<string, string>> => {
+  const own = new Map<string, string>();
+  if (transfers.length === 0) return own;
+  const chainId = rpc.chain.chainId;
+  const hashes = [...new Set(transfers.map((t) => t.txHash.toLowerCase()))];
+  const signed = (await ctx
+    .db(`${CCTP_RELAY_TRANSACTIONS} as t`)
+    .join(`${CCTP_PAYMENTS} as p`, 'p.payment_id', 't.payment_id')
+    .where({ 't.chain_id': chainId, 't.action': 'transfer' })
+    .whereIn('t.tx_hash', hashes)
+    .select('t.tx_hash', 't.payment_id', 'p.relay_address', 'p.merchant_address')) as Array<{
+    tx_hash: string;
+    payment_id: string;
+    relay_address: string | null;
+    merchant_address: string | null;
+  }>;
+  for (const t of transfers) {
+    const row = signed.find((r) => r.tx_hash.toLowerCase() === t.txHash.toLowerCase());
+    if (row && sameAddress(row.relay_address, t.from) && sameAddress(row.merchant_address, t.to))
+      own.set(t.txHash.toLowerCase(), row.payment_id);
+  }
+
+  const relay = ctx.relayers.addressOn(chainId);
+  const fromRelay = transfers.filter(
+    (t) => !own.has(t.txHash.toLowerCase()) && relay && sameAddress(relay, t.from),
+  );
+  if (fromRelay.length === 0) return own;
+  const payments = (await ctx
+    .db(CCTP_PAYMENTS)
+    .where({ flow: 'relayer', destination_chain_id: chainId })
+    .where((q) =>
+      q
+        .whereIn(
+          'transfer_tx_hash',
+          fromRelay.map((t) => t.txHash.toLowerCase()),
+        )
+        .orWhere('step', 'transfer'),
+    )
+    .select(
+      'payment_id',
+      'step',
+      'transfer_tx_hash',
+      'relay_address',
+      'merchant_address',
+      'merchant_receives_units',
+    )) as Array<{
+    payment_id: string;
+    step: string;
+    transfer_tx_hash: string | null;
+    relay_address: string | null;
+    merchant_address: string | null;
+    merchant_receives_units: string | null;
+  }>;
+  for (const t of fromRelay) {
+    const txHash = t.txHash.toLowerCase();
+    const paying = (p: (typeof payments)[number]) =>
+      sameAddress(p.relay_address, t.from) &&
+      sameAddress(p.merchant_address, t.to) &&
+      p.merchant_receives_units === String(t.value);
+    const recorded = payments.find((p) => sameAddress(p.transfer_tx_hash, txHash) && paying(p));
+    if (recorded) {
+      own.set(txHash, recorded.payment_id);
+      continue;
+    }
+    const waiting = payments.filter((p) => p.step === 'transfer' && paying(p));
+    if (waiting.length === 0) continue;
+    const receipt = await rpc.receipt(txHash);
+    const authorizer = addressTopic(t.from);
+    const used = new Set(
+      (receipt?.logs ?? [])
+        .filter(
+          (l) =>
+            !l.removed &&
+            sameAddress(l.address, t.token) &&
+            l.topics[0]?.toLowerCase() === AUTHORIZATION_USED_TOPIC &&
+            l.topics[1]?.toLowerCase() === authorizer,
+        )
+        .map((l) => l.topics[2]!.toLowerCase()),
+    );
+    const paid = waiting.find((p) => used.has(relayAuthorizationNonce(p.payment_id).toLowerCase()));
+    if (paid) own.set(txHash, paid.payment_id);
+  }
+  return own;
+};

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Log } from 'ethers';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { TRANSFER_TOPIC, addressTopic, decodeTransfer } from '../chain/erc20.js';
+import { claimHolder } from './claims-repo.js';
+import { advanceCursor, initCursor, readCursor } from './cursors-repo.js';
+import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from './unclaimed-repo.js';
+import { hasVerificationForTx } from './verifications-repo.js';
+import { walletsOnChain, type WalletRecord } from '../wallets/wallets-repo.js';
+import { recordUnattributedIn } from '../ledger/journals.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { ownRelayTransfers, type SeenTransfer } from '../cctp/relayer-transfer.js';
+
+/** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
+const ADDRESSES_PER_QUERY = 500;
+
+/** Thrown to roll back a scan whose range another replica committed first. */
+class CursorMoved extends Error {}
+
+const tokenList = (rpc: ChainRpc): Array<[string, string]> =>
+  Object.entries(rpc.chain.tokens).filter((e): e is [string, string] => typeof e[1] === 'string');
+
+const fetchTransfers = async (
+  rpc: ChainRpc,
+  tokens: string[],
+  wallets: WalletRecord[],
+  fromBlock: number,
+  toBlock: number,
+): Promise<Log[]> => {
+  const logs: Log[] = [];
+  for (let i = 0; i < wallets.length; i += ADDRESSES_PER_QUERY) {
+    const recipients = wallets.slice(i, i + ADDRESSES_PER_QUERY).map((w) => addressTopic(w.address));
+    logs.push(
+      ...(await rpc.logs({
+        address: tokens,
+        fromBlock,
+        toBlock,
+        topics: [TRANSFER_TOPIC, null, recipients],
+      })),
+    );
+  }
+  return logs;
+};
+
+/**
+ * Scans one chain forward from its cursor over confirmed blocks only, at most `maxBlocks` at a time,
+ * for token transfers into merchant wallets that no payment claims (nor are the service's own
+ * relay → merchant transfers of cross-chain payments). The findings and the new cursor
+ * commit together, so a crash rescans the range and records nothing twice. Returns whether more
+ * confirmed blocks remain.
+ */
+export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: number): Promise<boolean> => {
+  const { chain } = rpc;
+  const tokens = tokenList(rpc);
+  if (tokens.length === 0) return false;
+  const confirmedHead = (await rpc.blockNumber()) - chain.confirmations + 1;
+  const cursor = await readCursor(ctx.db, chain.chainId);
+  if (cursor === undefined) {
+    // First sight of this chain: wallets are created from now on, so history holds nothing of ours.
+    const start = await initCursor(ctx.db, chain.chainId, chain.name, Math.max(0, confirmedHead));
+    ctx.metrics.scannedBlock.set({ chain: chain.name }, start);
+    return false;
+  }
+  if (cursor >= confirmedHead) return false;
+  const fromBlock = cursor + 1;
+  const toBlock = Math.min(confirmedHead, cursor + maxBlocks);
+  const wallets = await walletsOnChain(ctx.db, chain.chainId);
+  const logs = await fetchTransfers(
+    rpc,
+    tokens.map(([, address]) => address),
+    wallets,
+    fromBlock,
+    toBlock,
+  );
+  const walletByAddress = new Map(wallets.map((w) => [w.address.toLowerCase(), w]));
+  const symbolByAddress = new Map(tokens.map(([symbol, address]) => [address.toLowerCase(), symbol]));
+
+  // The service's own relay → merchant transfers (the relayer flow's last step), read before the
+  // transaction: recognising one may need a receipt from the chain.
+  const seen = logs
+    .map((log) => {
+      const transfer = decodeTransfer(log);
+      return transfer && { ...transfer, txHash: log.transactionHash.toLowerCase() };
+    })
+    .filter((t): t is SeenTransfer => !!t && walletByAddress.has(t.to.toLowerCase()));
+  const ownTransfers = await ownRelayTransfers(ctx, rpc, seen);
+
+  const recorded: NewUnclaimedTransfer[] = [];
+  try {
+    await ctx.db.transaction(async (trx) => {
+      if (!(await advanceCursor(trx, chain.chainId, cursor, toBlock))) throw new CursorMoved();
+      for (const log of logs) {
+        const transfer = decodeTransfer(log);
+        const wallet = transfer && walletByAddress.get(transfer.to.toLowerCase());
+        const symbol = transfer && symbolByAddress.get(transfer.token.toLowerCase());
+        if (!transfer || !wallet || !symbol) continue;
+        const txHash = log.transactionHash.toLowerCase();
+        await lockTransaction(trx, chain.chainId, txHash);
+        // A same-chain payment's transaction, or a CCTP mint a cross-chain payment already claimed.
+        if (await hasVerificationForTx(trx, chain.chainId, txHash)) continue;
+        if (await claimHolder(trx, chain.chainId, txHash)) continue;
+        // The relay paying the merchant for a cross-chain payment: that payment's own transfer.
+        if (ownTransfers.has(txHash)) continue;
+        const row: NewUnclaimedTransfer = {
+          id: randomUUID(),
+          chainId: chain.chainId,
+          blockchain: chain.name,
+          txHash,
+          logIndex: transfer.logIndex,
+          token: symbol,
+          tokenAddress: transfer.token,
+          fromAddress: transfer.from,
+          toAddress: transfer.to,
+          amountUnits: transfer.value,
+          blockNumber: log.blockNumber,
+          blockHash: log.blockHash,
+          walletId: wallet.id,
+          merchantId: wallet.merchantId,
+        };
+        if (!(await insertUnclaimed(trx, row))) continue;
+        recorded.push(row);
+        // Keyed like every record of this log: a payment that claims it later attributes it.
+        await recordUnattributedIn(trx, {
+          merchantId: row.merchantId,
+          chainId: row.chainId,
+          blockchain: row.blockchain,
+          token: row.token,
+          walletAddress: row.toAddress,
+          txHash: row.txHash,
+          logIndex: row.logIndex,
+          amount: row.amountUnits,
+          blockNumber: row.blockNumber,
+        });
+      }
+    });
+  } catch (err) {
+    if (err instanceof CursorMoved) return true;
+    throw err;
+  }
+  ctx.metrics.scannedBlock.set({ chain: chain.name }, toBlock);
+  for (const row of recorded) {
+    ctx.metrics.unclaimedTransfers.inc({ chain: chain.name, token: row.token });
+    ctx.logger.warn('unclaimed transfer to a merchant wallet', {
+      // Minted by CCTP (from the zero address): a cross-chain payment nobody recorded.
+      kind: /^0x0{40}$/i.test(row.fromAddress) ? 'cctp_mint' : 'transfer',
+      chain: chain.name,
+      txHash: row.txHash,
+      merchantId: row.merchantId,
+      token: row.token,
+      blockNumber: row.blockNumber,
+    });
+  }
+  return toBlock < confirmedHead;
+};
