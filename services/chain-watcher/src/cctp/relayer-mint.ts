@@ -13,21 +13,20 @@ import { tokenRefusal } from '../chain/fiat-token.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { claimTransaction } from '../verification/claims-repo.js';
 import { advanceCctp, noteCctpFacts, type CctpPaymentRecord } from './cctp-repo.js';
-import { listRelayTransactions, type RelayTransaction } from '../relayer/relay-transactions-repo.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { signedMessageOf } from './relayer-attestation.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
 import { ClaimTaken, deepEnough } from './steps.js';
+import { estimateOrRevert, flushUnsent } from '../relayer/broadcast.js';
+import { minedOf } from '../relayer/follow.js';
 import {
-  broadcastRelayTransaction,
-  crashAt,
-  estimateOrRevert,
-  flushUnsent,
   followRelayTransactions,
-  minedRelayTransactions,
-  storeFirstRelayTransaction,
-} from './relayer-sender.js';
+  listRelayTransactions,
+  relaySeries,
+  sendRelayTransaction,
+  type RelayTransaction,
+} from './relay-series.js';
 
 interface Mint {
   txHash: string;
@@ -92,8 +91,8 @@ const settleMint = async (
   txs: RelayTransaction[],
 ): Promise<CctpOutcome | undefined> => {
   // A nonce the relay allocated must reach the chain even when its transaction is no longer needed.
-  await flushUnsent(ctx, r.destinationRpc, txs);
-  const ours = (await minedRelayTransactions(r.destinationRpc, txs)).map((m) => m.tx.txHash);
+  await flushUnsent(ctx, r.destinationRpc, relaySeries(ctx, p, 'mint'), txs);
+  const ours = (await minedOf(r.destinationRpc, txs)).map((m) => m.tx.txHash);
   let mint: Mint | undefined;
   for (const txHash of new Set([...ours, ...(await receivedByLogs(ctx, p, r))])) {
     const receipt = await r.destinationRpc.receipt(txHash);
@@ -195,17 +194,13 @@ const sendMint = async (
       `the message transmitter on ${r.destination.name} refuses the message: ${said}${reverted ? ` (the relay's transaction ${reverted} reverted)` : ''}`,
     );
   }
-  const tx = await storeFirstRelayTransaction(ctx, p, r.destinationRpc, r.destination, {
+  return sendRelayTransaction(ctx, p, r.destinationRpc, r.destination, {
     action: 'mint',
     to: transmitter,
     data,
     gasEstimate: estimate.gas,
     after,
   });
-  if (!tx) return waitFor('another worker sends the mint', { steady: true });
-  crashAt(ctx, 'mint_signed');
-  await broadcastRelayTransaction(ctx, r.destinationRpc, tx);
-  return waitFor('mint sent', { steady: true });
 };
 
 /**
@@ -219,7 +214,7 @@ export const advanceRelayMint = async (
   r: RelayRoute,
 ): Promise<CctpOutcome | undefined> => {
   const transmitter = r.destination.cctp!.messageTransmitter;
-  const txs = await listRelayTransactions(ctx.db, p.paymentId, 'mint');
+  const txs = await listRelayTransactions(ctx, p, 'mint');
   if (await isNonceUsed(r.destinationRpc, transmitter, p.messageNonce!)) return settleMint(ctx, p, r, txs);
   const data = encodeReceiveMessage(p.attestedMessage!, p.attestation!);
   if (txs.length === 0) {

@@ -13,23 +13,22 @@ import {
 } from '../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../migrations/migrations.js';
-import { listRelayTransactions, type RelayTransaction } from '../relayer/relay-transactions-repo.js';
 import { recordPaymentIn } from '../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
-import { tokenDomain } from '../transfers/attempts.js';
+import { tokenDomain } from '../relayer/token-domain.js';
 import { amountText, pausedNote } from '../transfers/rules.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
 import { deepEnough } from './steps.js';
+import { estimateOrRevert, flushUnsent } from '../relayer/broadcast.js';
+import { minedOf } from '../relayer/follow.js';
 import {
-  broadcastRelayTransaction,
-  crashAt,
-  estimateOrRevert,
-  flushUnsent,
   followRelayTransactions,
-  minedRelayTransactions,
-  storeFirstRelayTransaction,
-} from './relayer-sender.js';
+  listRelayTransactions,
+  relaySeries,
+  sendRelayTransaction,
+  type RelayTransaction,
+} from './relay-series.js';
 import { sameAddress } from '../chain/same-address.js';
 
 /**
@@ -98,17 +97,13 @@ const sendTransfer = async (
     if (refusal.kind === 'authorization_spent') return waitFor('transferred meanwhile', { steady: true });
     return fail('transfer_failed', await refusalReason(r, refusal.kind, refusal.message, value));
   }
-  const tx = await storeFirstRelayTransaction(ctx, p, rpc, r.destination, {
+  return sendRelayTransaction(ctx, p, rpc, r.destination, {
     action: 'transfer',
     to: token,
     data,
     gasEstimate: estimate.gas,
     after,
   });
-  if (!tx) return waitFor('another worker sends the transfer', { steady: true });
-  crashAt(ctx, 'transfer_signed');
-  await broadcastRelayTransaction(ctx, rpc, tx);
-  return waitFor('transfer sent', { steady: true });
 };
 
 /**
@@ -123,8 +118,8 @@ const settleTransfer = async (
 ): Promise<CctpOutcome | undefined> => {
   const rpc = r.destinationRpc;
   const value = p.merchantReceivesUnits!;
-  await flushUnsent(ctx, rpc, txs);
-  let txHash = (await minedRelayTransactions(rpc, txs)).find((m) => m.receipt.status === 1)?.tx.txHash;
+  await flushUnsent(ctx, rpc, relaySeries(ctx, p, 'transfer'), txs);
+  let txHash = (await minedOf(rpc, txs)).find((m) => m.receipt.status === 1)?.tx.txHash;
   if (!txHash) {
     const head = await rpc.blockNumber();
     const found = await findAuthorizationEvent(
@@ -205,7 +200,7 @@ export const advanceRelayTransfer = async (
   r: RelayRoute,
 ): Promise<CctpOutcome | undefined> => {
   const rpc = r.destinationRpc;
-  const txs = await listRelayTransactions(ctx.db, p.paymentId, 'transfer');
+  const txs = await listRelayTransactions(ctx, p, 'transfer');
   if (await authorizationState(rpc, usdcOf(r), r.relay, relayAuthorizationNonce(p.paymentId)))
     return settleTransfer(ctx, p, r, txs);
   if (txs.length === 0) return sendTransfer(ctx, p, r, 0);

@@ -8,7 +8,7 @@ import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { advanceCctp, rescheduleCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
-import { BroadcastRejected } from '../transfers/attempts.js';
+import { BroadcastRejected } from '../relayer/broadcast.js';
 import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
 
 /** A transaction (burn or mint) that already pays another payment. */

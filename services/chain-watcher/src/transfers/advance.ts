@@ -3,7 +3,7 @@ import { errorText } from '@stablepay/platform';
 import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import { rescheduleTransfer, type TransferRecord } from './transfers-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { BroadcastRejected } from './attempts.js';
+import { BroadcastRejected } from '../relayer/broadcast.js';
 import { recordFailed } from './outcomes.js';
 import { backoffDelay, chainUnavailableReason } from './rules.js';
 import { sendFirst } from './send.js';

@@ -1,4 +1,4 @@
-import { Transaction, type TypedDataField } from 'ethers';
+import type { TypedDataField } from 'ethers';
 import type { ChainConfig, TransferFailureReason } from '@stablepay/contracts';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { balanceOf } from '../chain/erc20.js';
@@ -12,14 +12,15 @@ import {
   type TokenRefusal,
   type TransferAuthorization,
 } from '../chain/fiat-token.js';
-import { revertOf } from '../chain/rpc-errors.js';
-import type { AttemptRecord } from '../relayer/attempts-repo.js';
-import { markCancelling, markSending, type TransferRecord } from './transfers-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { broadcastAttempt, crashAt, storeAttempt, tokenDomain, type AttemptPlan } from './attempts.js';
+import { broadcastSigned, estimateOrRevert } from '../relayer/broadcast.js';
+import { storeNewSigned, type SignPlan } from '../relayer/sign.js';
+import { tokenDomain } from '../relayer/token-domain.js';
+import { crashAt, transferSeries, type AttemptAction, type AttemptRecord } from './attempts.js';
 import { recordFailed } from './outcomes.js';
 import { judgeRefusal, waitOnToken } from './refusals.js';
-import { feesOf, gasLimitFor, insufficientFundsReason, pausedNote, replacementFees } from './rules.js';
+import { insufficientFundsReason, pausedNote } from './rules.js';
+import { markCancelling, markSending, type TransferRecord, type TransferStatus } from './transfers-repo.js';
 import { DONE, again, parts, type Step } from './steps.js';
 
 /**
@@ -30,13 +31,8 @@ const estimateOrRefusal = async (
   rpc: ChainRpc,
   tx: { from: string; to: string; data: string },
 ): Promise<{ gas: bigint } | { refusal: TokenRefusal }> => {
-  try {
-    return { gas: await rpc.estimateGas(tx) };
-  } catch (err) {
-    const revert = revertOf(err);
-    if (!revert) throw err;
-    return { refusal: tokenRefusal(revert) };
-  }
+  const estimate = await estimateOrRevert(rpc, tx);
+  return 'revert' in estimate ? { refusal: tokenRefusal(estimate.revert) } : estimate;
 };
 
 /** An EIP-712 signature of the merchant wallet on the transfer's token domain. */
@@ -50,23 +46,23 @@ const signAsWallet = async (
   ctx.signer.signTypedData(t.merchantId, await tokenDomain(ctx, rpc, parts(t).token), types, value);
 
 /** Stores the first relayer transaction of an action: today's fees, the relayer's next nonce. */
-const storeFirstAttempt = async (
+const storeFirstAttempt = (
   ctx: WatcherContext,
   t: TransferRecord,
   rpc: ChainRpc,
   chain: ChainConfig,
-  relayer: string,
   gasEstimate: bigint,
-  plan: Pick<AttemptPlan, 'action' | 'data' | 'expect' | 'after' | 'transition'>,
+  plan: { action: AttemptAction; data: string; expect: TransferStatus[]; after: number } & Pick<
+    SignPlan<AttemptAction>,
+    'transition'
+  >,
 ) => {
-  const fees = feesOf(await rpc.feeSuggestion());
-  const chainPending = await rpc.transactionCount(relayer, 'pending');
-  return storeAttempt(ctx, t, chain, {
-    ...plan,
+  const { expect, ...rest } = plan;
+  return storeNewSigned(ctx, rpc, chain, transferSeries(ctx, t, expect), {
+    ...rest,
     kind: 'first',
-    gasLimit: gasLimitFor(gasEstimate),
-    fees,
-    nonce: { allocate: true, chainPending },
+    to: parts(t).token,
+    gasEstimate,
   });
 };
 
@@ -134,7 +130,7 @@ export const sendFirst = async (
     await recordFailed(ctx, t, ['pending'], { code: verdict.code, reason: verdict.reason, txHash: null });
     return DONE;
   }
-  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
+  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, estimate.gas, {
     action: 'transfer',
     data,
     expect: ['pending'],
@@ -144,7 +140,7 @@ export const sendFirst = async (
   });
   if (!attempt) return DONE; // another worker sent it
   crashAt(ctx, 'after_sign');
-  await broadcastAttempt(ctx, t, rpc, attempt);
+  await broadcastSigned(ctx, rpc, transferSeries(ctx, t), attempt);
   return again(ctx);
 };
 
@@ -184,7 +180,7 @@ export const beginCancel = async (
       `the ${t.token} contract refuses the cancellation: ${estimate.refusal.message}`,
     );
   }
-  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, relayer, estimate.gas, {
+  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, estimate.gas, {
     action: 'cancel',
     data,
     expect: ['sending'],
@@ -198,50 +194,6 @@ export const beginCancel = async (
     txHash: failure.txHash,
     reason: failure.reason,
   });
-  await broadcastAttempt(ctx, t, rpc, attempt);
+  await broadcastSigned(ctx, rpc, transferSeries(ctx, t), attempt);
   return again(ctx);
-};
-
-/**
- * Signs the latest attempt's calldata again: under the same nonce with every fee raised at least
- * 12.5% (a replacement, when it is stuck), or under a new nonce (when its nonce was taken by a
- * transaction that is not ours, or it was mined and reverted by something that has passed, such as
- * a pause). Either way at most one of them can move the tokens: the nonce
- * makes attempts exclusive on the relayer side, the authorization nonce on the token side.
- */
-export const resign = async (
-  ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
-  attempts: AttemptRecord[],
-  how: 'replacement' | 'renonce',
-): Promise<AttemptRecord | undefined> => {
-  const latest = attempts.at(-1)!;
-  const relayer = ctx.relayers.addressOn(chain.chainId);
-  if (!relayer || relayer !== latest.relayerAddress) {
-    // The relayer key changed since: the stored bytes are all that can still go out.
-    ctx.logger.warn('transfer attempt cannot be re-signed: its relayer key is no longer configured', {
-      idempotencyKey: t.idempotencyKey,
-      relayer: latest.relayerAddress,
-    });
-    return undefined;
-  }
-  const now = await rpc.feeSuggestion();
-  const plan =
-    how === 'replacement'
-      ? { fees: replacementFees(latest, now), nonce: { reuse: latest.relayerNonce } }
-      : {
-          fees: feesOf(now),
-          nonce: { allocate: true as const, chainPending: await rpc.transactionCount(relayer, 'pending') },
-        };
-  return storeAttempt(ctx, t, chain, {
-    action: latest.action,
-    kind: how,
-    data: Transaction.from(latest.rawTx).data,
-    gasLimit: latest.gasLimit,
-    ...plan,
-    expect: [t.status],
-    after: attempts.length,
-  });
 };

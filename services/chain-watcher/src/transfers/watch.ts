@@ -8,31 +8,20 @@ import {
   simulateTokenCall,
 } from '../chain/fiat-token.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
-import { listAttempts, type AttemptRecord } from '../relayer/attempts-repo.js';
-import type { TransferRecord } from './transfers-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { broadcastAttempt } from './attempts.js';
+import { broadcastSigned } from '../relayer/broadcast.js';
+import { followUnmined, minedOf, resign, sameNonce, type Mined } from '../relayer/follow.js';
+import { listAttempts, transferSeries, type AttemptAction, type AttemptRecord } from './attempts.js';
 import { recordConfirmed, recordFailed } from './outcomes.js';
 import { judgeRefusal, waitOnToken } from './refusals.js';
 import { pausedNote } from './rules.js';
-import { beginCancel, resign } from './send.js';
+import { beginCancel } from './send.js';
+import type { TransferRecord } from './transfers-repo.js';
 import { DONE, again, parts, type Step } from './steps.js';
 
 const OPEN = ['pending', 'sending', 'cancelling'] as const;
 
-/** Node refusals that a higher fee answers. */
-const UNDERPRICED = /underpriced|fee.*(too low|less than)|base fee|gas price.*(too low|below)/i;
-
-interface Mined {
-  attempt: AttemptRecord;
-  receipt: ReceiptFacts;
-}
-
-/** Receipts of every attempt: replacements share a nonce, so at most one of those is ever mined. */
-const minedAttempts = async (rpc: ChainRpc, attempts: AttemptRecord[]): Promise<Mined[]> => {
-  const receipts = await Promise.all(attempts.map((a) => rpc.receipt(a.txHash)));
-  return attempts.flatMap((attempt, i) => (receipts[i] ? [{ attempt, receipt: receipts[i] }] : []));
-};
+type MinedAttempt = Mined<AttemptAction>;
 
 /** `confirmations` deep (the including block counting as one) and still on the canonical chain. */
 const isFinal = async (rpc: ChainRpc, chain: ChainConfig, receipt: ReceiptFacts): Promise<boolean> => {
@@ -99,10 +88,6 @@ export const resolveSpent = async (
   return DONE;
 };
 
-/** Whether a mined attempt carries the latest attempt's relayer nonce (a replacement shares it). */
-const ofLatestNonce = (m: Mined, latest: AttemptRecord): boolean =>
-  m.attempt.relayerNonce === latest.relayerNonce && m.attempt.relayerAddress === latest.relayerAddress;
-
 /** What a mined attempt decides, once final. */
 const settle = async (
   ctx: WatcherContext,
@@ -110,7 +95,7 @@ const settle = async (
   rpc: ChainRpc,
   chain: ChainConfig,
   attempts: AttemptRecord[],
-  mined: Mined[],
+  mined: MinedAttempt[],
 ): Promise<Step> => {
   // A successful transfer wins over everything, then a successful cancellation. A revert counts
   // when it is news: that of the latest attempt's nonce, in the transfer's current action (an
@@ -118,11 +103,11 @@ const settle = async (
   const latest = attempts.at(-1)!;
   const action = t.status === 'sending' ? 'transfer' : 'cancel';
   const decisive =
-    mined.find((m) => m.attempt.action === 'transfer' && m.receipt.status === 1) ??
-    mined.find((m) => m.attempt.action === 'cancel' && m.receipt.status === 1) ??
-    mined.find((m) => m.attempt.action === action && ofLatestNonce(m, latest));
+    mined.find((m) => m.tx.action === 'transfer' && m.receipt.status === 1) ??
+    mined.find((m) => m.tx.action === 'cancel' && m.receipt.status === 1) ??
+    mined.find((m) => m.tx.action === action && sameNonce(m.tx, latest));
   if (!decisive) return watchUnmined(ctx, t, rpc, chain, attempts);
-  const { attempt, receipt } = decisive;
+  const { tx: attempt, receipt } = decisive;
   if (!(await isFinal(rpc, chain, receipt))) return again(ctx, 'waiting for confirmations');
   const at = { txHash: attempt.txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
   if (attempt.action === 'transfer' && receipt.status === 1) {
@@ -153,7 +138,7 @@ const settleRevert = async (
   rpc: ChainRpc,
   chain: ChainConfig,
   attempts: AttemptRecord[],
-  { attempt, receipt }: Mined,
+  { tx: attempt, receipt }: MinedAttempt,
 ): Promise<Step> => {
   const { from, token } = parts(t);
   if (await authorizationState(rpc, token, from, t.authNonce)) {
@@ -164,8 +149,9 @@ const settleRevert = async (
   if (attempt.action === 'cancel' || (!refusal && (await pausedAt(rpc, token, receipt.blockNumber)))) {
     // A cancellation that reverted (out of gas, say), or a transfer the pause reverted and that would
     // pass now: the same calldata once more, under the relayer's next nonce.
-    const resent = await resign(ctx, t, rpc, chain, attempts, 'renonce');
-    if (resent) await broadcastAttempt(ctx, t, rpc, resent);
+    const series = transferSeries(ctx, t);
+    const resent = await resign(ctx, rpc, chain, series, attempts, 'renonce', calldataOf(attempts));
+    if (resent) await broadcastSigned(ctx, rpc, series, resent);
     return again(ctx);
   }
   const verdict = refusal
@@ -181,12 +167,13 @@ const settleRevert = async (
   });
 };
 
+/** What the latest attempt asked of the token: a new signature carries it unchanged. */
+const calldataOf = (attempts: AttemptRecord[]): string => Transaction.from(attempts.at(-1)!.rawTx).data;
+
 /**
- * Nothing decisive is mined. The latest attempt is broadcast if it never was; once it has waited
- * TRANSFER_STUCK_AFTER_MS: replaced with higher fees if its nonce is the relayer's next one (and
- * fees are what keeps it out), signed under a new nonce if that nonce went to a transaction not
- * ours, and otherwise (an earlier nonce of the relayer is holding it up) broadcast again in case a
- * node dropped it.
+ * Nothing decisive is mined: the relayer engine follows the latest attempt (broadcast, replaced,
+ * renonced). Before a new nonce, the authorization is asked first: spent, someone else's
+ * transaction settled it.
  */
 const watchUnmined = async (
   ctx: WatcherContext,
@@ -195,50 +182,21 @@ const watchUnmined = async (
   chain: ChainConfig,
   attempts: AttemptRecord[],
 ): Promise<Step> => {
-  const latest = attempts.at(-1)!;
-  const waited = Date.now() - (latest.broadcastAt ?? latest.signedAt).getTime();
-  if (waited < ctx.transfers.stuckAfterMs) {
-    if (!latest.broadcastAt) await broadcastAttempt(ctx, t, rpc, latest);
-    return again(ctx);
-  }
-  const minedNonce = await rpc.transactionCount(latest.relayerAddress, 'latest');
-  if (minedNonce > latest.relayerNonce) {
-    // A block may have landed between the receipts and the count: look again before concluding.
-    const sameNonce = attempts.filter(
-      (a) => a.relayerNonce === latest.relayerNonce && a.relayerAddress === latest.relayerAddress,
-    );
-    if ((await minedAttempts(rpc, sameNonce)).length > 0) return again(ctx, null, 0);
-    if (await authorizationState(rpc, parts(t).token, parts(t).from, t.authNonce)) {
+  const { from, token } = parts(t);
+  const progress = await followUnmined(ctx, rpc, chain, transferSeries(ctx, t), attempts, {
+    data: calldataOf(attempts),
+    doneElsewhere: () => authorizationState(rpc, token, from, t.authNonce),
+  });
+  switch (progress.kind) {
+    case 'mined_meanwhile':
+      return again(ctx, null, 0);
+    case 'done_elsewhere':
       return resolveSpent(ctx, t, rpc, chain);
-    }
-    ctx.logger.warn('relayer nonce taken by a transaction not ours: signing under a new nonce', {
-      idempotencyKey: t.idempotencyKey,
-      relayer: latest.relayerAddress,
-      relayerNonce: latest.relayerNonce,
-    });
-    const renonced = await resign(ctx, t, rpc, chain, attempts, 'renonce');
-    if (renonced) await broadcastAttempt(ctx, t, rpc, renonced);
-    return again(ctx);
-  }
-  // Never accepted by a node for a reason higher fees do not cure (the relayer has no gas, say):
-  // the same bytes again, rather than ever higher fees.
-  const feesCure = latest.broadcastAt !== null || UNDERPRICED.test(latest.lastBroadcastError ?? '');
-  if (minedNonce === latest.relayerNonce && feesCure) {
-    const replacement = await resign(ctx, t, rpc, chain, attempts, 'replacement');
-    if (replacement) {
-      ctx.logger.warn('relayer transaction stuck: replaced with higher fees', {
-        idempotencyKey: t.idempotencyKey,
-        chain: chain.name,
-        stuck: latest.txHash,
-        replacement: replacement.txHash,
-        waitedMs: waited,
-      });
-      await broadcastAttempt(ctx, t, rpc, replacement);
+    case 'behind':
+      return again(ctx, 'waiting behind an earlier relayer nonce');
+    default:
       return again(ctx);
-    }
   }
-  await broadcastAttempt(ctx, t, rpc, latest);
-  return again(ctx, 'waiting behind an earlier relayer nonce');
 };
 
 /** One look at a transfer whose transactions are signed: every attempt's hash is watched. */
@@ -248,9 +206,9 @@ export const watchTransfer = async (
   rpc: ChainRpc,
   chain: ChainConfig,
 ): Promise<Step> => {
-  const attempts = await listAttempts(ctx.db, t.id);
+  const attempts = await listAttempts(ctx, t);
   if (attempts.length === 0) throw new Error(`transfer ${t.id} is ${t.status} without any transaction`);
-  const mined = await minedAttempts(rpc, attempts);
+  const mined = await minedOf(rpc, attempts);
   if (mined.length > 0) return settle(ctx, t, rpc, chain, attempts, mined);
   return watchUnmined(ctx, t, rpc, chain, attempts);
 };

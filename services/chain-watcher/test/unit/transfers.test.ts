@@ -15,7 +15,8 @@ import {
 import { deriveMerchantKey, deriveRelayerKey } from '../../src/custody/key-derivation.js';
 import { RelayerKeySet, RelayerWallets, parseRelayerKeys } from '../../src/custody/relayer-keys.js';
 import { SeedWalletSigner } from '../../src/custody/wallet-signer.js';
-import { bump, checkTransferRequest, replacementFees } from '../../src/transfers/rules.js';
+import { bump, replacementFees } from '../../src/relayer/fees.js';
+import { checkTransferRequest } from '../../src/transfers/rules.js';
 import { ChainRpc, RpcUnavailableError, loadChainWatcherConfig } from '../../src/index.js';
 import type { WalletRecord } from '../../src/wallets/wallets-repo.js';
 
