@@ -7,7 +7,7 @@ import type { ChainClients } from './chain/chain-rpc.js';
 import { MalformedRpcAnswer, parseBlock } from './chain/rpc-facts.js';
 import { ScrapeCache } from './chain/scrape-cache.js';
 import type { RelayerWallets } from './custody/relayer-keys.js';
-import { VERIFICATIONS } from './migrations/migrations.js';
+import { VERIFICATIONS } from './migrations/tables.js';
 import { latestDiscrepancyTotals } from './ledger/reconciliation-repo.js';
 
 /** The chain-watcher's own series, registered on the service's registry (served at /metrics). */

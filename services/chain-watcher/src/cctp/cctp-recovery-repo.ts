@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CCTP_PAYMENTS } from '../migrations/migrations.js';
+import { CCTP_PAYMENTS } from '../migrations/tables.js';
 
 /**
  * Cross-chain payments in an open step that nobody looked at for `staleMs` (a back-off that grew

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import { leaseDueRows } from '../leases/lease-due-rows.js';
-import { CCTP_PAYMENTS } from '../migrations/migrations.js';
+import { CCTP_PAYMENTS } from '../migrations/tables.js';
 
 export type CctpFlowName = 'bridge_kit' | 'relayer';
 export type CctpStep = 'burn' | 'attestation' | 'mint' | 'transfer' | 'done' | 'failed';

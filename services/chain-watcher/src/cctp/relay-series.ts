@@ -2,7 +2,7 @@ import type { ChainConfig } from '@stablepay/contracts';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import type { CctpCrashPoint } from '../config.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { CCTP_RELAY_TRANSACTIONS } from '../migrations/migrations.js';
+import { CCTP_RELAY_TRANSACTIONS } from '../migrations/tables.js';
 import { broadcastSigned } from '../relayer/broadcast.js';
 import { killAt } from '../relayer/crash-point.js';
 import { followUnmined, minedOf, sameNonce, type Mined, type UnminedProgress } from '../relayer/follow.js';

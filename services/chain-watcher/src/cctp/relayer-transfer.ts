@@ -12,7 +12,7 @@ import {
   tokenRefusal,
 } from '../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../migrations/migrations.js';
+import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../migrations/tables.js';
 import { recordPaymentIn } from '../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
 import { tokenDomain } from '../relayer/token-domain.js';

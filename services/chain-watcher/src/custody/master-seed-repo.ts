@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SealedSeed } from './seed-crypto.js';
-import { MASTER_SEED } from '../migrations/migrations.js';
+import { MASTER_SEED } from '../migrations/tables.js';
 
 interface SeedRow {
   algorithm: string;

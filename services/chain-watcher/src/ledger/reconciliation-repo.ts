@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CCTP_PAYMENTS, TRANSFERS, VERIFICATIONS } from '../migrations/migrations.js';
+import { CCTP_PAYMENTS, TRANSFERS, VERIFICATIONS } from '../migrations/tables.js';
 import { OPEN_STATUSES } from '../transfers/transfers-repo.js';
 import { LEDGER_ENTRIES, RECONCILIATION_RUNS, RECONCILIATION_WALLETS } from './migration.js';
 

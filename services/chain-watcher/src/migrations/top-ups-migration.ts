@@ -1,9 +1,6 @@
-import type { Knex } from 'knex';
 import type { Migration } from '@stablepay/platform';
-
-export const TOP_UP_VERIFICATIONS = 'top_up_verifications';
-
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+import { ts, verdictColumns } from './columns.js';
+import { TOP_UP_VERIFICATIONS } from './tables.js';
 
 /**
  * A transaction a customer reported as the top-up of a payment that arrived short: checked like a
@@ -25,18 +22,7 @@ export const topUpVerificationsMigration: Migration = {
       t.text('to_address').notNullable();
       ts(t, 'session_created_at');
       ts(t, 'reported_at').notNullable();
-      t.text('status').notNullable().defaultTo('pending');
-      t.text('reason');
-      t.decimal('received_units', 78, 0);
-      t.text('detail');
-      t.bigInteger('block_number');
-      t.text('block_hash');
-      t.integer('check_count').notNullable().defaultTo(0);
-      t.integer('backoff_step').notNullable().defaultTo(0);
-      ts(t, 'next_check_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'locked_until');
-      ts(t, 'last_checked_at');
-      t.text('last_error');
+      verdictColumns(t, db);
       t.text('correlation_id');
       ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
       ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { RELAYER_NONCES } from '../migrations/migrations.js';
+import { RELAYER_NONCES } from '../migrations/tables.js';
 
 /**
  * The relayer's next nonce on a chain, taken under the row's lock in the caller's transaction (which

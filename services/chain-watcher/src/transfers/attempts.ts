@@ -1,6 +1,6 @@
 import type { TransferCrashPoint } from '../config.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { TRANSFER_ATTEMPTS } from '../migrations/migrations.js';
+import { TRANSFER_ATTEMPTS } from '../migrations/tables.js';
 import { killAt } from '../relayer/crash-point.js';
 import { listRelayerTransactions, type RelayerTransaction } from '../relayer/relayer-transactions-repo.js';
 import type { RelayerSeries } from '../relayer/series.js';

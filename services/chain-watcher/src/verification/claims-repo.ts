@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { TX_CLAIMS } from '../migrations/migrations.js';
+import { TX_CLAIMS } from '../migrations/tables.js';
 
 /** The payment holding a transaction on a chain, if any. */
 export const claimHolder = async (db: Knex, chainId: number, txHash: string): Promise<string | undefined> => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CHAIN_CURSORS } from '../migrations/migrations.js';
+import { CHAIN_CURSORS } from '../migrations/tables.js';
 
 export const readCursor = async (db: Knex, chainId: number): Promise<number | undefined> => {
   const row = (await db(CHAIN_CURSORS).where({ chain_id: chainId }).first('last_scanned_block')) as

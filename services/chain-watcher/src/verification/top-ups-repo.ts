@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency, PaymentTopUpReportedData } from '@stablepay/contracts';
 import { leaseDueRows } from '../leases/lease-due-rows.js';
-import { TOP_UP_VERIFICATIONS } from '../migrations/top-ups-migration.js';
+import { TOP_UP_VERIFICATIONS } from '../migrations/tables.js';
 import type { Decision, Reschedule, VerificationRecord } from './verifications-repo.js';
 
 /** A reported top-up to check: the payment's verification record for another transaction. */

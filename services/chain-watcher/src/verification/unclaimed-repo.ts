@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { UNCLAIMED_TRANSFERS } from '../migrations/migrations.js';
+import { UNCLAIMED_TRANSFERS } from '../migrations/tables.js';
 
 export interface NewUnclaimedTransfer {
   id: string;

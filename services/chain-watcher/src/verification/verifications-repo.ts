@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
 import { leaseDueRows } from '../leases/lease-due-rows.js';
-import { VERIFICATIONS } from '../migrations/migrations.js';
+import { VERIFICATIONS } from '../migrations/tables.js';
 import { hasTopUpForTx } from './top-ups-repo.js';
 
 export type VerificationStatus = 'pending' | 'verified' | 'rejected';

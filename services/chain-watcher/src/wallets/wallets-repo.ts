@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { BlockchainName } from '@stablepay/contracts';
-import { WALLETS } from '../migrations/migrations.js';
+import { WALLETS } from '../migrations/tables.js';
 
 export interface WalletRecord {
   id: string;
