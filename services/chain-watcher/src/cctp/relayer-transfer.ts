@@ -1,9 +1,7 @@
 import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { Transaction, getAddress, keccak256, toUtf8Bytes } from 'ethers';
-import type { ChainRpc } from '../chain/chain-rpc.js';
-import { addressTopic, decodeTransfer, type TokenTransfer } from '../chain/erc20.js';
+import { decodeTransfer } from '../chain/erc20.js';
 import {
-  AUTHORIZATION_USED_TOPIC,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   authorizationState,
   blacklisted,
@@ -12,14 +10,12 @@ import {
   tokenRefusal,
 } from '../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from '../migrations/tables.js';
-import { recordPaymentIn } from '../ledger/journals.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
 import { tokenDomain } from '../relayer/token-domain.js';
 import { amountText, pausedNote } from '../transfers/rules.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
-import { deepEnough } from './steps.js';
+import { bookCctpPayment, deepEnough } from './steps.js';
 import { estimateOrRevert, flushUnsent } from '../relayer/broadcast.js';
 import { minedOf } from '../relayer/follow.js';
 import {
@@ -29,7 +25,6 @@ import {
   sendRelayTransaction,
   type RelayTransaction,
 } from './relay-series.js';
-import { sameAddress } from '../chain/same-address.js';
 
 /**
  * The EIP-3009 nonce of a payment's transfer from the relay wallet: every authorization ever signed
@@ -158,21 +153,12 @@ const settleTransfer = async (
       transferBlock: receipt.blockNumber,
     });
     if (!moved) return;
-    await recordPaymentIn(
-      trx,
-      {
-        merchantId: p.merchantId,
-        chainId: r.destination.chainId,
-        blockchain: r.destination.name,
-        token: 'USDC',
-        walletAddress: r.merchant,
-        txHash: transferTxHash,
-        logIndex: paid.logIndex,
-        amount: value,
-        blockNumber: receipt.blockNumber,
-      },
-      p.paymentId,
-    );
+    await bookCctpPayment(trx, p, r.destination, r.merchant, {
+      txHash: transferTxHash,
+      logIndex: paid.logIndex,
+      amount: value,
+      blockNumber: receipt.blockNumber,
+    });
     await writeEvent(trx, EventTypes.ChainCctpTransferred, p.merchantId, {
       paymentId: p.paymentId,
       transferTxHash,
@@ -211,111 +197,4 @@ export const advanceRelayTransfer = async (
   // Reverted with the authorization unused (a pause, an expired authorization, a blacklisting): a
   // fresh authorization is judged and, if it passes, sent under a new nonce.
   return sendTransfer(ctx, p, r, txs.length);
-};
-
-/** A token transfer seen on a chain, in the transaction that made it. */
-export type SeenTransfer = TokenTransfer & { txHash: string };
-
-/**
- * Which of `transfers` are this service's own relay → merchant transfers, the last step of the
- * legacy relayer flow, and the payment each one pays (by transaction hash). Such a transfer is the
- * payment's `merchant_transfer_tx_hash`, not money nobody recorded, so the transfer scanner leaves
- * it out. Recognised, from the surest fact down:
- * - a transfer transaction the service signed for a payment (every one is stored before it is
- *   broadcast, so it is known before its block can be confirmed), moving funds from that payment's
- *   relay wallet to its merchant wallet;
- * - the payment's recorded transfer (someone else may submit the relay's signed authorization);
- * - while the payment is still at its transfer step, the relay's authorization used in the
- *   transaction: its nonce is derived from the payment id (relayAuthorizationNonce), so it names
- *   the one payment it can pay.
- * Reads the chain (one receipt) only for a transfer from the chain's relay wallet that the first two
- * do not explain; call it outside any database transaction.
- */
-export const ownRelayTransfers = async (
-  ctx: WatcherContext,
-  rpc: ChainRpc,
-  transfers: readonly SeenTransfer[],
-): Promise<Map<string, string>> => {
-  const own = new Map<string, string>();
-  if (transfers.length === 0) return own;
-  const chainId = rpc.chain.chainId;
-  const hashes = [...new Set(transfers.map((t) => t.txHash.toLowerCase()))];
-  const signed = (await ctx
-    .db(`${CCTP_RELAY_TRANSACTIONS} as t`)
-    .join(`${CCTP_PAYMENTS} as p`, 'p.payment_id', 't.payment_id')
-    .where({ 't.chain_id': chainId, 't.action': 'transfer' })
-    .whereIn('t.tx_hash', hashes)
-    .select('t.tx_hash', 't.payment_id', 'p.relay_address', 'p.merchant_address')) as Array<{
-    tx_hash: string;
-    payment_id: string;
-    relay_address: string | null;
-    merchant_address: string | null;
-  }>;
-  for (const t of transfers) {
-    const row = signed.find((r) => r.tx_hash.toLowerCase() === t.txHash.toLowerCase());
-    if (row && sameAddress(row.relay_address, t.from) && sameAddress(row.merchant_address, t.to))
-      own.set(t.txHash.toLowerCase(), row.payment_id);
-  }
-
-  const relay = ctx.relayers.addressOn(chainId);
-  const fromRelay = transfers.filter(
-    (t) => !own.has(t.txHash.toLowerCase()) && relay && sameAddress(relay, t.from),
-  );
-  if (fromRelay.length === 0) return own;
-  const payments = (await ctx
-    .db(CCTP_PAYMENTS)
-    .where({ flow: 'relayer', destination_chain_id: chainId })
-    .where((q) =>
-      q
-        .whereIn(
-          'transfer_tx_hash',
-          fromRelay.map((t) => t.txHash.toLowerCase()),
-        )
-        .orWhere('step', 'transfer'),
-    )
-    .select(
-      'payment_id',
-      'step',
-      'transfer_tx_hash',
-      'relay_address',
-      'merchant_address',
-      'merchant_receives_units',
-    )) as Array<{
-    payment_id: string;
-    step: string;
-    transfer_tx_hash: string | null;
-    relay_address: string | null;
-    merchant_address: string | null;
-    merchant_receives_units: string | null;
-  }>;
-  for (const t of fromRelay) {
-    const txHash = t.txHash.toLowerCase();
-    const paying = (p: (typeof payments)[number]) =>
-      sameAddress(p.relay_address, t.from) &&
-      sameAddress(p.merchant_address, t.to) &&
-      p.merchant_receives_units === String(t.value);
-    const recorded = payments.find((p) => sameAddress(p.transfer_tx_hash, txHash) && paying(p));
-    if (recorded) {
-      own.set(txHash, recorded.payment_id);
-      continue;
-    }
-    const waiting = payments.filter((p) => p.step === 'transfer' && paying(p));
-    if (waiting.length === 0) continue;
-    const receipt = await rpc.receipt(txHash);
-    const authorizer = addressTopic(t.from);
-    const used = new Set(
-      (receipt?.logs ?? [])
-        .filter(
-          (l) =>
-            !l.removed &&
-            sameAddress(l.address, t.token) &&
-            l.topics[0]?.toLowerCase() === AUTHORIZATION_USED_TOPIC &&
-            l.topics[1]?.toLowerCase() === authorizer,
-        )
-        .map((l) => l.topics[2]!.toLowerCase()),
-    );
-    const paid = waiting.find((p) => used.has(relayAuthorizationNonce(p.payment_id).toLowerCase()));
-    if (paid) own.set(txHash, paid.payment_id);
-  }
-  return own;
 };

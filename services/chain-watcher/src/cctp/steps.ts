@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { EventTypes, chainById, type CctpFailureReason, type ChainConfig } from '@stablepay/contracts';
 import { errorText } from '@stablepay/platform';
 import { getAddress } from 'ethers';
@@ -8,6 +9,7 @@ import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { advanceCctp, rescheduleCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import { recordPaymentIn } from '../ledger/journals.js';
 import { BroadcastRejected } from '../relayer/broadcast.js';
 import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
 
@@ -154,3 +156,27 @@ export const runCctpStep = async (
     backoffStep,
   });
 };
+
+/** Books what a cross-chain payment delivered into the merchant wallet, in the caller's transaction. */
+export const bookCctpPayment = (
+  trx: Knex.Transaction,
+  p: CctpPaymentRecord,
+  chain: ChainConfig,
+  wallet: string,
+  paid: { txHash: string; logIndex: number; amount: bigint; blockNumber: number },
+): Promise<void> =>
+  recordPaymentIn(
+    trx,
+    {
+      merchantId: p.merchantId,
+      chainId: chain.chainId,
+      blockchain: chain.name,
+      token: 'USDC',
+      walletAddress: wallet,
+      txHash: paid.txHash,
+      logIndex: paid.logIndex,
+      amount: paid.amount,
+      blockNumber: paid.blockNumber,
+    },
+    p.paymentId,
+  );

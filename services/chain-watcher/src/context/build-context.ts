@@ -1,55 +1,26 @@
-import type { ServiceKit } from '@stablepay/platform';
+import type { Logger, ServiceKit } from '@stablepay/platform';
 import { AttestationApi } from '../chain/attestation-api.js';
 import { ChainClients } from '../chain/chain-rpc.js';
 import type { ChainWatcherConfig } from '../config.js';
 import { openCustody } from '../custody/open-custody.js';
+import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { WatcherContext } from './watcher-context.js';
 import { WalletDirectory } from '../wallets/wallet-directory.js';
-import { chainStateGauges, createChainWatcherMetrics } from '../metrics.js';
+import { chainStateGauges } from '../metrics/chain-state-gauges.js';
+import { createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics/chain-watcher-metrics.js';
 
 /**
- * Everything the domain works with: the keys, one RPC client per chain of the registry, and the
- * timing rules from configuration. `close` releases the clients and forgets the keys; nothing may
- * use the context after it.
+ * The timing rules of each capability, from configuration. Leases are long enough for every RPC call
+ * of one step to try each URL up to its timeout, so that a slow RPC never lets a second worker in.
  */
-export const buildWatcherContext = async (
-  { config, deps, eventsCommitted }: ServiceKit<ChainWatcherConfig>,
-  signer: WalletSigner | undefined,
-): Promise<{ ctx: WatcherContext; close: () => void }> => {
-  const { db, logger } = deps;
-  const { registry } = config;
-  const custody = await openCustody({
-    db,
-    kek: config.WALLET_KEK,
-    previousKek: config.WALLET_KEK_PREVIOUS,
-    logger,
-    chains: registry.chains,
-    relayerKeys: config.RELAYER_PRIVATE_KEYS,
-    signer,
-  });
-  const metrics = createChainWatcherMetrics(deps.metrics, { db, registry });
-  const chains = new ChainClients(registry.chains, { timeoutMs: config.RPC_TIMEOUT_MS, metrics, logger });
-  chainStateGauges(deps.metrics, chains, custody.relayers, config.CHAIN_METRICS_CACHE_MS);
-  for (const chain of registry.chains) {
-    if (!chain.tokens.USDC) logger.warn('chain has no USDC contract configured', { chain: chain.name });
-    if (!custody.relayers.addressOn(chain.chainId)) {
-      logger.warn('chain has no relayer key: outgoing transfers on it will fail', { chain: chain.name });
-    }
-  }
-  logger.info('relayer accounts (keep them funded with gas)', {
-    relayers: custody.relayers.list().map((r) => `${r.blockchain}=${r.address} (${r.source})`),
-  });
-  const maxUrls = Math.max(1, ...registry.chains.map((c) => c.rpcUrls.length));
-  const ctx: WatcherContext = {
-    db,
-    registry,
-    chains,
-    signer: custody.signer,
-    relayers: custody.relayers,
-    wallets: new WalletDirectory(db),
-    metrics,
-    logger,
+const settingsOf = (
+  config: ChainWatcherConfig,
+  metrics: ChainWatcherMetrics,
+  logger: Logger,
+): Pick<WatcherContext, 'verification' | 'transfers' | 'cctp'> => {
+  const maxUrls = Math.max(1, ...config.registry.chains.map((c) => c.rpcUrls.length));
+  return {
     verification: {
       pollMs: config.VERIFY_POLL_MS,
       maxBackoffMs: config.VERIFY_MAX_BACKOFF_MS,
@@ -87,6 +58,56 @@ export const buildWatcherContext = async (
           })
         : undefined,
     },
+  };
+};
+
+/** What an operator must fix before money moves: a chain without USDC or without a relayer key. */
+const warnOfGaps = (config: ChainWatcherConfig, relayers: RelayerWallets, logger: Logger): void => {
+  for (const chain of config.registry.chains) {
+    if (!chain.tokens.USDC) logger.warn('chain has no USDC contract configured', { chain: chain.name });
+    if (!relayers.addressOn(chain.chainId)) {
+      logger.warn('chain has no relayer key: outgoing transfers on it will fail', { chain: chain.name });
+    }
+  }
+  logger.info('relayer accounts (keep them funded with gas)', {
+    relayers: relayers.list().map((r) => `${r.blockchain}=${r.address} (${r.source})`),
+  });
+};
+
+/**
+ * Everything the domain works with: the keys, one RPC client per chain of the registry, and the
+ * timing rules from configuration. `close` releases the clients and forgets the keys; nothing may
+ * use the context after it.
+ */
+export const buildWatcherContext = async (
+  { config, deps, eventsCommitted }: ServiceKit<ChainWatcherConfig>,
+  signer: WalletSigner | undefined,
+): Promise<{ ctx: WatcherContext; close: () => void }> => {
+  const { db, logger } = deps;
+  const { registry } = config;
+  const custody = await openCustody({
+    db,
+    kek: config.WALLET_KEK,
+    previousKek: config.WALLET_KEK_PREVIOUS,
+    logger,
+    chains: registry.chains,
+    relayerKeys: config.RELAYER_PRIVATE_KEYS,
+    signer,
+  });
+  const metrics = createChainWatcherMetrics(deps.metrics, { db, registry });
+  const chains = new ChainClients(registry.chains, { timeoutMs: config.RPC_TIMEOUT_MS, metrics, logger });
+  chainStateGauges(deps.metrics, chains, custody.relayers, config.CHAIN_METRICS_CACHE_MS);
+  warnOfGaps(config, custody.relayers, logger);
+  const ctx: WatcherContext = {
+    db,
+    registry,
+    chains,
+    signer: custody.signer,
+    relayers: custody.relayers,
+    wallets: new WalletDirectory(db),
+    metrics,
+    logger,
+    ...settingsOf(config, metrics, logger),
     tokenNames: new Map(),
     eventsCommitted,
   };

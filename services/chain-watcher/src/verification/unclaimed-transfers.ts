@@ -9,7 +9,7 @@ import { hasVerificationForTx } from './verifications-repo.js';
 import { walletsOnChain, type WalletRecord } from '../wallets/wallets-repo.js';
 import { recordUnattributedIn } from '../ledger/journals.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { ownRelayTransfers, type SeenTransfer } from '../cctp/relayer-transfer.js';
+import { ownRelayTransfers, type SeenTransfer } from '../cctp/own-relay-transfers.js';
 
 /** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
 const ADDRESSES_PER_QUERY = 500;

@@ -1,0 +1,110 @@
+import type { Knex } from 'knex';
+import { Gauge } from 'prom-client';
+import { chainById, type ChainRegistry } from '@stablepay/contracts';
+import type { Metrics } from '@stablepay/platform';
+import { latestDiscrepancyTotals } from '../ledger/reconciliation-repo.js';
+import { VERIFICATIONS } from '../migrations/tables.js';
+
+/**
+ * Payments waiting for a verdict, per chain, read from the database at each scrape: how many, and
+ * how long the oldest has waited since it was created (the lag an operator acts on).
+ */
+export const pendingVerificationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+  const read = async () =>
+    (
+      (await db.raw(
+        `select chain_id, count(*)::int as waiting,
+                extract(epoch from now() - min(payment_created_at))::float8 as oldest
+           from ${VERIFICATIONS} where status = 'pending' group by chain_id`,
+      )) as { rows: Array<{ chain_id: number; waiting: number; oldest: number }> }
+    ).rows;
+  const gauge = (spec: {
+    name: string;
+    help: string;
+    pick: (r: { waiting: number; oldest: number }) => number;
+  }) =>
+    new Gauge({
+      name: spec.name,
+      help: spec.help,
+      labelNames: ['chain'],
+      registers: [base.registry],
+      async collect() {
+        const rows = await read().catch(() => undefined);
+        if (!rows) return;
+        this.reset();
+        for (const chain of registry.chains) this.set({ chain: chain.name }, 0);
+        for (const r of rows)
+          this.set(
+            { chain: chainById(registry, Number(r.chain_id))?.name ?? String(r.chain_id) },
+            spec.pick(r),
+          );
+      },
+    });
+  gauge({
+    name: 'chain_pending_verifications',
+    help: 'Same-chain payments waiting for a verdict',
+    pick: (r) => r.waiting,
+  });
+  gauge({
+    name: 'chain_oldest_pending_verification_seconds',
+    help: 'Age of the oldest same-chain payment waiting for a verdict (0 when none waits)',
+    pick: (r) => Number(r.oldest),
+  });
+};
+
+/**
+ * The latest reconciliation of the ledger with the chain, read from the database at scrape time so
+ * that every replica reports the same: the absolute difference of the wallets in discrepancy per
+ * chain and token (0 when they agree), how many they are, and how old the run is.
+ */
+export const reconciliationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+  let latest: ReturnType<typeof latestDiscrepancyTotals> | undefined;
+  let readAt = 0;
+  // One query per scrape for the three series.
+  const read = () => {
+    if (!latest || Date.now() - readAt > 1_000) {
+      latest = latestDiscrepancyTotals(db).catch(() => undefined);
+      readAt = Date.now();
+    }
+    return latest;
+  };
+  const perToken = (spec: {
+    name: string;
+    help: string;
+    pick: (r: { units: bigint; wallets: number }) => number;
+  }) =>
+    new Gauge({
+      name: spec.name,
+      help: spec.help,
+      labelNames: ['chain', 'token'],
+      registers: [base.registry],
+      async collect() {
+        const totals = await read();
+        if (!totals) return;
+        this.reset();
+        for (const chain of registry.chains) {
+          for (const token of Object.keys(chain.tokens)) this.set({ chain: chain.name, token }, 0);
+        }
+        for (const r of totals.rows) this.set({ chain: r.blockchain, token: r.token }, spec.pick(r));
+      },
+    });
+  perToken({
+    name: 'ledger_reconciliation_difference_units',
+    help: 'Latest reconciliation: sum of |balanceOf - ledger balance| over wallets in discrepancy, in token base units',
+    pick: (r) => Number(r.units),
+  });
+  perToken({
+    name: 'ledger_reconciliation_discrepancies',
+    help: 'Latest reconciliation: merchant wallets whose on-chain balance no recorded movement explains',
+    pick: (r) => r.wallets,
+  });
+  new Gauge({
+    name: 'ledger_reconciliation_age_seconds',
+    help: 'Seconds since the latest reconciliation of the ledger with the chain finished',
+    registers: [base.registry],
+    async collect() {
+      const totals = await read();
+      if (totals) this.set(totals.ageSeconds);
+    },
+  });
+};
