@@ -6,6 +6,13 @@ import {
   type Logger,
 } from '@stablepay/platform';
 
+/** One batch's work: each row, then whatever the batch commits together. */
+export interface BatchHandler<R> {
+  handle: (row: R) => Promise<void>;
+  /** after every row not handed back was handled (verdicts committed in one transaction, say) */
+  finish?: () => Promise<void>;
+}
+
 /**
  * A worker over leased rows: leases a batch of due ones, handles them with bounded concurrency,
  * repeats while batches come back full. Replicas run side by side; the lease keeps each row with one
@@ -21,7 +28,7 @@ export const leasedBatchWorker = <R>(opts: {
   lease: (limit: number) => Promise<R[]>;
   release: (rows: R[]) => Promise<void>;
   /** The handler of one batch (it may share reads between the rows of a batch). */
-  handlerFor: (rows: readonly R[]) => (row: R) => Promise<void>;
+  handlerFor: (rows: readonly R[]) => ((row: R) => Promise<void>) | BatchHandler<R>;
   /** The correlation id a row's work runs under (its events and log lines carry it). */
   correlationOf: (row: R) => string | null;
 }): LoopWorker =>
@@ -32,7 +39,9 @@ export const leasedBatchWorker = <R>(opts: {
     pass: async (stopping) => {
       const due = await opts.lease(opts.batchSize);
       if (due.length === 0) return false;
-      const handle = opts.handlerFor(due);
+      const handler = opts.handlerFor(due);
+      const { handle, finish } =
+        typeof handler === 'function' ? { handle: handler, finish: undefined } : handler;
       const untouched: R[] = [];
       await forEachConcurrent(due, opts.concurrency, async (row) => {
         if (stopping()) untouched.push(row);
@@ -41,6 +50,7 @@ export const leasedBatchWorker = <R>(opts: {
           await runWithContext({ correlationId }, () => handle(row));
         }
       });
+      if (finish) await finish();
       if (untouched.length > 0) await opts.release(untouched);
       return due.length === opts.batchSize;
     },

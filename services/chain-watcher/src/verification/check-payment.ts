@@ -146,22 +146,23 @@ const checkPlacement = async (
   return { chain, tokenAddress, wallet: wallet.address };
 };
 
+interface Settled {
+  receipt: ReceiptFacts;
+  block: BlockFacts;
+  confirmations: number;
+}
+
 /**
- * One look at a pending payment. Every answer that depends on a receipt waits until the including
- * block is deep enough and still canonical, so no verdict, favourable or not, rests on a block that
- * a reorg can take away. RPC failures propagate as RpcUnavailableError: never a verdict.
+ * The transaction's receipt, once its block is deep enough and still canonical; otherwise why the
+ * check waits (or, past the deadline, that the transaction was never found).
  */
-export const checkPayment = async (
+const settledReceipt = async (
   ctx: WatcherContext,
   v: VerificationRecord,
+  chain: ChainConfig,
+  rpc: ChainRpc,
   cache: PassCache,
-): Promise<Outcome> => {
-  const placement = await checkPlacement(ctx, v, cache);
-  if ('kind' in placement) return placement;
-  const { chain, tokenAddress, wallet } = placement;
-  const rpc = ctx.chains.get(chain.chainId);
-  if (!rpc) return reject('chain_mismatch', `no RPC client for ${chain.name}`);
-
+): Promise<Settled | Outcome> => {
   const receipt = await cache.receipt(rpc, v.txHash);
   if (!receipt) {
     if (v.blockHash) {
@@ -199,7 +200,18 @@ export const checkPayment = async (
   if (!block || block.hash !== seen.hash) {
     return wait('reorg', `block ${seen.number} is no longer ${seen.hash}`, seen.number, seen.hash);
   }
+  return { receipt, block, confirmations };
+};
 
+/** What a settled receipt says of the payment: its transfers into the wallet, judged by the rules. */
+const judgeReceipt = (
+  ctx: WatcherContext,
+  v: VerificationRecord,
+  placement: { chain: ChainConfig; tokenAddress: string; wallet: string },
+  { receipt, block, confirmations }: Settled,
+): Outcome => {
+  const { chain, tokenAddress, wallet } = placement;
+  const seen = { number: receipt.blockNumber, hash: receipt.blockHash };
   if (receipt.status !== 1) {
     return {
       ...reject('tx_reverted', 'the transaction reverted'),
@@ -236,4 +248,23 @@ export const checkPayment = async (
     toAddress: wallet,
     incoming,
   };
+};
+
+/**
+ * One look at a pending payment. Every answer that depends on a receipt waits until the including
+ * block is deep enough and still canonical, so no verdict, favourable or not, rests on a block that
+ * a reorg can take away. RPC failures propagate as RpcUnavailableError: never a verdict.
+ */
+export const checkPayment = async (
+  ctx: WatcherContext,
+  v: VerificationRecord,
+  cache: PassCache,
+): Promise<Outcome> => {
+  const placement = await checkPlacement(ctx, v, cache);
+  if ('kind' in placement) return placement;
+  const rpc = ctx.chains.get(placement.chain.chainId);
+  if (!rpc) return reject('chain_mismatch', `no RPC client for ${placement.chain.name}`);
+  const settled = await settledReceipt(ctx, v, placement.chain, rpc, cache);
+  if ('kind' in settled) return settled;
+  return judgeReceipt(ctx, v, placement, settled);
 };

@@ -41,6 +41,11 @@ export type Outcome =
       blockHash: string | null;
     };
 
+/** A verdict: the row leaves `pending`. */
+export type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
+/** The row stays pending and is looked at again. */
+export type Wait = Extract<Outcome, { kind: 'wait' }>;
+
 export type Rejection = Extract<Outcome, { kind: 'rejected' }>;
 
 export const reject = (

@@ -1,23 +1,14 @@
-import {
-  errorText,
-  forEachConcurrent,
-  loopWorker,
-  runWithContext,
-  type LoopWorker,
-} from '@stablepay/platform';
+import { errorText, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { recordTopUpVerdict } from './top-up-verdicts.js';
+import { leasedBatchWorker } from '../leases/leased-batch-worker.js';
 import { PassCache } from './check-payment.js';
+import { TOP_UP_CHECKS, releaseCheckLeases } from './checks-repo.js';
 import { reject, type Outcome } from './rules.js';
-import { rescheduleOf } from './verdicts.js';
-import { lookAt } from './verify-payment.js';
-import {
-  leaseDueTopUps,
-  releaseTopUpLeases,
-  rescheduleTopUp,
-  type TopUpVerificationRecord,
-} from './top-ups-repo.js';
+import { TOP_UP_VERDICTS, recordTopUpVerdict } from './top-up-verdicts.js';
+import { leaseDueTopUps, type TopUpVerificationRecord } from './top-ups-repo.js';
+import { postponeAll } from './verdict-commit.js';
 import { findVerification } from './verifications-repo.js';
+import { lookAt } from './verify-payment.js';
 
 /**
  * One look at a reported top-up: the rules of a payment's transaction (chain, token, sender,
@@ -36,6 +27,13 @@ const lookAtTopUp = async (
   return lookAt(ctx, v, cache);
 };
 
+/** Checks one top-up and records what it concluded: a verdict, or when to look again. */
+const checkTopUp = async (ctx: WatcherContext, v: TopUpVerificationRecord, cache: PassCache) => {
+  const outcome = await lookAtTopUp(ctx, v, cache);
+  if (outcome.kind === 'wait') await postponeAll(ctx, TOP_UP_VERDICTS, [{ v, outcome }]);
+  else await recordTopUpVerdict(ctx, v, outcome);
+};
+
 /**
  * Verifies reported top-ups, a leased batch per pass, each checked like a payment's transaction
  * and decided on its own (top-ups are few: one customer's second or third transfer).
@@ -44,33 +42,28 @@ export const topUpVerifierWorker = (
   ctx: WatcherContext,
   opts: { batchSize: number; concurrency: number },
 ): LoopWorker =>
-  loopWorker({
+  leasedBatchWorker({
     name: 'top-up-verifier',
     intervalMs: ctx.verification.pollMs,
     logger: ctx.logger,
-    pass: async (stopping) => {
-      const due = await leaseDueTopUps(ctx.db, opts.batchSize, ctx.verification.leaseMs);
-      if (due.length === 0) return false;
+    ...opts,
+    lease: (limit) => leaseDueTopUps(ctx.db, limit, ctx.verification.leaseMs),
+    release: (rows) =>
+      releaseCheckLeases(
+        ctx.db,
+        TOP_UP_CHECKS,
+        rows.map((v) => v.topUpId),
+      ),
+    correlationOf: (v) => v.correlationId,
+    handlerFor: () => {
       const cache = new PassCache();
-      const untouched: string[] = [];
-      await forEachConcurrent(due, opts.concurrency, async (v) => {
-        if (stopping()) {
-          untouched.push(v.topUpId);
-          return;
-        }
-        await runWithContext({ correlationId: v.correlationId ?? undefined }, async () => {
-          const outcome = await lookAtTopUp(ctx, v, cache);
-          if (outcome.kind === 'wait')
-            await rescheduleTopUp(ctx.db, v.topUpId, rescheduleOf(ctx, v, outcome));
-          else await recordTopUpVerdict(ctx, v, outcome);
-        }).catch((err: unknown) =>
+      return async (v) => {
+        await checkTopUp(ctx, v, cache).catch((err: unknown) => {
           ctx.logger.warn('could not record a top-up check; its lease will run out', {
             topUpId: v.topUpId,
             err: errorText(err),
-          }),
-        );
-      });
-      if (untouched.length > 0) await releaseTopUpLeases(ctx.db, untouched);
-      return due.length === opts.batchSize;
+          });
+        });
+      };
     },
   });

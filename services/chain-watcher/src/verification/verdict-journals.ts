@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
 import type { VerificationRecord } from './verifications-repo.js';
 import { recordPaymentIn, recordUnattributedIn } from '../ledger/journals.js';
-import type { Outcome } from './rules.js';
+import type { Final } from './rules.js';
 import { sameAddress } from '../chain/same-address.js';
-
-type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
 
 /**
  * The ledger's side of a verdict, in the verdict's transaction: every Transfer log of the token

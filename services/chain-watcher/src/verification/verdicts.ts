@@ -1,19 +1,19 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { buildEvent, enqueueEvent, enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
-import { claimTransaction, claimTransactions } from './claims-repo.js';
-import {
-  decide,
-  decideMany,
-  rescheduleMany,
-  type Decision,
-  type VerificationRecord,
-} from './verifications-repo.js';
+import { buildEvent, enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { nextCheckDelay, reject, type Outcome } from './rules.js';
-import { journalVerdict, journalVerdicts } from './verdict-journals.js';
-
-type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
+import { PAYMENT_CHECKS, decideChecks } from './checks-repo.js';
+import { claimTransactions } from './claims-repo.js';
+import {
+  DecidedElsewhere,
+  claimedElsewhere,
+  commitVerdict,
+  decisionOf,
+  type VerdictRules,
+} from './verdict-commit.js';
+import type { Final } from './rules.js';
+import { journalVerdicts } from './verdict-journals.js';
+import type { VerificationRecord } from './verifications-repo.js';
 
 /**
  * Whether the verdict takes the transaction for its payment: a verified one, and an underpaid one
@@ -23,42 +23,6 @@ type Final = Extract<Outcome, { kind: 'verified' | 'rejected' }>;
 const claims = (final: Final): boolean =>
   final.kind === 'verified' ||
   (final.reason === 'underpaid' && final.receivedUnits !== null && final.receivedUnits > 0n);
-
-/** Thrown inside the verdict transaction to roll it back when another worker decided first. */
-class DecidedElsewhere extends Error {}
-
-/**
- * Commits a verdict and its event in one transaction. A verified (or underpaid) payment first claims its
- * transaction: if another payment holds it, the verdict becomes `already_claimed`. The guarded
- * UPDATE makes the verdict happen once whatever replicas race for it; the loser rolls back, claim
- * included. Returns whether this call published.
- */
-export const recordVerdict = async (
-  ctx: WatcherContext,
-  v: VerificationRecord,
-  outcome: Final,
-): Promise<boolean> => {
-  let final: Final = outcome;
-  const publish = ctx.db.transaction(async (trx) => {
-    if (claims(final) && !(await claimTransaction(trx, v.chainId, v.txHash, v.paymentId))) {
-      final = claimedElsewhere(v, final);
-    }
-    const won = await decide(trx, v.paymentId, decisionOf(final));
-    // Decided elsewhere: undo this transaction's claim, publish nothing.
-    if (!won) throw new DecidedElsewhere();
-    await journalVerdict(trx, v, final);
-    await enqueueEvent(trx, verdictEvent(v, final));
-  });
-  try {
-    await publish;
-  } catch (err) {
-    if (err instanceof DecidedElsewhere) return false;
-    throw err;
-  }
-  ctx.eventsCommitted();
-  afterVerdict(ctx, v, final);
-  return true;
-};
 
 /** The event a verdict publishes, built (and checked against the catalogue) for the outbox. */
 const verdictEvent = (v: VerificationRecord, final: Final) =>
@@ -95,22 +59,6 @@ const verdictEvent = (v: VerificationRecord, final: Final) =>
         },
       });
 
-const decisionOf = (final: Final): Decision => ({
-  status: final.kind,
-  reason: final.kind === 'rejected' ? final.reason : null,
-  receivedUnits: final.receivedUnits,
-  detail: final.kind === 'rejected' ? final.detail : null,
-  blockNumber: final.blockNumber ?? null,
-  blockHash: final.blockHash ?? null,
-});
-
-/** An outcome whose transaction another payment holds becomes `already_claimed`. */
-const claimedElsewhere = (v: VerificationRecord, final: Final): Final => ({
-  ...reject('already_claimed', `transaction ${v.txHash} already paid another payment`),
-  blockNumber: final.blockNumber,
-  blockHash: final.blockHash,
-});
-
 /** What follows a committed verdict: its metrics and its log line. */
 const afterVerdict = (ctx: WatcherContext, v: VerificationRecord, final: Final): void => {
   const chain = chainById(ctx.registry, v.chainId)?.name ?? String(v.chainId);
@@ -128,6 +76,19 @@ const afterVerdict = (ctx: WatcherContext, v: VerificationRecord, final: Final):
     ...(v.correlationId ? { correlationId: v.correlationId } : {}),
   });
 };
+
+/** A payment's verdict: verifications, by payment. */
+export const PAYMENT_VERDICTS: VerdictRules<VerificationRecord> = {
+  checks: PAYMENT_CHECKS,
+  idOf: (v) => v.paymentId,
+  claims,
+  event: (v, final) => verdictEvent(v, final),
+  after: afterVerdict,
+};
+
+/** Commits one payment's verdict (see commitVerdict). */
+export const recordVerdict = (ctx: WatcherContext, v: VerificationRecord, outcome: Final): Promise<boolean> =>
+  commitVerdict(ctx, PAYMENT_VERDICTS, v, outcome);
 
 export interface PendingVerdict {
   v: VerificationRecord;
@@ -160,9 +121,10 @@ export const recordVerdicts = async (
         const decided = verdicts.map(({ v, outcome }) =>
           claims(outcome) && !holding.has(v.paymentId) ? claimedElsewhere(v, outcome) : outcome,
         );
-        const won = await decideMany(
+        const won = await decideChecks(
           trx,
-          verdicts.map(({ v }, i) => ({ paymentId: v.paymentId, decision: decisionOf(decided[i]!) })),
+          PAYMENT_CHECKS,
+          verdicts.map(({ v }, i) => ({ id: v.paymentId, decision: decisionOf(decided[i]!) })),
         );
         if (won.size !== verdicts.length) throw new DecidedElsewhere();
         await journalVerdicts(
@@ -199,42 +161,4 @@ export const recordVerdicts = async (
       }),
     );
   }
-};
-
-export type Wait = Extract<Outcome, { kind: 'wait' }>;
-
-/** When to look at a payment that stays pending again, and what to remember of this look. */
-export const rescheduleOf = (ctx: WatcherContext, v: VerificationRecord, outcome: Wait) => {
-  const chain = chainById(ctx.registry, v.chainId);
-  const { delayMs, backoffStep } = nextCheckDelay({
-    why: outcome.why,
-    backoffStep: v.backoffStep,
-    pollMs: ctx.verification.pollMs,
-    maxBackoffMs: ctx.verification.maxBackoffMs,
-    blockTimeMs: chain?.blockTimeMs,
-    msUntilNotFound: v.paymentCreatedAt.getTime() + ctx.verification.txNotFoundAfterMs - Date.now(),
-  });
-  // An RPC failure says nothing about the block: keep what was seen before.
-  const keep = outcome.why === 'rpc';
-  return {
-    delayMs,
-    backoffStep,
-    blockNumber: keep ? v.blockNumber : outcome.blockNumber,
-    blockHash: keep ? v.blockHash : outcome.blockHash,
-    lastError: outcome.why === 'confirmations' ? null : outcome.detail,
-  };
-};
-
-/**
- * Leaves the payments of a pass that stay pending and releases them until their next check, in
- * one statement.
- */
-export const postponeAll = async (
-  ctx: WatcherContext,
-  waits: ReadonlyArray<{ v: VerificationRecord; outcome: Wait }>,
-): Promise<void> => {
-  await rescheduleMany(
-    ctx.db,
-    waits.map(({ v, outcome }) => ({ paymentId: v.paymentId, ...rescheduleOf(ctx, v, outcome) })),
-  );
 };

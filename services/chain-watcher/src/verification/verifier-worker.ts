@@ -1,75 +1,72 @@
-import {
-  errorText,
-  forEachConcurrent,
-  loopWorker,
-  runWithContext,
-  type LoopWorker,
-} from '@stablepay/platform';
+import { errorText, loopWorker, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { PassCache } from './check-payment.js';
-import { postponeAll, recordVerdicts, type PendingVerdict, type Wait } from './verdicts.js';
-import { lookAt } from './verify-payment.js';
 import { recoverStaleCctp } from '../cctp/cctp-recovery-repo.js';
-import {
-  leaseDueVerifications,
-  recoverStale,
-  releaseLeases,
-  type VerificationRecord,
-} from './verifications-repo.js';
+import { leasedBatchWorker, type BatchHandler } from '../leases/leased-batch-worker.js';
+import { PassCache } from './check-payment.js';
+import { PAYMENT_CHECKS, releaseCheckLeases } from './checks-repo.js';
+import type { Wait } from './rules.js';
+import { postponeAll } from './verdict-commit.js';
+import { PAYMENT_VERDICTS, recordVerdicts, type PendingVerdict } from './verdicts.js';
+import { lookAt } from './verify-payment.js';
+import { leaseDueVerifications, recoverStale, type VerificationRecord } from './verifications-repo.js';
 
 /**
- * Verifies due payments, a leased batch per pass: the pass's reads of the chain are shared (one
- * receipt batch per chain, the head and blocks once), the payments are checked concurrently, and
- * then the verdicts are committed together and the payments that stay pending rescheduled together.
- * Rows leased but not checked when the service stops are handed back.
+ * One pass's batch: the chain reads are shared (one receipt batch per chain, the head and blocks
+ * once), the payments are checked concurrently, and then the verdicts are committed together and
+ * the payments that stay pending rescheduled together.
  */
-export const verifierWorker = (
+const verifyBatch = (
   ctx: WatcherContext,
-  opts: { batchSize: number; concurrency: number },
-): LoopWorker =>
-  loopWorker({
-    name: 'payment-verifier',
-    intervalMs: ctx.verification.pollMs,
-    logger: ctx.logger,
-    pass: async (stopping) => {
-      const due = await leaseDueVerifications(ctx.db, opts.batchSize, ctx.verification.leaseMs);
-      if (due.length === 0) return false;
-      const cache = new PassCache();
-      cache.prefetchHolders(ctx.db, due);
-      for (const rpc of new Set(due.map((v) => ctx.chains.get(v.chainId)))) {
-        if (rpc)
-          cache.prefetchReceipts(
-            rpc,
-            due.filter((v) => v.chainId === rpc.chain.chainId).map((v) => v.txHash),
-          );
-      }
-      const verdicts: PendingVerdict[] = [];
-      const waits: Array<{ v: VerificationRecord; outcome: Wait }> = [];
-      const untouched: VerificationRecord[] = [];
-      await forEachConcurrent(due, opts.concurrency, async (v) => {
-        if (stopping()) untouched.push(v);
-        else {
-          const outcome = await runWithContext({ correlationId: v.correlationId ?? undefined }, () =>
-            lookAt(ctx, v, cache),
-          );
-          if (outcome.kind === 'wait') waits.push({ v, outcome });
-          else verdicts.push({ v, outcome });
-        }
-      });
+  due: readonly VerificationRecord[],
+): BatchHandler<VerificationRecord> => {
+  const cache = new PassCache();
+  cache.prefetchHolders(ctx.db, due);
+  for (const rpc of new Set(due.map((v) => ctx.chains.get(v.chainId)))) {
+    if (rpc)
+      cache.prefetchReceipts(
+        rpc,
+        due.filter((v) => v.chainId === rpc.chain.chainId).map((v) => v.txHash),
+      );
+  }
+  const verdicts: PendingVerdict[] = [];
+  const waits: Array<{ v: VerificationRecord; outcome: Wait }> = [];
+  return {
+    handle: async (v) => {
+      const outcome = await lookAt(ctx, v, cache);
+      if (outcome.kind === 'wait') waits.push({ v, outcome });
+      else verdicts.push({ v, outcome });
+    },
+    finish: async () => {
       await recordVerdicts(ctx, verdicts);
-      await postponeAll(ctx, waits).catch((err: unknown) =>
+      await postponeAll(ctx, PAYMENT_VERDICTS, waits).catch((err: unknown) =>
         ctx.logger.warn('could not reschedule verifications; their leases will run out', {
           count: waits.length,
           err: errorText(err),
         }),
       );
-      if (untouched.length > 0)
-        await releaseLeases(
-          ctx.db,
-          untouched.map((v) => v.paymentId),
-        );
-      return due.length === opts.batchSize;
     },
+  };
+};
+
+/** Verifies due payments, a leased batch per pass (see verifyBatch and leasedBatchWorker). */
+export const verifierWorker = (
+  ctx: WatcherContext,
+  opts: { batchSize: number; concurrency: number },
+): LoopWorker =>
+  leasedBatchWorker({
+    name: 'payment-verifier',
+    intervalMs: ctx.verification.pollMs,
+    logger: ctx.logger,
+    ...opts,
+    lease: (limit) => leaseDueVerifications(ctx.db, limit, ctx.verification.leaseMs),
+    release: (rows) =>
+      releaseCheckLeases(
+        ctx.db,
+        PAYMENT_CHECKS,
+        rows.map((v) => v.paymentId),
+      ),
+    correlationOf: (v) => v.correlationId,
+    handlerFor: (due) => verifyBatch(ctx, due),
   });
 
 /**
