@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
-import { leaseDueRows } from '../leases/lease-due-rows.js';
+import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { CCTP_PAYMENTS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
 
 export type CctpFlowName = 'bridge_kit' | 'relayer';
 export type CctpStep = 'burn' | 'attestation' | 'mint' | 'transfer' | 'done' | 'failed';
@@ -124,8 +125,10 @@ export type NewCctpPayment = Pick<
 
 /** Inserts once per payment; a redelivered payment.created finds the row and changes nothing. */
 export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment): Promise<boolean> => {
-  const rows = await trx(CCTP_PAYMENTS)
-    .insert({
+  return insertOnce(
+    trx,
+    CCTP_PAYMENTS,
+    {
       payment_id: p.paymentId,
       merchant_id: p.merchantId,
       flow: p.flow,
@@ -139,11 +142,10 @@ export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment
       merchant_receives_units: p.merchantReceivesUnits?.toString() ?? null,
       payment_created_at: p.paymentCreatedAt,
       correlation_id: currentContext().correlationId ?? null,
-    })
-    .onConflict('payment_id')
-    .ignore()
-    .returning('payment_id');
-  return rows.length === 1;
+    },
+    ['payment_id'],
+    'payment_id',
+  );
 };
 
 export const leaseDueCctpPayments = async (db: Knex, limit: number, leaseMs: number) =>

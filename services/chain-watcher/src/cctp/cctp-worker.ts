@@ -3,7 +3,7 @@ import { leaseDueCctpPayments, releaseCctpLeases } from './cctp-repo.js';
 import { advanceBridgeKitPayment } from './bridge-kit.js';
 import { advanceRelayerPayment } from './relayer-flow.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { leasedBatchWorker } from '../leases/leased-batch-worker.js';
+import { leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
 
 /** Moves cross-chain payments along their CCTP steps as the chains and the attestation API allow. */
 export const cctpWorker = (

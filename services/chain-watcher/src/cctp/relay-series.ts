@@ -3,7 +3,7 @@ import type { ChainRpc } from '../chain/chain-rpc.js';
 import type { CctpCrashPoint } from '../config.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { CCTP_RELAY_TRANSACTIONS } from '../migrations/tables.js';
-import { broadcastSigned } from '../relayer/broadcast.js';
+import { broadcastSigned, flushUnsent } from '../relayer/broadcast.js';
 import { killAt } from '../relayer/crash-point.js';
 import { followUnmined, minedOf, sameNonce, type Mined, type UnminedProgress } from '../relayer/follow.js';
 import { listRelayerTransactions, type RelayerTransaction } from '../relayer/relayer-transactions-repo.js';
@@ -48,6 +48,21 @@ export const listRelayTransactions = (
   action: RelayAction,
 ): Promise<RelayTransaction[]> => listRelayerTransactions<RelayAction>(ctx.db, relaySeries(ctx, p, action));
 
+/**
+ * The action's transactions that were mined, once a stored but unsent one was broadcast: a nonce
+ * the relay allocated must reach the chain even when its transaction is no longer needed.
+ */
+export const minedRelayTransactions = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+  rpc: ChainRpc,
+  txs: RelayTransaction[],
+): Promise<Array<Mined<RelayAction>>> => {
+  const latest = txs.at(-1);
+  if (latest) await flushUnsent(ctx, rpc, relaySeries(ctx, p, latest.action), txs);
+  return minedOf(rpc, txs);
+};
+
 /** What became of an action's transactions. */
 export type RelayProgress =
   | { kind: 'succeeded'; mined: Mined<RelayAction> }
@@ -82,7 +97,8 @@ export const followRelayTransactions = async (
   if (succeeded) return { kind: 'succeeded', mined: succeeded };
   const reverted = mined.find((m) => sameNonce(m.tx, latest));
   if (reverted) return { kind: 'reverted', mined: reverted };
-  const progress = await followUnmined(ctx, rpc, chain, relaySeries(ctx, p, latest.action), txs, { data });
+  const series = relaySeries(ctx, p, latest.action);
+  const progress = await followUnmined(ctx, { rpc, chain, series }, txs, { data });
   const note = progress.kind === 'sent' ? `${latest.action} transaction sent` : WAITING[progress.kind];
   return { kind: 'waiting', note };
 };
@@ -107,4 +123,39 @@ export const sendRelayTransaction = async (
   crashAt(ctx, tx.action === 'mint' ? 'mint_signed' : 'transfer_signed');
   await broadcastSigned(ctx, rpc, series, stored);
   return waitFor(`${tx.action} sent`, { steady: true });
+};
+
+/** One relay action's own steps; advanceRelayAction walks them. */
+export interface RelayActionSteps {
+  action: RelayAction;
+  /** the action's exclusivity on-chain says it happened (a message nonce used, an authorization spent) */
+  doneOnChain: () => Promise<boolean>;
+  /** finds, checks and records the transaction that did it */
+  settle: (txs: RelayTransaction[]) => Promise<CctpOutcome | undefined>;
+  /** what a new signature of the latest transaction carries */
+  calldata: (txs: RelayTransaction[]) => string;
+  /** judges and sends a new transaction after `after` others (`reverted`: the latest, which reverted) */
+  send: (after: number, reverted?: string) => Promise<CctpOutcome>;
+}
+
+/**
+ * One look at a relay action. The chain is asked first whether the action happened, before sending
+ * and after any restart: once it did, its transaction is found rather than sent again. Otherwise the
+ * first transaction is sent, or the relayer engine follows those sent, and one that reverted is
+ * answered with a new one.
+ */
+export const advanceRelayAction = async (
+  ctx: WatcherContext,
+  p: CctpPaymentRecord,
+  to: { rpc: ChainRpc; chain: ChainConfig },
+  steps: RelayActionSteps,
+): Promise<CctpOutcome | undefined> => {
+  const txs = await listRelayTransactions(ctx, p, steps.action);
+  if (await steps.doneOnChain()) return steps.settle(txs);
+  if (txs.length === 0) return steps.send(0);
+  const progress = await followRelayTransactions(ctx, p, to.rpc, to.chain, txs, steps.calldata(txs));
+  if (progress.kind === 'waiting') return waitFor(progress.note, { steady: true });
+  // A success makes the action done on-chain: the next look settles it.
+  if (progress.kind === 'succeeded') return waitFor(`${steps.action} mined`, { steady: true });
+  return steps.send(txs.length, progress.mined.tx.txHash);
 };

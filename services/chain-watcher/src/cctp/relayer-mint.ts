@@ -18,12 +18,10 @@ import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { signedMessageOf } from './relayer-attestation.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
 import { ClaimTaken, deepEnough } from './steps.js';
-import { estimateOrRevert, flushUnsent } from '../relayer/broadcast.js';
-import { minedOf } from '../relayer/follow.js';
+import { estimateOrRevert } from '../relayer/broadcast.js';
 import {
-  followRelayTransactions,
-  listRelayTransactions,
-  relaySeries,
+  advanceRelayAction,
+  minedRelayTransactions,
   sendRelayTransaction,
   type RelayTransaction,
 } from './relay-series.js';
@@ -90,9 +88,7 @@ const settleMint = async (
   r: RelayRoute,
   txs: RelayTransaction[],
 ): Promise<CctpOutcome | undefined> => {
-  // A nonce the relay allocated must reach the chain even when its transaction is no longer needed.
-  await flushUnsent(ctx, r.destinationRpc, relaySeries(ctx, p, 'mint'), txs);
-  const ours = (await minedOf(r.destinationRpc, txs)).map((m) => m.tx.txHash);
+  const ours = (await minedRelayTransactions(ctx, p, r.destinationRpc, txs)).map((m) => m.tx.txHash);
   let mint: Mint | undefined;
   for (const txHash of new Set([...ours, ...(await receivedByLogs(ctx, p, r))])) {
     const receipt = await r.destinationRpc.receipt(txHash);
@@ -208,25 +204,31 @@ const sendMint = async (
  * received once, so usedNonces is asked first, before sending and after any restart: once used, the
  * mint is found rather than sent again.
  */
-export const advanceRelayMint = async (
+export const advanceRelayMint = (
   ctx: WatcherContext,
   p: CctpPaymentRecord,
   r: RelayRoute,
 ): Promise<CctpOutcome | undefined> => {
-  const transmitter = r.destination.cctp!.messageTransmitter;
-  const txs = await listRelayTransactions(ctx, p, 'mint');
-  if (await isNonceUsed(r.destinationRpc, transmitter, p.messageNonce!)) return settleMint(ctx, p, r, txs);
-  const data = encodeReceiveMessage(p.attestedMessage!, p.attestation!);
-  if (txs.length === 0) {
-    if (!relayKeyHeld(ctx, r))
-      return fail('mint_failed', `the key of the relay wallet ${r.relay} is no longer configured`);
-    return sendMint(ctx, p, r, data, 0);
-  }
-  const progress = await followRelayTransactions(ctx, p, r.destinationRpc, r.destination, txs, data);
-  if (progress.kind === 'waiting') return waitFor(progress.note, { steady: true });
-  // A receiveMessage that succeeded marks the nonce used: the next look settles it.
-  if (progress.kind === 'succeeded') return waitFor('mint mined', { steady: true });
-  if (!relayKeyHeld(ctx, r))
-    return fail('mint_failed', `the relay's mint ${progress.mined.tx.txHash} reverted`);
-  return sendMint(ctx, p, r, data, txs.length, progress.mined.tx.txHash);
+  const data = () => encodeReceiveMessage(p.attestedMessage!, p.attestation!);
+  return advanceRelayAction(
+    ctx,
+    p,
+    { rpc: r.destinationRpc, chain: r.destination },
+    {
+      action: 'mint',
+      doneOnChain: () =>
+        isNonceUsed(r.destinationRpc, r.destination.cctp!.messageTransmitter, p.messageNonce!),
+      settle: (txs) => settleMint(ctx, p, r, txs),
+      calldata: data,
+      send: async (after, reverted) => {
+        if (relayKeyHeld(ctx, r)) return sendMint(ctx, p, r, data(), after, reverted);
+        return fail(
+          'mint_failed',
+          reverted
+            ? `the relay's mint ${reverted} reverted`
+            : `the key of the relay wallet ${r.relay} is no longer configured`,
+        );
+      },
+    },
+  );
 };

@@ -16,12 +16,10 @@ import { amountText, pausedNote } from '../transfers/rules.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
 import { bookCctpPayment, deepEnough } from './steps.js';
-import { estimateOrRevert, flushUnsent } from '../relayer/broadcast.js';
-import { minedOf } from '../relayer/follow.js';
+import { estimateOrRevert } from '../relayer/broadcast.js';
 import {
-  followRelayTransactions,
-  listRelayTransactions,
-  relaySeries,
+  advanceRelayAction,
+  minedRelayTransactions,
   sendRelayTransaction,
   type RelayTransaction,
 } from './relay-series.js';
@@ -113,8 +111,8 @@ const settleTransfer = async (
 ): Promise<CctpOutcome | undefined> => {
   const rpc = r.destinationRpc;
   const value = p.merchantReceivesUnits!;
-  await flushUnsent(ctx, rpc, relaySeries(ctx, p, 'transfer'), txs);
-  let txHash = (await minedOf(rpc, txs)).find((m) => m.receipt.status === 1)?.tx.txHash;
+  const mined = await minedRelayTransactions(ctx, p, rpc, txs);
+  let txHash = mined.find((m) => m.receipt.status === 1)?.tx.txHash;
   if (!txHash) {
     const head = await rpc.blockNumber();
     const found = await findAuthorizationEvent(
@@ -180,21 +178,23 @@ const settleTransfer = async (
  * authorization of the relay submitted by the relay itself. The authorization nonce is asked first,
  * before sending and after any restart: once spent, the transfer is found rather than sent again.
  */
-export const advanceRelayTransfer = async (
+export const advanceRelayTransfer = (
   ctx: WatcherContext,
   p: CctpPaymentRecord,
   r: RelayRoute,
-): Promise<CctpOutcome | undefined> => {
-  const rpc = r.destinationRpc;
-  const txs = await listRelayTransactions(ctx, p, 'transfer');
-  if (await authorizationState(rpc, usdcOf(r), r.relay, relayAuthorizationNonce(p.paymentId)))
-    return settleTransfer(ctx, p, r, txs);
-  if (txs.length === 0) return sendTransfer(ctx, p, r, 0);
-  const data = Transaction.from(txs.at(-1)!.rawTx).data;
-  const progress = await followRelayTransactions(ctx, p, rpc, r.destination, txs, data);
-  if (progress.kind === 'waiting') return waitFor(progress.note, { steady: true });
-  if (progress.kind === 'succeeded') return waitFor('transfer mined', { steady: true });
-  // Reverted with the authorization unused (a pause, an expired authorization, a blacklisting): a
-  // fresh authorization is judged and, if it passes, sent under a new nonce.
-  return sendTransfer(ctx, p, r, txs.length);
-};
+): Promise<CctpOutcome | undefined> =>
+  advanceRelayAction(
+    ctx,
+    p,
+    { rpc: r.destinationRpc, chain: r.destination },
+    {
+      action: 'transfer',
+      doneOnChain: () =>
+        authorizationState(r.destinationRpc, usdcOf(r), r.relay, relayAuthorizationNonce(p.paymentId)),
+      settle: (txs) => settleTransfer(ctx, p, r, txs),
+      calldata: (txs) => Transaction.from(txs.at(-1)!.rawTx).data,
+      // Reverted with the authorization unused (a pause, an expired authorization, a blacklisting): a
+      // fresh authorization is judged and, if it passes, sent under a new nonce.
+      send: (after) => sendTransfer(ctx, p, r, after),
+    },
+  );

@@ -35,3 +35,20 @@ export const verdictColumns = (t: Knex.CreateTableBuilder, db: Knex): void => {
   ts(t, 'last_checked_at');
   t.text('last_error');
 };
+
+/** Who reported which transaction, on which chain and token, between which addresses. */
+export const reportedTransactionColumns = (t: Knex.CreateTableBuilder): void => {
+  t.uuid('merchant_id').notNullable();
+  t.text('tx_hash').notNullable();
+  t.integer('chain_id').notNullable();
+  t.text('source_chain').notNullable();
+  t.text('token').notNullable();
+  t.text('from_address').notNullable();
+  t.text('to_address').notNullable();
+};
+
+/** The due rows the verifiers lease, and the look-up of a transaction's rows (`<table>_due_idx`, `<table>_tx_idx`). */
+export const verdictIndexes = async (db: Knex, table: string): Promise<void> => {
+  await db.raw(`create index ${table}_due_idx on ${table} (next_check_at) where status = 'pending'`);
+  await db.raw(`create index ${table}_tx_idx on ${table} (chain_id, tx_hash)`);
+};

@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { ts, verdictColumns } from './columns.js';
+import { reportedTransactionColumns, ts, verdictColumns, verdictIndexes } from './columns.js';
 import { TOP_UP_VERIFICATIONS } from './tables.js';
 
 /**
@@ -13,13 +13,7 @@ export const topUpVerificationsMigration: Migration = {
     await db.schema.createTable(TOP_UP_VERIFICATIONS, (t) => {
       t.uuid('top_up_id').primary();
       t.uuid('payment_id').notNullable();
-      t.uuid('merchant_id').notNullable();
-      t.text('tx_hash').notNullable();
-      t.integer('chain_id').notNullable();
-      t.text('source_chain').notNullable();
-      t.text('token').notNullable();
-      t.text('from_address').notNullable();
-      t.text('to_address').notNullable();
+      reportedTransactionColumns(t);
       ts(t, 'session_created_at');
       ts(t, 'reported_at').notNullable();
       verdictColumns(t, db);
@@ -29,9 +23,6 @@ export const topUpVerificationsMigration: Migration = {
       ts(t, 'decided_at');
       t.check(`status in ('pending', 'verified', 'rejected')`, [], 'top_up_verifications_status_check');
     });
-    await db.raw(
-      `create index top_up_verifications_due_idx on ${TOP_UP_VERIFICATIONS} (next_check_at) where status = 'pending'`,
-    );
-    await db.raw(`create index top_up_verifications_tx_idx on ${TOP_UP_VERIFICATIONS} (chain_id, tx_hash)`);
+    await verdictIndexes(db, TOP_UP_VERIFICATIONS);
   },
 };

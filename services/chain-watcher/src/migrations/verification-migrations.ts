@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { ts, units, verdictColumns } from './columns.js';
+import { reportedTransactionColumns, ts, units, verdictColumns, verdictIndexes } from './columns.js';
 import { CHAIN_CURSORS, TX_CLAIMS, UNCLAIMED_TRANSFERS, VERIFICATIONS } from './tables.js';
 
 export const verificationMigration: Migration = {
@@ -8,13 +8,7 @@ export const verificationMigration: Migration = {
     // A same-chain payment to verify; the row is the durable to-do item the workers lease.
     await db.schema.createTable(VERIFICATIONS, (t) => {
       t.uuid('payment_id').primary();
-      t.uuid('merchant_id').notNullable();
-      t.text('tx_hash').notNullable();
-      t.integer('chain_id').notNullable();
-      t.text('source_chain').notNullable();
-      t.text('token').notNullable();
-      t.text('from_address').notNullable();
-      t.text('to_address').notNullable();
+      reportedTransactionColumns(t);
       units(t, 'expected_units').notNullable();
       ts(t, 'session_created_at');
       ts(t, 'payment_created_at').notNullable();
@@ -24,10 +18,7 @@ export const verificationMigration: Migration = {
       ts(t, 'decided_at');
       t.check(`status in ('pending', 'verified', 'rejected')`, [], 'verifications_status_check');
     });
-    await db.raw(
-      `create index verifications_due_idx on ${VERIFICATIONS} (next_check_at) where status = 'pending'`,
-    );
-    await db.raw(`create index verifications_tx_idx on ${VERIFICATIONS} (chain_id, tx_hash)`);
+    await verdictIndexes(db, VERIFICATIONS);
     // A transaction pays for one payment: the first verified claim holds it for good.
     await db.schema.createTable(TX_CLAIMS, (t) => {
       t.integer('chain_id').notNullable();

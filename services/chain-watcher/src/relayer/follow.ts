@@ -26,6 +26,13 @@ export const minedOf = async <A extends string>(
 export const sameNonce = (a: RelayerTransaction, b: RelayerTransaction): boolean =>
   a.relayerNonce === b.relayerNonce && a.relayerAddress === b.relayerAddress;
 
+/** A series, and the chain its transactions go to. */
+export interface SeriesOnChain<A extends string> {
+  rpc: ChainRpc;
+  chain: ChainConfig;
+  series: RelayerSeries<A>;
+}
+
 /** Node refusals that a higher fee answers. */
 const UNDERPRICED = /underpriced|fee.*(too low|less than)|base fee|gas price.*(too low|below)/i;
 
@@ -38,13 +45,12 @@ const UNDERPRICED = /underpriced|fee.*(too low|less than)|base fee|gas price.*(t
  */
 export const resign = async <A extends string>(
   ctx: WatcherContext,
-  rpc: ChainRpc,
-  chain: ChainConfig,
-  series: RelayerSeries<A>,
+  on: SeriesOnChain<A>,
   txs: Array<RelayerTransaction<A>>,
   how: 'replacement' | 'renonce',
   data: string,
 ): Promise<RelayerTransaction<A> | undefined> => {
+  const { rpc, chain, series } = on;
   const latest = txs.at(-1)!;
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer || relayer !== latest.relayerAddress) {
@@ -96,12 +102,11 @@ export interface FollowOptions {
 
 const renonceTaken = async <A extends string>(
   ctx: WatcherContext,
-  rpc: ChainRpc,
-  chain: ChainConfig,
-  series: RelayerSeries<A>,
+  on: SeriesOnChain<A>,
   txs: Array<RelayerTransaction<A>>,
   opts: FollowOptions,
 ): Promise<UnminedProgress> => {
+  const { rpc, series } = on;
   const latest = txs.at(-1)!;
   // A block may have landed between the receipts and the count: look again before concluding.
   const again = await minedOf(
@@ -116,7 +121,7 @@ const renonceTaken = async <A extends string>(
     relayer: latest.relayerAddress,
     relayerNonce: latest.relayerNonce,
   });
-  const renonced = await resign(ctx, rpc, chain, series, txs, 'renonce', opts.data);
+  const renonced = await resign(ctx, on, txs, 'renonce', opts.data);
   if (renonced) await broadcastSigned(ctx, rpc, series, renonced);
   return { kind: 'renonced' };
 };
@@ -130,12 +135,11 @@ const renonceTaken = async <A extends string>(
  */
 export const followUnmined = async <A extends string>(
   ctx: WatcherContext,
-  rpc: ChainRpc,
-  chain: ChainConfig,
-  series: RelayerSeries<A>,
+  on: SeriesOnChain<A>,
   txs: Array<RelayerTransaction<A>>,
   opts: FollowOptions,
 ): Promise<UnminedProgress> => {
+  const { rpc, chain, series } = on;
   const latest = txs.at(-1)!;
   const waited = Date.now() - (latest.broadcastAt ?? latest.signedAt).getTime();
   if (waited < ctx.transfers.stuckAfterMs) {
@@ -143,12 +147,12 @@ export const followUnmined = async <A extends string>(
     return { kind: 'sent' };
   }
   const minedNonce = await rpc.transactionCount(latest.relayerAddress, 'latest');
-  if (minedNonce > latest.relayerNonce) return renonceTaken(ctx, rpc, chain, series, txs, opts);
+  if (minedNonce > latest.relayerNonce) return renonceTaken(ctx, on, txs, opts);
   // Never accepted by a node for a reason higher fees do not cure (the relayer has no gas, say):
   // the same bytes again, rather than ever higher fees.
   const feesCure = latest.broadcastAt !== null || UNDERPRICED.test(latest.lastBroadcastError ?? '');
   if (minedNonce === latest.relayerNonce && feesCure) {
-    const replacement = await resign(ctx, rpc, chain, series, txs, 'replacement', opts.data);
+    const replacement = await resign(ctx, on, txs, 'replacement', opts.data);
     if (replacement) {
       ctx.logger.warn('relayer transaction stuck: replaced with higher fees', {
         ...series.logFields,

@@ -2,7 +2,7 @@ import type { LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { advanceTransfer } from './advance.js';
 import { leaseDueTransfers, releaseTransferLeases } from './transfers-repo.js';
-import { leasedBatchWorker } from '../leases/leased-batch-worker.js';
+import { leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
 
 /** Sends and watches outgoing transfers, one step of each due transfer per pass. */
 export const senderWorker = (

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency, TransferFailureReason, TransferPurpose } from '@stablepay/contracts';
-import { leaseDueRows } from '../leases/lease-due-rows.js';
+import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { TRANSFERS } from '../migrations/tables.js';
 
 export type TransferStatus = 'pending' | 'sending' | 'cancelling' | 'confirmed' | 'failed';

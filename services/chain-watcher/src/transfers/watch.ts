@@ -150,7 +150,7 @@ const settleRevert = async (
     // A cancellation that reverted (out of gas, say), or a transfer the pause reverted and that would
     // pass now: the same calldata once more, under the relayer's next nonce.
     const series = transferSeries(ctx, t);
-    const resent = await resign(ctx, rpc, chain, series, attempts, 'renonce', calldataOf(attempts));
+    const resent = await resign(ctx, { rpc, chain, series }, attempts, 'renonce', calldataOf(attempts));
     if (resent) await broadcastSigned(ctx, rpc, series, resent);
     return again(ctx);
   }
@@ -183,7 +183,7 @@ const watchUnmined = async (
   attempts: AttemptRecord[],
 ): Promise<Step> => {
   const { from, token } = parts(t);
-  const progress = await followUnmined(ctx, rpc, chain, transferSeries(ctx, t), attempts, {
+  const progress = await followUnmined(ctx, { rpc, chain, series: transferSeries(ctx, t) }, attempts, {
     data: calldataOf(attempts),
     doneElsewhere: () => authorizationState(rpc, token, from, t.authNonce),
   });

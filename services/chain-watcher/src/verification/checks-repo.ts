@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
-import { leaseDueRows } from '../leases/lease-due-rows.js';
+import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { TOP_UP_VERIFICATIONS, VERIFICATIONS } from '../migrations/tables.js';
 
 /*

@@ -1,40 +1,27 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
-import { buildEvent } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { TOP_UP_CHECKS } from './checks-repo.js';
 import type { TopUpVerificationRecord } from './top-ups-repo.js';
 import type { Final } from './rules.js';
-import { commitVerdict, type VerdictRules } from './verdict-commit.js';
+import { commitVerdict, verdictEventOf, type VerdictRules } from './verdict-commit.js';
 
 const topUpEvent = (v: TopUpVerificationRecord, final: Final) =>
   final.kind === 'verified'
-    ? buildEvent({
-        type: EventTypes.ChainTopUpVerified,
-        producer: 'chain-watcher',
-        merchantId: v.merchantId,
-        correlationId: v.correlationId ?? undefined,
-        data: {
-          topUpId: v.topUpId,
-          paymentId: v.paymentId,
-          txHash: v.txHash,
-          chainId: v.chainId,
-          receivedAmount: baseUnitsToDecimal(final.receivedUnits),
-          blockNumber: final.blockNumber,
-          blockTimestamp: final.blockTimestamp.toISOString(),
-        },
+    ? verdictEventOf(v, EventTypes.ChainTopUpVerified, {
+        topUpId: v.topUpId,
+        paymentId: v.paymentId,
+        txHash: v.txHash,
+        chainId: v.chainId,
+        receivedAmount: baseUnitsToDecimal(final.receivedUnits),
+        blockNumber: final.blockNumber,
+        blockTimestamp: final.blockTimestamp.toISOString(),
       })
-    : buildEvent({
-        type: EventTypes.ChainTopUpRejected,
-        producer: 'chain-watcher',
-        merchantId: v.merchantId,
-        correlationId: v.correlationId ?? undefined,
-        data: {
-          topUpId: v.topUpId,
-          paymentId: v.paymentId,
-          txHash: v.txHash,
-          reason: final.reason,
-          detail: final.detail,
-        },
+    : verdictEventOf(v, EventTypes.ChainTopUpRejected, {
+        topUpId: v.topUpId,
+        paymentId: v.paymentId,
+        txHash: v.txHash,
+        reason: final.reason,
+        detail: final.detail,
       });
 
 /**

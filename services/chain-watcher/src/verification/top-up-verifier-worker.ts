@@ -1,6 +1,6 @@
 import { errorText, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { leasedBatchWorker } from '../leases/leased-batch-worker.js';
+import { leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
 import { PassCache } from './check-payment.js';
 import { TOP_UP_CHECKS, releaseCheckLeases } from './checks-repo.js';
 import { reject, type Outcome } from './rules.js';

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { PaymentTopUpReportedData } from '@stablepay/contracts';
 import { TOP_UP_VERIFICATIONS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
 import { TOP_UP_CHECKS, checkFieldsOf, leaseDueChecks, type CheckRow } from './checks-repo.js';
 import type { VerificationRecord } from './verifications-repo.js';
 
@@ -33,8 +34,10 @@ export const insertTopUpVerification = async (
   trx: Knex.Transaction,
   t: PaymentTopUpReportedData,
 ): Promise<boolean> => {
-  const rows = await trx(TOP_UP_VERIFICATIONS)
-    .insert({
+  return insertOnce(
+    trx,
+    TOP_UP_VERIFICATIONS,
+    {
       top_up_id: t.topUpId,
       payment_id: t.paymentId,
       merchant_id: t.merchantId,
@@ -47,11 +50,10 @@ export const insertTopUpVerification = async (
       session_created_at: t.sessionCreatedAt ? new Date(t.sessionCreatedAt) : null,
       reported_at: new Date(t.reportedAt),
       correlation_id: currentContext().correlationId ?? null,
-    })
-    .onConflict('top_up_id')
-    .ignore()
-    .returning('top_up_id');
-  return rows.length === 1;
+    },
+    ['top_up_id'],
+    'top_up_id',
+  );
 };
 
 export const leaseDueTopUps = async (

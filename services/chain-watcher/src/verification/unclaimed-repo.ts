@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { UNCLAIMED_TRANSFERS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
 
 export interface NewUnclaimedTransfer {
   id: string;
@@ -32,8 +33,10 @@ export const lockTransaction = async (
 
 /** True when the row is new (the same log scanned twice is recorded once). */
 export const insertUnclaimed = async (trx: Knex.Transaction, t: NewUnclaimedTransfer): Promise<boolean> => {
-  const rows = await trx(UNCLAIMED_TRANSFERS)
-    .insert({
+  return insertOnce(
+    trx,
+    UNCLAIMED_TRANSFERS,
+    {
       id: t.id,
       chain_id: t.chainId,
       blockchain: t.blockchain,
@@ -48,11 +51,10 @@ export const insertUnclaimed = async (trx: Knex.Transaction, t: NewUnclaimedTran
       block_hash: t.blockHash,
       wallet_id: t.walletId,
       merchant_id: t.merchantId,
-    })
-    .onConflict(['chain_id', 'tx_hash', 'log_index'])
-    .ignore()
-    .returning('id');
-  return rows.length === 1;
+    },
+    ['chain_id', 'tx_hash', 'log_index'],
+    'id',
+  );
 };
 
 /** A payment now claims the transaction: its unclaimed transfers are matched. Returns how many. */

@@ -1,5 +1,5 @@
-import { chainById, type IntegrationEvent } from '@stablepay/contracts';
-import { enqueueEvent } from '@stablepay/platform';
+import { chainById, type EventDataInput, type EventType, type IntegrationEvent } from '@stablepay/contracts';
+import { buildEvent, enqueueEvent } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { decideChecks, rescheduleChecks, type CheckTable, type Decision } from './checks-repo.js';
 import { claimTransaction } from './claims-repo.js';
@@ -23,6 +23,20 @@ export interface VerdictRules<V extends VerificationRecord> {
   /** metrics and the log line of a committed verdict */
   after: (ctx: WatcherContext, v: V, final: Final) => void;
 }
+
+/** An event of a verdict, under the correlation id of the message that reported the transaction. */
+export const verdictEventOf = <T extends EventType>(
+  v: VerificationRecord,
+  type: T,
+  data: EventDataInput<T>,
+): IntegrationEvent<T> =>
+  buildEvent<T>({
+    type,
+    producer: 'chain-watcher',
+    merchantId: v.merchantId,
+    correlationId: v.correlationId ?? undefined,
+    data,
+  });
 
 /** Thrown inside the verdict transaction to roll it back when another worker decided first. */
 export class DecidedElsewhere extends Error {}

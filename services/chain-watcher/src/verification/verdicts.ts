@@ -1,6 +1,6 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { buildEvent, enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
+import { enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { PAYMENT_CHECKS, decideChecks } from './checks-repo.js';
 import { claimTransactions } from './claims-repo.js';
@@ -9,6 +9,7 @@ import {
   claimedElsewhere,
   commitVerdict,
   decisionOf,
+  verdictEventOf,
   type VerdictRules,
 } from './verdict-commit.js';
 import type { Final } from './rules.js';
@@ -27,36 +28,24 @@ const claims = (final: Final): boolean =>
 /** The event a verdict publishes, built (and checked against the catalogue) for the outbox. */
 const verdictEvent = (v: VerificationRecord, final: Final) =>
   final.kind === 'verified'
-    ? buildEvent({
-        type: EventTypes.ChainPaymentVerified,
-        producer: 'chain-watcher',
-        merchantId: v.merchantId,
-        correlationId: v.correlationId ?? undefined,
-        data: {
-          paymentId: v.paymentId,
-          txHash: v.txHash,
-          chainId: v.chainId,
-          token: v.token,
-          fromAddress: getAddress(v.fromAddress),
-          toAddress: getAddress(final.toAddress),
-          receivedAmount: baseUnitsToDecimal(final.receivedUnits),
-          blockNumber: final.blockNumber,
-          blockTimestamp: final.blockTimestamp.toISOString(),
-          confirmations: final.confirmations,
-        },
+    ? verdictEventOf(v, EventTypes.ChainPaymentVerified, {
+        paymentId: v.paymentId,
+        txHash: v.txHash,
+        chainId: v.chainId,
+        token: v.token,
+        fromAddress: getAddress(v.fromAddress),
+        toAddress: getAddress(final.toAddress),
+        receivedAmount: baseUnitsToDecimal(final.receivedUnits),
+        blockNumber: final.blockNumber,
+        blockTimestamp: final.blockTimestamp.toISOString(),
+        confirmations: final.confirmations,
       })
-    : buildEvent({
-        type: EventTypes.ChainPaymentRejected,
-        producer: 'chain-watcher',
-        merchantId: v.merchantId,
-        correlationId: v.correlationId ?? undefined,
-        data: {
-          paymentId: v.paymentId,
-          txHash: v.txHash,
-          reason: final.reason,
-          receivedAmount: final.receivedUnits === null ? null : baseUnitsToDecimal(final.receivedUnits),
-          detail: final.detail,
-        },
+    : verdictEventOf(v, EventTypes.ChainPaymentRejected, {
+        paymentId: v.paymentId,
+        txHash: v.txHash,
+        reason: final.reason,
+        receivedAmount: final.receivedUnits === null ? null : baseUnitsToDecimal(final.receivedUnits),
+        detail: final.detail,
       });
 
 /** What follows a committed verdict: its metrics and its log line. */

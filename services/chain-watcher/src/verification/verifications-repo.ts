@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency } from '@stablepay/contracts';
 import { VERIFICATIONS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
+import { recoverStaleRows } from '../work-rows/recover-stale-rows.js';
 import {
   PAYMENT_CHECKS,
   checkFieldsOf,
@@ -64,8 +66,10 @@ export type NewVerification = Pick<
 
 /** Records a payment to verify; false when it is already tracked (the same payment announced twice). */
 export const insertVerification = async (trx: Knex.Transaction, v: NewVerification): Promise<boolean> => {
-  const rows = await trx(VERIFICATIONS)
-    .insert({
+  return insertOnce(
+    trx,
+    VERIFICATIONS,
+    {
       payment_id: v.paymentId,
       merchant_id: v.merchantId,
       tx_hash: v.txHash,
@@ -78,11 +82,10 @@ export const insertVerification = async (trx: Knex.Transaction, v: NewVerificati
       session_created_at: v.sessionCreatedAt,
       payment_created_at: v.paymentCreatedAt,
       correlation_id: currentContext().correlationId ?? null,
-    })
-    .onConflict('payment_id')
-    .ignore()
-    .returning('payment_id');
-  return rows.length === 1;
+    },
+    ['payment_id'],
+    'payment_id',
+  );
 };
 
 /** Due pending payments, leased to the caller (see leaseDueRows); each lease counts as a check. */
@@ -93,24 +96,15 @@ export const leaseDueVerifications = async (
 ): Promise<VerificationRecord[]> =>
   (await leaseDueChecks<VerificationRow>(db, PAYMENT_CHECKS, limit, leaseMs)).map(toRecord);
 
-/**
- * Pending rows nobody has touched for `staleMs` and that nobody holds: made due at once. Capped
- * backoff already brings every row back; this catches whatever slipped through (a clock jump, a row
- * edited by hand, a lease that was set far ahead).
- */
-export const recoverStale = async (db: Knex, staleMs: number): Promise<number> => {
-  const result = (await db.raw(
-    `update ${VERIFICATIONS}
-        set next_check_at = now(), locked_until = null, backoff_step = 0, updated_at = now()
-      where status = 'pending'
-        and coalesce(last_checked_at, created_at) < now() - (? * interval '1 millisecond')
-        and next_check_at > now()
-        and (locked_until is null or locked_until < now())
-      returning payment_id`,
-    [staleMs],
-  )) as { rows: unknown[] };
-  return result.rows.length;
-};
+/** Pending payments nobody has checked for `staleMs`, made due again (see recoverStaleRows). */
+export const recoverStale = (db: Knex, staleMs: number): Promise<number> =>
+  recoverStaleRows(db, {
+    table: VERIFICATIONS,
+    key: 'payment_id',
+    open: "status = 'pending'",
+    touchedAt: 'coalesce(last_checked_at, created_at)',
+    staleMs,
+  });
 
 /** True when a payment's transaction, or a reported top-up, is this transaction (its verdict records it). */
 export const hasVerificationForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>

@@ -1,7 +1,7 @@
 import { errorText, loopWorker, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { recoverStaleCctp } from '../cctp/cctp-recovery-repo.js';
-import { leasedBatchWorker, type BatchHandler } from '../leases/leased-batch-worker.js';
+import { leasedBatchWorker, type BatchHandler } from '../work-rows/leased-batch-worker.js';
 import { PassCache } from './check-payment.js';
 import { PAYMENT_CHECKS, releaseCheckLeases } from './checks-repo.js';
 import type { Wait } from './rules.js';
