@@ -15,4 +15,4 @@ export { WalletKeyError } from './custody/seed-crypto.js';
 export { ChainClients, ChainRpc } from './chain/chain-rpc.js';
 export { RpcUnavailableError, type RpcErrorKind } from './chain/rpc-errors.js';
 export type { WatcherContext } from './context/watcher-context.js';
-export type { ChainWatcherMetrics } from './metrics/chain-watcher-metrics.js';
+export type { ChainWatcherMetrics } from './metrics.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '@stablepay/platform';
-import type { ChainWatcherMetrics } from '../metrics/chain-watcher-metrics.js';
+import type { ChainWatcherMetrics } from '../metrics.js';
 
 /** A field Circle may leave out, or give as null while it is not known yet. */
 const maybe = <T extends z.ZodType>(schema: T) => schema.nullable().optional();

@@ -1,7 +1,7 @@
 import { FetchRequest, JsonRpcProvider, Network, toQuantity, type Filter, type Log } from 'ethers';
 import type { ChainConfig } from '@stablepay/contracts';
 import type { Logger } from '@stablepay/platform';
-import type { ChainWatcherMetrics } from '../metrics/chain-watcher-metrics.js';
+import type { ChainWatcherMetrics } from '../metrics.js';
 import {
   MalformedRpcAnswer,
   parseBlock,

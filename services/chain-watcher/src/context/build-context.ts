@@ -7,8 +7,7 @@ import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { WatcherContext } from './watcher-context.js';
 import { WalletDirectory } from '../wallets/wallet-directory.js';
-import { chainStateGauges } from '../metrics/chain-state-gauges.js';
-import { createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics/chain-watcher-metrics.js';
+import { chainStateGauges, createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics.js';
 
 /**
  * The timing rules of each capability, from configuration. Leases are long enough for every RPC call

@@ -6,7 +6,7 @@ import type { ChainClients } from '../chain/chain-rpc.js';
 import type { CctpCrashPoint, TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
-import type { ChainWatcherMetrics } from '../metrics/chain-watcher-metrics.js';
+import type { ChainWatcherMetrics } from '../metrics.js';
 import type { WalletDirectory } from '../wallets/wallet-directory.js';
 
 /** Timing rules of verification, from configuration. */

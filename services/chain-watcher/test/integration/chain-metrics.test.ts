@@ -6,7 +6,7 @@ import { TEST_METRICS_TOKEN, metricValue, waitFor } from '@stablepay/platform/te
 import { RpcProxy, deadUrl, startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { AttestationApi, AttestationUnavailable } from '../../src/chain/attestation-api.js';
-import { createChainWatcherMetrics } from '../../src/metrics/chain-watcher-metrics.js';
+import { createChainWatcherMetrics } from '../../src/metrics.js';
 import { Burner, RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import { randomTxHash, startHarness, type Harness } from '../support/harness.js';
 import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';

@@ -8,7 +8,7 @@ import {
   isSigned,
   type AttestedMessage,
 } from '../../src/chain/attestation-api.js';
-import { createChainWatcherMetrics } from '../../src/metrics/chain-watcher-metrics.js';
+import { createChainWatcherMetrics } from '../../src/metrics.js';
 
 const IRIS = 'https://iris-api-sandbox.circle.com';
 const TX = `0x${'ab'.repeat(32)}`;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChainConfig } from '@stablepay/contracts';
 import { createMetrics } from '@stablepay/platform';
 import { ChainRpc, RpcUnavailableError } from '../../src/index.js';
-import { createChainWatcherMetrics } from '../../src/metrics/chain-watcher-metrics.js';
+import { createChainWatcherMetrics } from '../../src/metrics.js';
 import { deadUrl } from '@stablepay/devnet';
 
 type Behaviour = 'ok' | '429' | '503' | 'hang' | 'rpc_error' | 'revert';

@@ -5,11 +5,22 @@ import type { Metrics } from '@stablepay/platform';
 import { latestDiscrepancyTotals } from '../ledger/reconciliation-repo.js';
 import { VERIFICATIONS } from '../migrations/tables.js';
 
+/** A series' name and help, declared with the others in metrics.ts. */
+export interface SeriesName {
+  name: string;
+  help: string;
+}
+
 /**
  * Payments waiting for a verdict, per chain, read from the database at each scrape: how many, and
  * how long the oldest has waited since it was created (the lag an operator acts on).
  */
-export const pendingVerificationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+export const pendingVerificationGauges = (
+  base: Metrics,
+  db: Knex,
+  registry: ChainRegistry,
+  series: { waiting: SeriesName; oldest: SeriesName },
+): void => {
   const read = async () =>
     (
       (await db.raw(
@@ -40,16 +51,8 @@ export const pendingVerificationGauges = (base: Metrics, db: Knex, registry: Cha
           );
       },
     });
-  gauge({
-    name: 'chain_pending_verifications',
-    help: 'Same-chain payments waiting for a verdict',
-    pick: (r) => r.waiting,
-  });
-  gauge({
-    name: 'chain_oldest_pending_verification_seconds',
-    help: 'Age of the oldest same-chain payment waiting for a verdict (0 when none waits)',
-    pick: (r) => Number(r.oldest),
-  });
+  gauge({ ...series.waiting, pick: (r) => r.waiting });
+  gauge({ ...series.oldest, pick: (r) => Number(r.oldest) });
 };
 
 /**
@@ -57,7 +60,12 @@ export const pendingVerificationGauges = (base: Metrics, db: Knex, registry: Cha
  * that every replica reports the same: the absolute difference of the wallets in discrepancy per
  * chain and token (0 when they agree), how many they are, and how old the run is.
  */
-export const reconciliationGauges = (base: Metrics, db: Knex, registry: ChainRegistry): void => {
+export const reconciliationGauges = (
+  base: Metrics,
+  db: Knex,
+  registry: ChainRegistry,
+  series: { difference: SeriesName; discrepancies: SeriesName; age: SeriesName },
+): void => {
   let latest: ReturnType<typeof latestDiscrepancyTotals> | undefined;
   let readAt = 0;
   // One query per scrape for the three series.
@@ -88,19 +96,10 @@ export const reconciliationGauges = (base: Metrics, db: Knex, registry: ChainReg
         for (const r of totals.rows) this.set({ chain: r.blockchain, token: r.token }, spec.pick(r));
       },
     });
-  perToken({
-    name: 'ledger_reconciliation_difference_units',
-    help: 'Latest reconciliation: sum of |balanceOf - ledger balance| over wallets in discrepancy, in token base units',
-    pick: (r) => Number(r.units),
-  });
-  perToken({
-    name: 'ledger_reconciliation_discrepancies',
-    help: 'Latest reconciliation: merchant wallets whose on-chain balance no recorded movement explains',
-    pick: (r) => r.wallets,
-  });
+  perToken({ ...series.difference, pick: (r) => Number(r.units) });
+  perToken({ ...series.discrepancies, pick: (r) => r.wallets });
   new Gauge({
-    name: 'ledger_reconciliation_age_seconds',
-    help: 'Seconds since the latest reconciliation of the ledger with the chain finished',
+    ...series.age,
     registers: [base.registry],
     async collect() {
       const totals = await read();

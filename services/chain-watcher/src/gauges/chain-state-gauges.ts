@@ -5,6 +5,7 @@ import type { ChainClients } from '../chain/chain-rpc.js';
 import { MalformedRpcAnswer, parseBlock } from '../chain/rpc-facts.js';
 import { ScrapeCache } from '../chain/scrape-cache.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
+import type { SeriesName } from './database-gauges.js';
 
 /** How long a scrape waits for a chain read before it answers without it. */
 const SCRAPE_WAIT_MS = 2_000;
@@ -14,11 +15,12 @@ const SCRAPE_WAIT_MS = 2_000;
  * count in chain_rpc_errors_total) and cached for `cacheMs`: the relayers' gas and how old each
  * chain's head is. A chain that cannot be read leaves its series out of the scrape.
  */
-export const chainStateGauges = (
+export const chainStateSeries = (
   base: Metrics,
   chains: ChainClients,
   relayers: RelayerWallets,
   cacheMs: number,
+  series: { relayerBalance: SeriesName; headAge: SeriesName },
 ): void => {
   const opts = { ttlMs: cacheMs, waitMs: SCRAPE_WAIT_MS };
   const balances = relayers.list().flatMap((r) => {
@@ -28,8 +30,7 @@ export const chainStateGauges = (
     return [{ chain: rpc.name, address: r.address, cache: new ScrapeCache(read, opts) }];
   });
   new Gauge({
-    name: 'chain_relayer_balance_ether',
-    help: "Native balance of each chain's relayer (gas for refunds, withdrawals and mints), in ether units",
+    ...series.relayerBalance,
     labelNames: ['chain', 'address'],
     registers: [base.registry],
     async collect() {
@@ -52,8 +53,7 @@ export const chainStateGauges = (
     return { chain: rpc.name, cache: new ScrapeCache(read, opts) };
   });
   new Gauge({
-    name: 'chain_head_age_seconds',
-    help: "Seconds since the timestamp of each chain's latest block",
+    ...series.headAge,
     labelNames: ['chain'],
     registers: [base.registry],
     async collect() {
