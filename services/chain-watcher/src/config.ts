@@ -10,7 +10,7 @@ import {
   loadConfig,
 } from '@stablepay/platform';
 import { parseRelayerKeys } from './custody/relayer-keys.js';
-import { NATIVE_SYMBOLS } from './domain/cctp/native-prices.js';
+import { NATIVE_SYMBOLS } from './cctp/native-prices.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
 

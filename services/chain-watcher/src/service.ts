@@ -1,15 +1,21 @@
 import { defineService } from '@stablepay/platform';
+import { cctpFeeInputRoutes } from './cctp/fee-inputs-routes.js';
+import { cctpWorkers } from './cctp/workers.js';
 import { loadChainWatcherConfig } from './config.js';
+import { buildWatcherContext } from './context/build-context.js';
+import { combineWorkers } from './context/capability-workers.js';
 import type { WalletSigner } from './custody/wallet-signer.js';
-import { chainWatcherMigrations } from './db/migrations.js';
-import { cctpFeeInputRoutes } from './http/cctp/fee-inputs-routes.js';
-import { relayerRoutes } from './http/relayers/routes.js';
-import { ledgerRoutes } from './http/ledger/routes.js';
-import { walletRoutes } from './http/wallets/routes.js';
 import { reconciliationRoutes } from './ledger/reconciliation-routes.js';
-import { chainWatcherConsumers } from './messaging/handlers.js';
-import { buildWatcherContext } from './watcher-context.js';
-import { watcherWorkers } from './workers/watcher-workers.js';
+import { ledgerRoutes } from './ledger/routes.js';
+import { ledgerWorkers } from './ledger/workers.js';
+import { chainWatcherMigrations } from './migrations/migrations.js';
+import { transferHandlers } from './transfers/handlers.js';
+import { relayerRoutes } from './transfers/relayer-routes.js';
+import { transferWorkers } from './transfers/workers.js';
+import { verificationHandlers } from './verification/handlers.js';
+import { verificationWorkers } from './verification/workers.js';
+import { walletHandlers } from './wallets/handlers.js';
+import { walletRoutes } from './wallets/routes.js';
 
 export interface ChainWatcherOptions {
   /** A KMS or custody provider in place of the seed-derived keys; the seed is then not touched. */
@@ -26,17 +32,23 @@ export const chainWatcherService = defineService({
   migrations: chainWatcherMigrations,
   loadConfig: loadChainWatcherConfig,
   async build(kit, options: ChainWatcherOptions) {
+    const { config } = kit;
     const { ctx, close } = await buildWatcherContext(kit, options.signer);
-    const { workers, wake } = watcherWorkers(ctx, kit.config);
+    const { workers, wake } = combineWorkers([
+      verificationWorkers(ctx, config),
+      transferWorkers(ctx, config),
+      cctpWorkers(ctx, config),
+      ledgerWorkers(ctx, config),
+    ]);
     return {
       routes: {
         ...walletRoutes(ctx),
         ...ledgerRoutes(ctx),
         ...relayerRoutes(ctx),
-        ...cctpFeeInputRoutes(ctx, kit.config),
+        ...cctpFeeInputRoutes(ctx, config),
         ...reconciliationRoutes(ctx),
       },
-      consumers: chainWatcherConsumers(ctx),
+      consumers: { ...walletHandlers(ctx), ...verificationHandlers(ctx), ...transferHandlers(ctx) },
       workers,
       afterConsume: wake,
       // Runs after the workers stopped: nothing uses the RPC clients or the keys any more.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '@stablepay/platform';
-import { insertSealedSeedIfAbsent, readSealedSeed, replaceSealedSeed } from '../db/master-seed-repo.js';
+import { insertSealedSeedIfAbsent, readSealedSeed, replaceSealedSeed } from './master-seed-repo.js';
 import {
   SEED_ALGORITHM,
   SEED_BYTES,

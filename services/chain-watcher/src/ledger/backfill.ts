@@ -3,8 +3,8 @@ import { chainById, type TransferPurpose } from '@stablepay/contracts';
 import { errorText, type Migration } from '@stablepay/platform';
 import { decodeTransfer, type TokenTransfer } from '../chain/erc20.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
-import { CCTP_PAYMENTS, TRANSFERS, UNCLAIMED_TRANSFERS, VERIFICATIONS } from '../db/migrations.js';
-import type { WatcherContext } from '../domain/context.js';
+import { CCTP_PAYMENTS, TRANSFERS, UNCLAIMED_TRANSFERS, VERIFICATIONS } from '../migrations/tables.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { recordPaymentIn, recordTransferOut, recordUnattributedIn, type TransferIn } from './journals.js';
 import { sameAddress } from '../chain/same-address.js';
 

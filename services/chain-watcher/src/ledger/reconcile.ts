@@ -3,9 +3,9 @@ import { CURRENCIES } from '@stablepay/contracts';
 import { errorText } from '@stablepay/platform';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { balancesAt } from '../chain/erc20.js';
-import { readCursor } from '../db/cursors-repo.js';
-import { walletsOnChain } from '../db/wallets-repo.js';
-import type { WatcherContext } from '../domain/context.js';
+import { readCursor } from '../verification/cursors-repo.js';
+import { walletsOnChain } from '../wallets/wallets-repo.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import {
   finishRun,
   ledgerBalancesAt,

@@ -1,5 +1,5 @@
 import { loopWorker, type LoopWorker } from '@stablepay/platform';
-import type { WatcherContext } from '../domain/context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { reconcileLedger } from './reconcile.js';
 
 /**

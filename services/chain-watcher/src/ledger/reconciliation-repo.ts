@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { CCTP_PAYMENTS, TRANSFERS, VERIFICATIONS } from '../db/migrations.js';
-import { OPEN_STATUSES } from '../db/transfers-repo.js';
+import { CCTP_PAYMENTS, TRANSFERS, VERIFICATIONS } from '../migrations/tables.js';
+import { OPEN_STATUSES } from '../transfers/transfers-repo.js';
 import { LEDGER_ENTRIES, RECONCILIATION_RUNS, RECONCILIATION_WALLETS } from './migration.js';
 
 export type WalletCheckStatus = 'agrees' | 'in_flight' | 'discrepancy' | 'unreadable';

@@ -1,5 +1,5 @@
 import { ok, type HandlerOf } from '@stablepay/platform';
-import type { WatcherContext } from '../domain/context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { latestReconciliation } from './reconciliation-view.js';
 
 /** GET /reconciliation/api/latest and its dashboard twin: the merchant's wallets in the latest run. */

@@ -5,7 +5,7 @@ import {
   type Currency,
   type Reconciliation,
 } from '@stablepay/contracts';
-import type { WatcherContext } from '../domain/context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { latestCompleteRun, runWallets } from './reconciliation-repo.js';
 
 /**

@@ -144,13 +144,13 @@ describe('cross-chain payments, legacy relayer flow (anvil + attestation API + P
     expect(chain.transfers).to.deep.equal([{ txHash: transferred.transferTxHash, value: units('10') }]);
     expect((await base.balance('USDC', shop.address)) - before).to.equal(units('10'));
     // The ledger: the relay's transfer into the merchant wallet is this payment's, counted once.
-    const ledger = await h
+    const ledger = (await h
       .db('ledger_entries as e')
       .join('ledger_journals as j', 'j.id', 'e.journal_id')
       .where('j.tx_hash', transferred.transferTxHash.toLowerCase())
       .select('e.account')
       .sum({ total: 'e.amount' })
-      .groupBy('e.account');
+      .groupBy('e.account')) as Array<{ account: string; total: string }>;
     expect(Object.fromEntries(ledger.map((r) => [r.account, r.total]))).to.deep.include({
       wallet: '10000000',
       customer_payments: '-10000000',

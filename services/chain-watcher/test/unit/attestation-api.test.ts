@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { createMetrics, type Metrics } from '@stablepay/platform';
+import { createMetrics, type Logger, type Metrics } from '@stablepay/platform';
 import { metricValue } from '@stablepay/platform/testing';
 import {
   AttestationApi,
@@ -103,8 +103,10 @@ describe('attestation API client (Circle Iris shapes)', () => {
       timeoutMs: 2_000,
       metrics: createChainWatcherMetrics(base),
       logger: {
-        warn: (message: string, meta?: Record<string, unknown>) =>
-          warnings.push({ message, meta: meta ?? {} }),
+        // winston's warn is overloaded; this records the one form the attestation API calls.
+        warn: ((message: string, meta?: Record<string, unknown>) => {
+          warnings.push({ message, meta: meta ?? {} });
+        }) as Logger['warn'],
       },
     });
   });

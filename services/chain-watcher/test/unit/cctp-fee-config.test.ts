@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { devnetRegistry } from '@stablepay/contracts';
 import { ConfigError } from '@stablepay/platform';
-import { fixedNativePrices } from '../../src/domain/cctp/native-prices.js';
+import { fixedNativePrices } from '../../src/cctp/native-prices.js';
 import { loadChainWatcherConfig } from '../../src/index.js';
 
 const base = { INTERNAL_TOKEN_SECRET: 'x'.repeat(32), WALLET_KEK: randomBytes(32).toString('hex') };

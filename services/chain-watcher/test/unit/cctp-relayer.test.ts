@@ -4,7 +4,7 @@ import { Wallet, verifyTypedData } from 'ethers';
 import { devnetRegistry } from '@stablepay/contracts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES, authorizationDomain } from '../../src/chain/fiat-token.js';
 import { parseRelayerKeys, RelayerWallets } from '../../src/custody/relayer-keys.js';
-import { relayAuthorizationNonce } from '../../src/domain/cctp/relayer-transfer.js';
+import { relayAuthorizationNonce } from '../../src/cctp/relayer-transfer.js';
 import { loadChainWatcherConfig } from '../../src/index.js';
 
 const base = { INTERNAL_TOKEN_SECRET: 'x'.repeat(32), WALLET_KEK: randomBytes(32).toString('hex') };

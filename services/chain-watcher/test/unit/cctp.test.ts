@@ -8,7 +8,7 @@ import {
   decodeDepositForBurn,
   type DepositForBurn,
 } from '../../src/chain/cctp.js';
-import { burnProblem, matchBurn } from '../../src/domain/cctp/burn-rules.js';
+import { burnProblem, matchBurn } from '../../src/cctp/burn-rules.js';
 
 const addr = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`);
 const word = (a: string) => zeroPadValue(a, 32).toLowerCase();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AbiCoder, Interface, Wallet, concat, id } from 'ethers';
 import { tokenRefusal } from '../../src/chain/fiat-token.js';
 import { revertOf } from '../../src/chain/rpc-errors.js';
-import { blacklistedReason, insufficientFundsReason } from '../../src/domain/transfers/rules.js';
+import { blacklistedReason, insufficientFundsReason } from '../../src/transfers/rules.js';
 
 /** Revert data of `require(false, message)`. */
 const errorString = (message: string): string =>

@@ -15,9 +15,10 @@ import {
 import { deriveMerchantKey, deriveRelayerKey } from '../../src/custody/key-derivation.js';
 import { RelayerKeySet, RelayerWallets, parseRelayerKeys } from '../../src/custody/relayer-keys.js';
 import { SeedWalletSigner } from '../../src/custody/wallet-signer.js';
-import { bump, checkTransferRequest, replacementFees } from '../../src/domain/transfers/rules.js';
+import { bump, replacementFees } from '../../src/relayer/fees.js';
+import { checkTransferRequest } from '../../src/transfers/rules.js';
 import { ChainRpc, RpcUnavailableError, loadChainWatcherConfig } from '../../src/index.js';
-import type { WalletRecord } from '../../src/db/wallets-repo.js';
+import type { WalletRecord } from '../../src/wallets/wallets-repo.js';
 
 const GWEI = 1_000_000_000n;
 const config = { INTERNAL_TOKEN_SECRET: 'x'.repeat(32), WALLET_KEK: randomBytes(32).toString('hex') };

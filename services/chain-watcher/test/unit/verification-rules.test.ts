@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { PaymentCreatedData } from '@stablepay/contracts';
-import { expectedUnitsOf } from '../../src/domain/verification/track-payment.js';
+import { expectedUnitsOf } from '../../src/verification/track-payment.js';
 import { AbiCoder, getAddress } from 'ethers';
 import { TRANSFER_TOPIC, addressTopic, decodeTransfer, type TokenTransfer } from '../../src/chain/erc20.js';
 import {
@@ -9,7 +9,7 @@ import {
   evaluateTransfers,
   nextCheckDelay,
   type TransferExpectation,
-} from '../../src/domain/verification/rules.js';
+} from '../../src/verification/rules.js';
 
 const addr = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`);
 const USDC = addr(0xa1);

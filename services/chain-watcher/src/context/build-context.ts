@@ -1,0 +1,118 @@
+import type { Logger, ServiceKit } from '@stablepay/platform';
+import { AttestationApi } from '../chain/attestation-api.js';
+import { ChainClients } from '../chain/chain-rpc.js';
+import type { ChainWatcherConfig } from '../config.js';
+import { openCustody } from '../custody/open-custody.js';
+import type { RelayerWallets } from '../custody/relayer-keys.js';
+import type { WalletSigner } from '../custody/wallet-signer.js';
+import type { WatcherContext } from './watcher-context.js';
+import { WalletDirectory } from '../wallets/wallet-directory.js';
+import { chainStateGauges, createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics.js';
+
+/**
+ * The timing rules of each capability, from configuration. Leases are long enough for every RPC call
+ * of one step to try each URL up to its timeout, so that a slow RPC never lets a second worker in.
+ */
+const settingsOf = (
+  config: ChainWatcherConfig,
+  metrics: ChainWatcherMetrics,
+  logger: Logger,
+): Pick<WatcherContext, 'verification' | 'transfers' | 'cctp'> => {
+  const maxUrls = Math.max(1, ...config.registry.chains.map((c) => c.rpcUrls.length));
+  return {
+    verification: {
+      pollMs: config.VERIFY_POLL_MS,
+      maxBackoffMs: config.VERIFY_MAX_BACKOFF_MS,
+      txNotFoundAfterMs: config.TX_NOT_FOUND_AFTER_MS,
+      // Long enough for the three reads of one check to try every URL up to its timeout.
+      leaseMs: 30_000 + 3 * maxUrls * config.RPC_TIMEOUT_MS,
+    },
+    transfers: {
+      pollMs: config.TRANSFER_POLL_MS,
+      maxBackoffMs: config.TRANSFER_MAX_BACKOFF_MS,
+      // Long enough for every call of one step (about ten) to try each URL up to its timeout.
+      leaseMs: config.TRANSFER_LEASE_MS ?? 30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS,
+      stuckAfterMs: config.TRANSFER_STUCK_AFTER_MS,
+      authorizationTtlMs: config.TRANSFER_AUTHORIZATION_TTL_MS,
+      chainUnavailableAfterMs: config.TRANSFER_CHAIN_UNAVAILABLE_AFTER_MS,
+      logWindowBlocks: config.SCAN_MAX_BLOCKS,
+      crashPoint: config.TRANSFER_CRASH_POINT,
+    },
+    cctp: {
+      pollMs: config.CCTP_POLL_MS,
+      maxBackoffMs: config.CCTP_MAX_BACKOFF_MS,
+      // Long enough for every call of a relayer-flow step (about ten) and two attestation requests.
+      leaseMs:
+        config.CCTP_LEASE_MS ??
+        30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS + 2 * config.CCTP_ATTESTATION_TIMEOUT_MS,
+      mintTimeoutMs: config.CCTP_MINT_TIMEOUT_MS,
+      attestationWaitMs: config.CCTP_ATTESTATION_WAIT_MS,
+      crashPoint: config.CCTP_CRASH_POINT,
+      attestation: config.CCTP_ATTESTATION_URL
+        ? new AttestationApi({
+            baseUrl: config.CCTP_ATTESTATION_URL,
+            timeoutMs: config.CCTP_ATTESTATION_TIMEOUT_MS,
+            metrics,
+            logger,
+          })
+        : undefined,
+    },
+  };
+};
+
+/** What an operator must fix before money moves: a chain without USDC or without a relayer key. */
+const warnOfGaps = (config: ChainWatcherConfig, relayers: RelayerWallets, logger: Logger): void => {
+  for (const chain of config.registry.chains) {
+    if (!chain.tokens.USDC) logger.warn('chain has no USDC contract configured', { chain: chain.name });
+    if (!relayers.addressOn(chain.chainId)) {
+      logger.warn('chain has no relayer key: outgoing transfers on it will fail', { chain: chain.name });
+    }
+  }
+  logger.info('relayer accounts (keep them funded with gas)', {
+    relayers: relayers.list().map((r) => `${r.blockchain}=${r.address} (${r.source})`),
+  });
+};
+
+/**
+ * Everything the domain works with: the keys, one RPC client per chain of the registry, and the
+ * timing rules from configuration. `close` releases the clients and forgets the keys; nothing may
+ * use the context after it.
+ */
+export const buildWatcherContext = async (
+  { config, deps, eventsCommitted }: ServiceKit<ChainWatcherConfig>,
+  signer: WalletSigner | undefined,
+): Promise<{ ctx: WatcherContext; close: () => void }> => {
+  const { db, logger } = deps;
+  const { registry } = config;
+  const custody = await openCustody({
+    db,
+    kek: config.WALLET_KEK,
+    previousKek: config.WALLET_KEK_PREVIOUS,
+    logger,
+    chains: registry.chains,
+    relayerKeys: config.RELAYER_PRIVATE_KEYS,
+    signer,
+  });
+  const metrics = createChainWatcherMetrics(deps.metrics, { db, registry });
+  const chains = new ChainClients(registry.chains, { timeoutMs: config.RPC_TIMEOUT_MS, metrics, logger });
+  chainStateGauges(deps.metrics, chains, custody.relayers, config.CHAIN_METRICS_CACHE_MS);
+  warnOfGaps(config, custody.relayers, logger);
+  const ctx: WatcherContext = {
+    db,
+    registry,
+    chains,
+    signer: custody.signer,
+    relayers: custody.relayers,
+    wallets: new WalletDirectory(db),
+    metrics,
+    logger,
+    ...settingsOf(config, metrics, logger),
+    tokenNames: new Map(),
+    eventsCommitted,
+  };
+  const close = () => {
+    chains.destroy();
+    custody.forget();
+  };
+  return { ctx, close };
+};

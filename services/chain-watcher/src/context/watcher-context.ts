@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { ChainRegistry } from '@stablepay/contracts';
+import { eventWriter, type Logger } from '@stablepay/platform';
+import type { AttestationApi } from '../chain/attestation-api.js';
+import type { ChainClients } from '../chain/chain-rpc.js';
+import type { CctpCrashPoint, TransferCrashPoint } from '../config.js';
+import type { RelayerWallets } from '../custody/relayer-keys.js';
+import type { WalletSigner } from '../custody/wallet-signer.js';
+import type { ChainWatcherMetrics } from '../metrics.js';
+import type { WalletDirectory } from '../wallets/wallet-directory.js';
+
+/** Timing rules of verification, from configuration. */
+export interface VerificationSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  txNotFoundAfterMs: number;
+  /** How long a claimed row belongs to one worker before another may take it over. */
+  leaseMs: number;
+}
+
+/** Timing rules of outgoing transfers, from configuration. */
+export interface TransferSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+  /** the latest attempt unmined this long is replaced (same nonce, higher fees) */
+  stuckAfterMs: number;
+  /** validBefore = first signature + this */
+  authorizationTtlMs: number;
+  /** an unsigned transfer fails chain_unavailable after its chain failed this long */
+  chainUnavailableAfterMs: number;
+  /** blocks per eth_getLogs when looking for the transaction that spent an authorization nonce */
+  logWindowBlocks: number;
+  /** tests only: where the sender kills its own process */
+  crashPoint?: TransferCrashPoint;
+}
+
+/** Timing rules of cross-chain (CCTP) payments, and the attestation API when one is configured. */
+export interface CctpSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+  /** a burn not minted to the merchant this long after the payment was created fails mint_not_found */
+  mintTimeoutMs: number;
+  /** relayer flow: a verified burn not attested this long after its verification fails attestation_timeout */
+  attestationWaitMs: number;
+  attestation?: AttestationApi;
+  /** tests only: where the relayer flow kills its own process */
+  crashPoint?: CctpCrashPoint;
+}
+
+/** Everything the domain operations need, passed explicitly. */
+export interface WatcherContext {
+  db: Knex;
+  registry: ChainRegistry;
+  chains: ChainClients;
+  signer: WalletSigner;
+  wallets: WalletDirectory;
+  metrics: ChainWatcherMetrics;
+  logger: Logger;
+  verification: VerificationSettings;
+  /** the per-chain gas-paying accounts that submit merchants' authorizations */
+  relayers: RelayerWallets;
+  transfers: TransferSettings;
+  cctp: CctpSettings;
+  /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
+  tokenNames: Map<string, string>;
+  /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
+  eventsCommitted: () => void;
+}
+
+/** Every event the chain-watcher publishes goes through this writer, in the caller's transaction. */
+export const writeEvent = eventWriter('chain-watcher');

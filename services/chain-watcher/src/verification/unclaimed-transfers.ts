@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Log } from 'ethers';
+import type { Knex } from 'knex';
+import type { ChainConfig } from '@stablepay/contracts';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { TRANSFER_TOPIC, addressTopic, decodeTransfer } from '../chain/erc20.js';
+import { claimHolder } from './claims-repo.js';
+import { advanceCursor, initCursor, readCursor } from './cursors-repo.js';
+import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from './unclaimed-repo.js';
+import { hasVerificationForTx } from './verifications-repo.js';
+import { walletsOnChain, type WalletRecord } from '../wallets/wallets-repo.js';
+import { recordUnattributedIn } from '../ledger/journals.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { ownRelayTransfers, type SeenTransfer } from '../cctp/own-relay-transfers.js';
+
+/** Wallet addresses per eth_getLogs call: public nodes refuse very long topic lists. */
+const ADDRESSES_PER_QUERY = 500;
+
+/** Thrown to roll back a scan whose range another replica committed first. */
+class CursorMoved extends Error {}
+
+const tokenList = (rpc: ChainRpc): Array<[string, string]> =>
+  Object.entries(rpc.chain.tokens).filter((e): e is [string, string] => typeof e[1] === 'string');
+
+const fetchTransfers = async (
+  rpc: ChainRpc,
+  tokens: string[],
+  wallets: WalletRecord[],
+  fromBlock: number,
+  toBlock: number,
+): Promise<Log[]> => {
+  const logs: Log[] = [];
+  for (let i = 0; i < wallets.length; i += ADDRESSES_PER_QUERY) {
+    const recipients = wallets.slice(i, i + ADDRESSES_PER_QUERY).map((w) => addressTopic(w.address));
+    logs.push(
+      ...(await rpc.logs({
+        address: tokens,
+        fromBlock,
+        toBlock,
+        topics: [TRANSFER_TOPIC, null, recipients],
+      })),
+    );
+  }
+  return logs;
+};
+
+/** What one range of blocks holds: the transfers into merchant wallets, and which of them are ours. */
+interface RangeFindings {
+  logs: Log[];
+  walletByAddress: Map<string, WalletRecord>;
+  symbolByAddress: Map<string, string>;
+  /** the service's own relay → merchant transfers, by transaction hash */
+  ownTransfers: Map<string, string>;
+}
+
+const readRange = async (
+  ctx: WatcherContext,
+  rpc: ChainRpc,
+  tokens: Array<[string, string]>,
+  fromBlock: number,
+  toBlock: number,
+): Promise<RangeFindings> => {
+  const wallets = await walletsOnChain(ctx.db, rpc.chain.chainId);
+  const logs = await fetchTransfers(
+    rpc,
+    tokens.map(([, address]) => address),
+    wallets,
+    fromBlock,
+    toBlock,
+  );
+  const walletByAddress = new Map(wallets.map((w) => [w.address.toLowerCase(), w]));
+  const symbolByAddress = new Map(tokens.map(([symbol, address]) => [address.toLowerCase(), symbol]));
+  // The service's own relay → merchant transfers (the relayer flow's last step), read before the
+  // transaction: recognising one may need a receipt from the chain.
+  const seen = logs
+    .map((log) => {
+      const transfer = decodeTransfer(log);
+      return transfer && { ...transfer, txHash: log.transactionHash.toLowerCase() };
+    })
+    .filter((t): t is SeenTransfer => !!t && walletByAddress.has(t.to.toLowerCase()));
+  const ownTransfers = await ownRelayTransfers(ctx, rpc, seen);
+  return { logs, walletByAddress, symbolByAddress, ownTransfers };
+};
+
+/** A transfer into a merchant wallet that nothing explains, as a row to record; undefined otherwise. */
+const unexplained = async (
+  trx: Knex.Transaction,
+  chain: ChainConfig,
+  found: RangeFindings,
+  log: Log,
+): Promise<NewUnclaimedTransfer | undefined> => {
+  const transfer = decodeTransfer(log);
+  const wallet = transfer && found.walletByAddress.get(transfer.to.toLowerCase());
+  const symbol = transfer && found.symbolByAddress.get(transfer.token.toLowerCase());
+  if (!transfer || !wallet || !symbol) return undefined;
+  const txHash = log.transactionHash.toLowerCase();
+  await lockTransaction(trx, chain.chainId, txHash);
+  // A same-chain payment's transaction, or a CCTP mint a cross-chain payment already claimed.
+  if (await hasVerificationForTx(trx, chain.chainId, txHash)) return undefined;
+  if (await claimHolder(trx, chain.chainId, txHash)) return undefined;
+  // The relay paying the merchant for a cross-chain payment: that payment's own transfer.
+  if (found.ownTransfers.has(txHash)) return undefined;
+  return {
+    id: randomUUID(),
+    chainId: chain.chainId,
+    blockchain: chain.name,
+    txHash,
+    logIndex: transfer.logIndex,
+    token: symbol,
+    tokenAddress: transfer.token,
+    fromAddress: transfer.from,
+    toAddress: transfer.to,
+    amountUnits: transfer.value,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    walletId: wallet.id,
+    merchantId: wallet.merchantId,
+  };
+};
+
+/** Records the range's unexplained transfers, each with its unattributed journal, in `trx`. */
+const recordUnclaimed = async (
+  trx: Knex.Transaction,
+  chain: ChainConfig,
+  found: RangeFindings,
+): Promise<NewUnclaimedTransfer[]> => {
+  const recorded: NewUnclaimedTransfer[] = [];
+  for (const log of found.logs) {
+    const row = await unexplained(trx, chain, found, log);
+    if (!row || !(await insertUnclaimed(trx, row))) continue;
+    recorded.push(row);
+    // Keyed like every record of this log: a payment that claims it later attributes it.
+    await recordUnattributedIn(trx, {
+      merchantId: row.merchantId,
+      chainId: row.chainId,
+      blockchain: row.blockchain,
+      token: row.token,
+      walletAddress: row.toAddress,
+      txHash: row.txHash,
+      logIndex: row.logIndex,
+      amount: row.amountUnits,
+      blockNumber: row.blockNumber,
+    });
+  }
+  return recorded;
+};
+
+const reportUnclaimed = (ctx: WatcherContext, chain: ChainConfig, recorded: NewUnclaimedTransfer[]): void => {
+  for (const row of recorded) {
+    ctx.metrics.unclaimedTransfers.inc({ chain: chain.name, token: row.token });
+    ctx.logger.warn('unclaimed transfer to a merchant wallet', {
+      // Minted by CCTP (from the zero address): a cross-chain payment nobody recorded.
+      kind: /^0x0{40}$/i.test(row.fromAddress) ? 'cctp_mint' : 'transfer',
+      chain: chain.name,
+      txHash: row.txHash,
+      merchantId: row.merchantId,
+      token: row.token,
+      blockNumber: row.blockNumber,
+    });
+  }
+};
+
+/**
+ * Scans one chain forward from its cursor over confirmed blocks only, at most `maxBlocks` at a time,
+ * for token transfers into merchant wallets that no payment claims (nor are the service's own
+ * relay → merchant transfers of cross-chain payments). The findings and the new cursor
+ * commit together, so a crash rescans the range and records nothing twice. Returns whether more
+ * confirmed blocks remain.
+ */
+export const scanChain = async (ctx: WatcherContext, rpc: ChainRpc, maxBlocks: number): Promise<boolean> => {
+  const { chain } = rpc;
+  const tokens = tokenList(rpc);
+  if (tokens.length === 0) return false;
+  const confirmedHead = (await rpc.blockNumber()) - chain.confirmations + 1;
+  const cursor = await readCursor(ctx.db, chain.chainId);
+  if (cursor === undefined) {
+    // First sight of this chain: wallets are created from now on, so history holds nothing of ours.
+    const start = await initCursor(ctx.db, chain.chainId, chain.name, Math.max(0, confirmedHead));
+    ctx.metrics.scannedBlock.set({ chain: chain.name }, start);
+    return false;
+  }
+  if (cursor >= confirmedHead) return false;
+  const toBlock = Math.min(confirmedHead, cursor + maxBlocks);
+  const found = await readRange(ctx, rpc, tokens, cursor + 1, toBlock);
+  let recorded: NewUnclaimedTransfer[];
+  try {
+    recorded = await ctx.db.transaction(async (trx) => {
+      if (!(await advanceCursor(trx, chain.chainId, cursor, toBlock))) throw new CursorMoved();
+      return recordUnclaimed(trx, chain, found);
+    });
+  } catch (err) {
+    if (err instanceof CursorMoved) return true;
+    throw err;
+  }
+  ctx.metrics.scannedBlock.set({ chain: chain.name }, toBlock);
+  reportUnclaimed(ctx, chain, recorded);
+  return toBlock < confirmedHead;
+};

@@ -1,0 +1,115 @@
+import type { Knex } from 'knex';
+import { currentContext } from '@stablepay/platform';
+import type { BlockchainName, Currency } from '@stablepay/contracts';
+import { VERIFICATIONS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
+import { recoverStaleRows } from '../work-rows/recover-stale-rows.js';
+import {
+  PAYMENT_CHECKS,
+  checkFieldsOf,
+  leaseDueChecks,
+  type CheckRow,
+  type VerificationStatus,
+} from './checks-repo.js';
+import { hasTopUpForTx } from './top-ups-repo.js';
+
+/** A tracked same-chain payment, as the worker sees it. */
+export interface VerificationRecord {
+  paymentId: string;
+  merchantId: string;
+  /** lower-case */
+  txHash: string;
+  chainId: number;
+  sourceChain: BlockchainName;
+  token: Currency;
+  fromAddress: string;
+  toAddress: string;
+  expectedUnits: bigint;
+  sessionCreatedAt: Date | null;
+  paymentCreatedAt: Date;
+  status: VerificationStatus;
+  blockNumber: number | null;
+  blockHash: string | null;
+  backoffStep: number;
+  checkCount: number;
+  /** of the request or message that created the payment */
+  correlationId: string | null;
+}
+
+interface VerificationRow extends CheckRow {
+  payment_id: string;
+  expected_units: string;
+  payment_created_at: Date;
+}
+
+const toRecord = (row: VerificationRow): VerificationRecord => ({
+  ...checkFieldsOf(row),
+  paymentId: row.payment_id,
+  expectedUnits: BigInt(row.expected_units),
+  paymentCreatedAt: row.payment_created_at,
+});
+
+export type NewVerification = Pick<
+  VerificationRecord,
+  | 'paymentId'
+  | 'merchantId'
+  | 'txHash'
+  | 'chainId'
+  | 'sourceChain'
+  | 'token'
+  | 'fromAddress'
+  | 'toAddress'
+  | 'expectedUnits'
+  | 'sessionCreatedAt'
+  | 'paymentCreatedAt'
+>;
+
+/** Records a payment to verify; false when it is already tracked (the same payment announced twice). */
+export const insertVerification = async (trx: Knex.Transaction, v: NewVerification): Promise<boolean> => {
+  return insertOnce(
+    trx,
+    VERIFICATIONS,
+    {
+      payment_id: v.paymentId,
+      merchant_id: v.merchantId,
+      tx_hash: v.txHash,
+      chain_id: v.chainId,
+      source_chain: v.sourceChain,
+      token: v.token,
+      from_address: v.fromAddress,
+      to_address: v.toAddress,
+      expected_units: v.expectedUnits.toString(),
+      session_created_at: v.sessionCreatedAt,
+      payment_created_at: v.paymentCreatedAt,
+      correlation_id: currentContext().correlationId ?? null,
+    },
+    ['payment_id'],
+    'payment_id',
+  );
+};
+
+/** Due pending payments, leased to the caller (see leaseDueRows); each lease counts as a check. */
+export const leaseDueVerifications = async (
+  db: Knex,
+  limit: number,
+  leaseMs: number,
+): Promise<VerificationRecord[]> =>
+  (await leaseDueChecks<VerificationRow>(db, PAYMENT_CHECKS, limit, leaseMs)).map(toRecord);
+
+/** Pending payments nobody has checked for `staleMs`, made due again (see recoverStaleRows). */
+export const recoverStale = (db: Knex, staleMs: number): Promise<number> =>
+  recoverStaleRows(db, {
+    table: VERIFICATIONS,
+    key: 'payment_id',
+    open: "status = 'pending'",
+    touchedAt: 'coalesce(last_checked_at, created_at)',
+    staleMs,
+  });
+
+/** True when a payment's transaction, or a reported top-up, is this transaction (its verdict records it). */
+export const hasVerificationForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>
+  (await db(VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('payment_id')) !== undefined ||
+  (await hasTopUpForTx(db, chainId, txHash));
+
+export const findVerification = async (db: Knex, paymentId: string) =>
+  db(VERIFICATIONS).where({ payment_id: paymentId }).first();
