@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { Transform } from 'node:stream';
 import { AppError, signInternalToken, type Logger } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { payloadTooLarge } from '../http/middleware/body.js';
+import { payloadTooLarge } from '../perimeter/body.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import type { Upstream } from './upstreams.js';
 

@@ -6,7 +6,7 @@ import {
   otpauthUrl,
   stepAt,
   totpCode,
-} from '../../src/domain/totp.js';
+} from '../../src/mfa/totp.js';
 
 describe('TOTP (RFC 6238)', () => {
   // RFC 6238 appendix B, SHA-1, truncated to 6 digits as authenticator apps show them.
