@@ -2,4 +2,4 @@ export { gatewayConfigSchema, loadGatewayConfig, type GatewayConfig } from './co
 export { gatewayService, type GatewayOptions } from './service.js';
 export type { GatewayContext } from './gateway-context.js';
 export { gatewayMigrations } from './migrations.js';
-export { gatewayConsumers } from './wallets/wallet-assigned.js';
+export { gatewayConsumers } from './consumers.js';

@@ -4,11 +4,11 @@ import { loadGatewayConfig } from './config.js';
 import { markUnfingerprintedApiKeys } from './api-keys/api-keys-repo.js';
 import { createMaintenanceWorker } from './maintenance.js';
 import { gatewayMigrations } from './migrations.js';
-import { pepperFingerprint } from './crypto/digests.js';
+import { pepperFingerprint } from './api-keys/key-format.js';
 import { resealTotpSecrets } from './api-keys/pepper-rotation.js';
 import { createGatewayContext } from './gateway-context.js';
 import { buildGatewayRouter } from './perimeter/router.js';
-import { gatewayConsumers } from './wallets/wallet-assigned.js';
+import { gatewayConsumers } from './consumers.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 
 export interface GatewayOptions {

@@ -7,8 +7,9 @@ import {
 } from '@stablepay/contracts';
 import { AppError, fieldDetail, sealText } from '@stablepay/platform';
 import type { Knex } from 'knex';
-import { findMerchantById, findUserByEmail, findUserById, type UserRow } from './users-repo.js';
-import { appendAudit } from '../audit/audit-log-repo.js';
+import { findMerchantById } from '../merchants/merchants-repo.js';
+import { findUserByEmail, findUserById, type UserRow } from './users-repo.js';
+import { auditUserAction } from '../audit/audit-log-repo.js';
 import {
   findEmailConfirmation,
   insertEmailConfirmation,
@@ -83,12 +84,7 @@ const resendTo = async (ctx: GatewayContext, user: UserRow, meta: RequestMeta): 
     if (!(await takeConfirmationSend(trx, user.id, ctx.config.EMAIL_CONFIRMATION_RESEND_SECONDS)))
       return false;
     await issueConfirmation(ctx, trx, user, merchant.name);
-    await appendAudit(trx, {
-      action: 'user.email_confirmation_sent',
-      userId: user.id,
-      merchantId: user.merchant_id,
-      ...meta,
-    });
+    await auditUserAction(trx, 'user.email_confirmation_sent', user, meta);
     return true;
   });
   if (sent) ctx.eventsCommitted();
@@ -121,12 +117,7 @@ export const registrationOfExistingAddress = async (
 ): Promise<void> => {
   const user = await findUserByEmail(ctx.db, email);
   if (!user) return;
-  await appendAudit(ctx.db, {
-    action: 'auth.registration_attempted',
-    userId: user.id,
-    merchantId: user.merchant_id,
-    ...meta,
-  });
+  await auditUserAction(ctx.db, 'auth.registration_attempted', user, meta);
   if (!user.email_confirmed_at) {
     await resendTo(ctx, user, meta);
     return;
@@ -172,12 +163,7 @@ export const confirmEmail = async (
         merchantId: user.merchant_id,
         email: user.email,
       });
-      await appendAudit(trx, {
-        action: 'user.email_confirmed',
-        userId: user.id,
-        merchantId: user.merchant_id,
-        ...meta,
-      });
+      await auditUserAction(trx, 'user.email_confirmed', user, meta);
     }
     return 'confirmed' as const;
   });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangePasswordBody, TokenPair } from '@stablepay/contracts';
 import { AppError, fieldDetail, unauthorized } from '@stablepay/platform';
-import { findMerchantById } from './users-repo.js';
+import { findMerchantById } from '../merchants/merchants-repo.js';
 import { appendAudit } from '../audit/audit-log-repo.js';
-import { lockUser, updateUserSecurity } from '../mfa/mfa-repo.js';
-import { revokeUserSessions } from './sessions-repo.js';
+import { revokeUserSessions } from './refresh-tokens-repo.js';
 import type { GatewayContext, RequestMeta } from '../gateway-context.js';
-import { issueTokens } from './sign-in.js';
+import { issueTokens } from './tokens.js';
+import { lockUser, updateUserSecurity } from './users-repo.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 /**

@@ -45,3 +45,7 @@ export const revokeFamily = async (db: Knex | Knex.Transaction, familyId: string
 /** Deletes tokens that expired over a day ago (the family's revocation no longer matters then). */
 export const pruneExpiredRefreshTokens = async (db: Knex): Promise<number> =>
   db('refresh_tokens').where('expires_at', '<', db.raw(`now() - interval '1 day'`)).delete();
+
+/** Ends every session of a user: each refresh token not yet revoked is revoked now. */
+export const revokeUserSessions = async (db: Knex | Knex.Transaction, userId: string): Promise<number> =>
+  db('refresh_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });

@@ -1,20 +1,30 @@
 import { ok, okMessage } from '@stablepay/platform';
-import { login, logout, me, refresh, register } from './sign-in.js';
-import { confirmEmail, resendConfirmation } from './email-confirmation.js';
 import type { GatewayContext } from '../gateway-context.js';
-import type { GatewayRoutes } from '../perimeter/route-handlers.js';
 import { dashboardUser } from '../perimeter/authenticate.js';
 import { requestMeta } from '../perimeter/request-meta.js';
+import type { GatewayRoutes } from '../perimeter/route-handlers.js';
+import { confirmEmail, resendConfirmation } from './email-confirmation.js';
+import { changePassword } from './password-change.js';
+import { me, register } from './registration.js';
+import { logout, refresh } from './sessions.js';
+import { login } from './sign-in.js';
 
-type AuthRoutes = Pick<
+type AccountRoutes = Pick<
   GatewayRoutes,
-  'register' | 'confirmEmail' | 'resendEmailConfirmation' | 'login' | 'refreshToken' | 'logout' | 'me'
+  | 'register'
+  | 'confirmEmail'
+  | 'resendEmailConfirmation'
+  | 'login'
+  | 'refreshToken'
+  | 'logout'
+  | 'me'
+  | 'changePassword'
 >;
 
 const RESEND_ANSWER =
   'If an account with this address awaits confirmation, a new link is on its way. Links can be sent once a minute.';
 
-export const authRoutes = (ctx: GatewayContext): AuthRoutes => ({
+export const accountRoutes = (ctx: GatewayContext): AccountRoutes => ({
   register: async ({ body, req, res }) => {
     ok(res, await register(ctx, body, requestMeta(req, res)), 201);
   },
@@ -37,5 +47,8 @@ export const authRoutes = (ctx: GatewayContext): AuthRoutes => ({
   },
   me: async ({ auth, res }) => {
     ok(res, await me(ctx, dashboardUser(auth).userId));
+  },
+  changePassword: async ({ auth, body, req, res }) => {
+    ok(res, await changePassword(ctx, dashboardUser(auth).userId, body, requestMeta(req, res)));
   },
 });

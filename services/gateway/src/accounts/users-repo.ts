@@ -1,13 +1,6 @@
 import type { Knex } from 'knex';
 
-export interface MerchantRow {
-  id: string;
-  public_id: string;
-  name: string;
-  blockchain: string;
-  accepted_currencies: string[];
-  created_at: Date;
-}
+type Db = Knex | Knex.Transaction;
 
 export interface UserRow {
   id: string;
@@ -31,14 +24,6 @@ export interface UserRow {
 
 export const USERS_EMAIL_UNIQUE = 'users_email_unique';
 
-export const insertMerchant = async (
-  db: Knex | Knex.Transaction,
-  row: Omit<MerchantRow, 'created_at'>,
-): Promise<MerchantRow> => {
-  const [created] = await db<MerchantRow>('merchants').insert(row).returning('*');
-  return created!;
-};
-
 export const insertUser = async (
   db: Knex | Knex.Transaction,
   row: Omit<UserRow, 'created_at'>,
@@ -53,10 +38,18 @@ export const findUserByEmail = async (db: Knex, email: string): Promise<UserRow 
 export const findUserById = async (db: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> =>
   db<UserRow>('users').where({ id }).first();
 
-export const findMerchantById = async (
-  db: Knex | Knex.Transaction,
-  id: string,
-): Promise<MerchantRow | undefined> => db<MerchantRow>('merchants').where({ id }).first();
+export const lockUser = async (trx: Knex.Transaction, id: string): Promise<UserRow | undefined> =>
+  trx<UserRow>('users').where({ id }).forUpdate().first();
 
-export const findMerchantByPublicId = async (db: Knex, publicId: string): Promise<MerchantRow | undefined> =>
-  db<MerchantRow>('merchants').where({ public_id: publicId }).first();
+export const updateUserSecurity = async (
+  db: Db,
+  id: string,
+  fields: Partial<
+    Pick<
+      UserRow,
+      'totp_secret' | 'totp_pending_secret' | 'totp_enabled_at' | 'totp_last_step' | 'password_hash'
+    >
+  >,
+): Promise<void> => {
+  await db('users').where({ id }).update(fields);
+};

@@ -18,7 +18,7 @@ import {
 } from './api-keys-repo.js';
 import { appendAudit } from '../audit/audit-log-repo.js';
 import type { GatewayContext, RequestMeta } from '../gateway-context.js';
-import { apiKeyDigest, generateApiKey, looksLikeApiKey, pepperFingerprint } from '../crypto/digests.js';
+import { apiKeyDigest, generateApiKey, looksLikeApiKey, pepperFingerprint } from './key-format.js';
 
 /** The dashboard user acting on their merchant's keys. */
 export interface KeyManager {

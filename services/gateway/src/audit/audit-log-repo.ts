@@ -1,5 +1,6 @@
 import type { AuditAction } from '@stablepay/contracts';
 import type { Knex } from 'knex';
+import type { RequestMeta } from '../gateway-context.js';
 
 /** Security events worth keeping as evidence (contracts' AUDIT_ACTIONS). Details never hold a password, key or token. */
 export type { AuditAction };
@@ -27,6 +28,14 @@ export const appendAudit = async (db: Knex | Knex.Transaction, entry: AuditEntry
     details: JSON.stringify(entry.details ?? {}),
   });
 };
+
+/** The user's own action, in its merchant's log, with where the request came from. */
+export const auditUserAction = (
+  db: Knex | Knex.Transaction,
+  action: AuditAction,
+  user: { id: string; merchant_id: string },
+  meta: RequestMeta,
+): Promise<void> => appendAudit(db, { action, userId: user.id, merchantId: user.merchant_id, ...meta });
 
 export interface AuditRow {
   id: string;

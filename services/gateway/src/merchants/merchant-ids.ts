@@ -1,4 +1,5 @@
 import { MERCHANT_PUBLIC_ID_RE, Uuid } from '@stablepay/contracts';
+import { z } from 'zod';
 
 /** `<prefix>_<environment>_<uuid>`: the uuid is the merchant's internal id, so both name one row. */
 export const merchantPublicId = (prefix: string, environment: string, merchantId: string): string =>
@@ -12,3 +13,10 @@ export const parseMerchantRef = (value: string): MerchantRef | undefined => {
   if (Uuid.safeParse(value).success) return { kind: 'internal', id: value.toLowerCase() };
   return undefined;
 };
+
+/**
+ * The catalogue names a merchant by its public id; the gateway also resolves the internal UUID
+ * (links made with it keep working) and answers any other text like an unknown merchant (404), so
+ * routes naming a merchant take the id as text and the domain decides.
+ */
+export const MerchantRefParams = z.object({ id: z.string() });

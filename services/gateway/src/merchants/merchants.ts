@@ -1,11 +1,11 @@
-import type { MerchantInfo, MerchantWalletData } from '@stablepay/contracts';
-import { AppError, notFound } from '@stablepay/platform';
-import { findMerchantById, findMerchantByPublicId, type MerchantRow } from '../accounts/users-repo.js';
-import { findMerchantWallet } from '../wallets/wallets-repo.js';
+import type { MerchantInfo } from '@stablepay/contracts';
+import { notFound } from '@stablepay/platform';
 import type { GatewayContext } from '../gateway-context.js';
 import { parseMerchantRef } from './merchant-ids.js';
+import { findMerchantById, findMerchantByPublicId, type MerchantRow } from './merchants-repo.js';
 
-const findMerchant = async (ctx: GatewayContext, idOrPublicId: string): Promise<MerchantRow> => {
+/** The merchant a path names by public id or internal UUID; 404 for anything else. */
+export const findMerchant = async (ctx: GatewayContext, idOrPublicId: string): Promise<MerchantRow> => {
   const ref = parseMerchantRef(idOrPublicId);
   const merchant =
     ref?.kind === 'public'
@@ -23,22 +23,5 @@ export const merchantInfo = async (ctx: GatewayContext, idOrPublicId: string): P
     name: merchant.name,
     blockchain: merchant.blockchain as MerchantInfo['blockchain'],
     accepted_currencies: merchant.accepted_currencies.join(','),
-  };
-};
-
-export const merchantWallet = async (
-  ctx: GatewayContext,
-  idOrPublicId: string,
-): Promise<MerchantWalletData> => {
-  const merchant = await findMerchant(ctx, idOrPublicId);
-  const wallet = await findMerchantWallet(ctx.db, merchant.id);
-  if (!wallet) throw new AppError('not_found', 'Wallet not assigned');
-  return {
-    wallet: {
-      id: wallet.wallet_id,
-      address: wallet.address,
-      blockchain: wallet.blockchain as MerchantWalletData['wallet']['blockchain'],
-      chainId: wallet.chain_id,
-    },
   };
 };

@@ -1,24 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { UserRow } from '../accounts/users-repo.js';
 
 type Db = Knex | Knex.Transaction;
-
-export const lockUser = async (trx: Knex.Transaction, id: string): Promise<UserRow | undefined> =>
-  trx<UserRow>('users').where({ id }).forUpdate().first();
-
-export const updateUserSecurity = async (
-  db: Db,
-  id: string,
-  fields: Partial<
-    Pick<
-      UserRow,
-      'totp_secret' | 'totp_pending_secret' | 'totp_enabled_at' | 'totp_last_step' | 'password_hash'
-    >
-  >,
-): Promise<void> => {
-  await db('users').where({ id }).update(fields);
-};
 
 export const replaceRecoveryCodes = async (db: Db, userId: string, digests: string[]): Promise<void> => {
   await db('recovery_codes').where({ user_id: userId }).delete();

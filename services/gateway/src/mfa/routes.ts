@@ -1,33 +1,18 @@
 import { ok } from '@stablepay/platform';
-import { merchantAuditLog } from '../audit/audit-view.js';
-import {
-  disableTotp,
-  enableTotp,
-  loginMfa,
-  mfaStatus,
-  regenerateRecoveryCodes,
-  setupTotp,
-} from './totp-settings.js';
-import { changePassword } from '../accounts/password-change.js';
 import type { GatewayContext } from '../gateway-context.js';
-import type { GatewayRoutes } from '../perimeter/route-handlers.js';
 import { dashboardUser } from '../perimeter/authenticate.js';
 import { requestMeta } from '../perimeter/request-meta.js';
+import type { GatewayRoutes } from '../perimeter/route-handlers.js';
+import { loginMfa } from './challenge.js';
+import { disableTotp, enableTotp, mfaStatus, regenerateRecoveryCodes, setupTotp } from './totp-settings.js';
 
-type SecurityRoutes = Pick<
+type MfaRoutes = Pick<
   GatewayRoutes,
-  | 'loginMfa'
-  | 'getMfaStatus'
-  | 'setupTotp'
-  | 'enableTotp'
-  | 'disableTotp'
-  | 'regenerateRecoveryCodes'
-  | 'changePassword'
-  | 'listAuditLog'
+  'loginMfa' | 'getMfaStatus' | 'setupTotp' | 'enableTotp' | 'disableTotp' | 'regenerateRecoveryCodes'
 >;
 
-/** Two-factor sign-in, password change and the audit log (contracts `security-routes.ts`). */
-export const securityRoutes = (ctx: GatewayContext): SecurityRoutes => ({
+/** Two-factor sign-in: its second step and its settings (contracts `security-routes.ts`). */
+export const mfaRoutes = (ctx: GatewayContext): MfaRoutes => ({
   loginMfa: async ({ body, req, res }) => {
     ok(res, await loginMfa(ctx, body, requestMeta(req, res)));
   },
@@ -45,11 +30,5 @@ export const securityRoutes = (ctx: GatewayContext): SecurityRoutes => ({
   },
   regenerateRecoveryCodes: async ({ auth, body, req, res }) => {
     ok(res, await regenerateRecoveryCodes(ctx, dashboardUser(auth).userId, body.code, requestMeta(req, res)));
-  },
-  changePassword: async ({ auth, body, req, res }) => {
-    ok(res, await changePassword(ctx, dashboardUser(auth).userId, body, requestMeta(req, res)));
-  },
-  listAuditLog: async ({ merchant, query, res }) => {
-    ok(res, await merchantAuditLog(ctx, merchant.merchantId, query));
   },
 });

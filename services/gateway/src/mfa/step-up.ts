@@ -1,9 +1,8 @@
 import { AppError, fieldDetail, unauthorized } from '@stablepay/platform';
-import { findUserById } from '../accounts/users-repo.js';
-import { appendAudit } from '../audit/audit-log-repo.js';
-import { lockUser } from './mfa-repo.js';
+import { findUserById, lockUser } from '../accounts/users-repo.js';
+import { auditUserAction } from '../audit/audit-log-repo.js';
 import type { GatewayContext, RequestMeta } from '../gateway-context.js';
-import { useStepUpCode } from './totp-settings.js';
+import { useStepUpCode } from './second-factor.js';
 
 /** Wrong step-up codes a user may send in STEP_UP_FAILURE_WINDOW before further codes are refused. */
 export const STEP_UP_MAX_FAILURES = 5;
@@ -61,11 +60,6 @@ export const stepUp = async (
     return !!locked?.totp_enabled_at && (await useStepUpCode(ctx, trx, locked, code));
   });
   if (accepted) return 'mfa';
-  await appendAudit(ctx.db, {
-    action: 'auth.step_up_failed',
-    userId: user.id,
-    merchantId: user.merchant_id,
-    ...meta,
-  });
+  await auditUserAction(ctx.db, 'auth.step_up_failed', user, meta);
   throw refused('The code is not valid (codes are accepted once)', 'mfa_code_invalid');
 };

@@ -7,16 +7,18 @@ import {
 } from '@stablepay/platform';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import type { GatewayContext } from '../gateway-context.js';
+import { accountRoutes } from '../accounts/routes.js';
 import { apiKeyRoutes } from '../api-keys/routes.js';
-import { authRoutes } from '../accounts/routes.js';
+import { auditRoutes } from '../audit/routes.js';
 import { chainRoutes } from '../chains/routes.js';
-import type { GatewayRoutes } from './route-handlers.js';
+import type { GatewayContext } from '../gateway-context.js';
 import { merchantParams, merchantRoutes } from '../merchants/routes.js';
-import { securityRoutes } from '../mfa/routes.js';
+import { mfaRoutes } from '../mfa/routes.js';
+import { walletParams, walletRoutes } from '../wallets/routes.js';
+import type { GatewayRoutes } from './route-handlers.js';
 
 /** Path parameters the gateway reads more leniently than the catalogue states (see each rule). */
-const paramRules: Record<string, z.ZodType | undefined> = merchantParams;
+const paramRules: Record<string, z.ZodType | undefined> = { ...merchantParams, ...walletParams };
 
 /**
  * The gateway's own handlers, checked one to one against the gateway routes of the catalogue it
@@ -28,11 +30,13 @@ export const ownRoutes = (
   catalogue: readonly RouteSpec[],
 ): ((spec: RouteSpec) => RequestHandler) => {
   const handlers: GatewayRoutes = {
-    ...authRoutes(ctx),
+    ...accountRoutes(ctx),
+    ...mfaRoutes(ctx),
     ...apiKeyRoutes(ctx),
+    ...auditRoutes(ctx),
     ...merchantRoutes(ctx),
+    ...walletRoutes(ctx),
     ...chainRoutes(ctx),
-    ...securityRoutes(ctx),
   };
   const byId = handlers as unknown as Record<string, RouteHandler<RouteSpec>>;
   assertHandlersMatchCatalogue('gateway', Object.keys(byId), catalogue);

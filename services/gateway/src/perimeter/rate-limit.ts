@@ -2,7 +2,7 @@ import { AppError, sendError } from '@stablepay/platform';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import type { GatewayConfig } from '../config.js';
-import { apiKeyDigest } from '../crypto/digests.js';
+import { apiKeyDigest } from '../api-keys/key-format.js';
 import type { RateLimitStores } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;

@@ -21,10 +21,10 @@ import type { Upstreams } from '../proxy/upstreams.js';
 import { docsRouter } from '../docs/routes.js';
 import { authenticate } from './authenticate.js';
 import { PROXY_BODY_LIMIT, bufferForIdempotency, jsonBody } from './body.js';
-import { corsPolicyFor, createCors } from './cors.js';
-import { failedKeyThrottle } from './failed-keys.js';
+import { corsPolicyFor, createCors, type CorsHandlers } from './cors.js';
+import { failedKeyThrottle, type FailedKeyThrottle } from './failed-keys.js';
 import { idempotency } from './idempotency.js';
-import { createRateLimiters } from './rate-limit.js';
+import { createRateLimiters, type RateLimiters } from './rate-limit.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import { requireStepUp } from '../mfa/step-up-middleware.js';
 import { ownRoutes } from './own-routes.js';
@@ -71,6 +71,107 @@ const validateForwarded =
     next();
   };
 
+interface Perimeter {
+  cors: CorsHandlers;
+  limiters: RateLimiters;
+  failedKeys: FailedKeyThrottle;
+  idempotent: RequestHandler;
+  json: RequestHandler;
+  buffered: RequestHandler;
+  own: (spec: RouteSpec) => RequestHandler;
+  steppedUp: RequestHandler;
+}
+
+const buildPerimeter = (ctx: GatewayContext, served: readonly RouteSpec[]): Perimeter => ({
+  cors: createCors(ctx.config.CORS_DASHBOARD_ORIGINS),
+  limiters: createRateLimiters(ctx.config, ctx.limitStores),
+  failedKeys: failedKeyThrottle(ctx),
+  idempotent: idempotency(ctx),
+  json: jsonBody(),
+  buffered: bufferForIdempotency(PROXY_BODY_LIMIT),
+  own: ownRoutes(ctx, served),
+  steppedUp: requireStepUp(ctx),
+});
+
+const assertStepUpOnJwtRoutes = (served: readonly RouteSpec[]): void => {
+  const misplaced = served.filter((s) => s.stepUp && s.auth !== 'jwt');
+  if (misplaced.length)
+    throw new Error(
+      `stepUp is for dashboard (jwt) routes only: ${misplaced.map((s) => s.operationId).join(', ')}`,
+    );
+};
+
+const forwardFor = (ctx: GatewayContext, upstreams: Upstreams, spec: RouteSpec): RequestHandler => {
+  const upstream = upstreams.get(spec.service);
+  if (!upstream) throw new Error(`no upstream configured for service ${spec.service}`);
+  return forwardTo(upstream, {
+    internalTokenSecret: ctx.config.INTERNAL_TOKEN_SECRET,
+    timeoutMs: ctx.config.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: PROXY_BODY_LIMIT,
+    logger: ctx.logger,
+  });
+};
+
+type Step = RequestHandler | ErrorRequestHandler;
+
+/**
+ * Who may call the route and how often, decided before anything is validated, recorded or
+ * forwarded: CORS by its class, rate limits, authentication by its auth column, the scope an API key
+ * needs, and a step-up where the route asks for one.
+ */
+const guardsFor = (ctx: GatewayContext, p: Perimeter, spec: RouteSpec): Step[] => {
+  // First, so that every answer carries it, the gateway's own refusals included.
+  const chain: Step[] = spec.noStore ? [noStoreHeader] : [];
+  chain.push(p.cors.forRoute(corsPolicyFor(spec.auth, spec.path)));
+  // Limits that need no verified identity run before authentication, so floods cost no lookups.
+  if (spec.auth === 'public')
+    chain.push(CREDENTIAL_ROUTES.has(spec.path) ? p.limiters.auth : p.limiters.public);
+  const takesKeys = spec.auth === 'key' || spec.auth === 'jwt_or_key';
+  if (takesKeys) chain.push(p.failedKeys.check);
+  if (spec.auth === 'key') chain.push(p.limiters.apiKey);
+  chain.push(
+    authenticate(ctx, spec.auth, {
+      managesApiKeys: spec.path.startsWith('/api-keys'),
+      managesAddressBook: spec.path.startsWith('/withdrawal-addresses'),
+    }),
+  );
+  if (takesKeys) chain.push(p.failedKeys.record);
+  chain.push(scopeGuard(spec));
+  if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(p.limiters.user);
+  if (spec.stepUp) chain.push(p.steppedUp);
+  return chain;
+};
+
+/** The gateway's own handler (JSON parsed here), a streaming forward (body untouched), or 501. */
+const finalHandlers = (
+  ctx: GatewayContext,
+  upstreams: Upstreams,
+  p: Perimeter,
+  spec: RouteSpec,
+): RequestHandler[] => {
+  if (spec.planned) return [notServedYet(spec.planned)];
+  if (spec.service === 'gateway') return [canonicalPath(spec), p.json, p.idempotent, p.own(spec)];
+  return [
+    canonicalPath(spec),
+    validateForwarded(spec),
+    p.buffered,
+    p.idempotent,
+    forwardFor(ctx, upstreams, spec),
+  ];
+};
+
+/** OPTIONS per path, answered by the policy of the route the preflight asks about. */
+const mountPreflights = (router: Router, cors: CorsHandlers, ordered: readonly RouteSpec[]): void => {
+  const byPath = new Map<string, RouteSpec[]>();
+  for (const spec of ordered) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), spec]);
+  for (const [path, specs] of byPath) {
+    router.options(
+      path,
+      cors.preflight(specs.map((s) => ({ method: s.method, policy: corsPolicyFor(s.auth, s.path) }))),
+    );
+  }
+};
+
 /**
  * The whole merchant-facing surface, built from the contracts' route catalogue: every route gets
  * CORS by its class, a rate limit, authentication by its auth column, for an API key the route's
@@ -85,79 +186,23 @@ export const buildGatewayRouter = (
   upstreams: Upstreams,
   table: readonly RouteSpec[] = merchantFacingRoutes,
 ): Router => {
-  const { config } = ctx;
   const served = table.filter((spec) => !spec.internal);
   // A route an API key may call without a declared scope stops the start, as one without a handler does.
   assertScopesDeclared('gateway router', served);
+  const perimeter = buildPerimeter(ctx, served);
+  assertStepUpOnJwtRoutes(served);
+
   const router = Router();
-  const cors = createCors(config.CORS_DASHBOARD_ORIGINS);
-  const limiters = createRateLimiters(config, ctx.limitStores);
-  const failedKeys = failedKeyThrottle(ctx);
-  const idempotent = idempotency(ctx);
-  const json = jsonBody();
-  const buffered = bufferForIdempotency(PROXY_BODY_LIMIT);
-  const own = ownRoutes(ctx, served);
-  const steppedUp = requireStepUp(ctx);
-  const misplaced = served.filter((s) => s.stepUp && s.auth !== 'jwt');
-  if (misplaced.length)
-    throw new Error(
-      `stepUp is for dashboard (jwt) routes only: ${misplaced.map((s) => s.operationId).join(', ')}`,
-    );
-
-  const forwardFor = (spec: RouteSpec): RequestHandler => {
-    const upstream = upstreams.get(spec.service);
-    if (!upstream) throw new Error(`no upstream configured for service ${spec.service}`);
-    return forwardTo(upstream, {
-      internalTokenSecret: config.INTERNAL_TOKEN_SECRET,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      maxBodyBytes: PROXY_BODY_LIMIT,
-      logger: ctx.logger,
-    });
-  };
-
-  const finalHandlers = (spec: RouteSpec): RequestHandler[] => {
-    if (spec.planned) return [notServedYet(spec.planned)];
-    if (spec.service === 'gateway') return [canonicalPath(spec), json, idempotent, own(spec)];
-    return [canonicalPath(spec), validateForwarded(spec), buffered, idempotent, forwardFor(spec)];
-  };
-
-  const chainFor = (spec: RouteSpec): (RequestHandler | ErrorRequestHandler)[] => {
-    // First, so that every answer carries it, the gateway's own refusals included.
-    const chain: (RequestHandler | ErrorRequestHandler)[] = spec.noStore ? [noStoreHeader] : [];
-    chain.push(cors.forRoute(corsPolicyFor(spec.auth, spec.path)));
-    // Limits that need no verified identity run before authentication, so floods cost no lookups.
-    if (spec.auth === 'public')
-      chain.push(CREDENTIAL_ROUTES.has(spec.path) ? limiters.auth : limiters.public);
-    const takesKeys = spec.auth === 'key' || spec.auth === 'jwt_or_key';
-    if (takesKeys) chain.push(failedKeys.check);
-    if (spec.auth === 'key') chain.push(limiters.apiKey);
-    chain.push(
-      authenticate(ctx, spec.auth, {
-        managesApiKeys: spec.path.startsWith('/api-keys'),
-        managesAddressBook: spec.path.startsWith('/withdrawal-addresses'),
-      }),
-    );
-    if (takesKeys) chain.push(failedKeys.record);
-    chain.push(scopeGuard(spec));
-    if (spec.auth === 'jwt' || spec.auth === 'jwt_or_key') chain.push(limiters.user);
-    if (spec.stepUp) chain.push(steppedUp);
-    return [...chain, ...finalHandlers(spec)];
-  };
-
   router.use(apiSecurityHeaders());
-  router.use(docsRouter(cors));
-
+  router.use(docsRouter(perimeter.cors));
   const ordered = orderRoutes(served);
-  const byPath = new Map<string, RouteSpec[]>();
-  for (const spec of ordered) byPath.set(spec.path, [...(byPath.get(spec.path) ?? []), spec]);
-  for (const [path, specs] of byPath) {
-    router.options(
-      path,
-      cors.preflight(specs.map((s) => ({ method: s.method, policy: corsPolicyFor(s.auth, s.path) }))),
+  mountPreflights(router, perimeter.cors, ordered);
+  for (const spec of ordered)
+    router[spec.method](
+      spec.path,
+      ...guardsFor(ctx, perimeter, spec),
+      ...finalHandlers(ctx, upstreams, perimeter, spec),
     );
-  }
-  for (const spec of ordered) router[spec.method](spec.path, ...chainFor(spec));
-
   router.use(notFoundHandler);
   return router;
 };

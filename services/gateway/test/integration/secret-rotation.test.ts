@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { pepperFingerprint } from '../../src/crypto/digests.js';
+import { pepperFingerprint } from '../../src/api-keys/key-format.js';
 import { base32Decode, stepAt, totpCode } from '../../src/mfa/totp.js';
 import {
   STRONG_PASSWORD,

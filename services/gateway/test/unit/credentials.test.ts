@@ -2,12 +2,8 @@ import { signInternalToken } from '@stablepay/platform';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { signAccessToken, verifyAccessToken } from '../../src/accounts/access-tokens.js';
-import {
-  apiKeyDigest,
-  generateApiKey,
-  looksLikeApiKey,
-  refreshTokenDigest,
-} from '../../src/crypto/digests.js';
+import { refreshTokenDigest } from '../../src/accounts/tokens.js';
+import { apiKeyDigest, generateApiKey, looksLikeApiKey } from '../../src/api-keys/key-format.js';
 import { merchantPublicId, parseMerchantRef } from '../../src/merchants/merchant-ids.js';
 import { createDecoyHash, hashPassword, verifyPassword } from '../../src/accounts/passwords.js';
 
