@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { eventWriter, type Logger, type Metrics, type ServiceDeps } from '@stablepay/platform';
 import type { GatewayConfig } from './config.js';
-import { failureCounter, type FailureCounter } from './domain/failure-counter.js';
-import { createDecoyHash } from './domain/passwords.js';
-import { createRateLimitStores, type RateLimitStores } from './http/middleware/rate-limit-store.js';
+import { failureCounter, type FailureCounter } from './perimeter/failure-counter.js';
+import { createDecoyHash } from './accounts/passwords.js';
+import { createRateLimitStores, type RateLimitStores } from './perimeter/rate-limit-store.js';
 import { createGatewayMetrics } from './metrics.js';
 
 /** What the gateway's operations run with; built once per service instance and passed down. */

@@ -1,14 +1,14 @@
 import type { RouteSpec } from '@stablepay/contracts';
 import { defineService } from '@stablepay/platform';
 import { loadGatewayConfig } from './config.js';
-import { markUnfingerprintedApiKeys } from './db/api-keys.js';
-import { createMaintenanceWorker } from './db/maintenance.js';
-import { gatewayMigrations } from './db/migrations.js';
-import { pepperFingerprint } from './domain/credentials.js';
-import { resealTotpSecrets } from './domain/pepper-rotation.js';
+import { markUnfingerprintedApiKeys } from './api-keys/api-keys-repo.js';
+import { createMaintenanceWorker } from './maintenance.js';
+import { gatewayMigrations } from './migrations.js';
+import { pepperFingerprint } from './api-keys/key-format.js';
+import { resealTotpSecrets } from './api-keys/pepper-rotation.js';
 import { createGatewayContext } from './gateway-context.js';
-import { buildGatewayRouter } from './http/router.js';
-import { gatewayConsumers } from './messaging/wallet-assigned.js';
+import { buildGatewayRouter } from './perimeter/router.js';
+import { gatewayConsumers } from './consumers.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 
 export interface GatewayOptions {

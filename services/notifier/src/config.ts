@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { WEBHOOK_TIMEOUT_MS } from '@stablepay/contracts';
 import { ConfigError, baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
-import { parseDurationList } from './domain/retry-schedule.js';
+import { parseDurationList } from './delivery/retry-schedule.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
 const count = (min: number, max: number, fallback: number) =>

@@ -8,11 +8,11 @@ export {
   type NotifierEnv,
 } from './config.js';
 export { notifierService, type NotifierOptions } from './service.js';
-export { notifierMigrations } from './db/migrations.js';
-export type { NotifierContext } from './domain/context.js';
-export { signWebhook } from './domain/signature.js';
-export { SecretUnavailableError } from './domain/secrets.js';
-export { blockedAddressReason, type AddressPolicy } from './ssrf/addresses.js';
+export { notifierMigrations } from './migrations.js';
+export type { NotifierContext } from './context.js';
+export { signWebhook } from './webhooks/signature.js';
+export { SecretUnavailableError } from './webhooks/secrets.js';
+export { blockedAddressReason, type AddressPolicy } from './delivery/ssrf/addresses.js';
 export {
   UrlRejected,
   checkWebhookUrl,
@@ -21,6 +21,6 @@ export {
   type ResolvedAddress,
   type Resolver,
   type UrlPolicy,
-} from './ssrf/url-policy.js';
+} from './delivery/ssrf/url-policy.js';
 export { createMailTransport, type MailMessage, type MailTransport } from './mail/transport.js';
 export type { NotifierMetrics } from './metrics.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Metrics } from '@stablepay/platform';
-import { readWebhookBacklog, type WebhookBacklog } from './db/backlog-repo.js';
+import { readWebhookBacklog, type WebhookBacklog } from './delivery/backlog-repo.js';
 
 /**
  * Endpoints named in the per-endpoint series: the largest backlogs only, so a scrape stays the same
@@ -28,21 +28,11 @@ export interface NotifierMetrics {
   secretsNotUnderKek: Gauge<'sealed_under'>;
 }
 
-/**
- * The webhook backlog, read from the database at each scrape (every gauge of one scrape shares one
- * read). A failed read (database away) never fails the scrape: the per-endpoint and disabled series
- * are left out of it and the two totals keep their last value, as the outbox gauges do.
- */
-const backlogGauges = (base: Metrics, db: Knex): void => {
-  // The registry collects every metric of a scrape at once: the gauges share the read in flight.
-  let inFlight: Promise<WebhookBacklog | undefined> | undefined;
-  const backlog = () =>
-    (inFlight ??= readWebhookBacklog(db, BACKLOG_TOP_ENDPOINTS)
-      .catch(() => undefined)
-      .finally(() => {
-        inFlight = undefined;
-      }));
-  const registers = [base.registry];
+type Registers = Metrics['registry'][];
+type ReadBacklog = () => Promise<WebhookBacklog | undefined>;
+
+/** The two totals, which keep their last value when a read fails. */
+const overallGauges = (registers: Registers, backlog: ReadBacklog): void => {
   // Specs as objects with `name: '...'`: the monitoring test reads the exposed names from this file.
   const overall = ({
     name,
@@ -72,6 +62,10 @@ const backlogGauges = (base: Metrics, db: Knex): void => {
     help: 'Time since the oldest due webhook attempt became due (0 when none is)',
     pick: (b) => b.oldestSeconds,
   });
+};
+
+/** The endpoints with the largest backlogs, and the disabled endpoints by cause. */
+const endpointGauges = (registers: Registers, backlog: ReadBacklog): void => {
   const perEndpoint = ({
     name,
     help,
@@ -117,67 +111,93 @@ const backlogGauges = (base: Metrics, db: Knex): void => {
   });
 };
 
+/**
+ * The webhook backlog, read from the database at each scrape (every gauge of one scrape shares one
+ * read). A failed read (database away) never fails the scrape: the per-endpoint and disabled series
+ * are left out of it and the two totals keep their last value, as the outbox gauges do.
+ */
+const backlogGauges = (base: Metrics, db: Knex): void => {
+  // The registry collects every metric of a scrape at once: the gauges share the read in flight.
+  let inFlight: Promise<WebhookBacklog | undefined> | undefined;
+  const backlog: ReadBacklog = () =>
+    (inFlight ??= readWebhookBacklog(db, BACKLOG_TOP_ENDPOINTS)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight = undefined;
+      }));
+  const registers = [base.registry];
+  overallGauges(registers, backlog);
+  endpointGauges(registers, backlog);
+};
+
+/** Series of webhook attempts and the endpoints they disable. */
+const webhookSeries = (registers: Registers) => ({
+  attempts: new Counter({
+    name: 'webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome, HTTP status and trigger',
+    labelNames: ['outcome', 'status', 'trigger'],
+    registers,
+  }),
+  attemptDuration: new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'Time until the receiver answered (or the attempt failed)',
+    labelNames: ['outcome'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  }),
+  eventToDelivery: new Histogram({
+    name: 'webhook_event_to_delivery_seconds',
+    help: 'Time from the event to its successful delivery',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 1800, 7200, 36000, 100000],
+    registers,
+  }),
+  inFlight: new Gauge({
+    name: 'webhook_attempts_in_flight',
+    help: 'Webhook requests in flight on this replica',
+    registers,
+  }),
+  endpointsDisabled: new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Endpoints disabled after consecutive failures',
+    registers,
+  }),
+  lostLeases: new Counter({
+    name: 'webhook_attempt_results_dropped_total',
+    help: 'Attempt results dropped because another replica had taken the attempt over',
+    registers,
+  }),
+});
+
+/** Series of e-mails sent and of endpoint secrets re-sealed during a key rotation. */
+const mailAndSecretSeries = (registers: Registers) => ({
+  emails: new Counter({
+    name: 'emails_total',
+    help: 'E-mails by template and outcome (sent, retry, failed)',
+    labelNames: ['template', 'outcome'],
+    registers,
+  }),
+  emailSendDuration: new Histogram({
+    name: 'email_send_duration_seconds',
+    help: 'Time the mail transport (SMTP) took to accept or refuse a message, attachment fetch included',
+    labelNames: ['outcome'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  }),
+  secretsResealed: new Counter({
+    name: 'webhook_secrets_resealed_total',
+    help: 'Endpoint secrets re-sealed from WEBHOOK_SECRET_KEK_PREVIOUS under WEBHOOK_SECRET_KEK',
+    registers,
+  }),
+  secretsNotUnderKek: new Gauge({
+    name: 'webhook_secrets_not_under_kek',
+    help: 'Endpoint secrets the last re-seal scan found not sealed under WEBHOOK_SECRET_KEK (sealed_under = previous | neither)',
+    labelNames: ['sealed_under'],
+    registers,
+  }),
+});
+
 export const createNotifierMetrics = (base: Metrics, db?: Knex): NotifierMetrics => {
   const registers = [base.registry];
   if (db) backlogGauges(base, db);
-  return {
-    attempts: new Counter({
-      name: 'webhook_attempts_total',
-      help: 'Webhook delivery attempts by outcome, HTTP status and trigger',
-      labelNames: ['outcome', 'status', 'trigger'],
-      registers,
-    }),
-    attemptDuration: new Histogram({
-      name: 'webhook_attempt_duration_seconds',
-      help: 'Time until the receiver answered (or the attempt failed)',
-      labelNames: ['outcome'],
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
-    eventToDelivery: new Histogram({
-      name: 'webhook_event_to_delivery_seconds',
-      help: 'Time from the event to its successful delivery',
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 1800, 7200, 36000, 100000],
-      registers,
-    }),
-    inFlight: new Gauge({
-      name: 'webhook_attempts_in_flight',
-      help: 'Webhook requests in flight on this replica',
-      registers,
-    }),
-    endpointsDisabled: new Counter({
-      name: 'webhook_endpoints_disabled_total',
-      help: 'Endpoints disabled after consecutive failures',
-      registers,
-    }),
-    lostLeases: new Counter({
-      name: 'webhook_attempt_results_dropped_total',
-      help: 'Attempt results dropped because another replica had taken the attempt over',
-      registers,
-    }),
-    emails: new Counter({
-      name: 'emails_total',
-      help: 'E-mails by template and outcome (sent, retry, failed)',
-      labelNames: ['template', 'outcome'],
-      registers,
-    }),
-    emailSendDuration: new Histogram({
-      name: 'email_send_duration_seconds',
-      help: 'Time the mail transport (SMTP) took to accept or refuse a message, attachment fetch included',
-      labelNames: ['outcome'],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    }),
-    secretsResealed: new Counter({
-      name: 'webhook_secrets_resealed_total',
-      help: 'Endpoint secrets re-sealed from WEBHOOK_SECRET_KEK_PREVIOUS under WEBHOOK_SECRET_KEK',
-      registers,
-    }),
-    secretsNotUnderKek: new Gauge({
-      name: 'webhook_secrets_not_under_kek',
-      help: 'Endpoint secrets the last re-seal scan found not sealed under WEBHOOK_SECRET_KEK (sealed_under = previous | neither)',
-      labelNames: ['sealed_under'],
-      registers,
-    }),
-  };
+  return { ...webhookSeries(registers), ...mailAndSecretSeries(registers) };
 };

@@ -1,15 +1,15 @@
 import { defineService } from '@stablepay/platform';
 import { loadNotifierConfig } from './config.js';
-import { notifierMigrations } from './db/migrations.js';
-import { createNotifierContext } from './domain/context.js';
-import { repairSecretSpellings } from './domain/secret-spellings.js';
-import { checkSecretKek } from './domain/secrets.js';
-import { webhookRoutes } from './http/webhooks/routes.js';
+import { notifierMigrations } from './migrations.js';
+import { createNotifierContext } from './context.js';
+import { repairSecretSpellings } from './webhooks/secret-spellings.js';
+import { checkSecretKek } from './webhooks/secrets.js';
+import { webhookRoutes } from './routes.js';
 import { invoicingAttachments, type AttachmentSource } from './mail/attachments.js';
 import { createMailTransport, type MailTransport } from './mail/transport.js';
-import { notifierConsumers } from './messaging/handlers.js';
-import { systemResolver, type Resolver } from './ssrf/url-policy.js';
-import { notifierWorkers } from './workers/index.js';
+import { notifierConsumers } from './events/consumers.js';
+import { systemResolver, type Resolver } from './delivery/ssrf/url-policy.js';
+import { notifierWorkers, workerDoorbells } from './workers.js';
 
 export interface NotifierOptions {
   /** How webhook host names are resolved (tests play DNS here); the system resolver by default. */
@@ -36,20 +36,6 @@ export const notifierService = defineService({
     await repairSecretSpellings(deps.db, keks, deps.logger);
     await checkSecretKek(deps.db, keks);
     const transport = options.mailTransport ?? createMailTransport(config, deps.logger);
-    // The context wakes the workers and the workers need the context: these run only once both exist.
-    const context = createNotifierContext(config, deps, options.resolve ?? systemResolver, {
-      deliveriesQueued: () => workers.delivery.wake(),
-      retryDueIn: (ms) => workers.delivery.wakeIn(ms),
-      emailsQueued: () => workers.mail.wake(),
-      eventsCommitted,
-      directDeliveries: {
-        reserve: (endpointIds) => workers.delivery.reserve(endpointIds),
-        handOver: (reserved, attempts, queued) => workers.delivery.handOver(reserved, attempts, queued),
-        get leaseMs() {
-          return config.WEBHOOK_LEASE_MS;
-        },
-      },
-    });
     const attachments =
       options.attachments ??
       invoicingAttachments({
@@ -57,7 +43,13 @@ export const notifierService = defineService({
         secret: config.INTERNAL_TOKEN_SECRET,
         timeoutMs: config.INVOICING_TIMEOUT_MS,
       });
+    const doorbells = workerDoorbells(config.WEBHOOK_LEASE_MS);
+    const context = createNotifierContext(config, deps, options.resolve ?? systemResolver, {
+      ...doorbells.wakeUps,
+      eventsCommitted,
+    });
     const workers = notifierWorkers(context, config, transport, attachments);
+    doorbells.attach(workers);
     return {
       routes: webhookRoutes(context),
       consumers: notifierConsumers(context),

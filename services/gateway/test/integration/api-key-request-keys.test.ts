@@ -31,6 +31,10 @@ describe('gateway: creating an API key with an Idempotency-Key (PostgreSQL)', ()
     await upstream?.close();
   });
 
+  /** The created key, as the answer of POST /api-keys carries it. */
+  const createdKey = async (answer: Response) =>
+    ((await answer.json()) as { data: { id: string; key: string } }).data;
+
   const create = (who: Account, name: string, key: string, signal?: AbortSignal) =>
     fetch(`${gw.url}/api-keys`, {
       method: 'POST',
@@ -45,7 +49,9 @@ describe('gateway: creating an API key with an Idempotency-Key (PostgreSQL)', ()
 
   it('makes one key per Idempotency-Key under concurrent repeats, each answer the same key', async () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => create(account, 'burst', 'key-burst')));
-    const bodies = await Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.json() })));
+    const bodies = await Promise.all(
+      answers.map(async (r) => ({ status: r.status, body: { data: await createdKey(r) } })),
+    );
     const made = bodies.filter((b) => b.status === 201);
     expect(made.length).to.be.greaterThan(0);
     // The others were told the first is still running (409), never given a second key.
@@ -54,7 +60,7 @@ describe('gateway: creating an API key with an Idempotency-Key (PostgreSQL)', ()
     const replay = await create(account, 'burst', 'key-burst');
     expect(replay.status).to.equal(201);
     expect(replay.headers.get('idempotent-replayed')).to.equal('true');
-    expect((await replay.json()).data).to.deep.equal(made[0]!.body.data);
+    expect(await createdKey(replay)).to.deep.equal(made[0]!.body.data);
     expect(await keysNamed(account, 'burst')).to.equal(1);
   });
 
@@ -76,7 +82,7 @@ describe('gateway: creating an API key with an Idempotency-Key (PostgreSQL)', ()
     const theirs = await create(other, 'shared', 'key-shared');
     expect([mine.status, theirs.status]).to.deep.equal([201, 201]);
     expect(theirs.headers.get('idempotent-replayed')).to.equal(null);
-    expect((await mine.json()).data.id).not.to.equal((await theirs.json()).data.id);
+    expect((await createdKey(mine)).id).not.to.equal((await createdKey(theirs)).id);
     expect([await keysNamed(account, 'shared'), await keysNamed(other, 'shared')]).to.deep.equal([1, 1]);
   });
 
@@ -124,6 +130,6 @@ describe('gateway: creating an API key with an Idempotency-Key (PostgreSQL)', ()
     expect(await keysNamed(account, 'interrupted')).to.equal(1);
     const listed = await call(gw.url, 'GET', '/api-keys', { headers: bearer(account.accessToken) });
     const key = listed.body.data.find((k: { name: string }) => k.name === 'interrupted');
-    expect((await retry.json()).data.id).to.equal(key.id);
+    expect((await createdKey(retry)).id).to.equal(key.id);
   });
 });

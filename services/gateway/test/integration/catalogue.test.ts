@@ -1,6 +1,6 @@
 import { allRoutes, routeById, routes, type RouteSpec } from '@stablepay/contracts';
 import { expect } from 'chai';
-import { API_KEY_REQUIRED, BEARER_REQUIRED } from '../../src/http/middleware/authenticate.js';
+import { API_KEY_REQUIRED, BEARER_REQUIRED } from '../../src/perimeter/authenticate.js';
 import {
   bearer,
   call,

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createDatabase, migrate } from '@stablepay/platform';
 import { createTestDatabase, type TestDatabase } from '@stablepay/platform/testing';
 import type { Knex } from 'knex';
-import { gatewayMigrations } from '../../src/db/migrations.js';
+import { gatewayMigrations } from '../../src/migrations.js';
 
 /** Accounts made before confirmation existed were never asked to confirm: the migration counts them confirmed. */
 describe('gateway: the e-mail confirmation migration', () => {

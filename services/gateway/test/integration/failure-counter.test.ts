@@ -4,8 +4,8 @@ import { createMetrics } from '@stablepay/platform';
 import { quietLogger } from '@stablepay/platform/testing';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { failureCounter } from '../../src/domain/failure-counter.js';
-import { createRateLimitStores, type RateLimitStores } from '../../src/http/middleware/rate-limit-store.js';
+import { failureCounter } from '../../src/perimeter/failure-counter.js';
+import { createRateLimitStores, type RateLimitStores } from '../../src/perimeter/rate-limit-store.js';
 import { createGatewayMetrics } from '../../src/metrics.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';

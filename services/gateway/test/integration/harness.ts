@@ -271,7 +271,7 @@ export const accountEmails = async (
     .whereRaw(`envelope->'data'->>'email' = ?`, [email])
     .orderBy('created_at', 'desc')) as Array<{ envelope: { data: Record<string, string> } }>;
   return rows.map(({ envelope: { data } }) => ({
-    ...(data as never),
+    ...(data as { kind: string; merchantId: string }),
     link: data.sealedLink ? openText([TEST_INTERNAL_SECRET], data.sealedLink) : data.link!,
   }));
 };

@@ -26,7 +26,7 @@ describe('gateway: /metrics on the public port', function () {
 
   it('answers 401 to a scrape without the metrics token, and the metrics to one with it', async () => {
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { authorization: 'Bearer not-the-token' },
       { 'x-api-key': TEST_METRICS_TOKEN },
     ]) {

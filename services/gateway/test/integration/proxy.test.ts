@@ -85,9 +85,13 @@ describe('gateway: route table and forwarding', () => {
         expect(seen.method).to.equal(method);
         expect(seen.url).to.equal(`${path}?probe=1&q=a%20b`);
         expect(seen.tokenError).to.equal(undefined);
-        const expectedCaller = { public: 'public', key: 'api_key', jwt: 'user', jwt_or_key: 'user' }[
-          route.auth
-        ];
+        const callers: Record<string, string> = {
+          public: 'public',
+          key: 'api_key',
+          jwt: 'user',
+          jwt_or_key: 'user',
+        };
+        const expectedCaller = callers[route.auth];
         expect(seen.claims.caller).to.equal(expectedCaller);
         if (route.auth !== 'public') expect(seen.claims.merchantPublicId).to.equal(account.merchantPublicId);
       });

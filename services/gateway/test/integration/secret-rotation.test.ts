@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { pepperFingerprint } from '../../src/domain/credentials.js';
-import { base32Decode, stepAt, totpCode } from '../../src/domain/totp.js';
+import { pepperFingerprint } from '../../src/api-keys/key-format.js';
+import { base32Decode, stepAt, totpCode } from '../../src/mfa/totp.js';
 import {
   STRONG_PASSWORD,
   bearer,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { waitFor } from '@stablepay/platform/testing';
-import { base32Decode, stepAt, totpCode } from '../../src/domain/totp.js';
+import { base32Decode, stepAt, totpCode } from '../../src/mfa/totp.js';
 import {
   STRONG_PASSWORD,
   bearer,

@@ -1,15 +1,11 @@
 import { signInternalToken } from '@stablepay/platform';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { signAccessToken, verifyAccessToken } from '../../src/domain/access-tokens.js';
-import {
-  apiKeyDigest,
-  generateApiKey,
-  looksLikeApiKey,
-  refreshTokenDigest,
-} from '../../src/domain/credentials.js';
-import { merchantPublicId, parseMerchantRef } from '../../src/domain/merchant-ids.js';
-import { createDecoyHash, hashPassword, verifyPassword } from '../../src/domain/passwords.js';
+import { signAccessToken, verifyAccessToken } from '../../src/accounts/access-tokens.js';
+import { refreshTokenDigest } from '../../src/accounts/tokens.js';
+import { apiKeyDigest, generateApiKey, looksLikeApiKey } from '../../src/api-keys/key-format.js';
+import { merchantPublicId, parseMerchantRef } from '../../src/merchants/merchant-ids.js';
+import { createDecoyHash, hashPassword, verifyPassword } from '../../src/accounts/passwords.js';
 
 const PEPPER = 'p'.repeat(40);
 const SECRET = 's'.repeat(40);

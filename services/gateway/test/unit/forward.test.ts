@@ -5,7 +5,7 @@ import { errorHandler } from '@stablepay/platform';
 import { quietLogger } from '@stablepay/platform/testing';
 import { expect } from 'chai';
 import express from 'express';
-import { PROXY_BODY_LIMIT } from '../../src/http/middleware/body.js';
+import { PROXY_BODY_LIMIT } from '../../src/perimeter/body.js';
 import { forwardTo } from '../../src/proxy/forward.js';
 
 const ANSWER =

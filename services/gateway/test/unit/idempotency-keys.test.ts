@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { IDEMPOTENCY_KEY_RE, idempotencyRecordKeys } from '../../src/domain/idempotency.js';
+import { IDEMPOTENCY_KEY_RE, idempotencyRecordKeys } from '../../src/perimeter/idempotency-keys.js';
 
 const PEPPER = 'p'.repeat(40);
 const scope = { caller: 'key:1', method: 'POST', path: '/checkout/sessions', key: 'order-1' };

@@ -1,6 +1,6 @@
 import { orderRoutes, routes } from '@stablepay/contracts';
 import { expect } from 'chai';
-import { corsPolicyFor } from '../../src/http/middleware/cors.js';
+import { corsPolicyFor } from '../../src/perimeter/cors.js';
 
 /** Would an express path pattern match a concrete path of the same segments? */
 const matches = (pattern: string, path: string): boolean => {

@@ -1,12 +1,5 @@
 import { expect } from 'chai';
-import {
-  base32Decode,
-  base32Encode,
-  matchTotp,
-  otpauthUrl,
-  stepAt,
-  totpCode,
-} from '../../src/domain/totp.js';
+import { base32Decode, base32Encode, matchTotp, otpauthUrl, stepAt, totpCode } from '../../src/mfa/totp.js';
 
 describe('TOTP (RFC 6238)', () => {
   // RFC 6238 appendix B, SHA-1, truncated to 6 digits as authenticator apps show them.

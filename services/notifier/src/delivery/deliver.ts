@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import { errorText } from '@stablepay/platform';
-import type { ClaimedAttempt } from '../db/attempts-repo.js';
-import { recordAttemptOutcome } from '../domain/attempt-outcome.js';
-import type { NotifierContext } from '../domain/context.js';
-import { nextRetryDelay } from '../domain/retry-schedule.js';
-import { SecretUnavailableError } from '../domain/secrets.js';
+import type { ClaimedAttempt } from './attempts-repo.js';
+import { recordAttemptOutcome } from './attempt-outcome.js';
+import type { NotifierContext } from '../context.js';
+import { nextRetryDelay } from './retry-schedule.js';
+import { SecretUnavailableError } from '../webhooks/secrets.js';
 import type { WebhookResult } from './webhook-sender.js';
 
 /**

@@ -1,4 +1,4 @@
-import { BlockedAddressError } from '../ssrf/guarded-lookup.js';
+import { BlockedAddressError } from './ssrf/guarded-lookup.js';
 
 const TIMEOUT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',

@@ -2,10 +2,10 @@ import type { KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
-import { webhookHeaders } from '../domain/signature.js';
-import { parseRetryAfter } from '../domain/retry-schedule.js';
-import { guardedLookup } from '../ssrf/guarded-lookup.js';
-import { UrlRejected, checkUrlWithoutDns, type Resolver, type UrlPolicy } from '../ssrf/url-policy.js';
+import { webhookHeaders } from '../webhooks/signature.js';
+import { parseRetryAfter } from './retry-schedule.js';
+import { guardedLookup } from './ssrf/guarded-lookup.js';
+import { UrlRejected, checkUrlWithoutDns, type Resolver, type UrlPolicy } from './ssrf/url-policy.js';
 import { postOnce } from './post-once.js';
 import { describeSendError } from './send-errors.js';
 

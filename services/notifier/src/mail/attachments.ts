@@ -1,6 +1,6 @@
 import { INTERNAL_TOKEN_HEADER, currentContext, signInternalToken } from '@stablepay/platform';
 import { PDF_CONTENT_TYPE } from '@stablepay/contracts';
-import type { AttachmentRef } from '../db/mail-repo.js';
+import type { AttachmentRef } from './mail-repo.js';
 import { PermanentMailError } from './transport.js';
 
 export interface Attachment {

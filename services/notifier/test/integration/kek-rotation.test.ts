@@ -10,8 +10,8 @@ import {
 } from '@stablepay/platform';
 import { TEST_INTERNAL_SECRET, metricValue, quietLogger, waitFor } from '@stablepay/platform/testing';
 import { notifierService, type NotifierContext } from '../../src/index.js';
-import { SecretUnavailableError, openSecret } from '../../src/domain/secrets.js';
-import { resealSecrets } from '../../src/workers/reseal-secrets.js';
+import { SecretUnavailableError, openSecret } from '../../src/webhooks/secrets.js';
+import { resealSecrets } from '../../src/webhooks/reseal-secrets.js';
 import { paymentData } from '../support/fixtures.js';
 import { KEK, harnessEnv, loopbackResolver, startHarness, type Harness } from '../support/harness.js';
 import { Receiver, signatureMatches } from '../support/receiver.js';
@@ -119,7 +119,7 @@ describe('rotating WEBHOOK_SECRET_KEK (PostgreSQL + RabbitMQ)', function () {
 
     // A key that opens none of the stored secrets is refused at start, with or without a previous key.
     for (const keys of [
-      { WEBHOOK_SECRET_KEK: next.toString('hex') },
+      { WEBHOOK_SECRET_KEK: next.toString('hex') } as Record<string, string>,
       {
         WEBHOOK_SECRET_KEK: next.toString('hex'),
         WEBHOOK_SECRET_KEK_PREVIOUS: randomBytes(32).toString('hex'),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { quietLogger } from '@stablepay/platform/testing';
 import { waitFor } from '@stablepay/platform/testing';
-import { retentionWorker } from '../../src/workers/retention.js';
+import { retentionWorker } from '../../src/delivery/retention.js';
 import { paymentData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';

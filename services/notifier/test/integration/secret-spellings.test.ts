@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { AmqpBus, createDatabase, createMetrics, startDefinedService } from '@stablepay/platform';
 import { TEST_INTERNAL_SECRET, quietLogger } from '@stablepay/platform/testing';
 import { notifierService } from '../../src/index.js';
-import { repairSecretSpellings } from '../../src/domain/secret-spellings.js';
-import { openSecret, sealSecret } from '../../src/domain/secrets.js';
+import { repairSecretSpellings } from '../../src/webhooks/secret-spellings.js';
+import { openSecret, sealSecret } from '../../src/webhooks/secrets.js';
 import { KEK, harnessEnv, loopbackResolver, startHarness, type Harness } from '../support/harness.js';
 import { Receiver, signatureMatches } from '../support/receiver.js';
 

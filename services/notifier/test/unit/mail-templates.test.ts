@@ -10,7 +10,7 @@ import {
   refundCompleted,
   registrationAttempted,
 } from '../../src/mail/templates.js';
-import { messageIdDomain, messageIdFor } from '../../src/domain/emails.js';
+import { messageIdDomain, messageIdFor } from '../../src/mail/message-ids.js';
 
 const evil = `<script>alert("x")</script>&'`;
 const payment: PaymentWebhookData = {

@@ -6,7 +6,7 @@ import {
   type PaymentWebhookData,
   type RefundWebhookData,
 } from '@stablepay/contracts';
-import { webhookBody } from '../../src/domain/payloads.js';
+import { webhookBody } from '../../src/webhooks/payloads.js';
 
 const hash = `0x${'ab'.repeat(32)}`;
 const payment = (over: Record<string, unknown> = {}) =>

@@ -6,7 +6,7 @@ import {
   parseRetryAfter,
   withJitter,
   type RetrySchedule,
-} from '../../src/domain/retry-schedule.js';
+} from '../../src/delivery/retry-schedule.js';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../src/config.js';
 
 const H = 3_600_000;

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { SigningKeys } from '../../src/delivery/signing-keys.js';
-import { SecretUnavailableError, generateWebhookSecret, sealSecret } from '../../src/domain/secrets.js';
-import { signWebhook } from '../../src/domain/signature.js';
+import { SigningKeys } from '../../src/webhooks/signing-keys.js';
+import { SecretUnavailableError, generateWebhookSecret, sealSecret } from '../../src/webhooks/secrets.js';
+import { signWebhook } from '../../src/webhooks/signature.js';
 
 const body = '{"event":"payment.completed","data":{"amount":"1.000000"}}';
 const expected = (secret: string, ts: number) =>

@@ -6,8 +6,8 @@ import {
   generateWebhookSecret,
   openSecret,
   sealSecret,
-} from '../../src/domain/secrets.js';
-import { signWebhook, webhookHeaders } from '../../src/domain/signature.js';
+} from '../../src/webhooks/secrets.js';
+import { signWebhook, webhookHeaders } from '../../src/webhooks/signature.js';
 
 /** The spec's rule written out independently: hex HMAC-SHA256(secret, `${ts}.${body}`). */
 const verify = (secret: string, ts: string, body: string, header: string): boolean => {

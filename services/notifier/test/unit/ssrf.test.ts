@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { blockedAddressReason } from '../../src/ssrf/addresses.js';
-import { BlockedAddressError, guardedLookup } from '../../src/ssrf/guarded-lookup.js';
+import { blockedAddressReason } from '../../src/delivery/ssrf/addresses.js';
+import { BlockedAddressError, guardedLookup } from '../../src/delivery/ssrf/guarded-lookup.js';
 import {
   UrlRejected,
   checkUrlWithoutDns,
@@ -8,7 +8,7 @@ import {
   urlPolicy,
   type ResolvedAddress,
   type Resolver,
-} from '../../src/ssrf/url-policy.js';
+} from '../../src/delivery/ssrf/url-policy.js';
 
 const strict = urlPolicy(false);
 const insecure = urlPolicy(true);

@@ -1,8 +1,22 @@
 import { expect } from 'chai';
-import { WaitingAttempts } from '../../src/workers/waiting-attempts.js';
+import type { QueuedAttempt } from '../../src/context.js';
+import { WaitingAttempts } from '../../src/delivery/waiting-attempts.js';
 
-const queued = (endpointId: string, n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => ({ id: `${endpointId}-${from + i}`, endpointId }));
+/** Attempts of one endpoint; only the id and the endpoint matter to the queue. */
+const queued = (endpointId: string, n: number, from = 0): QueuedAttempt[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${endpointId}-${from + i}`,
+    deliveryId: `d-${endpointId}-${from + i}`,
+    endpointId,
+    merchantId: 'm',
+    eventId: `e-${from + i}`,
+    eventType: 'payment.completed',
+    attempt: 1,
+    trigger: 'event',
+    body: '{}',
+    isTest: false,
+    occurredAt: new Date(0),
+  }));
 
 describe('attempts waiting for a claim by id', () => {
   it('are picked oldest first, each endpoint within its free slots, the rest kept in order', () => {

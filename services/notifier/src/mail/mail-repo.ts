@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { EMAILS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
+
+type Db = Knex | Knex.Transaction;
+
+export interface MerchantContact {
+  merchantId: string;
+  publicId: string;
+  name: string;
+  email: string;
+  /** false until merchant.email_confirmed: nothing is sent to the address before */
+  emailConfirmed: boolean;
+}
+
+/** merchant.created. A confirmation seen first (or before a re-delivered copy) is kept. */
+export const upsertMerchant = async (db: Db, m: MerchantContact): Promise<void> => {
+  await db(MERCHANTS)
+    .insert({
+      merchant_id: m.merchantId,
+      public_id: m.publicId,
+      name: m.name,
+      email: m.email,
+      email_confirmed: m.emailConfirmed,
+    })
+    .onConflict('merchant_id')
+    .merge({
+      public_id: m.publicId,
+      name: m.name,
+      email: m.email,
+      email_confirmed: db.raw(`${MERCHANTS}.email_confirmed or excluded.email_confirmed`),
+      updated_at: db.fn.now(),
+    });
+};
+
+/** merchant.email_confirmed; false when the merchant is not known yet (merchant.created comes first). */
+export const confirmMerchantEmail = async (db: Db, merchantId: string): Promise<boolean> =>
+  (await db(MERCHANTS)
+    .where({ merchant_id: merchantId })
+    .update({ email_confirmed: true, updated_at: db.fn.now() })) === 1;
+
+export const findMerchant = async (db: Db, merchantId: string): Promise<MerchantContact | undefined> => {
+  const row = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as
+    | { merchant_id: string; public_id: string; name: string; email: string; email_confirmed: boolean }
+    | undefined;
+  return (
+    row && {
+      merchantId: row.merchant_id,
+      publicId: row.public_id,
+      name: row.name,
+      email: row.email,
+      emailConfirmed: row.email_confirmed,
+    }
+  );
+};
+
+export const rememberCustomer = async (
+  db: Db,
+  c: { paymentId: string; merchantId: string; email: string },
+): Promise<void> => {
+  await db(PAYMENT_CUSTOMERS)
+    .insert({ payment_id: c.paymentId, merchant_id: c.merchantId, customer_email: c.email })
+    .onConflict('payment_id')
+    .ignore();
+};
+
+export const customerOfPayment = async (
+  db: Db,
+  merchantId: string,
+  paymentId: string,
+): Promise<string | undefined> => {
+  const row = (await db(PAYMENT_CUSTOMERS)
+    .where({ payment_id: paymentId, merchant_id: merchantId })
+    .first('customer_email')) as { customer_email: string } | undefined;
+  return row?.customer_email;
+};
+
+/** A document attached when the message is sent, fetched from the service that owns it. */
+export interface AttachmentRef {
+  kind: 'invoice_pdf';
+  /** the invoice id */
+  id: string;
+  fileName: string;
+}
+
+export interface OutgoingEmail {
+  eventId: string;
+  template: string;
+  recipient: string;
+  merchantId: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  attachment?: AttachmentRef | null;
+}
+
+/**
+ * Queues a message once per (event, template, recipient): the unique constraint, not a prior check,
+ * decides, so concurrent or repeated handling of one event cannot queue it twice.
+ */
+export const enqueueEmail = async (db: Db, m: OutgoingEmail): Promise<boolean> => {
+  const rows = await db(EMAILS)
+    .insert({
+      id: randomUUID(),
+      event_id: m.eventId,
+      template: m.template,
+      recipient: m.recipient,
+      merchant_id: m.merchantId,
+      subject: m.subject,
+      text_body: m.text,
+      html_body: m.html,
+      message_id: m.messageId,
+      attachment: m.attachment ? JSON.stringify(m.attachment) : null,
+    })
+    .onConflict(['event_id', 'template', 'recipient'])
+    .ignore()
+    .returning('id');
+  return rows.length === 1;
+};
+
+export interface ClaimedEmail extends OutgoingEmail {
+  id: string;
+  attempts: number;
+  leaseToken: string;
+}
+
+const attachmentOf = (v: unknown): AttachmentRef | null =>
+  v === null || v === undefined ? null : ((typeof v === 'string' ? JSON.parse(v) : v) as AttachmentRef);
+
+/** Leases due messages (SKIP LOCKED): replicas share the outbox and never hold the same message. */
+export const claimDueEmails = async (db: Knex, limit: number, leaseMs: number): Promise<ClaimedEmail[]> => {
+  const token = randomUUID();
+  const result = (await db.raw(
+    `update ${EMAILS} m
+        set locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, attempts = m.attempts + 1
+      where m.id in (
+        select id from ${EMAILS}
+         where status = 'pending' and next_attempt_at <= now()
+           and (locked_until is null or locked_until < now())
+         order by next_attempt_at
+         limit ?
+         for update skip locked)
+     returning m.*`,
+    [leaseMs, token, limit],
+  )) as { rows: Array<Record<string, unknown>> };
+  return result.rows.map((r) => ({
+    id: r.id as string,
+    eventId: r.event_id as string,
+    template: r.template as string,
+    recipient: r.recipient as string,
+    merchantId: r.merchant_id as string | null,
+    subject: r.subject as string,
+    text: r.text_body as string,
+    html: r.html_body as string,
+    messageId: r.message_id as string,
+    attachment: attachmentOf(r.attachment),
+    attempts: r.attempts as number,
+    leaseToken: r.lease_token as string,
+  }));
+};
+
+/** Marks a message sent, only while its lease is still ours and it is not already marked. */
+export const markEmailSent = async (db: Knex, e: Pick<ClaimedEmail, 'id' | 'leaseToken'>): Promise<boolean> =>
+  (await db(EMAILS).where({ id: e.id, lease_token: e.leaseToken, status: 'pending' }).update({
+    status: 'sent',
+    sent_at: db.fn.now(),
+    locked_until: null,
+    lease_token: null,
+    last_error: null,
+  })) === 1;
+
+/** A failed send: again after `retryInMs`, or `failed` for good when there is no retry left. */
+export const markEmailFailed = async (
+  db: Knex,
+  e: Pick<ClaimedEmail, 'id' | 'leaseToken'>,
+  error: string,
+  retryInMs: number | undefined,
+): Promise<void> => {
+  await db(EMAILS)
+    .where({ id: e.id, lease_token: e.leaseToken, status: 'pending' })
+    .update({
+      status: retryInMs === undefined ? 'failed' : 'pending',
+      next_attempt_at:
+        retryInMs === undefined ? db.fn.now() : db.raw(`now() + (? * interval '1 millisecond')`, [retryInMs]),
+      locked_until: null,
+      lease_token: null,
+      last_error: error.slice(0, 1000),
+    });
+};
