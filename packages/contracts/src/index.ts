@@ -7,3 +7,4 @@ export * from './events/index.js';
 export * from './routes.js';
 export * from './openapi.js';
 export * from './chains/index.js';
+export * from './chains/explorer-links.js';
