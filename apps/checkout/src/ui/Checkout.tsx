@@ -82,5 +82,5 @@ export const Checkout = (props: CheckoutProps) => {
     );
   }
 
-  return <OpenView props={props} c={c} vars={vars} cancelUrl={cancelUrl} />;
+  return <OpenView props={props} c={c} vars={vars} cancelUrl={cancelUrl} card={card} />;
 };

@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { Translate } from '../../i18n.js';
-import { Summary } from '../Summary.js';
+import { Summary, type SummaryProps } from '../Summary.js';
 
 export type CardState = 'open' | 'top-up' | 'complete' | 'expired';
 
@@ -11,14 +10,8 @@ const CARD_CLASS: Record<CardState, string> = {
   expired: 'card expired',
 };
 
-export interface CardProps {
+export interface CardProps extends SummaryProps {
   state: CardState;
-  merchant: string;
-  amount?: bigint;
-  currency: string;
-  timeLeft?: number;
-  locale: string;
-  t: Translate;
   children?: ComponentChildren;
 }
 

@@ -1,7 +1,40 @@
+import type { ComponentChildren } from 'preact';
 import type { Translate } from '../../i18n.js';
 import type { CustomerForm } from './form.js';
 
-const inputValue = (e: Event) => (e.target as HTMLInputElement).value;
+interface FieldProps {
+  name: string;
+  label: ComponentChildren;
+  /** The input's own attributes beyond its value: type, inputMode, autoComplete. */
+  input: { type?: string; inputMode?: 'decimal'; autoComplete: string };
+  value: string;
+  disabled: boolean;
+  invalid: boolean;
+  onValue(value: string): void;
+  /** The line under the input that describes it: a hint, or the error once there is one. */
+  note?: { id: string; text: string; error: boolean };
+}
+
+const Field = ({ name, label, input, value, disabled, invalid, onValue, note }: FieldProps) => (
+  <div class="field">
+    <label for={name}>{label}</label>
+    <input
+      id={name}
+      name={name}
+      {...input}
+      value={value}
+      disabled={disabled}
+      aria-invalid={invalid}
+      aria-describedby={note?.id}
+      onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+    />
+    {note && (
+      <small id={note.id} class={note.error ? 'error' : 'hint'}>
+        {note.text}
+      </small>
+    )}
+  </div>
+);
 
 /** The amount field (when the customer chooses it) and the receipt e-mail. */
 export const CustomerFields = ({
@@ -20,45 +53,35 @@ export const CustomerFields = ({
   return (
     <div class="fields">
       {form.fixedAmount === undefined && (
-        <div class="field">
-          <label for="amount">
-            {t('amount')} ({currency})
-          </label>
-          <input
-            id="amount"
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            value={form.amountText}
-            disabled={disabled}
-            aria-invalid={showAmountError}
-            aria-describedby="amount-hint"
-            onInput={(e) => form.setAmountText(inputValue(e))}
-          />
-          <small id="amount-hint" class={showAmountError ? 'error' : 'hint'}>
-            {showAmountError ? t('amountInvalid') : t('amountHint')}
-          </small>
-        </div>
-      )}
-      <div class="field">
-        <label for="email">{t('email')}</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={form.email}
+        <Field
+          name="amount"
+          label={
+            <>
+              {t('amount')} ({currency})
+            </>
+          }
+          input={{ inputMode: 'decimal', autoComplete: 'off' }}
+          value={form.amountText}
           disabled={disabled}
-          aria-invalid={showEmailError}
-          aria-describedby={showEmailError ? 'email-error' : undefined}
-          onInput={(e) => form.setEmail(inputValue(e))}
+          invalid={showAmountError}
+          onValue={form.setAmountText}
+          note={{
+            id: 'amount-hint',
+            text: showAmountError ? t('amountInvalid') : t('amountHint'),
+            error: showAmountError,
+          }}
         />
-        {showEmailError && (
-          <small id="email-error" class="error">
-            {t('emailInvalid')}
-          </small>
-        )}
-      </div>
+      )}
+      <Field
+        name="email"
+        label={t('email')}
+        input={{ type: 'email', autoComplete: 'email' }}
+        value={form.email}
+        disabled={disabled}
+        invalid={showEmailError}
+        onValue={form.setEmail}
+        note={showEmailError ? { id: 'email-error', text: t('emailInvalid'), error: true } : undefined}
+      />
     </div>
   );
 };

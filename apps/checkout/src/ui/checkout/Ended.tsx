@@ -1,13 +1,8 @@
-import type { Translate } from '../../i18n.js';
+import type { SummaryProps } from '../Summary.js';
 import { CheckoutCard } from './Card.js';
 
-export interface EndedProps {
+export interface EndedProps extends Omit<SummaryProps, 'timeLeft'> {
   state: 'complete' | 'expired';
-  merchant: string;
-  amount?: bigint;
-  currency: string;
-  locale: string;
-  t: Translate;
   notice: string;
   /** Shown under the notice, e.g. that the page is about to return to the shop. */
   hint?: string;

@@ -3,6 +3,7 @@ import { formatAmount } from '../../money.js';
 import { ProblemNotice, problemText } from '../problems.js';
 import { Progress } from '../Progress.js';
 import type { CheckoutProps } from '../Checkout.js';
+import type { SummaryProps } from '../Summary.js';
 import { CheckoutCard } from './Card.js';
 import { CustomerFields } from './CustomerFields.js';
 import { QrSection } from './QrSection.js';
@@ -15,6 +16,8 @@ export interface OpenViewProps {
   /** The payment's words for the sentences: amount, token, chain, merchant. */
   vars: Record<string, string>;
   cancelUrl: string | undefined;
+  /** Whom the card names, in which currency and language. */
+  card: Pick<SummaryProps, 'merchant' | 'currency' | 'locale' | 't'>;
 }
 
 const Cancel = ({ props, cancelUrl, t }: { props: CheckoutProps; cancelUrl?: string; t: Translate }) => {
@@ -37,7 +40,7 @@ const Cancel = ({ props, cancelUrl, t }: { props: CheckoutProps; cancelUrl?: str
 };
 
 /** The page while the session is open: entries, the wallet's ways to pay, progress, and the QR code. */
-export const OpenView = ({ props, c, vars, cancelUrl }: OpenViewProps) => {
+export const OpenView = ({ props, c, vars, cancelUrl, card }: OpenViewProps) => {
   const { target, t, locale } = props;
   const { form } = c;
   const { steps, running, error } = c.payment;
@@ -45,15 +48,7 @@ export const OpenView = ({ props, c, vars, cancelUrl }: OpenViewProps) => {
   const showSteps =
     steps.length > 0 && !(c.qr.amount !== undefined && steps.every((st) => st.state === 'waiting'));
   return (
-    <CheckoutCard
-      state="open"
-      merchant={target.merchantName}
-      amount={props.fixedAmount}
-      currency={target.currency}
-      timeLeft={c.timeLeft}
-      locale={locale}
-      t={t}
-    >
+    <CheckoutCard state="open" {...card} amount={props.fixedAmount} timeLeft={c.timeLeft}>
       <CustomerFields form={form} currency={target.currency} disabled={running} t={t} />
       {c.provider ? (
         <WalletPanel
