@@ -12,3 +12,4 @@ export * from './catalogue/routes.js';
 export * from './openapi/document.js';
 export * from './chains/index.js';
 export * from './checkout/payment-proof.js';
+export * from './chains/explorer-links.js';

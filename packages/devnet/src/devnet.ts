@@ -6,10 +6,8 @@ import {
   mainnetRegistry,
   parseChainRegistry,
   type BlockchainName,
-  type ChainRegistry,
   type Currency,
 } from '@stablepay/contracts';
-import { getAddress } from 'ethers';
 import {
   MAX_CUSTOMERS,
   customerAccount,
@@ -20,11 +18,17 @@ import {
 import { AnvilStartError, freePort, startAnvil, type AnvilProcess } from './anvil.js';
 import { loadArtifact } from './artifacts.js';
 import { deployCctpOnChains } from './cctp/deploy.js';
-import { devnetCctp } from './cctp/devnet-cctp.js';
 import { ChainNode } from './chain-node.js';
-import { emptyManifest, readManifest, writeManifest, type ChainRecord } from './manifest.js';
+import {
+  emptyManifest,
+  readManifest,
+  writeManifest,
+  type ChainRecord,
+  type DevnetManifest,
+} from './manifest.js';
+import { createDevnet } from './running-devnet.js';
 import { seedChain } from './seed.js';
-import type { Devnet, DevnetChain, DevnetChainSpec, FundAmounts, StartDevnetOptions } from './types.js';
+import type { Devnet, DevnetChain, DevnetChainSpec, DevnetLogger, StartDevnetOptions } from './types.js';
 
 const defaultTokens = (name: BlockchainName): Currency[] =>
   mainnetRegistry.chains.find((chain) => chain.name === name)?.tokens.EURC ? ['USDC', 'EURC'] : ['USDC'];
@@ -74,23 +78,15 @@ const launch = async (
   }
 };
 
-/**
- * Starts the local chains, deploys the devnet tokens and the CCTP v2 contracts where they are not
- * deployed yet, links the CCTP contracts of every chain with the others', and funds the customer and
- * relayer accounts once. With a stateDir, a second start finds the same contracts, balances and blocks.
- */
-export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Devnet> => {
-  const startedAt = Date.now();
-  const specs = checkSpecs(options.chains ? [...options.chains] : [...DEFAULT_DEVNET_CHAINS]);
-  const customerCount = options.customers ?? DEFAULT_CUSTOMERS;
-  if (!Number.isInteger(customerCount) || customerCount < 0 || customerCount > MAX_CUSTOMERS) {
+const checkCustomerCount = (count: number): number => {
+  if (!Number.isInteger(count) || count < 0 || count > MAX_CUSTOMERS) {
     throw new RangeError(`customers must be an integer from 0 to ${MAX_CUSTOMERS}`);
   }
-  // Fail before any process starts when the contracts were never built.
-  for (const contract of ['FiatToken', 'MessageTransmitterV2', 'TokenMessengerV2', 'TokenMinterV2'])
-    loadArtifact(contract);
+  return count;
+};
 
-  const stateDir = options.stateDir ? resolve(options.stateDir) : undefined;
+/** The manifest of an earlier start, refused when a chain's state belongs to another chain id. */
+const readCheckedManifest = (stateDir: string | undefined, specs: Array<Required<DevnetChainSpec>>) => {
   const manifestFile = stateDir ? join(stateDir, MANIFEST_FILE) : undefined;
   const manifest = manifestFile ? readManifest(manifestFile) : emptyManifest();
   for (const spec of specs) {
@@ -101,14 +97,15 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
       );
     }
   }
-  if (stateDir) mkdirSync(stateDir, { recursive: true });
+  return { manifest, manifestFile };
+};
 
-  const deployer = deployerAccount();
-  const customers = Array.from({ length: customerCount }, (_, n) => customerAccount(n));
-  const relayers: Partial<Record<BlockchainName, DevnetAccount>> = {};
-  for (const spec of specs) relayers[spec.name] = relayerAccount(spec.name);
-  const pollingIntervalMs = options.blockTime ? Math.min(1_000, options.blockTime * 250) : 50;
-
+/** Every chain's anvil, or none: one that fails to start stops those that did. */
+const launchAll = async (
+  specs: Array<Required<DevnetChainSpec>>,
+  options: StartDevnetOptions,
+  stateDir: string | undefined,
+): Promise<AnvilProcess[]> => {
   const launched = await Promise.allSettled(
     specs.map((spec, index) => launch(spec, index, options, stateDir)),
   );
@@ -118,27 +115,38 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
     await Promise.allSettled(anvils.map((anvil) => anvil.stop()));
     throw failed.reason;
   }
-  const nodes = new Map<BlockchainName, ChainNode>();
-  specs.forEach((spec, index) => {
-    nodes.set(
-      spec.name,
-      new ChainNode(spec.chainId, anvils[index] as AnvilProcess, deployer.address, pollingIntervalMs),
-    );
-  });
+  return anvils;
+};
 
-  let records: ChainRecord[];
+interface Accounts {
+  deployer: DevnetAccount;
+  customers: DevnetAccount[];
+  relayers: Partial<Record<BlockchainName, DevnetAccount>>;
+}
+
+/**
+ * Tokens deployed and accounts funded on every chain, then CCTP deployed and linked. The nodes are
+ * stopped when any of it fails.
+ */
+const seedAndLink = async (
+  specs: Array<Required<DevnetChainSpec>>,
+  nodes: Map<BlockchainName, ChainNode>,
+  previous: DevnetManifest,
+  accounts: Accounts,
+  logger: DevnetLogger | undefined,
+): Promise<ChainRecord[]> => {
   try {
-    records = await Promise.all(
+    const records = await Promise.all(
       specs.map((spec) =>
         seedChain({
           node: nodes.get(spec.name) as ChainNode,
           chainName: spec.name,
           tokens: spec.tokens,
-          previous: manifest.chains[spec.name],
-          deployer,
-          customers,
-          relayer: relayers[spec.name] as DevnetAccount,
-          ...(options.logger ? { logger: options.logger } : {}),
+          previous: previous.chains[spec.name],
+          deployer: accounts.deployer,
+          customers: accounts.customers,
+          relayer: accounts.relayers[spec.name] as DevnetAccount,
+          ...(logger ? { logger } : {}),
         }),
       ),
     );
@@ -150,123 +158,81 @@ export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Dev
         domain: spec.cctpDomain,
         usdc: (records[index] as ChainRecord).tokens.USDC as string,
       })),
-      deployer.address,
-      options.logger,
+      accounts.deployer.address,
+      logger,
     );
-    records = records.map((record, index) => ({ ...record, cctp: cctp[index] }));
+    return records.map((record, index) => ({ ...record, cctp: cctp[index] }));
   } catch (error) {
     await Promise.allSettled([...nodes.values()].map((node) => node.stop()));
     throw error;
   }
+};
+
+const devnetChain = (
+  spec: Required<DevnetChainSpec>,
+  record: ChainRecord,
+  anvil: AnvilProcess,
+): DevnetChain => ({
+  name: spec.name,
+  chainId: spec.chainId,
+  rpcUrl: anvil.rpcUrl,
+  cctpDomain: spec.cctpDomain,
+  tokens: {
+    USDC: record.tokens.USDC as string,
+    ...(record.tokens.EURC ? { EURC: record.tokens.EURC } : {}),
+  },
+  cctp: record.cctp as DevnetChain['cctp'],
+});
+
+/**
+ * Starts the local chains, deploys the devnet tokens and the CCTP v2 contracts where they are not
+ * deployed yet, links the CCTP contracts of every chain with the others', and funds the customer and
+ * relayer accounts once. With a stateDir, a second start finds the same contracts, balances and blocks.
+ */
+export const startDevnet = async (options: StartDevnetOptions = {}): Promise<Devnet> => {
+  const startedAt = Date.now();
+  const specs = checkSpecs(options.chains ? [...options.chains] : [...DEFAULT_DEVNET_CHAINS]);
+  const customerCount = checkCustomerCount(options.customers ?? DEFAULT_CUSTOMERS);
+  // Fail before any process starts when the contracts were never built.
+  for (const contract of ['FiatToken', 'MessageTransmitterV2', 'TokenMessengerV2', 'TokenMinterV2'])
+    loadArtifact(contract);
+
+  const stateDir = options.stateDir ? resolve(options.stateDir) : undefined;
+  const { manifest, manifestFile } = readCheckedManifest(stateDir, specs);
+  if (stateDir) mkdirSync(stateDir, { recursive: true });
+
+  const deployer = deployerAccount();
+  const customers = Array.from({ length: customerCount }, (_, n) => customerAccount(n));
+  const relayers: Partial<Record<BlockchainName, DevnetAccount>> = {};
+  for (const spec of specs) relayers[spec.name] = relayerAccount(spec.name);
+  const pollingIntervalMs = options.blockTime ? Math.min(1_000, options.blockTime * 250) : 50;
+
+  const anvils = await launchAll(specs, options, stateDir);
+  const nodes = new Map<BlockchainName, ChainNode>();
+  specs.forEach((spec, index) => {
+    nodes.set(
+      spec.name,
+      new ChainNode(spec.chainId, anvils[index] as AnvilProcess, deployer.address, pollingIntervalMs),
+    );
+  });
+
+  const records = await seedAndLink(
+    specs,
+    nodes,
+    manifest,
+    { deployer, customers, relayers },
+    options.logger,
+  );
   if (manifestFile) {
     specs.forEach((spec, index) => (manifest.chains[spec.name] = records[index] as ChainRecord));
     writeManifest(manifestFile, manifest);
   }
 
-  const chains: DevnetChain[] = specs.map((spec, index) => {
-    const record = records[index] as ChainRecord;
-    return {
-      name: spec.name,
-      chainId: spec.chainId,
-      rpcUrl: (anvils[index] as AnvilProcess).rpcUrl,
-      cctpDomain: spec.cctpDomain,
-      tokens: {
-        USDC: record.tokens.USDC as string,
-        ...(record.tokens.EURC ? { EURC: record.tokens.EURC } : {}),
-      },
-      cctp: record.cctp as DevnetChain['cctp'],
-    };
-  });
+  const chains = specs.map((spec, index) =>
+    devnetChain(spec, records[index] as ChainRecord, anvils[index] as AnvilProcess),
+  );
   for (const chain of chains) options.logger?.info('devnet chain ready', { ...chain });
   options.logger?.info('devnet ready', { chains: chains.length, ms: Date.now() - startedAt });
 
   return createDevnet({ chains, customers, deployer, relayers, nodes, blockTime: options.blockTime });
-};
-
-interface DevnetParts {
-  chains: DevnetChain[];
-  customers: DevnetAccount[];
-  deployer: DevnetAccount;
-  relayers: Partial<Record<BlockchainName, DevnetAccount>>;
-  nodes: Map<BlockchainName, ChainNode>;
-  blockTime: number | undefined;
-}
-
-const createDevnet = (parts: DevnetParts): Devnet => {
-  const { chains, nodes } = parts;
-  let stopping: Promise<void> | undefined;
-
-  const chain = (name: BlockchainName): DevnetChain => {
-    const found = chains.find((each) => each.name === name);
-    if (!found) throw new Error(`No devnet chain ${name} (running: ${chains.map((c) => c.name).join(', ')})`);
-    return found;
-  };
-  const node = (name: BlockchainName): ChainNode => {
-    if (stopping) throw new Error('The devnet is stopped');
-    chain(name);
-    return nodes.get(name) as ChainNode;
-  };
-
-  const fund = async (chainName: BlockchainName, address: string, amounts: FundAmounts): Promise<void> => {
-    const target = node(chainName);
-    const tokens = chain(chainName).tokens;
-    const recipient = getAddress(address);
-    for (const [key, amount] of Object.entries(amounts)) {
-      if (typeof amount !== 'bigint' || amount < 0n)
-        throw new RangeError(`fund: ${key} must be a non-negative bigint`);
-    }
-    if (amounts.EURC && !tokens.EURC) throw new Error(`No EURC on devnet chain ${chainName}`);
-    await target.exclusive(async () => {
-      if (amounts.native) await target.addNative(recipient, amounts.native);
-      const mints = [];
-      if (amounts.USDC) mints.push(target.mintRequest(tokens.USDC, recipient, amounts.USDC));
-      if (amounts.EURC && tokens.EURC) mints.push(target.mintRequest(tokens.EURC, recipient, amounts.EURC));
-      await target.sendFromDeployer(mints);
-    });
-  };
-
-  const registry = (): ChainRegistry =>
-    parseChainRegistry({
-      network: 'devnet',
-      chains: chains.map((each) => ({
-        name: each.name,
-        chainId: each.chainId,
-        cctpDomain: each.cctpDomain,
-        rpcUrls: [each.rpcUrl],
-        confirmations: 1,
-        ...(parts.blockTime ? { blockTimeMs: parts.blockTime * 1_000 } : {}),
-        tokens: { ...each.tokens },
-        cctp: { tokenMessenger: each.cctp.tokenMessenger, messageTransmitter: each.cctp.messageTransmitter },
-      })),
-    });
-
-  return {
-    chains,
-    customers: parts.customers,
-    deployer: parts.deployer,
-    relayers: parts.relayers,
-    cctp: devnetCctp(),
-    registry,
-    chain,
-    fund,
-    mine: (chainName, blocks = 1) => {
-      if (!Number.isInteger(blocks) || blocks < 1) throw new RangeError('blocks must be a positive integer');
-      const target = node(chainName);
-      return target.exclusive(() => target.mine(blocks));
-    },
-    snapshot: (chainName) => {
-      const target = node(chainName);
-      return target.exclusive(() => target.snapshot());
-    },
-    revert: (chainName, snapshotId) => {
-      const target = node(chainName);
-      return target.exclusive(() => target.revert(snapshotId));
-    },
-    stop: () => {
-      stopping ??= Promise.all([...nodes.values()].map((each) => each.exclusive(() => each.stop()))).then(
-        () => undefined,
-      );
-      return stopping;
-    },
-  };
 };

@@ -21,7 +21,7 @@ import {
   tokenInitializeData,
   tokenRoles,
 } from '../src/tokens.js';
-import { expectRevert, providerFor, tokenAt, usdc, walletFor } from './helpers.js';
+import { expectAbove, expectRevert, providerFor, tokenAt, usdc, walletFor } from './helpers.js';
 
 const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 const ADMIN_SLOT = '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103';
@@ -90,7 +90,7 @@ describe('devnet FiatToken behind FiatTokenProxy: admin, upgrades, deterministic
       blacklister: deployer.address,
       proxyAdmin: proxyAdmin.address,
     });
-    expect(await token().getFunction('minterAllowance')(deployer.address)).to.be.greaterThan(MaxUint256 / 2n);
+    expectAbove(await token().getFunction('minterAllowance')(deployer.address), MaxUint256 / 2n);
   });
 
   it('answers its admin alone; the admin cannot use the token, and others reach only the token', async () => {

@@ -112,3 +112,15 @@ export const VRS = '(address,address,uint256,uint256,uint256,bytes32,uint8,bytes
 export const BYTES = '(address,address,uint256,uint256,uint256,bytes32,bytes)';
 
 export const usdc = (whole: number | bigint): bigint => BigInt(whole) * 1_000_000n;
+
+/**
+ * Orders of token and wei amounts: chai compares bigints at run time, but its types take numbers
+ * only, and a bigint turned into a number loses the exactness these tests assert.
+ */
+export const expectAbove = (actual: bigint, floor: bigint): void => {
+  expect(actual > floor, `expected ${actual} to be above ${floor}`).to.equal(true);
+};
+
+export const expectBelow = (actual: bigint, ceiling: bigint): void => {
+  expect(actual < ceiling, `expected ${actual} to be below ${ceiling}`).to.equal(true);
+};

@@ -10,6 +10,7 @@ export * from './http/trusted-proxies.js';
 export * from './http/errors.js';
 export * from './http/respond.js';
 export * from './http/server.js';
+export * from './static/static-site.js';
 export * from './auth/internal-token.js';
 export * from './auth/sealed-text.js';
 export * from './db/database.js';

@@ -1,3 +1,4 @@
+import type { PublicChain } from '@stablepay/contracts';
 import {
   TRANSFER_TOPIC,
   addressWord,
@@ -7,13 +8,11 @@ import {
   encodeDepositForBurn,
   encodeReceiveMessage,
 } from '../eth/abi.js';
-import { blockNumber, getLogs, receipt, rpc, tokenBalance, waitForReceipt } from '../eth/rpc.js';
-import { sendTransaction, switchChain, type Eip1193Provider } from '../eth/wallet.js';
-import { toDecimal } from '../money.js';
+import { blockNumber, getLogs, receipt, rpc, waitForReceipt } from '../eth/rpc.js';
+import { switchChain } from '../eth/wallet.js';
+import { FAST_FINALITY, maxFeeFor, waitForAttestation } from './circle-api.js';
 import { PayError } from './errors.js';
-import { signCheckoutPayment } from './proof.js';
-import { recordPayment } from './record.js';
-import { waitForSettlement } from './settle.js';
+import { proveOnce, recordAndSettle, requireBalance, requireMined, sendFrom, switchStep } from './steps.js';
 import type { PayContext, PaymentOutcome, PayOption, PendingPayment } from './types.js';
 
 /*
@@ -23,171 +22,125 @@ import type { PayContext, PaymentOutcome, PayOption, PendingPayment } from './ty
  * Loaded only when a customer pays from another chain, so the page and widget stay small.
  */
 
-/** Fast transfer (Circle attests at 1000 confirmations-equivalent "confirmed" rather than finalized). */
-const FAST_FINALITY = 1000;
+type CctpChain = PublicChain & { cctp: NonNullable<PublicChain['cctp']> };
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
+/** One bridged payment: where it burns, where it mints, and what the merchant is owed. */
+interface Bridge {
+  ctx: PayContext;
+  pending: PendingPayment;
+  source: CctpChain;
+  dest: CctpChain;
+  usdc: string;
+  attestationUrl: string;
+  amount: bigint;
+}
 
-/**
- * The most Circle may take for a fast transfer on this route: its published rate, rounded up, plus
- * one unit. Without an answer, 1%: the burn is then attested as a standard transfer if that is short.
- */
-const maxFeeFor = async (
-  attestationUrl: string,
-  src: number,
-  dst: number,
-  amount: bigint,
-): Promise<bigint> => {
-  try {
-    const res = await fetch(`${attestationUrl.replace(/\/$/, '')}/v2/burn/USDC/fees/${src}/${dst}`);
-    const fees = (await res.json()) as Array<{ finalityThreshold: number; minimumFee: number }>;
-    const fast = fees.find((f) => f.finalityThreshold <= FAST_FINALITY);
-    if (fast) {
-      const milliBps = BigInt(Math.round(fast.minimumFee * 1000));
-      return (amount * milliBps + 9_999_999n) / 10_000_000n + 1n;
-    }
-  } catch {
-    // fall through to the default
-  }
-  return amount / 100n;
-};
-
-const send = async (provider: Eip1193Provider, pending: PendingPayment, to: string, data: `0x${string}`) =>
-  (await sendTransaction(provider, { from: pending.account, to, data })).toLowerCase();
-
-export const payCrossChain = async (
-  ctx: PayContext,
-  option: PayOption,
-  pending: PendingPayment,
-): Promise<PaymentOutcome> => {
+const bridgeFor = (ctx: PayContext, option: PayOption, pending: PendingPayment): Bridge => {
   const source = option.chain;
   const dest = ctx.target.merchantChain;
-  const provider = ctx.provider!;
   const attestationUrl = ctx.chains.attestationUrl;
   if (!source.cctp || !dest.cctp || !attestationUrl) throw new PayError('failed', 'CCTP is not offered here');
-  const usdc = source.tokens.USDC!;
-  const amount = BigInt(pending.amount);
+  return {
+    ctx,
+    pending,
+    source: source as CctpChain,
+    dest: dest as CctpChain,
+    usdc: source.tokens.USDC!,
+    attestationUrl,
+    amount: BigInt(pending.amount),
+  };
+};
 
-  if (!pending.txHash) {
-    ctx.onStep({ kind: 'switch', state: 'active', chainId: source.chainId });
-    await switchChain(provider, { chainId: source.chainId, name: source.name, rpcUrls: source.rpcUrls });
-    ctx.onStep({ kind: 'switch', state: 'done', chainId: source.chainId });
-  }
-  if (!pending.txHash && pending.transferAmount) {
-    // Reloaded while the wallet was sending the burn: find the customer's USDC pulled by a call to
-    // TokenMessengerV2 since the payment started (where it goes next is the messenger's business).
-    const pulled = await getLogs(source.rpcUrls, {
-      address: usdc,
-      topics: [TRANSFER_TOPIC, `0x${addressWord(pending.account)}`, null],
-      fromBlock: BigInt(pending.fromBlock),
-    });
-    const burnAmount = BigInt(pending.transferAmount);
-    for (const log of pulled.filter((l) => decodeUint(l.data) === burnAmount)) {
-      const tx = await receipt(source.rpcUrls, log.transactionHash);
-      if (tx?.status === '0x1' && tx.to?.toLowerCase() === source.cctp.tokenMessenger.toLowerCase()) {
-        pending.txHash = log.transactionHash.toLowerCase();
-        break;
-      }
-    }
-  }
-
-  if (!pending.txHash) {
-    // The merchant is owed the amount after Circle's fee: the burn carries the fee on top, and
-    // whatever of it Circle does not take reaches the merchant too.
-    const maxFee = await maxFeeFor(
-      attestationUrl,
-      source.cctpDomain,
-      dest.cctpDomain,
-      amount + (await maxFeeFor(attestationUrl, source.cctpDomain, dest.cctpDomain, amount)),
-    );
-    const burnAmount = amount + maxFee;
-    const balance = await tokenBalance(source.rpcUrls, usdc, pending.account);
-    if (balance < burnAmount) {
-      throw new PayError('balance', 'Not enough balance', {
-        balance: toDecimal(balance),
-        amount: toDecimal(burnAmount),
-        token: 'USDC',
-        chain: source.name,
-      });
-    }
-    if (ctx.target.sessionId && !pending.proof) {
-      ctx.onStep({ kind: 'proof', state: 'active' });
-      pending.proof = await signCheckoutPayment(provider, {
-        sessionId: ctx.target.sessionId,
-        merchantId: ctx.target.merchantId,
-        payer: pending.account,
-        recipient: ctx.target.walletAddress,
-        token: 'USDC',
-        amount,
-        sourceChainId: source.chainId,
-      });
-      ctx.save(pending);
-      ctx.onStep({ kind: 'proof', state: 'done' });
-    }
-    const allowance = decodeUint(
-      await rpc<string>(source.rpcUrls, 'eth_call', [
-        { to: usdc, data: encodeAllowance(pending.account, source.cctp.tokenMessenger) },
-        'latest',
-      ]),
-    );
-    if (allowance < burnAmount) {
-      ctx.onStep({
-        kind: 'approve',
-        state: 'active',
-        chainId: source.chainId,
-        units: pending.transferAmount,
-      });
-      pending.approveTxHash = await send(
-        provider,
-        pending,
-        usdc,
-        encodeApprove(source.cctp.tokenMessenger, burnAmount),
-      );
-      ctx.save(pending);
-      const approved = await waitForReceipt(source.rpcUrls, pending.approveTxHash, { signal: ctx.signal });
-      if (approved.status !== '0x1') throw new PayError('reverted', 'The approval reverted');
-      ctx.onStep({
-        kind: 'approve',
-        state: 'done',
-        chainId: source.chainId,
-        txHash: pending.approveTxHash,
-        units: burnAmount.toString(),
-      });
-    }
-    ctx.onStep({ kind: 'burn', state: 'active', chainId: source.chainId, units: burnAmount.toString() });
-    pending.fromBlock = (await blockNumber(source.rpcUrls)).toString();
-    pending.transferAmount = burnAmount.toString();
-    ctx.save(pending);
-    pending.txHash = await send(
-      provider,
-      pending,
-      source.cctp.tokenMessenger,
-      encodeDepositForBurn({
-        amount: burnAmount,
-        destinationDomain: dest.cctpDomain,
-        mintRecipient: ctx.target.walletAddress,
-        burnToken: usdc,
-        maxFee,
-        minFinalityThreshold: FAST_FINALITY,
-      }),
-    );
-    ctx.save(pending);
-  }
-  const burnHash = pending.txHash;
-  const burned = await waitForReceipt(source.rpcUrls, burnHash, { signal: ctx.signal });
-  if (burned.status !== '0x1') throw new PayError('reverted', 'The burn reverted');
-  ctx.onStep({
-    kind: 'burn',
-    state: 'done',
-    chainId: source.chainId,
-    txHash: burnHash,
-    units: pending.transferAmount,
+/**
+ * Reloaded while the wallet was sending the burn: the customer's USDC pulled by a call to
+ * TokenMessengerV2 since the payment started (where it goes next is the messenger's business).
+ */
+const findInterruptedBurn = async ({ source, usdc, pending }: Bridge): Promise<string | undefined> => {
+  const pulled = await getLogs(source.rpcUrls, {
+    address: usdc,
+    topics: [TRANSFER_TOPIC, `0x${addressWord(pending.account)}`, null],
+    fromBlock: BigInt(pending.fromBlock),
   });
+  const burnAmount = BigInt(pending.transferAmount!);
+  for (const log of pulled.filter((l) => decodeUint(l.data) === burnAmount)) {
+    const tx = await receipt(source.rpcUrls, log.transactionHash);
+    if (tx?.status === '0x1' && tx.to?.toLowerCase() === source.cctp.tokenMessenger.toLowerCase())
+      return log.transactionHash.toLowerCase();
+  }
+  return undefined;
+};
 
+/** The messenger allowed to pull the burn, unless an earlier approval already covers it. */
+const approveIfShort = async ({ ctx, pending, source, usdc }: Bridge, burnAmount: bigint): Promise<void> => {
+  const allowance = decodeUint(
+    await rpc<string>(source.rpcUrls, 'eth_call', [
+      { to: usdc, data: encodeAllowance(pending.account, source.cctp.tokenMessenger) },
+      'latest',
+    ]),
+  );
+  if (allowance >= burnAmount) return;
+  const { chainId } = source;
+  ctx.onStep({ kind: 'approve', state: 'active', chainId, units: pending.transferAmount });
+  pending.approveTxHash = await sendFrom(
+    ctx.provider!,
+    pending.account,
+    usdc,
+    encodeApprove(source.cctp.tokenMessenger, burnAmount),
+  );
+  ctx.save(pending);
+  await requireMined(source.rpcUrls, pending.approveTxHash, ctx.signal, 'approval');
+  ctx.onStep({
+    kind: 'approve',
+    state: 'done',
+    chainId,
+    txHash: pending.approveTxHash,
+    units: burnAmount.toString(),
+  });
+};
+
+/** Balance, proof, approval, then depositForBurn, its hash saved the moment the wallet returns it. */
+const burn = async (b: Bridge): Promise<string> => {
+  const { ctx, pending, source, dest, amount } = b;
+  // The merchant is owed the amount after Circle's fee: the burn carries the fee on top, and
+  // whatever of it Circle does not take reaches the merchant too.
+  const feeOn = (units: bigint) => maxFeeFor(b.attestationUrl, source.cctpDomain, dest.cctpDomain, units);
+  const maxFee = await feeOn(amount + (await feeOn(amount)));
+  const burnAmount = amount + maxFee;
+  await requireBalance(source, 'USDC', pending.account, burnAmount);
+  await proveOnce(ctx, pending, {
+    recipient: ctx.target.walletAddress,
+    token: 'USDC',
+    amount,
+    sourceChainId: source.chainId,
+  });
+  await approveIfShort(b, burnAmount);
+  ctx.onStep({ kind: 'burn', state: 'active', chainId: source.chainId, units: burnAmount.toString() });
+  pending.fromBlock = (await blockNumber(source.rpcUrls)).toString();
+  pending.transferAmount = burnAmount.toString();
+  ctx.save(pending);
+  pending.txHash = await sendFrom(
+    ctx.provider!,
+    pending.account,
+    source.cctp.tokenMessenger,
+    encodeDepositForBurn({
+      amount: burnAmount,
+      destinationDomain: dest.cctpDomain,
+      mintRecipient: ctx.target.walletAddress,
+      burnToken: b.usdc,
+      maxFee,
+      minFinalityThreshold: FAST_FINALITY,
+    }),
+  );
+  ctx.save(pending);
+  return pending.txHash;
+};
+
+/**
+ * The attested message delivered on the merchant's chain. A reverted mint usually means someone
+ * (Circle's forwarder) delivered it first: the service then finds that mint by the message's nonce,
+ * so the payment is reported without ours (undefined).
+ */
+const mint = async ({ ctx, pending, source, dest, attestationUrl }: Bridge, burnHash: string) => {
   if (!pending.mintTxHash) {
     if (!pending.attestation) {
       ctx.onStep({ kind: 'attest', state: 'active' });
@@ -196,55 +149,46 @@ export const payCrossChain = async (
     }
     ctx.onStep({ kind: 'attest', state: 'done' });
     ctx.onStep({ kind: 'mint', state: 'active', chainId: dest.chainId });
-    await switchChain(provider, { chainId: dest.chainId, name: dest.name, rpcUrls: dest.rpcUrls });
-    pending.mintTxHash = await send(
-      provider,
-      pending,
+    await switchChain(ctx.provider!, dest);
+    pending.mintTxHash = await sendFrom(
+      ctx.provider!,
+      pending.account,
       dest.cctp.messageTransmitter,
       encodeReceiveMessage(pending.attestation.message, pending.attestation.attestation),
     );
     ctx.save(pending);
   }
   const minted = await waitForReceipt(dest.rpcUrls, pending.mintTxHash, { signal: ctx.signal });
-  // A reverted mint usually means someone (Circle's forwarder) delivered the message first: the
-  // service then finds that mint by the message's nonce, so the payment is reported without ours.
   const mintTxHash = minted.status === '0x1' ? pending.mintTxHash : undefined;
   ctx.onStep({ kind: 'mint', state: 'done', chainId: dest.chainId, txHash: mintTxHash });
+  return mintTxHash;
+};
 
-  await recordPayment(ctx, pending, {
+export const payCrossChain = async (
+  ctx: PayContext,
+  option: PayOption,
+  pending: PendingPayment,
+): Promise<PaymentOutcome> => {
+  const b = bridgeFor(ctx, option, pending);
+  const { source, dest } = b;
+  if (!pending.txHash) await switchStep(ctx, source);
+  if (!pending.txHash && pending.transferAmount) pending.txHash = await findInterruptedBurn(b);
+  const burnHash = pending.txHash ?? (await burn(b));
+  await requireMined(source.rpcUrls, burnHash, ctx.signal, 'burn');
+  ctx.onStep({
+    kind: 'burn',
+    state: 'done',
+    chainId: source.chainId,
+    txHash: burnHash,
+    units: pending.transferAmount,
+  });
+
+  const mintTxHash = await mint(b, burnHash);
+  return recordAndSettle(ctx, pending, {
     txHash: burnHash,
     chainId: source.chainId,
     isCrossChain: true,
     destinationChainId: dest.chainId,
     bridgeKit: { burnTxHash: burnHash, ...(mintTxHash ? { mintTxHash } : {}) },
   });
-  ctx.onStep({ kind: 'settle', state: 'active' });
-  const outcome = await waitForSettlement(ctx, pending.paymentId!, burnHash);
-  ctx.onStep({ kind: 'settle', state: 'done' });
-  return outcome;
-};
-
-/** Circle's GET /v2/messages/{sourceDomain}?transactionHash=, polled until the message is signed. */
-const waitForAttestation = async (
-  attestationUrl: string,
-  sourceDomain: number,
-  burnHash: string,
-  signal: AbortSignal,
-): Promise<{ message: string; attestation: string }> => {
-  for (let delay = 1000; ; delay = Math.min(delay * 1.5, 10_000)) {
-    signal.throwIfAborted();
-    const res = await fetch(
-      `${attestationUrl.replace(/\/$/, '')}/v2/messages/${sourceDomain}?transactionHash=${burnHash}`,
-    ).catch(() => undefined);
-    if (res?.ok) {
-      const body = (await res.json()) as {
-        messages?: Array<{ status?: string; message?: string; attestation?: string }>;
-      };
-      const m = body.messages?.[0];
-      if (m?.status === 'complete' && m.message && m.attestation && m.attestation !== 'PENDING')
-        return { message: m.message, attestation: m.attestation };
-    }
-    // 404 until the burn is indexed, 429 when asked too often: both mean wait.
-    await sleep(res?.status === 429 ? 30_000 : delay, signal);
-  }
 };

@@ -1,11 +1,7 @@
 import { TRANSFER_TOPIC, addressWord, decodeUint, encodeTransfer } from '../eth/abi.js';
-import { blockNumber, getLogs, tokenBalance, waitForReceipt } from '../eth/rpc.js';
-import { sendTransaction, switchChain } from '../eth/wallet.js';
+import { blockNumber, getLogs } from '../eth/rpc.js';
 import { toDecimal } from '../money.js';
-import { PayError } from './errors.js';
-import { signCheckoutPayment } from './proof.js';
-import { recordPayment } from './record.js';
-import { waitForSettlement } from './settle.js';
+import { proveOnce, recordAndSettle, requireBalance, requireMined, sendFrom, switchStep } from './steps.js';
 import type { PayContext, PaymentOutcome, PayOption, PendingPayment } from './types.js';
 
 /**
@@ -30,85 +26,60 @@ export const findTransfer = async (
   return match && { txHash: match.transactionHash.toLowerCase(), from: `0x${match.topics[1]!.slice(26)}` };
 };
 
+/** Switches the wallet to the chain, and finds a transfer a reload interrupted before its hash was kept. */
+const resumeOrSwitch = async (ctx: PayContext, option: PayOption, pending: PendingPayment): Promise<void> => {
+  const { chain } = option;
+  await switchStep(ctx, chain);
+  // Reloaded while the wallet was sending: the transfer may be on-chain without the page knowing.
+  const found = await findTransfer(
+    chain.rpcUrls,
+    chain.tokens[option.token]!,
+    pending.account,
+    ctx.target.walletAddress,
+    BigInt(pending.amount),
+    BigInt(pending.fromBlock),
+  );
+  if (found) pending.txHash = found.txHash;
+};
+
+/** Balance, proof, then the transfer itself, its hash saved the moment the wallet returns it. */
+const transfer = async (ctx: PayContext, option: PayOption, pending: PendingPayment): Promise<string> => {
+  const { chain, token } = option;
+  const amount = BigInt(pending.amount);
+  const recipient = ctx.target.walletAddress;
+  await requireBalance(chain, token, pending.account, amount);
+  await proveOnce(ctx, pending, { recipient, token, amount, sourceChainId: chain.chainId });
+  ctx.onStep({ kind: 'transfer', state: 'active', chainId: chain.chainId });
+  pending.fromBlock = (await blockNumber(chain.rpcUrls)).toString();
+  ctx.save(pending);
+  pending.txHash = await sendFrom(
+    ctx.provider!,
+    pending.account,
+    chain.tokens[token]!,
+    encodeTransfer(recipient, amount),
+  );
+  ctx.save(pending);
+  return pending.txHash;
+};
+
 /** Chain switch, balance check, proof, transfer, confirmation, record, settlement: resumable at each. */
 export const paySameChain = async (
   ctx: PayContext,
   option: PayOption,
   pending: PendingPayment,
 ): Promise<PaymentOutcome> => {
-  const { chain, token } = option;
-  const provider = ctx.provider!;
-  const tokenAddress = chain.tokens[token]!;
-  const amount = BigInt(pending.amount);
-  const recipient = ctx.target.walletAddress;
+  const { chainId, rpcUrls } = option.chain;
+  if (!pending.txHash) await resumeOrSwitch(ctx, option, pending);
+  const txHash = pending.txHash ?? (await transfer(ctx, option, pending));
+  ctx.onStep({ kind: 'transfer', state: 'done', chainId, txHash });
 
-  if (!pending.txHash) {
-    ctx.onStep({ kind: 'switch', state: 'active', chainId: chain.chainId });
-    await switchChain(provider, { chainId: chain.chainId, name: chain.name, rpcUrls: chain.rpcUrls });
-    ctx.onStep({ kind: 'switch', state: 'done', chainId: chain.chainId });
+  ctx.onStep({ kind: 'confirm', state: 'active', chainId, txHash });
+  await requireMined(rpcUrls, txHash, ctx.signal, 'transfer');
+  ctx.onStep({ kind: 'confirm', state: 'done', chainId, txHash });
 
-    // Reloaded while the wallet was sending: the transfer may be on-chain without the page knowing.
-    const found = await findTransfer(
-      chain.rpcUrls,
-      tokenAddress,
-      pending.account,
-      recipient,
-      amount,
-      BigInt(pending.fromBlock),
-    );
-    if (found) pending.txHash = found.txHash;
-  }
-
-  if (!pending.txHash) {
-    const balance = await tokenBalance(chain.rpcUrls, tokenAddress, pending.account);
-    if (balance < amount) {
-      throw new PayError('balance', 'Not enough balance', {
-        balance: toDecimal(balance),
-        amount: toDecimal(amount),
-        token,
-        chain: chain.name,
-      });
-    }
-    if (ctx.target.sessionId && !pending.proof) {
-      ctx.onStep({ kind: 'proof', state: 'active' });
-      pending.proof = await signCheckoutPayment(provider, {
-        sessionId: ctx.target.sessionId,
-        merchantId: ctx.target.merchantId,
-        payer: pending.account,
-        recipient,
-        token,
-        amount,
-        sourceChainId: chain.chainId,
-      });
-      ctx.save(pending);
-      ctx.onStep({ kind: 'proof', state: 'done' });
-    }
-    ctx.onStep({ kind: 'transfer', state: 'active', chainId: chain.chainId });
-    pending.fromBlock = (await blockNumber(chain.rpcUrls)).toString();
-    ctx.save(pending);
-    pending.txHash = (
-      await sendTransaction(provider, {
-        from: pending.account,
-        to: tokenAddress,
-        data: encodeTransfer(recipient, amount),
-      })
-    ).toLowerCase();
-    ctx.save(pending);
-  }
-  ctx.onStep({ kind: 'transfer', state: 'done', chainId: chain.chainId, txHash: pending.txHash });
-
-  ctx.onStep({ kind: 'confirm', state: 'active', chainId: chain.chainId, txHash: pending.txHash });
-  const mined = await waitForReceipt(chain.rpcUrls, pending.txHash, { signal: ctx.signal });
-  if (mined.status !== '0x1') throw new PayError('reverted', 'The transfer reverted');
-  ctx.onStep({ kind: 'confirm', state: 'done', chainId: chain.chainId, txHash: pending.txHash });
-
-  await recordPayment(ctx, pending, {
-    txHash: pending.txHash,
-    expectedAmount: toDecimal(amount),
-    chainId: chain.chainId,
+  return recordAndSettle(ctx, pending, {
+    txHash,
+    expectedAmount: toDecimal(BigInt(pending.amount)),
+    chainId,
   });
-  ctx.onStep({ kind: 'settle', state: 'active' });
-  const outcome = await waitForSettlement(ctx, pending.paymentId!, pending.txHash);
-  ctx.onStep({ kind: 'settle', state: 'done' });
-  return outcome;
 };

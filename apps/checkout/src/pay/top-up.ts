@@ -1,10 +1,9 @@
 import type { Currency, PublicChain } from '@stablepay/contracts';
 import type { GatewayClient } from '../api.js';
 import { encodeTransfer } from '../eth/abi.js';
-import { tokenBalance, waitForReceipt } from '../eth/rpc.js';
-import { sendTransaction, switchChain, type Eip1193Provider } from '../eth/wallet.js';
-import { toDecimal } from '../money.js';
+import { switchChain, type Eip1193Provider } from '../eth/wallet.js';
 import { PayError } from './errors.js';
+import { requireBalance, requireMined, sendFrom } from './steps.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,27 +26,16 @@ export interface TopUpRequest {
  * session until it completes (or asks for more, when less arrived again).
  */
 export const sendTopUp = async (r: TopUpRequest): Promise<'complete' | 'still_short'> => {
-  const tokenAddress = r.chain.tokens[r.token]!;
-  await switchChain(r.provider, { chainId: r.chain.chainId, name: r.chain.name, rpcUrls: r.chain.rpcUrls });
-  const balance = await tokenBalance(r.chain.rpcUrls, tokenAddress, r.account);
-  if (balance < r.due) {
-    throw new PayError('balance', 'Not enough balance', {
-      balance: toDecimal(balance),
-      amount: toDecimal(r.due),
-      token: r.token,
-      chain: r.chain.name,
-    });
-  }
-  const txHash = (
-    await sendTransaction(r.provider, {
-      from: r.account,
-      to: tokenAddress,
-      data: encodeTransfer(r.recipient, r.due),
-    })
-  ).toLowerCase();
+  await switchChain(r.provider, r.chain);
+  await requireBalance(r.chain, r.token, r.account, r.due);
+  const txHash = await sendFrom(
+    r.provider,
+    r.account,
+    r.chain.tokens[r.token]!,
+    encodeTransfer(r.recipient, r.due),
+  );
   r.onSent(txHash);
-  const mined = await waitForReceipt(r.chain.rpcUrls, txHash, { signal: r.signal });
-  if (mined.status !== '0x1') throw new PayError('reverted', 'The transfer reverted');
+  await requireMined(r.chain.rpcUrls, txHash, r.signal, 'transfer');
   await r.api.reportTopUp(r.sessionId, txHash);
   for (let delay = 1000; ; delay = Math.min(delay + 500, 4000)) {
     r.signal.throwIfAborted();

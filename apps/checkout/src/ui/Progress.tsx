@@ -1,7 +1,8 @@
 import type { PublicChain } from '@stablepay/contracts';
+import { explorerTxUrl } from '@stablepay/contracts/chains/explorer-links';
 import type { Translate } from '../i18n.js';
 import type { Step, StepKind } from '../pay/types.js';
-import { shortHash, txUrl } from './links.js';
+import { shortHash } from './links.js';
 
 const LABEL: Record<StepKind, Parameters<Translate>[0]> = {
   switch: 'stepSwitch',
@@ -36,7 +37,7 @@ export const Progress = ({
   <ol class="steps" aria-live="polite">
     {steps.map((step) => {
       const chain = chains.find((c) => c.chainId === step.chainId)?.name ?? vars.chain ?? '';
-      const url = step.txHash ? txUrl(step.chainId, step.txHash) : undefined;
+      const url = step.txHash ? explorerTxUrl(step.chainId, step.txHash) : undefined;
       return (
         <li key={step.kind} class={`step ${step.state}`} data-step={step.kind} data-state={step.state}>
           <span class="mark" aria-hidden="true">

@@ -26,21 +26,16 @@ export const useTimeLeft = (expiresAt: string | undefined, onExpired: () => void
   return left;
 };
 
-export const Summary = ({
-  merchant,
-  amount,
-  currency,
-  timeLeft,
-  locale,
-  t,
-}: {
+export interface SummaryProps {
   merchant: string;
   amount?: bigint;
   currency: string;
   timeLeft?: number;
   locale: string;
   t: Translate;
-}) => (
+}
+
+export const Summary = ({ merchant, amount, currency, timeLeft, locale, t }: SummaryProps) => (
   <header class="summary">
     <h1 id="title">{t('payTo', { merchant })}</h1>
     {amount !== undefined && (

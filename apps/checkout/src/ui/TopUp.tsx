@@ -6,7 +6,8 @@ import type { Translate } from '../i18n.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { payError, type PayError } from '../pay/errors.js';
 import { sendTopUp } from '../pay/top-up.js';
-import { Summary } from './Summary.js';
+import { CheckoutCard } from './checkout/Card.js';
+import { ProblemNotice } from './problems.js';
 
 export interface TopUpProps {
   api: GatewayClient;
@@ -28,20 +29,10 @@ export interface TopUpProps {
 /** 0x1234…abcd, kept on one line (word joiners around the ellipsis, which may otherwise break). */
 const short = (a: string) => `${a.slice(0, 6)}\u2060…\u2060${a.slice(-4)}`;
 
-/**
- * The payment arrived short and the session still waits: what arrived, what is missing, and one
- * button that sends exactly that from the wallet that paid (only its transfers count).
- */
-export const TopUp = (props: TopUpProps) => {
-  const { payment, t, locale } = props;
+/** The wallet's current account, followed as the customer switches accounts in the wallet. */
+const useWalletAccount = (provider: Eip1193Provider | undefined) => {
   const [account, setAccount] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<string>();
-  const [error, setError] = useState<PayError>();
-  const abort = useRef(new AbortController());
-  useEffect(() => () => abort.current.abort(), []);
   useEffect(() => {
-    const provider = props.provider;
     if (!provider) return;
     void currentAccount(provider).then(setAccount, () => undefined);
     // The customer told to switch accounts does so in the wallet: the page follows.
@@ -52,19 +43,17 @@ export const TopUp = (props: TopUpProps) => {
     provider.on?.('accountsChanged', changed);
     return () => provider.removeListener?.('accountsChanged', changed);
   }, []);
+  return [account, setAccount] as const;
+};
 
-  const amount = parseAmount(payment.amount)!;
-  const received = parseAmount(payment.received_amount ?? '0') ?? 0n;
-  const due = parseAmount(payment.amount_due ?? '0') ?? 0n;
-  const payer = payment.from_address.toLowerCase();
-  const wrongAccount = account !== undefined && account.toLowerCase() !== payer;
-  const vars = {
-    received: formatAmount(received, locale),
-    amount: formatAmount(amount, locale),
-    due: formatAmount(due, locale),
-    token: props.token,
-    account: short(payment.from_address),
-  };
+/** Sending the remainder: busy while under way, the transaction once sent, the problem if any. */
+const useTopUpSend = (props: TopUpProps, payer: string, due: bigint) => {
+  const [account, setAccount] = useWalletAccount(props.provider);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string>();
+  const [error, setError] = useState<PayError>();
+  const abort = useRef(new AbortController());
+  useEffect(() => () => abort.current.abort(), []);
 
   const send = async () => {
     if (!props.provider) return;
@@ -93,18 +82,40 @@ export const TopUp = (props: TopUpProps) => {
       setBusy(false);
     }
   };
+  return { account, busy, sent, error, send };
+};
+
+/**
+ * The payment arrived short and the session still waits: what arrived, what is missing, and one
+ * button that sends exactly that from the wallet that paid (only its transfers count).
+ */
+export const TopUp = (props: TopUpProps) => {
+  const { payment, t, locale } = props;
+  const amount = parseAmount(payment.amount)!;
+  const received = parseAmount(payment.received_amount ?? '0') ?? 0n;
+  const due = parseAmount(payment.amount_due ?? '0') ?? 0n;
+  const payer = payment.from_address.toLowerCase();
+  const { account, busy, sent, error, send } = useTopUpSend(props, payer, due);
+  const wrongAccount = account !== undefined && account.toLowerCase() !== payer;
+  const vars = {
+    received: formatAmount(received, locale),
+    amount: formatAmount(amount, locale),
+    due: formatAmount(due, locale),
+    token: props.token,
+    account: short(payment.from_address),
+  };
 
   const verifying = payment.top_up_pending || (busy && sent !== undefined);
   return (
-    <section class="card" aria-labelledby="title" data-state="top-up">
-      <Summary
-        merchant={props.merchantName}
-        amount={amount}
-        currency={props.token}
-        timeLeft={props.timeLeft}
-        locale={locale}
-        t={t}
-      />
+    <CheckoutCard
+      state="top-up"
+      merchant={props.merchantName}
+      amount={amount}
+      currency={props.token}
+      timeLeft={props.timeLeft}
+      locale={locale}
+      t={t}
+    >
       <h2 class="subtitle">{t('topUpTitle')}</h2>
       <p class="notice warning" role="status" data-amount-due={payment.amount_due}>
         {t('topUpReceived', vars)} {t('topUpMissing', vars)}
@@ -132,11 +143,7 @@ export const TopUp = (props: TopUpProps) => {
       ) : (
         <p class="notice">{t('noWallet')}</p>
       )}
-      {error && (
-        <p class="notice error" role="alert" data-problem={error.problem}>
-          {props.problemText(error)}
-        </p>
-      )}
-    </section>
+      {error && <ProblemNotice error={error} text={props.problemText(error)} />}
+    </CheckoutCard>
   );
 };

@@ -36,8 +36,8 @@ const loadedFrom =
 
 const style = (el: HTMLElement, props: Partial<CSSStyleDeclaration>) => Object.assign(el.style, props);
 
-/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
-export const open = (options: WidgetOptions): Promise<WidgetResult> => {
+/** embed.html of the checkout origin, with the payment's options in its query. */
+const embedUrl = (options: WidgetOptions): URL => {
   const base = new URL('./', options.checkoutUrl ?? loadedFrom ?? window.location.href);
   const url = new URL('embed.html', base);
   const params: Record<string, string | undefined> = {
@@ -50,8 +50,11 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
     origin: window.location.origin,
   };
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
+  return url;
+};
 
-  const previousFocus = document.activeElement as HTMLElement | null;
+/** The modal overlay: a dimmed backdrop holding the checkout frame and a close button. */
+const createOverlay = (url: URL) => {
   const overlay = document.createElement('div');
   overlay.setAttribute('role', 'dialog');
   overlay.setAttribute('aria-modal', 'true');
@@ -95,6 +98,14 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
     cursor: 'pointer',
   });
   overlay.append(frame, close);
+  return { overlay, frame, close };
+};
+
+/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
+export const open = (options: WidgetOptions): Promise<WidgetResult> => {
+  const url = embedUrl(options);
+  const previousFocus = document.activeElement as HTMLElement | null;
+  const { overlay, frame, close } = createOverlay(url);
   document.body.append(overlay);
   frame.focus();
 

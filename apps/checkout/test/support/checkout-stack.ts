@@ -207,6 +207,11 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
 
   const chain = (name: string) => h.stack.devnet.chains.find((c) => c.name === name)!;
   const nextCustomer = () => h.stack.devnet.customers[customerIndex++ % h.stack.devnet.customers.length]!;
+  const merchantSession = async (id: string) => {
+    const r = await h.gw.call('GET', `/checkout/sessions/${id}`, { headers: shop.key });
+    expect(r.status).to.equal(200);
+    return r.body.data;
+  };
 
   return {
     h,
@@ -223,11 +228,7 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
       expect(r.body.data.url).to.equal(`${h.stack.checkoutUrl}?session=${r.body.data.id}`);
       return r.body.data;
     },
-    async merchantSession(id) {
-      const r = await h.gw.call('GET', `/checkout/sessions/${id}`, { headers: shop.key });
-      expect(r.status).to.equal(200);
-      return r.body.data;
-    },
+    merchantSession,
     async customer(opts = {}) {
       const context = await browser.newContext({
         viewport: opts.viewport ?? { width: 1280, height: 900 },
@@ -262,7 +263,7 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
     async expectPaid(sessionId) {
       const session = await waitFor(
         async () => {
-          const s = await this.merchantSession(sessionId);
+          const s = await merchantSession(sessionId);
           return s.status === 'complete' ? s : undefined;
         },
         `session ${sessionId} complete`,

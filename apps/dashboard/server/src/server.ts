@@ -1,8 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startStaticSite } from '@stablepay/platform';
 
 /** What the dashboard learns at run time: one build serves every deployment. */
 export interface DashboardRuntimeConfig {
@@ -22,17 +19,6 @@ export interface DashboardServer {
   configure(config: DashboardRuntimeConfig): void;
   stop(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** The app's build folder beside this server's (apps/dashboard/dist), from any cwd. */
 export const defaultDashboardDir = (): string => fileURLToPath(new URL('../../dist', import.meta.url));
@@ -72,76 +58,21 @@ const securityHeaders = (csp: string): Record<string, string> => ({
  * deployment takes effect at once.
  */
 export const startDashboardServer = async (opts: DashboardServerOptions): Promise<DashboardServer> => {
-  const dir = opts.dir ?? defaultDashboardDir();
   let config: DashboardRuntimeConfig | undefined;
-
-  const send = (
-    res: ServerResponse,
-    status: number,
-    body: string | Buffer,
-    headers: Record<string, string>,
-  ) => {
-    res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
-    res.end(res.req.method === 'HEAD' ? undefined : body);
-  };
-  const text = (res: ServerResponse, status: number, body: string, headers: Record<string, string>) =>
-    send(res, status, body, { ...headers, 'content-type': TYPES['.txt']!, 'cache-control': 'no-store' });
-
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://dashboard.invalid').pathname);
-    const headers = securityHeaders(dashboardCsp(config?.gatewayUrl));
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(res, 405, 'Method Not Allowed', { ...headers, allow: 'GET, HEAD' });
-    }
-    if (path === '/healthz') return text(res, 200, 'ok', headers);
-    if (path === '/readyz') {
-      const ready = config !== undefined && existsSync(join(dir, 'index.html'));
-      return text(res, ready ? 200 : 503, ready ? 'ready' : 'not ready', headers);
-    }
-    if (path === '/config.json') {
-      if (!config) return send(res, 503, '{"error":"starting"}', { ...headers, 'retry-after': '1' });
-      return send(res, 200, JSON.stringify(config), {
-        ...headers,
-        'content-type': TYPES['.json']!,
-        'cache-control': 'no-store',
-      });
-    }
-    const relative = path === '/' ? 'index.html' : path.slice(1);
-    const file = normalize(join(dir, relative));
-    if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      if (!existsSync(join(dir, 'index.html')))
-        return text(res, 503, 'The dashboard is not built: run `npm run build`.', headers);
-      return text(res, 404, 'Not Found', headers);
-    }
-    const hashed = relative.startsWith('assets/');
-    send(res, 200, readFileSync(file), {
-      ...headers,
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-    });
-  };
-
-  const server: Server = createServer((req, res) => {
-    try {
-      handle(req, res);
-    } catch {
-      if (!res.headersSent) send(res, 400, 'Bad Request', { 'content-type': TYPES['.txt']! });
-    }
+  const site = await startStaticSite({
+    dir: opts.dir ?? defaultDashboardDir(),
+    host: opts.host,
+    port: opts.port,
+    notBuiltMessage: 'The dashboard is not built: run `npm run build`.',
+    securityHeaders: () => securityHeaders(dashboardCsp(config?.gatewayUrl)),
+    runtimeConfig: () => config,
+    textHeaders: { 'cache-control': 'no-store' },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${opts.host}:${port}/`,
+    url: site.url,
     configure(next) {
       config = next;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: site.stop,
   };
 };

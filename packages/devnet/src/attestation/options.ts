@@ -97,12 +97,17 @@ const privateKey = (key: string, name: string): string => {
 
 const DEFAULT_FORWARD_FEE: ForwardFee = { low: 200_000n, med: 200_000n, high: 200_000n };
 
-/** Defaults filled in and every cross-field rule checked before anything starts. */
-export const resolveOptions = (options: AttestationServiceOptions): ResolvedOptions => {
-  if (options.chains.length === 0) throw new RangeError('The attestation service needs at least one chain');
+type ResolvedFees = Pick<
+  ResolvedOptions,
+  'fastBps' | 'fastMilliBps' | 'standardBps' | 'standardMilliBps' | 'forwardFee' | 'forwardFeeTier'
+>;
+
+/** Chain names and CCTP domains are unique: both key the messages the service keeps. */
+const resolveChains = (chains: AttestationChain[]): ResolvedOptions['chains'] => {
+  if (chains.length === 0) throw new RangeError('The attestation service needs at least one chain');
   const domains = new Set<number>();
   const names = new Set<string>();
-  const chains = options.chains.map((chain) => {
+  return chains.map((chain) => {
     if (domains.has(chain.cctpDomain))
       throw new RangeError(`Two chains have CCTP domain ${chain.cctpDomain}`);
     if (names.has(chain.name)) throw new RangeError(`Two chains are named ${chain.name}`);
@@ -115,7 +120,10 @@ export const resolveOptions = (options: AttestationServiceOptions): ResolvedOpti
       startBlock: chain.startBlock ?? 0,
     };
   });
+};
 
+/** The threshold the transmitter checks: at least one signature, never more than there are keys. */
+const resolveSignatureThreshold = (options: AttestationServiceOptions): number => {
   if (options.attesterKeys.length === 0) throw new RangeError('At least one attester key is needed');
   options.attesterKeys.forEach((key, index) => privateKey(key, `attesterKeys[${index}]`));
   const signatureThreshold = options.signatureThreshold ?? options.attesterKeys.length;
@@ -125,8 +133,10 @@ export const resolveOptions = (options: AttestationServiceOptions): ResolvedOpti
       `signatureThreshold ${signatureThreshold} exceeds the ${options.attesterKeys.length} keys`,
     );
   }
+  return signatureThreshold;
+};
 
-  const fees = options.fees ?? {};
+const resolveFees = (fees: NonNullable<AttestationServiceOptions['fees']>): ResolvedFees => {
   const fastBpsByDomain = new Map(
     Object.entries(fees.fastBps ?? {}).map(([domain, bps]) => [Number(domain), bps]),
   );
@@ -140,28 +150,7 @@ export const resolveOptions = (options: AttestationServiceOptions): ResolvedOpti
     if (typeof fee !== 'bigint' || fee < 0n)
       throw new RangeError(`forwardFee.${tier} must be a non-negative bigint`);
   }
-
-  for (const [name, key] of Object.entries(options.relayerKeys ?? {})) {
-    if (!names.has(name)) throw new RangeError(`relayerKeys names ${name}, which is not a watched chain`);
-    privateKey(key, `relayerKeys.${name}`);
-  }
-
-  const rateLimit = options.rateLimit ?? false;
-  if (rateLimit) {
-    positiveInteger(rateLimit.requestsPerSecond, 'rateLimit.requestsPerSecond');
-    positiveInteger(rateLimit.blockMs, 'rateLimit.blockMs');
-  }
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError('port must be 0 to 65535');
-
   return {
-    chains,
-    attesterKeys: [...options.attesterKeys],
-    signatureThreshold,
-    confirmations: {
-      fast: positiveInteger(options.confirmations?.fast ?? 1, 'confirmations.fast'),
-      standard: positiveInteger(options.confirmations?.standard ?? 3, 'confirmations.standard'),
-    },
     fastBps,
     fastMilliBps: (domain) => {
       const bps = fastBps(domain);
@@ -171,8 +160,57 @@ export const resolveOptions = (options: AttestationServiceOptions): ResolvedOpti
     standardMilliBps: toMilliBps(standardBps),
     forwardFee,
     forwardFeeTier: fees.forwardFeeTier ?? 'med',
+  };
+};
+
+/** A relayer key only for a watched chain: a typo would otherwise silently disable forwarding there. */
+const resolveRelayerKeys = (
+  relayerKeys: Record<string, string> | undefined,
+  chains: ResolvedOptions['chains'],
+): Record<string, string> => {
+  const names = new Set(chains.map((chain) => chain.name));
+  for (const [name, key] of Object.entries(relayerKeys ?? {})) {
+    if (!names.has(name)) throw new RangeError(`relayerKeys names ${name}, which is not a watched chain`);
+    privateKey(key, `relayerKeys.${name}`);
+  }
+  return { ...(relayerKeys ?? {}) };
+};
+
+const resolveRateLimit = (
+  rateLimit: AttestationServiceOptions['rateLimit'],
+): ResolvedOptions['rateLimit'] => {
+  const resolved = rateLimit ?? false;
+  if (resolved) {
+    positiveInteger(resolved.requestsPerSecond, 'rateLimit.requestsPerSecond');
+    positiveInteger(resolved.blockMs, 'rateLimit.blockMs');
+  }
+  return resolved;
+};
+
+const resolvePort = (port = 0): number => {
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError('port must be 0 to 65535');
+  return port;
+};
+
+/** Defaults filled in and every cross-field rule checked before anything starts. */
+export const resolveOptions = (options: AttestationServiceOptions): ResolvedOptions => {
+  const chains = resolveChains(options.chains);
+  const signatureThreshold = resolveSignatureThreshold(options);
+  const fees = resolveFees(options.fees ?? {});
+  const relayerKeys = resolveRelayerKeys(options.relayerKeys, chains);
+  const rateLimit = resolveRateLimit(options.rateLimit);
+  const port = resolvePort(options.port);
+  return {
+    chains,
+    attesterKeys: [...options.attesterKeys],
+    signatureThreshold,
+    confirmations: {
+      fast: positiveInteger(options.confirmations?.fast ?? 1, 'confirmations.fast'),
+      standard: positiveInteger(options.confirmations?.standard ?? 3, 'confirmations.standard'),
+    },
+    ...fees,
     fastExpirationBlocks: positiveInteger(options.fastExpirationBlocks ?? 7_200, 'fastExpirationBlocks'),
-    relayerKeys: { ...(options.relayerKeys ?? {}) },
+    relayerKeys,
     forwardConfirmations: positiveInteger(options.forwardConfirmations ?? 1, 'forwardConfirmations'),
     port,
     host: options.host ?? '127.0.0.1',

@@ -1,30 +1,18 @@
-import {
-  AbiCoder,
-  Contract,
-  Interface,
-  MaxUint256,
-  ZeroAddress,
-  concat,
-  getAddress,
-  getCreate2Address,
-  id,
-  keccak256,
-} from 'ethers';
-import { fiatTokenAbi, loadArtifact } from '../artifacts.js';
+import { AbiCoder, Contract, concat, getCreate2Address, id, keccak256 } from 'ethers';
+import { loadArtifact } from '../artifacts.js';
 import type { ChainNode, DeployerRequest } from '../chain-node.js';
 import { CREATE2_FACTORY } from '../tokens.js';
 import type { DevnetLogger } from '../types.js';
 import { messageTransmitterV2Abi, tokenMessengerV2Abi, tokenMinterV2Abi } from './abi.js';
 import { CCTP_SIGNATURE_THRESHOLD, cctpAttesterAccounts, cctpFeeRecipientAccount } from './attesters.js';
-import { EMPTY_BYTES32, addressToBytes32 } from './messages.js';
+import { linkRequests } from './link.js';
 
 /** Message and burn-body versions, set at deployment as on Circle's v2 contracts (both 1). */
 export const CCTP_MESSAGE_VERSION = 1;
 export const CCTP_MESSAGE_BODY_VERSION = 1;
 /** Circle's limit on a message body, in bytes. */
 export const CCTP_MAX_MESSAGE_BODY_SIZE = 8192;
-/** USDC per burn, in base units: the $10M Circle documents. */
-export const CCTP_BURN_LIMIT_PER_MESSAGE = 10_000_000n * 10n ** 6n;
+export { CCTP_BURN_LIMIT_PER_MESSAGE } from './link.js';
 
 /** One chain's CCTP contracts. */
 export interface CctpContracts {
@@ -33,8 +21,8 @@ export interface CctpContracts {
   tokenMinter: string;
 }
 
-/** Explicit limits: the whole deployment goes out before any of it is mined, so nothing can be estimated. */
-const GAS_LIMITS = { deploy: 5_000_000n, configure: 250_000n } as const;
+/** An explicit limit: the whole deployment goes out before any of it is mined, so nothing can be estimated. */
+const DEPLOY_GAS_LIMIT = 5_000_000n;
 
 const CONTRACT_NAMES = {
   messageTransmitter: 'MessageTransmitterV2',
@@ -110,122 +98,6 @@ export interface CctpChainInput {
   usdc: string;
 }
 
-interface Interfaces {
-  minter: Interface;
-  messenger: Interface;
-  token: Interface;
-}
-
-let interfaces: Interfaces | undefined;
-const contractInterfaces = (): Interfaces =>
-  (interfaces ??= {
-    minter: new Interface(tokenMinterV2Abi()),
-    messenger: new Interface(tokenMessengerV2Abi()),
-    token: new Interface(fiatTokenAbi()),
-  });
-
-const sameAddress = (a: string, b: string): boolean => getAddress(a) === getAddress(b);
-
-/**
- * The calls that link a chain's contracts as Circle's deploy scripts do, minus those already made:
- * minter ↔ messenger, a burn limit for USDC, each remote domain's USDC paired with the local USDC, each
- * remote domain's token messenger registered, and the minter made a minter of USDC. A contract deployed
- * in the same batch is known to be unconfigured and is not read. Attesters, threshold and versions are
- * the transmitter's constructor arguments.
- */
-const linkRequests = async (
-  input: CctpChainInput,
-  contracts: CctpContracts,
-  fresh: Record<keyof CctpContracts, boolean>,
-  remotes: readonly RemoteCctpChain[],
-): Promise<DeployerRequest[]> => {
-  const { provider } = input.node;
-  const { minter: minterAbi, messenger: messengerAbi, token: tokenAbi } = contractInterfaces();
-  const minter = new Contract(contracts.tokenMinter, minterAbi, provider);
-  const messenger = new Contract(contracts.tokenMessenger, messengerAbi, provider);
-  const usdc = new Contract(input.usdc, tokenAbi, provider);
-  const read = async <T>(isFresh: boolean, empty: T, call: () => Promise<T>): Promise<T> =>
-    isFresh ? empty : call();
-  const onMinter = (name: string, args: unknown[]): DeployerRequest => ({
-    to: contracts.tokenMinter,
-    data: minterAbi.encodeFunctionData(name, args),
-    gasLimit: GAS_LIMITS.configure,
-  });
-  const onMessenger = (name: string, args: unknown[]): DeployerRequest => ({
-    to: contracts.tokenMessenger,
-    data: messengerAbi.encodeFunctionData(name, args),
-    gasLimit: GAS_LIMITS.configure,
-  });
-
-  const requests: DeployerRequest[] = [];
-  const messengerOfMinter = await read(
-    fresh.tokenMinter,
-    ZeroAddress,
-    () => minter.getFunction('localTokenMessenger')() as Promise<string>,
-  );
-  if (!sameAddress(messengerOfMinter, contracts.tokenMessenger)) {
-    if (messengerOfMinter !== ZeroAddress) requests.push(onMinter('removeLocalTokenMessenger', []));
-    requests.push(onMinter('addLocalTokenMessenger', [contracts.tokenMessenger]));
-  }
-  // Only when unset: a limit someone changed on a running devnet (a test, an operator) stays.
-  const burnLimit = await read(
-    fresh.tokenMinter,
-    0n,
-    () => minter.getFunction('burnLimitsPerMessage')(input.usdc) as Promise<bigint>,
-  );
-  if (burnLimit === 0n) {
-    requests.push(onMinter('setMaxBurnAmountPerMessage', [input.usdc, CCTP_BURN_LIMIT_PER_MESSAGE]));
-  }
-  for (const remote of remotes) {
-    const remoteUsdc = addressToBytes32(remote.usdc);
-    const linked = await read(
-      fresh.tokenMinter,
-      ZeroAddress,
-      () => minter.getFunction('getLocalToken')(remote.domain, remoteUsdc) as Promise<string>,
-    );
-    if (sameAddress(linked, input.usdc)) continue;
-    if (linked !== ZeroAddress)
-      requests.push(onMinter('unlinkTokenPair', [linked, remote.domain, remoteUsdc]));
-    requests.push(onMinter('linkTokenPair', [input.usdc, remote.domain, remoteUsdc]));
-  }
-
-  const minterOfMessenger = await read(
-    fresh.tokenMessenger,
-    ZeroAddress,
-    () => messenger.getFunction('localMinter')() as Promise<string>,
-  );
-  if (!sameAddress(minterOfMessenger, contracts.tokenMinter)) {
-    if (minterOfMessenger !== ZeroAddress) requests.push(onMessenger('removeLocalMinter', []));
-    requests.push(onMessenger('addLocalMinter', [contracts.tokenMinter]));
-  }
-  for (const remote of remotes) {
-    const expected = addressToBytes32(remote.tokenMessenger);
-    const registered = await read(
-      fresh.tokenMessenger,
-      EMPTY_BYTES32,
-      () => messenger.getFunction('remoteTokenMessengers')(remote.domain) as Promise<string>,
-    );
-    if (registered.toLowerCase() === expected) continue;
-    if (registered !== EMPTY_BYTES32)
-      requests.push(onMessenger('removeRemoteTokenMessenger', [remote.domain]));
-    requests.push(onMessenger('addRemoteTokenMessenger', [remote.domain, expected]));
-  }
-
-  const isMinter = await read(
-    fresh.tokenMinter,
-    false,
-    () => usdc.getFunction('isMinter')(contracts.tokenMinter) as Promise<boolean>,
-  );
-  if (!isMinter) {
-    requests.push({
-      to: input.usdc,
-      data: tokenAbi.encodeFunctionData('configureMinter', [contracts.tokenMinter, MaxUint256]),
-      gasLimit: GAS_LIMITS.configure,
-    });
-  }
-  return requests;
-};
-
 /**
  * Makes one chain's CCTP contracts exist and be linked: deploys whichever is missing at its CREATE2
  * address and sends only the configuration calls still missing, all in one batch from the deployer (the
@@ -249,7 +121,7 @@ export const deployCctp = (
       requests.push({
         to: CREATE2_FACTORY,
         data: concat([salt(contract, node.chainId), codes[contract]]),
-        gasLimit: GAS_LIMITS.deploy,
+        gasLimit: DEPLOY_GAS_LIMIT,
       });
     }
     requests.push(...(await linkRequests(input, contracts, fresh, remotes)));

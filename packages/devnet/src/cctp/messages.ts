@@ -61,8 +61,6 @@ export interface BurnMessageV2 {
   hookData: string;
 }
 
-export const MESSAGE_BODY_OFFSET = 148;
-export const HOOK_DATA_OFFSET = 228;
 const UINT32_MAX = 0xffff_ffff;
 const UINT256_MAX = (1n << 256n) - 1n;
 export const EMPTY_BYTES32 = `0x${'00'.repeat(32)}`;
@@ -88,10 +86,90 @@ const bytes32 = (value: string, field: string): string => {
   return hexlify(value);
 };
 
-const readUint32 = (data: string, offset: number): number =>
-  Number(BigInt(dataSlice(data, offset, offset + 4)));
-const readUint256 = (data: string, offset: number): bigint => BigInt(dataSlice(data, offset, offset + 32));
-const readBytes32 = (data: string, offset: number): string => dataSlice(data, offset, offset + 32);
+/** How each fixed-size field is written, read, and how many bytes it takes. */
+const FIELD = {
+  uint32: {
+    size: 4,
+    write: (value: unknown, field: string) => uint32(value as number, field),
+    read: (data: string, at: number): unknown => Number(BigInt(dataSlice(data, at, at + 4))),
+  },
+  uint256: {
+    size: 32,
+    write: (value: unknown, field: string) => uint256(value as bigint, field),
+    read: (data: string, at: number): unknown => BigInt(dataSlice(data, at, at + 32)),
+  },
+  bytes32: {
+    size: 32,
+    write: (value: unknown, field: string) => bytes32(value as string, field),
+    read: (data: string, at: number): unknown => dataSlice(data, at, at + 32),
+  },
+} as const;
+
+/** A packed layout: fixed-size fields in order, then a tail of any length to the end. */
+interface Layout<T> {
+  name: string;
+  fields: ReadonlyArray<readonly [keyof T & string, keyof typeof FIELD]>;
+  tail: keyof T & string;
+}
+
+const tailOffset = <T>(layout: Layout<T>): number =>
+  layout.fields.reduce((offset, [, type]) => offset + FIELD[type].size, 0);
+
+const encodePacked = <T>(layout: Layout<T>, value: T): string =>
+  concat([
+    ...layout.fields.map(([name, type]) => FIELD[type].write(value[name], name)),
+    getBytes(value[layout.tail] as string),
+  ]);
+
+const decodePacked = <T>(layout: Layout<T>, data: string): T => {
+  const end = tailOffset(layout);
+  if (dataLength(data) < end)
+    throw new CctpMessageError(`A ${layout.name} has at least ${end} bytes, not ${dataLength(data)}`);
+  const decoded: Record<string, unknown> = {};
+  let offset = 0;
+  for (const [name, type] of layout.fields) {
+    decoded[name] = FIELD[type].read(data, offset);
+    offset += FIELD[type].size;
+  }
+  decoded[layout.tail] = dataSlice(data, end);
+  return decoded as T;
+};
+
+const MESSAGE_V2: Layout<MessageV2> = {
+  name: 'MessageV2',
+  fields: [
+    ['version', 'uint32'],
+    ['sourceDomain', 'uint32'],
+    ['destinationDomain', 'uint32'],
+    ['nonce', 'bytes32'],
+    ['sender', 'bytes32'],
+    ['recipient', 'bytes32'],
+    ['destinationCaller', 'bytes32'],
+    ['minFinalityThreshold', 'uint32'],
+    ['finalityThresholdExecuted', 'uint32'],
+  ],
+  tail: 'messageBody',
+};
+
+const BURN_MESSAGE_V2: Layout<BurnMessageV2> = {
+  name: 'BurnMessageV2',
+  fields: [
+    ['version', 'uint32'],
+    ['burnToken', 'bytes32'],
+    ['mintRecipient', 'bytes32'],
+    ['amount', 'uint256'],
+    ['messageSender', 'bytes32'],
+    ['maxFee', 'uint256'],
+    ['feeExecuted', 'uint256'],
+    ['expirationBlock', 'uint256'],
+  ],
+  tail: 'hookData',
+};
+
+/** Where the body of a MessageV2 begins: byte 148. */
+export const MESSAGE_BODY_OFFSET = tailOffset(MESSAGE_V2);
+/** Where the hook data of a BurnMessageV2 begins: byte 228. */
+export const HOOK_DATA_OFFSET = tailOffset(BURN_MESSAGE_V2);
 
 /** An EVM address as the bytes32 word CCTP carries it. */
 export const addressToBytes32 = (address: string): string =>
@@ -104,69 +182,13 @@ export const bytes32ToAddress = (word: string): string => {
   return getAddress(dataSlice(word, 12));
 };
 
-export const encodeMessageV2 = (message: MessageV2): string =>
-  concat([
-    uint32(message.version, 'version'),
-    uint32(message.sourceDomain, 'sourceDomain'),
-    uint32(message.destinationDomain, 'destinationDomain'),
-    bytes32(message.nonce, 'nonce'),
-    bytes32(message.sender, 'sender'),
-    bytes32(message.recipient, 'recipient'),
-    bytes32(message.destinationCaller, 'destinationCaller'),
-    uint32(message.minFinalityThreshold, 'minFinalityThreshold'),
-    uint32(message.finalityThresholdExecuted, 'finalityThresholdExecuted'),
-    getBytes(message.messageBody),
-  ]);
+export const encodeMessageV2 = (message: MessageV2): string => encodePacked(MESSAGE_V2, message);
 
-export const decodeMessageV2 = (data: string): MessageV2 => {
-  if (dataLength(data) < MESSAGE_BODY_OFFSET)
-    throw new CctpMessageError(
-      `A MessageV2 has at least ${MESSAGE_BODY_OFFSET} bytes, not ${dataLength(data)}`,
-    );
-  return {
-    version: readUint32(data, 0),
-    sourceDomain: readUint32(data, 4),
-    destinationDomain: readUint32(data, 8),
-    nonce: readBytes32(data, 12),
-    sender: readBytes32(data, 44),
-    recipient: readBytes32(data, 76),
-    destinationCaller: readBytes32(data, 108),
-    minFinalityThreshold: readUint32(data, 140),
-    finalityThresholdExecuted: readUint32(data, 144),
-    messageBody: dataSlice(data, MESSAGE_BODY_OFFSET),
-  };
-};
+export const decodeMessageV2 = (data: string): MessageV2 => decodePacked(MESSAGE_V2, data);
 
-export const encodeBurnMessageV2 = (body: BurnMessageV2): string =>
-  concat([
-    uint32(body.version, 'version'),
-    bytes32(body.burnToken, 'burnToken'),
-    bytes32(body.mintRecipient, 'mintRecipient'),
-    uint256(body.amount, 'amount'),
-    bytes32(body.messageSender, 'messageSender'),
-    uint256(body.maxFee, 'maxFee'),
-    uint256(body.feeExecuted, 'feeExecuted'),
-    uint256(body.expirationBlock, 'expirationBlock'),
-    getBytes(body.hookData),
-  ]);
+export const encodeBurnMessageV2 = (body: BurnMessageV2): string => encodePacked(BURN_MESSAGE_V2, body);
 
-export const decodeBurnMessageV2 = (data: string): BurnMessageV2 => {
-  if (dataLength(data) < HOOK_DATA_OFFSET)
-    throw new CctpMessageError(
-      `A BurnMessageV2 has at least ${HOOK_DATA_OFFSET} bytes, not ${dataLength(data)}`,
-    );
-  return {
-    version: readUint32(data, 0),
-    burnToken: readBytes32(data, 4),
-    mintRecipient: readBytes32(data, 36),
-    amount: readUint256(data, 68),
-    messageSender: readBytes32(data, 100),
-    maxFee: readUint256(data, 132),
-    feeExecuted: readUint256(data, 164),
-    expirationBlock: readUint256(data, 196),
-    hookData: dataSlice(data, HOOK_DATA_OFFSET),
-  };
-};
+export const decodeBurnMessageV2 = (data: string): BurnMessageV2 => decodePacked(BURN_MESSAGE_V2, data);
 
 /** What the attester fills in before signing; everything else stays as the source chain emitted it. */
 export interface AttestedFields {

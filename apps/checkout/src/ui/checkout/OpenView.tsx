@@ -1,0 +1,92 @@
+import type { Translate } from '../../i18n.js';
+import { formatAmount } from '../../money.js';
+import { ProblemNotice, problemText } from '../problems.js';
+import { Progress } from '../Progress.js';
+import type { CheckoutProps } from '../Checkout.js';
+import type { SummaryProps } from '../Summary.js';
+import { CheckoutCard } from './Card.js';
+import { CustomerFields } from './CustomerFields.js';
+import { QrSection } from './QrSection.js';
+import type { CheckoutState } from './use-checkout.js';
+import { WalletPanel } from './WalletPanel.js';
+
+export interface OpenViewProps {
+  props: CheckoutProps;
+  c: CheckoutState;
+  /** The payment's words for the sentences: amount, token, chain, merchant. */
+  vars: Record<string, string>;
+  cancelUrl: string | undefined;
+  /** Whom the card names, in which currency and language. */
+  card: Pick<SummaryProps, 'merchant' | 'currency' | 'locale' | 't'>;
+}
+
+const Cancel = ({ props, cancelUrl, t }: { props: CheckoutProps; cancelUrl?: string; t: Translate }) => {
+  const { sessionId } = props.target;
+  // A session leaves for the merchant's page; the widget closes and tells its host page.
+  const cancel = (e: Event) => {
+    if (sessionId) return;
+    e.preventDefault();
+    props.onFinished({ status: 'cancelled' });
+  };
+  return (
+    <footer class="actions">
+      {(cancelUrl || !sessionId) && (
+        <a class="link" href={cancelUrl ?? '#'} onClick={cancel} data-cancel>
+          {t(sessionId ? 'cancel' : 'close')}
+        </a>
+      )}
+    </footer>
+  );
+};
+
+/** The page while the session is open: entries, the wallet's ways to pay, progress, and the QR code. */
+export const OpenView = ({ props, c, vars, cancelUrl, card }: OpenViewProps) => {
+  const { target, t, locale } = props;
+  const { form } = c;
+  const { steps, running, error } = c.payment;
+  // The QR path shows its steps once the transfer is seen; until then the code is what matters.
+  const showSteps =
+    steps.length > 0 && !(c.qr.amount !== undefined && steps.every((st) => st.state === 'waiting'));
+  return (
+    <CheckoutCard state="open" {...card} amount={props.fixedAmount} timeLeft={c.timeLeft}>
+      <CustomerFields form={form} currency={target.currency} disabled={running} t={t} />
+      {c.provider ? (
+        <WalletPanel
+          wallet={c.wallet}
+          amount={form.amount}
+          amountValid={form.amountValid}
+          currency={target.currency}
+          merchantChain={target.merchantChain.name}
+          running={running}
+          resuming={c.resuming}
+          locale={locale}
+          t={t}
+          onConnect={() => void c.wallet.connect(form.amount)}
+          onPay={c.pay}
+        />
+      ) : (
+        <p class="notice">{t('noWallet')}</p>
+      )}
+      {error && <ProblemNotice error={error} text={problemText(error, t, vars)} />}
+      {showSteps && (
+        <Progress
+          steps={steps}
+          chains={props.chains.chains}
+          vars={vars}
+          t={t}
+          formatUnits={(units) => formatAmount(units, locale)}
+        />
+      )}
+      <QrSection
+        open={c.qr.open}
+        onToggle={c.qr.setOpen}
+        amount={c.qr.amount}
+        target={target}
+        running={running}
+        t={t}
+        onShow={c.watchQr}
+      />
+      <Cancel props={props} cancelUrl={cancelUrl} t={t} />
+    </CheckoutCard>
+  );
+};

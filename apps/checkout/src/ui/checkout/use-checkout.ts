@@ -1,0 +1,85 @@
+import { useMemo, useState } from 'preact/hooks';
+import { blockNumber } from '../../eth/rpc.js';
+import { injectedProvider } from '../../eth/wallet.js';
+import { formatAmount, toDecimal } from '../../money.js';
+import { PayError } from '../../pay/errors.js';
+import { pendingKey } from '../../pay/pending.js';
+import { qrTagUnits } from '../../pay/qr-tag.js';
+import type { CheckoutProps } from '../Checkout.js';
+import { useCustomerForm } from './form.js';
+import { usePayment } from './payment.js';
+import { useResume } from './resume.js';
+import { useSession, useTopUpReturn } from './session.js';
+import { useWalletOptions } from './wallet.js';
+
+/**
+ * Everything the checkout page knows and can do: the session, the customer's entries, the wallet's
+ * ways to pay, the payment under way (resumed after a reload), and the QR code path.
+ */
+export const useCheckout = (props: CheckoutProps) => {
+  const { api, chains, target } = props;
+  const provider = useMemo(injectedProvider, []);
+  const form = useCustomerForm(props.fixedAmount, props.email);
+  const sessionState = useSession(api, target, props.session);
+  const { status, refreshSession } = sessionState;
+  const payment = usePayment({ api, chains, provider, target, refreshSession, onFinished: props.onFinished });
+  useTopUpReturn(sessionState, payment.outcome, payment.finish);
+  const wallet = useWalletOptions(provider, chains, target, payment.setError);
+  const [qrOpen, setQrOpen] = useState(!provider);
+  const [resuming, setResuming] = useState(false);
+  /** The amount the QR code asks for, once the customer chose to pay that way. */
+  const [qrAmount, setQrAmount] = useState<bigint>();
+  const key = pendingKey(target, props.fixedAmount === undefined ? undefined : toDecimal(props.fixedAmount));
+  const { amount } = form;
+  const valid = form.amountValid && form.emailValid;
+
+  useResume({ key, status, provider, chains, form, payment, wallet, setQrOpen, setQrAmount, setResuming });
+
+  const started = (fromBlock: bigint) => ({
+    key,
+    amount: amount!.toString(),
+    email: form.email.trim(),
+    fromBlock: fromBlock.toString(),
+    startedAt: Date.now(),
+  });
+
+  const pay = async () => {
+    form.touch();
+    const { option, account } = wallet;
+    if (!option || !account || !valid) return;
+    if (option.balance < amount!) {
+      const balance = formatAmount(option.balance, props.locale);
+      payment.setError(new PayError('balance', 'Not enough balance', { balance, chain: option.chain.name }));
+      return;
+    }
+    const fromBlock = await blockNumber(option.chain.rpcUrls).catch(() => 0n);
+    const kind = option.crossChain ? 'cross-chain' : 'same-chain';
+    const from = { account, sourceChainId: option.chain.chainId, token: option.token };
+    await payment.run({ ...started(fromBlock), kind, ...from }, option);
+  };
+
+  const watchQr = async () => {
+    form.touch();
+    if (!valid || payment.running) return;
+    const fromBlock = await blockNumber(target.merchantChain.rpcUrls).catch(() => 0n);
+    // A session's transfer carries its tag: how the service knows it is this customer's.
+    const transfer = target.sessionId ? amount! + (await qrTagUnits(target.sessionId)) : amount!;
+    setQrAmount(transfer);
+    const to = { account: '', sourceChainId: target.merchantChain.chainId, token: target.currency };
+    await payment.run({ ...started(fromBlock), kind: 'qr', ...to, transferAmount: transfer.toString() });
+  };
+
+  return {
+    provider,
+    form,
+    ...sessionState,
+    payment,
+    wallet,
+    resuming,
+    qr: { open: qrOpen, setOpen: setQrOpen, amount: qrAmount },
+    pay,
+    watchQr,
+  };
+};
+
+export type CheckoutState = ReturnType<typeof useCheckout>;
