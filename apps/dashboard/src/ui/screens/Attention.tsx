@@ -3,9 +3,6 @@ import { Alert, LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { Withdrawal } from './money/types.js';
-import type { RefundListItem } from './PaymentRefunds.js';
-import type { WebhookEndpoint } from './webhooks/types.js';
 
 /** Pending refunds looked at for "waiting for funds" (each needs its detail). */
 const PENDING_LOOKED_AT = 10;
@@ -29,16 +26,10 @@ export const Attention = () => {
   const [loaded, reload] = useLoad(async () => {
     const money = (amount: string, currency: string) => `${formatAmount(amount, lang)} ${currency}`;
     const [endpoints, failedRefunds, pendingRefunds, failedWithdrawals] = await Promise.allSettled([
-      session.call<WebhookEndpoint[]>('GET', '/merchant-webhooks'),
-      session.call<{ refunds: RefundListItem[]; total: number }>(
-        'GET',
-        `/refunds?status=failed&limit=${SHOWN}`,
-      ),
-      session.call<{ refunds: RefundListItem[] }>(
-        'GET',
-        `/refunds?status=pending&limit=${PENDING_LOOKED_AT}`,
-      ),
-      session.call<{ withdrawals: Withdrawal[] }>('GET', `/withdrawals?status=failed&limit=${SHOWN}`),
+      session.call('listWebhooksDashboard'),
+      session.call('listRefundsDashboard', { query: { status: 'failed', limit: SHOWN } }),
+      session.call('listRefundsDashboard', { query: { status: 'pending', limit: PENDING_LOOKED_AT } }),
+      session.call('listWithdrawals', { query: { status: 'failed', limit: SHOWN } }),
     ]);
     const items: Item[] = [];
     let unreadable = 0;
@@ -64,9 +55,7 @@ export const Attention = () => {
     } else unreadable++;
     if (pendingRefunds.status === 'fulfilled') {
       const details = await Promise.allSettled(
-        pendingRefunds.value.refunds.map((r) =>
-          session.call<RefundListItem & { waiting_for_funds: boolean }>('GET', `/refunds/${r.id}`),
-        ),
+        pendingRefunds.value.refunds.map((r) => session.call('getRefundDashboard', { params: { id: r.id } })),
       );
       for (const d of details)
         if (d.status === 'fulfilled' && d.value.waiting_for_funds)

@@ -8,15 +8,9 @@ import { ScopeChoice, ScopeSummary, type Access } from './api-keys/scopes.js';
 import { EndpointsCard } from './webhooks/EndpointsCard.js';
 import { EventLog } from './webhooks/EventLog.js';
 import { EventsCard } from './webhooks/EventsCard.js';
-import type { WebhookEventInfo } from './webhooks/types.js';
+import type { ResponseOf } from '../../api/operations.js';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  last4: string;
-  created_at: string;
-  scopes: string[];
-}
+type ApiKey = ResponseOf<'listApiKeys'>[number];
 
 /** The full key of a key just created: shown here once, forgotten when dismissed. */
 const NewKey = ({ name, secret, onDismiss }: { name: string; secret: string; onDismiss: () => void }) => {
@@ -54,7 +48,7 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
             class="danger"
             onClick={async () => {
               try {
-                await session.call('DELETE', `/api-keys/${apiKey.id}`);
+                await session.call('deleteApiKey', { params: { id: apiKey.id } });
                 onRevoked();
               } catch (err) {
                 setError(errorText(t, err));
@@ -89,11 +83,8 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
  */
 export const Developers = () => {
   const { session, t } = useDashboard();
-  const [events, reloadEvents] = useLoad(
-    () => session.call<WebhookEventInfo[]>('GET', '/merchant-webhooks/events'),
-    [],
-  );
-  const [keys, reload] = useLoad(() => session.call<ApiKey[]>('GET', '/api-keys'), []);
+  const [events, reloadEvents] = useLoad(() => session.call('listWebhookEventsDashboard'), []);
+  const [keys, reload] = useLoad(() => session.call('listApiKeys'), []);
   const [name, setName] = useState('');
   const [access, setAccess] = useState<Access>({ kind: 'standard' });
   const [created, setCreated] = useState<{ name: string; key: string }>();
@@ -114,9 +105,11 @@ export const Developers = () => {
     setError(undefined);
     try {
       // The standard choice sends no scopes: the API's default set is the one source of it.
-      const key = await session.call<{ name: string; key: string }>('POST', '/api-keys', {
-        name: name.trim(),
-        ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}),
+      const key = await session.call('createApiKey', {
+        body: {
+          name: name.trim(),
+          ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}),
+        },
       });
       setCreated({ name: key.name, key: key.key });
       setName('');

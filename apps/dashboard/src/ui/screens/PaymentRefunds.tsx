@@ -1,3 +1,4 @@
+import type { BodyOf, ResponseOf } from '../../api/operations.js';
 import { useEffect, useState } from 'preact/hooks';
 import { formatAmount, formatDateTime, parseAmountInput } from '../../format.js';
 import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
@@ -8,18 +9,8 @@ import { useIdempotencyKey } from '../idempotency.js';
 import { useLoad } from '../use-load.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 
-export interface RefundListItem {
-  id: string;
-  payment_id: string;
-  amount: string;
-  currency: string;
-  status: string;
-  destination_address: string;
-  blockchain: string;
-  reason: string;
-  tx_hash: string | null;
-  created_at: string;
-}
+type RefundBody = BodyOf<'createRefundDashboard'>;
+export type RefundListItem = ResponseOf<'listRefundsDashboard'>['refunds'][number];
 
 export const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
 const LIVE = new Set(['pending', 'processing']);
@@ -50,10 +41,7 @@ export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailVie
   const [refunds, reload] = useLoad(
     async () =>
       (
-        await session.call<{ refunds: RefundListItem[] }>(
-          'GET',
-          `/refunds?search=${encodeURIComponent(payment.id)}&limit=200`,
-        )
+        await session.call('listRefundsDashboard', { query: { search: payment.id, limit: 200 } })
       ).refunds.filter((r) => r.payment_id === payment.id),
     [payment.id],
   );
@@ -128,7 +116,7 @@ const CancelRefund = ({ id, onDone }: { id: string; onDone: () => void }) => {
         onClick={async () => {
           if (!window.confirm(t('confirmCancelRefund'))) return;
           try {
-            await session.call('POST', `/refunds/${id}/cancel`);
+            await session.call('cancelRefundDashboard', { params: { id } });
           } catch (err) {
             setError(errorText(t, err));
           }
@@ -157,9 +145,9 @@ const RefundForm = ({
 }) => {
   const { session, account, t, lang } = useDashboard();
   const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState<string>('requested_by_customer');
+  const [reason, setReason] = useState<RefundBody['reason']>('requested_by_customer');
   // The refund as it will be sent, shown for confirmation before anything moves.
-  const [pending, setPending] = useState<{ body: Record<string, unknown>; amount: string }>();
+  const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -190,7 +178,7 @@ const RefundForm = ({
     setBusy(true);
     try {
       const { body, amount: exact } = pending;
-      await session.call<{ id: string }>('POST', '/refunds', body, idempotency.keyFor(body));
+      await session.call('createRefundDashboard', { body, idempotencyKey: idempotency.keyFor(body) });
       setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
       setAmount('');
       setNote('');
@@ -226,7 +214,11 @@ const RefundForm = ({
             })}
       </p>
       <label for="refund-reason">{t('reason')}</label>
-      <select id="refund-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)}>
+      <select
+        id="refund-reason"
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value as RefundBody['reason'])}
+      >
         {REASONS.map((r) => (
           <option key={r} value={r}>
             {t(`reason_${r}`)}

@@ -5,6 +5,7 @@ import { useDashboard } from '../context.js';
 import { navigate, type Route } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { PaymentsTable, type PaymentListItem } from './payments-table.js';
+import type { QueryOf } from '../../api/operations.js';
 
 const FILTERS = [
   'status',
@@ -36,12 +37,8 @@ const CSV_COLUMNS = [
   'metadata',
 ] as const;
 
-interface Page {
-  payments: PaymentListItem[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** The URL's filters, as the gateway is asked for them (it checks each one). */
+const paymentsQuery = (filters: Filters) => filters as QueryOf<'listPayments'>;
 
 const queryOf = (filters: Filters): string => {
   const q = new URLSearchParams();
@@ -89,7 +86,7 @@ export const Payments = ({ route }: { route: Route }) => {
     setDraft(applied);
   }, [key]);
   const [page, reload] = useLoad(
-    () => session.call<Page>('GET', `/payments?${queryOf({ ...applied, limit: String(limit) })}`),
+    () => session.call('listPayments', { query: paymentsQuery({ ...applied, limit: String(limit) }) }),
     [key],
   );
 
@@ -117,7 +114,7 @@ export const Payments = ({ route }: { route: Route }) => {
       const rows: PaymentListItem[] = [];
       for (let at = 0; ; at += EXPORT_PAGE) {
         const filters = { ...applied, limit: String(EXPORT_PAGE), offset: String(at) };
-        const next = await session.call<Page>('GET', `/payments?${queryOf(filters)}`);
+        const next = await session.call('listPayments', { query: paymentsQuery(filters) });
         rows.push(...next.payments);
         if (next.payments.length < EXPORT_PAGE || rows.length >= next.total) break;
       }

@@ -1,23 +1,10 @@
+import type { ResponseOf } from '../../api/operations.js';
 import { formatAmount, formatDateTime, shortHex } from '../../format.js';
 import { StatusBadge } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
 
-export interface PaymentListItem {
-  id: string;
-  amount: string;
-  currency: string;
-  status: string;
-  tx_hash: string;
-  from_address: string;
-  to_address: string;
-  source_chain: string;
-  is_cross_chain: boolean;
-  customer_email: string | null;
-  reference: string | null;
-  metadata: Record<string, unknown> | null;
-  created_at: string;
-}
+export type PaymentListItem = ResponseOf<'listPayments'>['payments'][number];
 
 /** Payments as a table on wide screens; each row links to the payment's detail. */
 export const PaymentsTable = ({ payments, caption }: { payments: PaymentListItem[]; caption: string }) => {

@@ -7,18 +7,15 @@ import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
-import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionPage } from './types.js';
+import { BALANCE_TRANSACTION_TYPES } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const FILTERS = ['type', 'currency', 'startDate', 'endDate'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 const PAGE = 25;
 
-const queryOf = (filters: Filters, extra: Record<string, string> = {}): URLSearchParams => {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  return q;
-};
+/** The URL's filters, as the gateway is asked for them (it checks each one). */
+const ledgerQuery = (filters: Filters) => filters as QueryOf<'listBalanceTransactions'>;
 
 /**
  * The wallet's ledger, newest first, filtered by type, currency and dates (kept in the URL), in
@@ -35,9 +32,9 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
   // The form shows what the URL applies, also after the browser's back button changed it.
   useEffect(() => setDraft(applied), [key]);
   const [page, reload] = useLoad(async () => {
-    const q = queryOf(applied, { limit: String(PAGE), offset: String(offset) });
+    const query = { ...ledgerQuery(applied), limit: PAGE, offset };
     const [list, chains] = await Promise.all([
-      session.call<BalanceTransactionPage>('GET', `/balance-transactions?${q}`),
+      session.call('listBalanceTransactions', { query }),
       loadChains(session).catch(() => [] as PublicChain[]),
     ]);
     return { list, chains };
@@ -58,7 +55,9 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
     setDownloading(true);
     setDownloadError(undefined);
     try {
-      const blob = await session.download(`/balance-transactions?${queryOf(applied, { format: 'csv' })}`);
+      const blob = await session.download('listBalanceTransactions', {
+        query: { ...ledgerQuery(applied), format: 'csv' },
+      });
       const day = new Date().toISOString().slice(0, 10);
       saveFile(`balance-transactions-${day}.csv`, 'text/csv;charset=utf-8', blob);
     } catch (err) {

@@ -4,13 +4,7 @@ import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
-import {
-  EXPIRY_CHOICES,
-  METADATA_KEY_MAX,
-  METADATA_MAX_PAIRS,
-  METADATA_VALUE_MAX,
-  type CreatedSession,
-} from './types.js';
+import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
 
 interface Pair {
   key: string;
@@ -67,12 +61,10 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
           ? { metadata: Object.fromEntries(filled.map((p) => [p.key.trim(), p.value])) }
           : {}),
       };
-      const made = await session.call<CreatedSession>(
-        'POST',
-        '/checkout-sessions',
+      const made = await session.call('createCheckoutSessionDashboard', {
         body,
-        idempotency.keyFor(body),
-      );
+        idempotencyKey: idempotency.keyFor(body),
+      });
       rememberSession(made.id, made.url);
       idempotency.done();
       setAmount('');
@@ -117,7 +109,7 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
           <select
             id="session-currency"
             value={currency}
-            onChange={(ev) => setCurrency(ev.currentTarget.value)}
+            onChange={(ev) => setCurrency(ev.currentTarget.value as typeof currency)}
           >
             {currencies.map((c) => (
               <option key={c} value={c}>

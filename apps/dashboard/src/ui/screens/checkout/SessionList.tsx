@@ -4,17 +4,10 @@ import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { ListedSession } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const STATUSES = ['open', 'complete', 'expired'] as const;
 const PAGE = 25;
-
-interface Page {
-  sessions: ListedSession[];
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 /**
  * Every checkout session of the merchant, newest first, by status (kept in the URL), in pages; an
@@ -26,9 +19,8 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
   const offset = Number(route.query.get('offset') ?? 0);
   const key = `${route.query.toString()}#${version}`;
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (status) q.set('status', status);
-    return session.call<Page>('GET', `/checkout-sessions?${q}`);
+    const query = { limit: PAGE, offset, status } as QueryOf<'listCheckoutSessionsDashboard'>;
+    return session.call('listCheckoutSessionsDashboard', { query });
   }, [key]);
   const go = (next: string, at = 0) =>
     navigate('/checkout', { status: next || undefined, offset: at ? String(at) : undefined });

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
 import { Alert } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { ADDRESS, type WithdrawalAddress } from './address-book.js';
+import { ADDRESS } from './address-book.js';
 import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
 
 /** A new address for the book: a label, the address, and the confirmation that it is the merchant. */
@@ -24,9 +24,7 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
     setBusy(true);
     try {
       const body = { label: label.trim(), address: address.trim() };
-      const added = await stepUp.run((code) =>
-        session.callConfirmed<WithdrawalAddress>('POST', '/withdrawal-addresses', body, code),
-      );
+      const added = await stepUp.run((code) => session.call('addWithdrawalAddress', { body, mfaCode: code }));
       setDone(t('addressAdded', { label: added.label, date: formatDateTime(added.usable_from, lang) }));
       setLabel('');
       setAddress('');

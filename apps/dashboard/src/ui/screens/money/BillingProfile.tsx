@@ -30,7 +30,7 @@ const MAX: Record<Field, number> = {
 /** The name, address, VAT number and language printed on invoices; the whole profile is saved at once. */
 export const BillingProfile = () => {
   const { session, t } = useDashboard();
-  const [profile, reload] = useLoad(() => session.call<Profile>('GET', '/billing-profile'), []);
+  const [profile, reload] = useLoad(() => session.call('getBillingProfile'), []);
   return (
     <>
       <h1>{t('navMoney')}</h1>
@@ -58,15 +58,17 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
     if (!/^[A-Za-z]{2}$/.test(values.country.trim())) return setError(t('countryInvalid'));
     setBusy(true);
     try {
-      const saved = await session.call<Profile>('PUT', '/billing-profile', {
-        legal_name: values.legal_name.trim(),
-        address_line1: values.address_line1.trim(),
-        address_line2: values.address_line2.trim() || null,
-        postal_code: values.postal_code.trim(),
-        city: values.city.trim(),
-        country: values.country.trim().toUpperCase(),
-        vat_number: values.vat_number.trim() || null,
-        language,
+      const saved = await session.call('updateBillingProfile', {
+        body: {
+          legal_name: values.legal_name.trim(),
+          address_line1: values.address_line1.trim(),
+          address_line2: values.address_line2.trim() || null,
+          postal_code: values.postal_code.trim(),
+          city: values.city.trim(),
+          country: values.country.trim().toUpperCase(),
+          vat_number: values.vat_number.trim() || null,
+          language,
+        },
       });
       // As stored: the country upper-cased, the VAT number without spaces and dots.
       setValues(valuesOf(saved));
@@ -107,7 +109,11 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
       ))}
       <div class="field">
         <label for="b-language">{t('invoiceLanguage')}</label>
-        <select id="b-language" value={language} onChange={(e) => setLanguage(e.currentTarget.value)}>
+        <select
+          id="b-language"
+          value={language}
+          onChange={(e) => setLanguage(e.currentTarget.value as typeof language)}
+        >
           {INVOICE_LANGUAGES.map((l) => (
             <option key={l} value={l}>
               {t(`invoiceLanguage_${l}`)}

@@ -31,7 +31,7 @@ export const InvoiceItem = ({
   const pdf = async (mode: 'view' | 'download') => {
     setError(undefined);
     try {
-      const blob = await session.download(`/invoices/${encodeURIComponent(inv.id)}/pdf?mode=${mode}`);
+      const blob = await session.download('getInvoicePdf', { params: { id: inv.id }, query: { mode } });
       if (mode === 'download') return saveFile(`${inv.invoice_number}.pdf`, 'application/pdf', blob);
       setPdfUrl(URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })));
     } catch (err) {
@@ -145,8 +145,9 @@ const RectifyForm = ({
         setBusy(true);
         setError(undefined);
         try {
-          await session.call('POST', `/invoices/${encodeURIComponent(invoice.id)}/rectify`, {
-            reason: reason.trim(),
+          await session.call('rectifyInvoice', {
+            params: { id: invoice.id },
+            body: { reason: reason.trim() },
           });
           onDone();
         } catch (err) {

@@ -5,7 +5,7 @@ import { navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { InvoiceItem } from './InvoiceItem.js';
 import { MoneyNav } from './MoneyNav.js';
-import type { Invoice } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 /** Invoices by year and status (kept in the URL), newest first; each viewed, downloaded or rectified. */
 export const Invoices = ({ route }: { route: Route }) => {
@@ -17,10 +17,8 @@ export const Invoices = ({ route }: { route: Route }) => {
   const [draft, setDraft] = useState({ year, status });
   useEffect(() => setDraft({ year, status }), [year, status]);
   const [list, reload] = useLoad(() => {
-    const q = new URLSearchParams();
-    if (year) q.set('year', year);
-    if (status) q.set('status', status);
-    return session.call<Invoice[]>('GET', `/invoices${q.size ? `?${q}` : ''}`);
+    const query = { year, status } as QueryOf<'listInvoices'>;
+    return session.call('listInvoices', { query });
   }, [year, status]);
   const thisYear = new Date().getFullYear();
   const years = Array.from({ length: 6 }, (_, i) => String(thisYear - i));

@@ -12,10 +12,7 @@ import { stepUpErrorText, useMfaStatus, useStepUp, type MfaStatus } from './Step
 /** The withdrawal address book: where withdrawals may go, each new address after its hold. */
 export const WithdrawalAddresses = () => {
   const { session, t } = useDashboard();
-  const [book, reload] = useLoad(
-    () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
-    [],
-  );
+  const [book, reload] = useLoad(() => session.call('listWithdrawalAddresses'), []);
   const mfa = useMfaStatus();
   return (
     <>
@@ -74,7 +71,7 @@ const AddressRow = ({
     setError(undefined);
     try {
       await stepUp.run((code) =>
-        session.callConfirmed('DELETE', `/withdrawal-addresses/${entry.id}`, undefined, code),
+        session.call('removeWithdrawalAddress', { params: { id: entry.id }, mfaCode: code }),
       );
       onChanged();
     } catch (err) {

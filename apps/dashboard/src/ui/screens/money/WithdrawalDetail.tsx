@@ -7,7 +7,6 @@ import type { PublicChain } from '../../explorer.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { Withdrawal } from './types.js';
 
 const LIVE = new Set(['requested', 'processing']);
 
@@ -16,7 +15,7 @@ export const WithdrawalDetail = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
   const [loaded, reload] = useLoad(async () => {
     const [w, chains] = await Promise.all([
-      session.call<Withdrawal>('GET', `/withdrawals/${encodeURIComponent(id)}`),
+      session.call('getWithdrawal', { params: { id } }),
       loadChains(session).catch(() => [] as PublicChain[]),
     ]);
     return { ...w, chainId: chainIdOf(chains, w.blockchain) };

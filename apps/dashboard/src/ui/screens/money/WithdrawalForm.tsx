@@ -7,15 +7,10 @@ import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
-import type { Withdrawal } from './types.js';
-
-interface Balance {
-  blockchain: string;
-  balances: Array<{ token: string; amount: string }>;
-}
+import type { BodyOf } from '../../../api/operations.js';
 
 interface Pending {
-  body: { currency: string; destination_address: string; amount?: string };
+  body: BodyOf<'createWithdrawal'>;
   destination: WithdrawalAddress;
 }
 
@@ -26,11 +21,8 @@ interface Pending {
  */
 export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const { session, account, t, lang } = useDashboard();
-  const [balance] = useLoad(() => session.call<Balance>('GET', '/wallets/balance'), []);
-  const [book] = useLoad(
-    () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
-    [],
-  );
+  const [balance] = useLoad(() => session.call('getWalletBalanceDashboard'), []);
+  const [book] = useLoad(() => session.call('listWithdrawalAddresses'), []);
   const approved = book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [];
   const [currency, setCurrency] = useState(account.merchant.accepted_currencies[0] ?? 'USDC');
   const [amount, setAmount] = useState('');
@@ -59,12 +51,10 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
     if (!pending) return;
     setBusy(true);
     try {
-      const made = await session.call<Withdrawal>(
-        'POST',
-        '/withdrawals',
-        pending.body,
-        idempotency.keyFor(pending.body),
-      );
+      const made = await session.call('createWithdrawal', {
+        body: pending.body,
+        idempotencyKey: idempotency.keyFor(pending.body),
+      });
       idempotency.done();
       onCreated();
       navigate(`/money/withdrawals/${made.id}`);
@@ -87,7 +77,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
             id="w-currency"
             value={currency}
             disabled={!!pending}
-            onChange={(ev) => setCurrency(ev.currentTarget.value)}
+            onChange={(ev) => setCurrency(ev.currentTarget.value as typeof currency)}
           >
             {account.merchant.accepted_currencies.map((c) => (
               <option key={c} value={c}>

@@ -5,7 +5,6 @@ import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { MoneyNav } from './MoneyNav.js';
-import type { WithdrawalPage } from './types.js';
 import { WithdrawalForm } from './WithdrawalForm.js';
 
 const PAGE = 20;
@@ -15,7 +14,7 @@ export const Withdrawals = () => {
   const { session, t, lang } = useDashboard();
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(
-    () => session.call<WithdrawalPage>('GET', `/withdrawals?limit=${PAGE}&offset=${offset}`),
+    () => session.call('listWithdrawals', { query: { limit: PAGE, offset } }),
     [offset],
   );
 

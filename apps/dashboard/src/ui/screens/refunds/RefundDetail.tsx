@@ -7,23 +7,6 @@ import { useDashboard } from '../../context.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { RefundListItem } from '../PaymentRefunds.js';
-
-interface RefundDetailView extends RefundListItem {
-  note?: string;
-  failure_reason: string | null;
-  completed_at: string | null;
-  waiting_for_funds: boolean;
-  payment: {
-    id: string;
-    amount: string;
-    currency: string;
-    status: string;
-    tx_hash: string;
-    from_address: string;
-    created_at: string;
-  };
-}
 
 const LIVE = new Set(['pending', 'processing']);
 
@@ -32,7 +15,7 @@ export const RefundDetail = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
   const [refund, reload] = useLoad(async () => {
     const [data, chains] = await Promise.all([
-      session.call<RefundDetailView>('GET', `/refunds/${encodeURIComponent(id)}`),
+      session.call('getRefundDashboard', { params: { id } }),
       loadChains(session).catch(() => [] as PublicChain[]),
     ]);
     return { ...data, chainId: chainIdOf(chains, data.blockchain) };
@@ -131,7 +114,7 @@ const CancelPending = ({ id, onDone }: { id: string; onDone: () => void }) => {
             class="danger"
             onClick={async () => {
               try {
-                await session.call('POST', `/refunds/${encodeURIComponent(id)}/cancel`);
+                await session.call('cancelRefundDashboard', { params: { id } });
                 setConfirming(false);
               } catch (err) {
                 setError(errorText(t, err));

@@ -4,17 +4,10 @@ import { LoadView, Pager, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { RefundListItem } from '../PaymentRefunds.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 const PAGE = 25;
-
-interface Page {
-  refunds: RefundListItem[];
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 /** Every refund, newest first, filtered by status, currency and search (kept in the URL), in pages. */
 export const Refunds = ({ route }: { route: Route }) => {
@@ -29,9 +22,8 @@ export const Refunds = ({ route }: { route: Route }) => {
   const key = route.query.toString();
   useEffect(() => setDraft(applied), [key]);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    for (const [k, v] of Object.entries(applied)) if (v) q.set(k, v);
-    return session.call<Page>('GET', `/refunds?${q}`);
+    const query = { ...applied, limit: PAGE, offset } as QueryOf<'listRefundsDashboard'>;
+    return session.call('listRefundsDashboard', { query });
   }, [key]);
   const go = (filters: Record<string, string>, at = 0) =>
     navigate('/refunds', { ...filters, offset: at ? String(at) : undefined });

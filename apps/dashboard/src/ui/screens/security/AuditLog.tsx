@@ -5,6 +5,7 @@ import type { Messages } from '../../../i18n.js';
 import { LoadView, Pager } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 /** The actions the audit log records, in the filter's order; the compiler checks none is missing. */
 export const AUDIT_ACTIONS = [
@@ -39,16 +40,6 @@ const everyActionListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyActionListed;
 const PAGE = 25;
 
-interface Entry {
-  id: string;
-  action: string;
-  occurred_at: string;
-  actor: 'user' | 'api_key' | 'system';
-  ip: string | null;
-  user_agent: string | null;
-  details: Record<string, string | number | boolean | null>;
-}
-
 const actionKey = (action: string) => `audit_${action.replace('.', '_')}` as keyof Messages;
 
 /** Sign-ins, key and secret changes, refunds and withdrawals, newest first, by action, in pages. */
@@ -57,9 +48,8 @@ export const AuditLog = ({ round }: { round: number }) => {
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (action) q.set('action', action);
-    return session.call<{ entries: Entry[]; total: number; offset: number }>('GET', `/audit-log?${q}`);
+    const query = { limit: PAGE, offset, action: action || undefined } as QueryOf<'listAuditLog'>;
+    return session.call('listAuditLog', { query });
   }, [action, offset, round]);
 
   return (

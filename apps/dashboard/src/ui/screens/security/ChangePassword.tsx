@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { TokenPair } from '../../../api/session.js';
 import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
 
@@ -25,9 +24,8 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
     if (next !== repeat) return setError(t('passwordsDiffer'));
     setBusy(true);
     try {
-      const pair = await session.call<TokenPair>('POST', '/auth/password', {
-        current_password: current,
-        new_password: next,
+      const pair = await session.call('changePassword', {
+        body: { current_password: current, new_password: next },
       });
       session.replaceTokens(pair);
       setCurrent('');

@@ -6,16 +6,10 @@ import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
 import { RecoveryCodes } from './RecoveryCodes.js';
 
-interface MfaStatus {
-  totp_enabled: boolean;
-  enabled_at: string | null;
-  recovery_codes_left: number;
-}
-
 /** Two-factor sign-in: enrol an authenticator app with a QR code, new recovery codes, turn it off. */
 export const TwoFactor = ({ onChanged }: { onChanged: () => void }) => {
   const { session, t, lang } = useDashboard();
-  const [status, reloadStatus] = useLoad(() => session.call<MfaStatus>('GET', '/auth/mfa'), []);
+  const [status, reloadStatus] = useLoad(() => session.call('getMfaStatus'), []);
   const reload = () => {
     reloadStatus();
     onChanged();
@@ -81,7 +75,7 @@ const Enrol = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) => {
             setBusy(true);
             setError(undefined);
             try {
-              setSetup(await session.call('POST', '/auth/mfa/totp/setup'));
+              setSetup(await session.call('setupTotp'));
             } catch (err) {
               setError(errorText(t, err));
             } finally {
@@ -105,9 +99,7 @@ const Enrol = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) => {
         setBusy(true);
         setError(undefined);
         try {
-          const r = await session.call<{ recovery_codes: string[] }>('POST', '/auth/mfa/totp/enable', {
-            code: code.trim(),
-          });
+          const r = await session.call('enableTotp', { body: { code: code.trim() } });
           onEnabled(r.recovery_codes);
         } catch (err) {
           setError(errorText(t, err));
@@ -154,9 +146,7 @@ const NewCodes = ({ onCodes }: { onCodes: (codes: string[]) => void }) => {
         if (!/^\d{6}$/.test(code.trim())) return setError(t('sixDigits'));
         setError(undefined);
         try {
-          const r = await session.call<{ recovery_codes: string[] }>('POST', '/auth/mfa/recovery-codes', {
-            code: code.trim(),
-          });
+          const r = await session.call('regenerateRecoveryCodes', { body: { code: code.trim() } });
           setCode('');
           onCodes(r.recovery_codes);
         } catch (err) {
@@ -199,7 +189,7 @@ const TurnOff = ({ onDone }: { onDone: () => void }) => {
         if (!password || !code.trim()) return setError(t('passwordAndCode'));
         setError(undefined);
         try {
-          await session.call('POST', '/auth/mfa/totp/disable', { password, code: code.trim() });
+          await session.call('disableTotp', { body: { password, code: code.trim() } });
           onDone();
         } catch (err) {
           setError(errorText(t, err));

@@ -5,8 +5,10 @@ import { Alert, errorText } from '../../common.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { CheckEmail } from './CheckEmail.js';
+import type { Currency } from '@stablepay/contracts';
+import type { BodyOf } from '../../../api/operations.js';
 
-const CURRENCIES = ['USDC', 'EURC'];
+const CURRENCIES: Currency[] = ['USDC', 'EURC'];
 
 /**
  * Creates the user and its merchant, then asks to follow the e-mailed link. It does not sign in: the
@@ -15,14 +17,11 @@ const CURRENCIES = ['USDC', 'EURC'];
  */
 export const Register = ({ session, t }: { session: Session; t: Translate }) => {
   const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
-  const [currencies, setCurrencies] = useState<string[]>(CURRENCIES);
+  const [currencies, setCurrencies] = useState<Currency[]>(CURRENCIES);
   const [busy, setBusy] = useState(false);
   // The chains this deployment serves: a merchant elsewhere would never get a wallet.
   const [chains] = useLoad(
-    async () =>
-      (await session.send<{ chains: Array<{ name: string }> }>('GET', '/chains')).data.chains.map(
-        (c) => c.name,
-      ),
+    async () => (await session.open('getPublicChains')).data.chains.map((c) => c.name),
     [],
   );
   const chainNames = chains.state === 'ready' ? chains.data : [form.blockchain];
@@ -40,8 +39,14 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     setBusy(true);
     setError(undefined);
     try {
-      const { data } = await session.send<{ email: string }>('POST', '/auth/register', {
-        body: { ...form, email: form.email.trim(), acceptedCurrencies: currencies },
+      const { data } = await session.open('register', {
+        body: {
+          ...form,
+          email: form.email.trim(),
+          // The select offers only the chains GET /chains lists.
+          blockchain: form.blockchain as BodyOf<'register'>['blockchain'],
+          acceptedCurrencies: currencies,
+        },
       });
       setRegistered(data.email);
     } catch (err) {

@@ -4,7 +4,7 @@ import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
 import { ReplayForm } from './ReplayForm.js';
-import { endpointPath, type WebhookDelivery, type WebhookEndpoint } from './types.js';
+import type { WebhookDelivery, WebhookEndpoint } from './types.js';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 
@@ -26,10 +26,10 @@ export const Deliveries = ({
   const [logs, reload] = useLoad(
     async () =>
       (
-        await session.call<{ logs: WebhookDelivery[] }>(
-          'GET',
-          endpointPath(endpoint.id, `/logs?limit=${limit}`),
-        )
+        await session.call('getWebhookLogsDashboard', {
+          params: { id: endpoint.id },
+          query: { limit },
+        })
       ).logs,
     [endpoint.id, limit, round],
   );
@@ -142,10 +142,9 @@ const DeliveryItem = ({
               setBusy(true);
               setError(undefined);
               try {
-                await session.call(
-                  'POST',
-                  endpointPath(endpointId, `/deliveries/${encodeURIComponent(d.id)}/redeliver`),
-                );
+                await session.call('redeliverWebhookDashboard', {
+                  params: { id: endpointId, deliveryId: d.id },
+                });
                 onQueued();
               } catch (err) {
                 setError(errorText(t, err));

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { EventChoice } from './EventChoice.js';
-import { DESCRIPTION_MAX, endpointPath, type WebhookEndpoint, type WebhookEventInfo } from './types.js';
+import { DESCRIPTION_MAX, type WebhookEndpoint, type WebhookEventInfo } from './types.js';
+import type { BodyOf } from '../../../api/operations.js';
 
 /** The endpoint's URL, description and events; only what changed is sent. */
 export const EditEndpoint = ({
@@ -28,7 +29,7 @@ export const EditEndpoint = ({
     setDone(false);
     if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError(t('webhookUrlInvalid'));
     if (chosen.length === 0) return setError(t('webhookEventsRequired'));
-    const changes: Record<string, unknown> = {};
+    const changes: BodyOf<'updateWebhookDashboard'> = {};
     if (url.trim() !== endpoint.url) changes.url = url.trim();
     if ((description.trim() || null) !== endpoint.description)
       changes.description = description.trim() || null;
@@ -36,7 +37,7 @@ export const EditEndpoint = ({
     if (Object.keys(changes).length === 0) return setDone(true);
     setBusy(true);
     try {
-      await session.call('PUT', endpointPath(endpoint.id), changes);
+      await session.call('updateWebhookDashboard', { params: { id: endpoint.id }, body: changes });
       setDone(true);
       onSaved();
     } catch (err) {

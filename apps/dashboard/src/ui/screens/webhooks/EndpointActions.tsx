@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { NewSecret } from './NewSecret.js';
-import { endpointPath, type WebhookEndpoint, type WebhookTestResult } from './types.js';
+import type { WebhookEndpoint, WebhookTestResult } from './types.js';
 
 /** Sending a test event and replacing the signing secret. */
 export const EndpointActions = ({ endpoint, onSent }: { endpoint: WebhookEndpoint; onSent: () => void }) => {
@@ -19,7 +19,7 @@ export const EndpointActions = ({ endpoint, onSent }: { endpoint: WebhookEndpoin
     setResult(undefined);
     setTestError(undefined);
     try {
-      setResult(await session.call<WebhookTestResult>('POST', endpointPath(endpoint.id, '/test')));
+      setResult(await session.call('testWebhookDashboard', { params: { id: endpoint.id } }));
       onSent();
     } catch (err) {
       setTestError(errorText(t, err));
@@ -31,10 +31,7 @@ export const EndpointActions = ({ endpoint, onSent }: { endpoint: WebhookEndpoin
   const regenerate = async () => {
     setSecretError(undefined);
     try {
-      const made = await session.call<{ secret: string }>(
-        'POST',
-        endpointPath(endpoint.id, '/regenerate-secret'),
-      );
+      const made = await session.call('regenerateWebhookSecretDashboard', { params: { id: endpoint.id } });
       setSecret(made.secret);
       setConfirming(false);
     } catch (err) {

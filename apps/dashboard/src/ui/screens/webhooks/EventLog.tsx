@@ -6,32 +6,11 @@ import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import type { Loaded } from '../../use-load.js';
 import type { WebhookEventInfo } from './types.js';
+import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 
 const PAGE = 20;
 
-interface EventDelivery {
-  delivery_id: string;
-  endpoint_id: string;
-  endpoint_url: string;
-  trigger: 'event' | 'redeliver' | 'replay';
-  status: string;
-  attempts: number;
-}
-
-interface MerchantEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-  deliveries: EventDelivery[];
-}
-
-interface Page {
-  events: MerchantEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+type MerchantEvent = ResponseOf<'listMerchantEventsDashboard'>['events'][number];
 
 /** What the event was about, in a few words: its amount, when the data has one. */
 const amountOf = (e: MerchantEvent, lang: string): string => {
@@ -115,9 +94,8 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
   const [type, setType] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (type) q.set('type', type);
-    return session.call<Page>('GET', `/events?${q}`);
+    const query = { limit: PAGE, offset, type: type || undefined } as QueryOf<'listMerchantEventsDashboard'>;
+    return session.call('listMerchantEventsDashboard', { query });
   }, [type, offset]);
   return (
     <section class="card" aria-labelledby="event-log-title">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { endpointPath, type WebhookEndpoint } from './types.js';
+import type { WebhookEndpoint } from './types.js';
 
 const MAX_DAYS = 30;
 
@@ -29,8 +29,9 @@ export const ReplayForm = ({ endpoint, onQueued }: { endpoint: WebhookEndpoint; 
     }
     setBusy(true);
     try {
-      const r = await session.call<{ queued: number }>('POST', endpointPath(endpoint.id, '/replay'), {
-        since: at.toISOString(),
+      const r = await session.call('replayWebhooksDashboard', {
+        params: { id: endpoint.id },
+        body: { since: at.toISOString() },
       });
       setDone(t('replayQueued', { count: r.queued }));
       onQueued();
