@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
-import { Alert, LoadView, Pager, errorText } from '../../common.js';
+import { Alert, LoadView, errorText } from '../../common.js';
 import { loadChains } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedRows } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
-import { BALANCE_TRANSACTION_TYPES } from './types.js';
+import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
 import type { QueryOf } from '../../../api/operations.js';
 
 const FILTERS = ['type', 'currency', 'startDate', 'endDate'] as const;
@@ -47,8 +48,12 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
     value: draft[name] ?? '',
     onInput: (e: Event) =>
       setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
-    onChange: (e: Event) =>
-      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
+  });
+  const choice = (name: keyof Filters) => ({
+    id: `bt-${name}`,
+    name,
+    value: draft[name] ?? '',
+    onChoose: (value: string) => setDraft({ ...draft, [name]: value || undefined }),
   });
 
   const downloadCsv = async () => {
@@ -71,76 +76,52 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
     <>
       <h1>{t('btTitle')}</h1>
       <p class="muted">{t('btIntro')}</p>
-      <form
-        class="card filters"
-        aria-label={t('filters')}
-        onSubmit={(e) => {
-          e.preventDefault();
-          go(draft);
-        }}
-      >
-        <div class="filter-grid">
-          <div class="field">
-            <label for="bt-type">{t('btType')}</label>
-            <select {...field('type')}>
-              <option value="">{t('any')}</option>
-              {BALANCE_TRANSACTION_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`bt_${type}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="bt-currency">{t('currency')}</label>
-            <select {...field('currency')}>
-              <option value="">{t('any')}</option>
-              <option value="USDC">USDC</option>
-              <option value="EURC">EURC</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="bt-startDate">{t('fromDate')}</label>
-            <input {...field('startDate')} type="date" />
-          </div>
-          <div class="field">
-            <label for="bt-endDate">{t('toDate')}</label>
-            <input {...field('endDate')} type="date" />
-          </div>
-        </div>
-        <div class="actions">
-          <button type="submit">{t('applyFilters')}</button>
-          <button type="button" class="secondary" onClick={() => go({})}>
-            {t('clearFilters')}
-          </button>
+      <FilterForm
+        t={t}
+        onApply={() => go(draft)}
+        onClear={() => go({})}
+        actions={
           <button type="button" class="secondary" onClick={() => void downloadCsv()} disabled={downloading}>
             {downloading ? t('downloading') : t('downloadCsv')}
           </button>
+        }
+        after={downloadError && <Alert>{downloadError}</Alert>}
+      >
+        <ChoiceField
+          t={t}
+          {...choice('type')}
+          label={t('btType')}
+          options={BALANCE_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(TYPE_LABELS[type]) }))}
+        />
+        <ChoiceField t={t} {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
+        <div class="field">
+          <label for="bt-startDate">{t('fromDate')}</label>
+          <input {...field('startDate')} type="date" />
         </div>
-        {downloadError && <Alert>{downloadError}</Alert>}
-      </form>
+        <div class="field">
+          <label for="bt-endDate">{t('toDate')}</label>
+          <input {...field('endDate')} type="date" />
+        </div>
+      </FilterForm>
       <section class="card" aria-labelledby="bt-results">
         <h2 id="bt-results">{t('results')}</h2>
         <LoadView loaded={page} t={t} reload={reload}>
-          {({ list, chains }) =>
-            list.balance_transactions.length === 0 ? (
-              <p class="muted" data-total={0}>
-                {t('btNone')}
-              </p>
-            ) : (
-              <>
-                <BalanceTable rows={list.balance_transactions} chains={chains} />
-                <Pager
-                  t={t}
-                  offset={list.offset}
-                  shown={list.balance_transactions.length}
-                  total={list.total}
-                  pageSize={PAGE}
-                  onOffset={(o) => go(applied, o)}
-                />
-              </>
-            )
-          }
+          {({ list, chains }) => (
+            <PagedRows
+              t={t}
+              page={list}
+              shown={list.balance_transactions.length}
+              pageSize={PAGE}
+              onOffset={(o) => go(applied, o)}
+              empty={
+                <p class="muted" data-total={0}>
+                  {t('btNone')}
+                </p>
+              }
+            >
+              <BalanceTable rows={list.balance_transactions} chains={chains} />
+            </PagedRows>
+          )}
         </LoadView>
       </section>
     </>

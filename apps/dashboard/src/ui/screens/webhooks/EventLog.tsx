@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, Pager, StatusBadge } from '../../common.js';
+import { LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
+import { ChoiceField, PagedRows } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { Loaded } from '../../use-load.js';
 import type { WebhookEventInfo } from './types.js';
@@ -106,47 +107,35 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
         </button>
       </div>
       <p class="muted">{t('eventLogIntro')}</p>
-      <div class="field inline-field">
-        <label for="event-type">{t('eventType')}</label>
-        <select
-          id="event-type"
-          value={type}
-          onChange={(e) => {
-            setType(e.currentTarget.value);
-            setOffset(0);
-          }}
-        >
-          <option value="">{t('any')}</option>
-          {types.state === 'ready' &&
-            types.data.map((e) => (
-              <option key={e.name} value={e.name}>
-                {e.name}
-              </option>
-            ))}
-        </select>
-      </div>
+      <ChoiceField
+        t={t}
+        id="event-type"
+        label={t('eventType')}
+        value={type}
+        options={types.state === 'ready' ? types.data.map((e) => ({ value: e.name, label: e.name })) : []}
+        onChoose={(next) => {
+          setType(next);
+          setOffset(0);
+        }}
+        inline
+      />
       <LoadView loaded={page} t={t} reload={reload}>
-        {(p) =>
-          p.events.length === 0 ? (
-            <p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>
-          ) : (
-            <>
-              <ul class="deliveries" data-event-total={p.total}>
-                {p.events.map((e) => (
-                  <EventRow key={e.id} e={e} />
-                ))}
-              </ul>
-              <Pager
-                t={t}
-                offset={p.offset}
-                shown={p.events.length}
-                total={p.total}
-                pageSize={PAGE}
-                onOffset={(o) => setOffset(o)}
-              />
-            </>
-          )
-        }
+        {(p) => (
+          <PagedRows
+            t={t}
+            page={p}
+            shown={p.events.length}
+            pageSize={PAGE}
+            onOffset={setOffset}
+            empty={<p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>}
+          >
+            <ul class="deliveries" data-event-total={p.total}>
+              {p.events.map((e) => (
+                <EventRow key={e.id} e={e} />
+              ))}
+            </ul>
+          </PagedRows>
+        )}
       </LoadView>
     </section>
   );

@@ -1,0 +1,187 @@
+import type { ComponentChildren } from 'preact';
+import type { Translate } from '../i18n.js';
+import { Pager } from './common.js';
+
+/** A row's or cell's further attributes: a class, and data the tests find it by. */
+type Attributes = { class?: string } & { [data: `data-${string}`]: string | number | undefined };
+
+/** One column of a list table: its heading (also each cell's label on narrow screens) and its cell. */
+export interface Column<Row> {
+  label: string;
+  /** a figure: right-aligned, heading and cells */
+  num?: boolean;
+  cell: (row: Row) => ComponentChildren;
+  /** further attributes of the cell (a class, data for the tests) */
+  cellProps?: (row: Row) => Attributes;
+}
+
+/**
+ * Rows as a table on wide screens and as labelled cards on narrow ones (styles.css reads each
+ * cell's `data-label`).
+ */
+export const DataTable = <Row,>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  total,
+  tableClass = 'list',
+}: {
+  caption: string;
+  columns: ReadonlyArray<Column<Row>>;
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  rowProps?: (row: Row) => Attributes;
+  total?: number;
+  tableClass?: string;
+}) => (
+  <div class="table-wrap">
+    <table class={tableClass} data-total={total}>
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c.label} scope="col" class={c.num ? 'num' : undefined}>
+              {c.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)} {...rowProps?.(row)}>
+            {columns.map((c) => (
+              <td
+                key={c.label}
+                data-label={c.label}
+                class={c.num ? 'num' : undefined}
+                {...c.cellProps?.(row)}
+              >
+                {c.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
+
+/**
+ * One page of a list: a line saying there is nothing (`empty`), or the rows (`children`) with the
+ * pager under them. `pagedOnly` leaves the pager out while everything fits on one page.
+ */
+export const PagedRows = ({
+  t,
+  page,
+  shown,
+  pageSize,
+  onOffset,
+  empty,
+  pagedOnly = false,
+  children,
+}: {
+  t: Translate;
+  page: { offset: number; total: number };
+  shown: number;
+  pageSize: number;
+  onOffset: (offset: number) => void;
+  empty: ComponentChildren;
+  pagedOnly?: boolean;
+  children: ComponentChildren;
+}) => {
+  if (shown === 0) return <>{empty}</>;
+  return (
+    <>
+      {children}
+      {(!pagedOnly || page.total > pageSize) && (
+        <Pager
+          t={t}
+          offset={page.offset}
+          shown={shown}
+          total={page.total}
+          pageSize={pageSize}
+          onOffset={onOffset}
+        />
+      )}
+    </>
+  );
+};
+
+/** A choice among `options`, or any (the empty value): a list's filter. */
+export const ChoiceField = ({
+  t,
+  id,
+  label,
+  value,
+  options,
+  onChoose,
+  inline = false,
+  name,
+}: {
+  t: Translate;
+  id: string;
+  label: string;
+  value: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  onChoose: (value: string) => void;
+  inline?: boolean;
+  name?: string;
+}) => (
+  <div class={inline ? 'field inline-field' : 'field'}>
+    <label for={id}>{label}</label>
+    <select id={id} name={name} value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
+      <option value="">{t('any')}</option>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  </div>
+);
+
+export const CURRENCY_OPTIONS = [
+  { value: 'USDC', label: 'USDC' },
+  { value: 'EURC', label: 'EURC' },
+] as const;
+
+/**
+ * The filters of a list screen: the fields in a grid, then apply, clear and any further action
+ * (`actions`, an export), and what went wrong with it (`after`).
+ */
+export const FilterForm = ({
+  t,
+  onApply,
+  onClear,
+  actions,
+  after,
+  children,
+}: {
+  t: Translate;
+  onApply: () => void;
+  onClear: () => void;
+  actions?: ComponentChildren;
+  after?: ComponentChildren;
+  children: ComponentChildren;
+}) => (
+  <form
+    class="card filters"
+    aria-label={t('filters')}
+    onSubmit={(e) => {
+      e.preventDefault();
+      onApply();
+    }}
+  >
+    <div class="filter-grid">{children}</div>
+    <div class="actions">
+      <button type="submit">{t('applyFilters')}</button>
+      <button type="button" class="secondary" onClick={onClear}>
+        {t('clearFilters')}
+      </button>
+      {actions}
+    </div>
+    {after}
+  </form>
+);
