@@ -1,25 +1,17 @@
-import type { BodyOf, ResponseOf } from '../../api/operations.js';
+import type { ResponseOf } from '../../api/operations.js';
 import { useEffect, useState } from 'preact/hooks';
-import { formatAmount, formatDateTime, parseAmountInput } from '../../format.js';
+import { formatAmount, formatDateTime } from '../../format.js';
 import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
-import { ConfirmMoney } from '../ConfirmMoney.js';
 import { useDashboard } from '../context.js';
 import { OnChain } from '../OnChain.js';
-import { useIdempotencyKey } from '../idempotency.js';
 import { useLoad } from '../use-load.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
+import { decimal, units } from './refund-amounts.js';
+import { RefundForm } from './refund-form.js';
 
-type RefundBody = BodyOf<'createRefundDashboard'>;
 export type RefundListItem = ResponseOf<'listRefundsDashboard'>['refunds'][number];
 
-export const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
 const LIVE = new Set(['pending', 'processing']);
-const UNIT = 1_000_000n;
-const units = (amount: string): bigint => {
-  const [whole = '0', frac = ''] = amount.split('.');
-  return BigInt(whole) * UNIT + BigInt(frac.padEnd(6, '0').slice(0, 6) || '0');
-};
-const decimal = (u: bigint): string => `${u / UNIT}.${(u % UNIT).toString().padStart(6, '0')}`;
 
 /**
  * Whether money of the payment sits in the merchant wallet and can go back: a completed payment,
@@ -127,139 +119,5 @@ const CancelRefund = ({ id, onDone }: { id: string; onDone: () => void }) => {
       </button>
       {error && <Alert>{error}</Alert>}
     </>
-  );
-};
-
-const RefundForm = ({
-  payment,
-  refundable,
-  suggested,
-  onCreated,
-}: {
-  payment: PaymentDetailView;
-  /** the most that can still be refunded */
-  refundable: string;
-  /** what an empty amount refunds: the payment's amount, capped by `refundable` */
-  suggested: string;
-  onCreated: () => void;
-}) => {
-  const { session, account, t, lang } = useDashboard();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState<RefundBody['reason']>('requested_by_customer');
-  // The refund as it will be sent, shown for confirmation before anything moves.
-  const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
-  // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
-  const idempotency = useIdempotencyKey();
-
-  const review = (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setDone(undefined);
-    const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
-    if (!exact || units(exact) <= 0n || units(exact) > units(refundable)) {
-      setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
-      return;
-    }
-    const body = {
-      paymentId: payment.id,
-      ...(amount.trim() === '' ? {} : { amount: exact }),
-      reason,
-      ...(note.trim() ? { note: note.trim() } : {}),
-    };
-    setPending({ body, amount: exact });
-  };
-
-  const send = async () => {
-    if (!pending) return;
-    setBusy(true);
-    try {
-      const { body, amount: exact } = pending;
-      await session.call('createRefundDashboard', { body, idempotencyKey: idempotency.keyFor(body) });
-      setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
-      setAmount('');
-      setNote('');
-      idempotency.done();
-      onCreated();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setPending(undefined);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form class="form refund-form" onSubmit={review} noValidate aria-labelledby="refund-form-title">
-      <h3 id="refund-form-title">{t('refundPayment')}</h3>
-      <label for="refund-amount">{t('refundAmount', { currency: payment.currency })}</label>
-      <input
-        id="refund-amount"
-        inputMode="decimal"
-        value={amount}
-        placeholder={formatAmount(suggested, lang)}
-        onInput={(e) => setAmount(e.currentTarget.value)}
-        aria-describedby="refund-amount-hint"
-      />
-      <p id="refund-amount-hint" class="hint">
-        {suggested === refundable
-          ? t('refundAmountHint', { max: formatAmount(refundable, lang), currency: payment.currency })
-          : t('refundAmountHintCapped', {
-              suggested: formatAmount(suggested, lang),
-              max: formatAmount(refundable, lang),
-              currency: payment.currency,
-            })}
-      </p>
-      <label for="refund-reason">{t('reason')}</label>
-      <select
-        id="refund-reason"
-        value={reason}
-        onChange={(e) => setReason(e.currentTarget.value as RefundBody['reason'])}
-      >
-        {REASONS.map((r) => (
-          <option key={r} value={r}>
-            {t(`reason_${r}`)}
-          </option>
-        ))}
-      </select>
-      <label for="refund-note">{t('note')}</label>
-      <textarea
-        id="refund-note"
-        maxLength={500}
-        rows={2}
-        value={note}
-        onInput={(e) => setNote(e.currentTarget.value)}
-      />
-      {error && <Alert>{error}</Alert>}
-      {done && <Alert kind="ok">{done}</Alert>}
-      {pending ? (
-        <ConfirmMoney
-          title={t('confirmRefundTitle')}
-          rows={[
-            [t('colAmount'), `${formatAmount(pending.amount, lang)} ${payment.currency}`],
-            [
-              t('destination'),
-              <>
-                {t('refundToPayer')}
-                <br />
-                <code data-confirm-destination>{payment.from_address}</code>
-              </>,
-            ],
-            [t('colChain'), account.merchant.blockchain],
-          ]}
-          confirmLabel={busy ? t('refunding') : t('confirmRefund')}
-          busy={busy}
-          onConfirm={send}
-          onBack={() => setPending(undefined)}
-        />
-      ) : (
-        <button type="submit" disabled={busy}>
-          {t('refund')}
-        </button>
-      )}
-    </form>
   );
 };

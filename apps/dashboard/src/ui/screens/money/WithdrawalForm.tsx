@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, parseAmountInput } from '../../../format.js';
+import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
@@ -13,6 +14,125 @@ interface Pending {
   body: BodyOf<'createWithdrawal'>;
   destination: WithdrawalAddress;
 }
+
+/** The address book's addresses whose hold has passed, one to choose; a way to the book either way. */
+const DestinationChoice = ({
+  t,
+  ready,
+  approved,
+  chosen,
+  disabled,
+  onChoose,
+}: {
+  t: Translate;
+  ready: boolean;
+  approved: WithdrawalAddress[];
+  chosen: WithdrawalAddress | undefined;
+  disabled: boolean;
+  onChoose: (id: string) => void;
+}) => (
+  <>
+    <label for="w-destination">{t('destination')}</label>
+    {ready && approved.length === 0 ? (
+      <p class="muted" id="w-destination" data-no-destination>
+        {t('noApprovedAddresses')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+      </p>
+    ) : (
+      <select
+        id="w-destination"
+        value={chosen?.id ?? ''}
+        disabled={disabled}
+        onChange={(ev) => onChoose(ev.currentTarget.value)}
+        aria-describedby="w-destination-hint"
+      >
+        {approved.map((a) => (
+          <option key={a.id} value={a.id}>
+            {`${a.label} · ${a.address}`}
+          </option>
+        ))}
+      </select>
+    )}
+    <p id="w-destination-hint" class="hint">
+      {t('destinationHint')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+    </p>
+  </>
+);
+
+/** What the confirmation shows: the amount (or everything held), the destination and the chain. */
+const confirmRows = (pending: Pending, held: string | undefined, chain: string, t: Translate, lang: string) =>
+  [
+    [
+      t('colAmount'),
+      pending.body.amount
+        ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
+        : t('everythingAvailable', {
+            held: held !== undefined ? formatAmount(held, lang) : '…',
+            currency: pending.body.currency,
+          }),
+    ],
+    [
+      t('destination'),
+      <>
+        <strong>{pending.destination.label}</strong>
+        <br />
+        <code data-confirm-destination>{pending.destination.address}</code>
+      </>,
+    ],
+    [t('colChain'), chain],
+  ] as const;
+
+/** The token to withdraw and how much of it (nothing: everything available). */
+const AmountFields = ({
+  t,
+  currencies,
+  currency,
+  onCurrency,
+  amount,
+  onAmount,
+  hint,
+  disabled,
+}: {
+  t: Translate;
+  currencies: readonly Pending['body']['currency'][];
+  currency: Pending['body']['currency'];
+  onCurrency: (c: Pending['body']['currency']) => void;
+  amount: string;
+  onAmount: (a: string) => void;
+  hint: string;
+  disabled: boolean;
+}) => (
+  <div class="filter-grid">
+    <div class="field">
+      <label for="w-currency">{t('currency')}</label>
+      <select
+        id="w-currency"
+        value={currency}
+        disabled={disabled}
+        onChange={(ev) => onCurrency(ev.currentTarget.value as typeof currency)}
+      >
+        {currencies.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </div>
+    <div class="field">
+      <label for="w-amount">{t('colAmount')}</label>
+      <input
+        id="w-amount"
+        inputMode="decimal"
+        value={amount}
+        disabled={disabled}
+        onInput={(ev) => onAmount(ev.currentTarget.value)}
+        aria-describedby="w-amount-hint"
+      />
+      <p id="w-amount-hint" class="hint">
+        {hint}
+      </p>
+    </div>
+  </div>
+);
 
 /**
  * A withdrawal from the merchant wallet to an address of its address book whose hold has passed:
@@ -70,86 +190,33 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
     <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('requestWithdrawal')}</h2>
       <p class="muted">{t('withdrawIntro', { chain: account.merchant.blockchain })}</p>
-      <div class="filter-grid">
-        <div class="field">
-          <label for="w-currency">{t('currency')}</label>
-          <select
-            id="w-currency"
-            value={currency}
-            disabled={!!pending}
-            onChange={(ev) => setCurrency(ev.currentTarget.value as typeof currency)}
-          >
-            {account.merchant.accepted_currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="w-amount">{t('colAmount')}</label>
-          <input
-            id="w-amount"
-            inputMode="decimal"
-            value={amount}
-            disabled={!!pending}
-            onInput={(ev) => setAmount(ev.currentTarget.value)}
-            aria-describedby="w-amount-hint"
-          />
-          <p id="w-amount-hint" class="hint">
-            {held !== undefined
-              ? t('withdrawAmountHint', { held: formatAmount(held, lang), currency })
-              : t('withdrawAmountHintPlain')}
-          </p>
-        </div>
-      </div>
-      <label for="w-destination">{t('destination')}</label>
-      {book.state === 'ready' && approved.length === 0 ? (
-        <p class="muted" id="w-destination" data-no-destination>
-          {t('noApprovedAddresses')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
-        </p>
-      ) : (
-        <select
-          id="w-destination"
-          value={chosen?.id ?? ''}
-          disabled={!!pending}
-          onChange={(ev) => setDestinationId(ev.currentTarget.value)}
-          aria-describedby="w-destination-hint"
-        >
-          {approved.map((a) => (
-            <option key={a.id} value={a.id}>
-              {`${a.label} · ${a.address}`}
-            </option>
-          ))}
-        </select>
-      )}
-      <p id="w-destination-hint" class="hint">
-        {t('destinationHint')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
-      </p>
+      <AmountFields
+        t={t}
+        currencies={account.merchant.accepted_currencies}
+        currency={currency}
+        onCurrency={setCurrency}
+        amount={amount}
+        onAmount={setAmount}
+        hint={
+          held !== undefined
+            ? t('withdrawAmountHint', { held: formatAmount(held, lang), currency })
+            : t('withdrawAmountHintPlain')
+        }
+        disabled={!!pending}
+      />
+      <DestinationChoice
+        t={t}
+        ready={book.state === 'ready'}
+        approved={approved}
+        chosen={chosen}
+        disabled={!!pending}
+        onChoose={setDestinationId}
+      />
       {error && <Alert>{error}</Alert>}
       {pending ? (
         <ConfirmMoney
           title={t('confirmWithdrawalTitle')}
-          rows={[
-            [
-              t('colAmount'),
-              pending.body.amount
-                ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
-                : t('everythingAvailable', {
-                    held: held !== undefined ? formatAmount(held, lang) : '…',
-                    currency: pending.body.currency,
-                  }),
-            ],
-            [
-              t('destination'),
-              <>
-                <strong>{pending.destination.label}</strong>
-                <br />
-                <code data-confirm-destination>{pending.destination.address}</code>
-              </>,
-            ],
-            [t('colChain'), account.merchant.blockchain],
-          ]}
+          rows={confirmRows(pending, held, account.merchant.blockchain, t, lang)}
           confirmLabel={busy ? t('withdrawing') : t('confirmWithdrawal')}
           busy={busy}
           onConfirm={send}

@@ -1,0 +1,98 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { Alert, errorText } from './common.js';
+import { useDashboard } from './context.js';
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onInput' | 'label'>;
+
+/**
+ * A labelled text input; `hint` goes under it and describes it. The label, input and hint are
+ * siblings, as the `.form` layout places them.
+ */
+export const TextField = ({
+  id,
+  label,
+  value,
+  onValue,
+  hint,
+  ...input
+}: InputProps & {
+  id: string;
+  label: ComponentChildren;
+  value: string;
+  onValue: (value: string) => void;
+  hint?: ComponentChildren;
+}) => (
+  <>
+    <label for={id}>{label}</label>
+    <input
+      id={id}
+      value={value}
+      aria-describedby={hint ? `${id}-hint` : undefined}
+      onInput={(e) => onValue(e.currentTarget.value)}
+      {...input}
+    />
+    {hint && (
+      <p id={`${id}-hint`} class="hint">
+        {hint}
+      </p>
+    )}
+  </>
+);
+
+/** The six digits of an authenticator app. */
+export const CodeField = (props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+}) => <TextField {...props} inputMode="numeric" autocomplete="one-time-code" maxLength={6} />;
+
+/** The end of a form: what went wrong, what went right, and the submit button. */
+export const FormEnd = ({
+  error,
+  done,
+  busy,
+  label,
+  buttonClass,
+}: {
+  error?: string;
+  done?: ComponentChildren;
+  busy?: boolean;
+  label: ComponentChildren;
+  buttonClass?: string;
+}) => (
+  <>
+    {error && <Alert>{error}</Alert>}
+    {done && <Alert kind="ok">{done}</Alert>}
+    <div class="actions">
+      <button type="submit" class={buttonClass} disabled={busy}>
+        {label}
+      </button>
+    </div>
+  </>
+);
+
+/**
+ * A form's submission: `busy` while `action` runs, and the gateway's refusal as `error`. `check`
+ * runs first and stops the submission with the message it returns.
+ */
+export const useSubmit = () => {
+  const { t } = useDashboard();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async (action: () => Promise<void>, check?: () => string | undefined) => {
+    const refused = check?.();
+    setError(refused);
+    if (refused) return;
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, submit };
+};

@@ -1,0 +1,192 @@
+import { useState } from 'preact/hooks';
+import type { BodyOf } from '../../api/operations.js';
+import { formatAmount, parseAmountInput } from '../../format.js';
+import type { Translate } from '../../i18n.js';
+import { Alert, errorText } from '../common.js';
+import { ConfirmMoney } from '../ConfirmMoney.js';
+import { useDashboard } from '../context.js';
+import { TextField } from '../form.js';
+import { useIdempotencyKey } from '../idempotency.js';
+import type { PaymentDetailView } from './PaymentDetail.js';
+import { units } from './refund-amounts.js';
+
+type RefundBody = BodyOf<'createRefundDashboard'>;
+
+const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
+
+/** The amount (empty: the suggested one), the reason and a note. */
+const RefundFields = ({
+  t,
+  lang,
+  currency,
+  refundable,
+  suggested,
+  amount,
+  onAmount,
+  reason,
+  onReason,
+  note,
+  onNote,
+}: {
+  t: Translate;
+  lang: string;
+  currency: string;
+  refundable: string;
+  suggested: string;
+  amount: string;
+  onAmount: (v: string) => void;
+  reason: RefundBody['reason'];
+  onReason: (v: RefundBody['reason']) => void;
+  note: string;
+  onNote: (v: string) => void;
+}) => (
+  <>
+    <TextField
+      id="refund-amount"
+      label={t('refundAmount', { currency })}
+      inputMode="decimal"
+      value={amount}
+      placeholder={formatAmount(suggested, lang)}
+      onValue={onAmount}
+      hint={
+        suggested === refundable
+          ? t('refundAmountHint', { max: formatAmount(refundable, lang), currency })
+          : t('refundAmountHintCapped', {
+              suggested: formatAmount(suggested, lang),
+              max: formatAmount(refundable, lang),
+              currency,
+            })
+      }
+    />
+    <label for="refund-reason">{t('reason')}</label>
+    <select
+      id="refund-reason"
+      value={reason}
+      onChange={(e) => onReason(e.currentTarget.value as RefundBody['reason'])}
+    >
+      {REASONS.map((r) => (
+        <option key={r} value={r}>
+          {t(`reason_${r}`)}
+        </option>
+      ))}
+    </select>
+    <label for="refund-note">{t('note')}</label>
+    <textarea
+      id="refund-note"
+      maxLength={500}
+      rows={2}
+      value={note}
+      onInput={(e) => onNote(e.currentTarget.value)}
+    />
+  </>
+);
+
+/** A refund of the payment, shown for confirmation before anything moves. */
+export const RefundForm = ({
+  payment,
+  refundable,
+  suggested,
+  onCreated,
+}: {
+  payment: PaymentDetailView;
+  /** the most that can still be refunded */
+  refundable: string;
+  /** what an empty amount refunds: the payment's amount, capped by `refundable` */
+  suggested: string;
+  onCreated: () => void;
+}) => {
+  const { session, account, t, lang } = useDashboard();
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState<RefundBody['reason']>('requested_by_customer');
+  // The refund as it will be sent, shown for confirmation before anything moves.
+  const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
+  const idempotency = useIdempotencyKey();
+
+  const review = (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
+    if (!exact || units(exact) <= 0n || units(exact) > units(refundable)) {
+      setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
+      return;
+    }
+    const body = {
+      paymentId: payment.id,
+      ...(amount.trim() === '' ? {} : { amount: exact }),
+      reason,
+      ...(note.trim() ? { note: note.trim() } : {}),
+    };
+    setPending({ body, amount: exact });
+  };
+
+  const send = async () => {
+    if (!pending) return;
+    setBusy(true);
+    try {
+      const { body, amount: exact } = pending;
+      await session.call('createRefundDashboard', { body, idempotencyKey: idempotency.keyFor(body) });
+      setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
+      setAmount('');
+      setNote('');
+      idempotency.done();
+      onCreated();
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setPending(undefined);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form refund-form" onSubmit={review} noValidate aria-labelledby="refund-form-title">
+      <h3 id="refund-form-title">{t('refundPayment')}</h3>
+      <RefundFields
+        t={t}
+        lang={lang}
+        currency={payment.currency}
+        refundable={refundable}
+        suggested={suggested}
+        amount={amount}
+        onAmount={setAmount}
+        reason={reason}
+        onReason={setReason}
+        note={note}
+        onNote={setNote}
+      />
+      {error && <Alert>{error}</Alert>}
+      {done && <Alert kind="ok">{done}</Alert>}
+      {pending ? (
+        <ConfirmMoney
+          title={t('confirmRefundTitle')}
+          rows={[
+            [t('colAmount'), `${formatAmount(pending.amount, lang)} ${payment.currency}`],
+            [
+              t('destination'),
+              <>
+                {t('refundToPayer')}
+                <br />
+                <code data-confirm-destination>{payment.from_address}</code>
+              </>,
+            ],
+            [t('colChain'), account.merchant.blockchain],
+          ]}
+          confirmLabel={busy ? t('refunding') : t('confirmRefund')}
+          busy={busy}
+          onConfirm={send}
+          onBack={() => setPending(undefined)}
+        />
+      ) : (
+        <button type="submit" disabled={busy}>
+          {t('refund')}
+        </button>
+      )}
+    </form>
+  );
+};
