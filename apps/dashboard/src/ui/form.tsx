@@ -2,6 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { Alert, errorText } from './common.js';
 import { useDashboard } from './context.js';
+import type { Translate } from '../i18n.js';
 
 type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onInput' | 'label'>;
 
@@ -55,18 +56,21 @@ export const FormEnd = ({
   busy,
   label,
   buttonClass,
+  disabled = busy,
 }: {
   error?: string;
   done?: ComponentChildren;
   busy?: boolean;
   label: ComponentChildren;
   buttonClass?: string;
+  /** when the button is off: while busy, unless told otherwise */
+  disabled?: boolean;
 }) => (
   <>
     {error && <Alert>{error}</Alert>}
     {done && <Alert kind="ok">{done}</Alert>}
     <div class="actions">
-      <button type="submit" class={buttonClass} disabled={busy}>
+      <button type="submit" class={buttonClass} disabled={disabled}>
         {label}
       </button>
     </div>
@@ -77,7 +81,7 @@ export const FormEnd = ({
  * A form's submission: `busy` while `action` runs, and the gateway's refusal as `error`. `check`
  * runs first and stops the submission with the message it returns.
  */
-export const useSubmit = () => {
+export const useSubmit = (describe: (t: Translate, err: unknown) => string = errorText) => {
   const { t } = useDashboard();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -89,7 +93,7 @@ export const useSubmit = () => {
     try {
       await action();
     } catch (err) {
-      setError(errorText(t, err));
+      setError(describe(t, err));
     } finally {
       setBusy(false);
     }

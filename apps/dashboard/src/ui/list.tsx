@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Translate } from '../i18n.js';
-import { Pager } from './common.js';
+import { LoadView, Pager } from './common.js';
+import type { Loaded } from './use-load.js';
 
 /** A row's or cell's further attributes: a class, and data the tests find it by. */
 type Attributes = { class?: string } & { [data: `data-${string}`]: string | number | undefined };
@@ -72,7 +73,7 @@ export const DataTable = <Row,>({
  * One page of a list: a line saying there is nothing (`empty`), or the rows (`children`) with the
  * pager under them. `pagedOnly` leaves the pager out while everything fits on one page.
  */
-export const PagedRows = ({
+const PagedRows = ({
   t,
   page,
   shown,
@@ -184,4 +185,53 @@ export const FilterForm = ({
     </div>
     {after}
   </form>
+);
+
+/** Where a loaded page of a list stands: its first row, how many match, and how many it holds. */
+export interface Paging {
+  offset: number;
+  total: number;
+  shown: number;
+}
+
+/** A list loaded a page at a time: loading and failure, then `PagedRows` of what came back. */
+export const PagedList = <T,>({
+  t,
+  loaded,
+  reload,
+  paging,
+  pageSize,
+  onOffset,
+  empty,
+  pagedOnly,
+  children,
+}: {
+  t: Translate;
+  loaded: Loaded<T>;
+  reload: () => void;
+  paging: (data: T) => Paging;
+  pageSize: number;
+  onOffset: (offset: number) => void;
+  empty: ComponentChildren;
+  pagedOnly?: boolean;
+  children: (data: T) => ComponentChildren;
+}) => (
+  <LoadView loaded={loaded} t={t} reload={reload}>
+    {(data) => {
+      const { shown, ...page } = paging(data);
+      return (
+        <PagedRows
+          t={t}
+          page={page}
+          shown={shown}
+          pageSize={pageSize}
+          onOffset={onOffset}
+          empty={empty}
+          pagedOnly={pagedOnly}
+        >
+          {shown > 0 && children(data)}
+        </PagedRows>
+      );
+    }}
+  </LoadView>
 );

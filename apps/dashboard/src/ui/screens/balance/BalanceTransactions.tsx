@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
-import { Alert, LoadView, errorText } from '../../common.js';
+import { Alert, errorText } from '../../common.js';
 import { loadChains } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
-import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedRows } from '../../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedList } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
 import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
@@ -105,24 +105,25 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
       </FilterForm>
       <section class="card" aria-labelledby="bt-results">
         <h2 id="bt-results">{t('results')}</h2>
-        <LoadView loaded={page} t={t} reload={reload}>
-          {({ list, chains }) => (
-            <PagedRows
-              t={t}
-              page={list}
-              shown={list.balance_transactions.length}
-              pageSize={PAGE}
-              onOffset={(o) => go(applied, o)}
-              empty={
-                <p class="muted" data-total={0}>
-                  {t('btNone')}
-                </p>
-              }
-            >
-              <BalanceTable rows={list.balance_transactions} chains={chains} />
-            </PagedRows>
-          )}
-        </LoadView>
+        <PagedList
+          t={t}
+          loaded={page}
+          reload={reload}
+          paging={({ list }) => ({
+            offset: list.offset,
+            total: list.total,
+            shown: list.balance_transactions.length,
+          })}
+          pageSize={PAGE}
+          onOffset={(o) => go(applied, o)}
+          empty={
+            <p class="muted" data-total={0}>
+              {t('btNone')}
+            </p>
+          }
+        >
+          {({ list, chains }) => <BalanceTable rows={list.balance_transactions} chains={chains} />}
+        </PagedList>
       </section>
     </>
   );

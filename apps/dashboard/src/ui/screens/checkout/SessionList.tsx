@@ -1,10 +1,10 @@
 import { formatAmount, formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
-import { ChoiceField, DataTable, PagedRows, type Column } from '../../list.js';
+import { ChoiceField, DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { ListedSession } from './types.js';
 import type { QueryOf } from '../../../api/operations.js';
@@ -71,27 +71,26 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
         onChoose={(next) => go(next)}
         inline
       />
-      <LoadView loaded={page} t={t} reload={reload}>
+      <PagedList
+        t={t}
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.sessions.length })}
+        pageSize={PAGE}
+        onOffset={(o) => go(status, o)}
+        empty={<p class="muted">{status ? t('noMatchingSessions') : t('noSessionsYet')}</p>}
+      >
         {(p) => (
-          <PagedRows
-            t={t}
-            page={p}
-            shown={p.sessions.length}
-            pageSize={PAGE}
-            onOffset={(o) => go(status, o)}
-            empty={<p class="muted">{status ? t('noMatchingSessions') : t('noSessionsYet')}</p>}
-          >
-            <DataTable
-              caption={t('allCheckoutLinks')}
-              columns={columns(t, lang)}
-              rows={p.sessions}
-              rowKey={(s) => s.id}
-              rowProps={(s) => ({ 'data-listed-session': s.id })}
-              total={p.total}
-            />
-          </PagedRows>
+          <DataTable
+            caption={t('allCheckoutLinks')}
+            columns={columns(t, lang)}
+            rows={p.sessions}
+            rowKey={(s) => s.id}
+            rowProps={(s) => ({ 'data-listed-session': s.id })}
+            total={p.total}
+          />
         )}
-      </LoadView>
+      </PagedList>
     </section>
   );
 };

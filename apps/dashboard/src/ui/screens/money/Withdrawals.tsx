@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
-import { DataTable, PagedRows, type Column } from '../../list.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { MoneyNav } from './MoneyNav.js';
 import type { Withdrawal } from './types.js';
@@ -42,28 +42,27 @@ export const Withdrawals = () => {
       <WithdrawalForm onCreated={reload} />
       <section class="card" aria-labelledby="withdrawals-title">
         <h2 id="withdrawals-title">{t('withdrawalsTitle')}</h2>
-        <LoadView loaded={page} t={t} reload={reload}>
+        <PagedList
+          t={t}
+          loaded={page}
+          reload={reload}
+          paging={(p) => ({ offset: p.offset, total: p.total, shown: p.withdrawals.length })}
+          pageSize={PAGE}
+          onOffset={setOffset}
+          empty={<p class="muted">{t('noWithdrawals')}</p>}
+          pagedOnly
+        >
           {(p) => (
-            <PagedRows
-              t={t}
-              page={p}
-              shown={p.withdrawals.length}
-              pageSize={PAGE}
-              onOffset={setOffset}
-              empty={<p class="muted">{t('noWithdrawals')}</p>}
-              pagedOnly
-            >
-              <DataTable
-                caption={t('withdrawalsTitle')}
-                columns={columns(t, lang)}
-                rows={p.withdrawals}
-                rowKey={(w) => w.id}
-                rowProps={(w) => ({ 'data-withdrawal-id': w.id })}
-                total={p.total}
-              />
-            </PagedRows>
+            <DataTable
+              caption={t('withdrawalsTitle')}
+              columns={columns(t, lang)}
+              rows={p.withdrawals}
+              rowKey={(w) => w.id}
+              rowProps={(w) => ({ 'data-withdrawal-id': w.id })}
+              total={p.total}
+            />
           )}
-        </LoadView>
+        </PagedList>
       </section>
     </>
   );

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { QueryOf } from '../../../api/operations.js';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { CURRENCY_OPTIONS, ChoiceField, DataTable, FilterForm, PagedRows, type Column } from '../../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, DataTable, FilterForm, PagedList, type Column } from '../../list.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import type { RefundListItem } from '../PaymentRefunds.js';
@@ -80,27 +80,26 @@ export const Refunds = ({ route }: { route: Route }) => {
       </FilterForm>
       <section class="card" aria-labelledby="refund-results">
         <h2 id="refund-results">{t('results')}</h2>
-        <LoadView loaded={page} t={t} reload={reload}>
+        <PagedList
+          t={t}
+          loaded={page}
+          reload={reload}
+          paging={(p) => ({ offset: p.offset, total: p.total, shown: p.refunds.length })}
+          pageSize={PAGE}
+          onOffset={(o) => go(applied, o)}
+          empty={<p class="muted">{t('noMatchingRefunds')}</p>}
+        >
           {(p) => (
-            <PagedRows
-              t={t}
-              page={p}
-              shown={p.refunds.length}
-              pageSize={PAGE}
-              onOffset={(o) => go(applied, o)}
-              empty={<p class="muted">{t('noMatchingRefunds')}</p>}
-            >
-              <DataTable
-                caption={t('refundsTitle')}
-                columns={columns(t, lang)}
-                rows={p.refunds}
-                rowKey={(r) => r.id}
-                rowProps={(r) => ({ 'data-refund-id': r.id })}
-                total={p.total}
-              />
-            </PagedRows>
+            <DataTable
+              caption={t('refundsTitle')}
+              columns={columns(t, lang)}
+              rows={p.refunds}
+              rowKey={(r) => r.id}
+              rowProps={(r) => ({ 'data-refund-id': r.id })}
+              total={p.total}
+            />
           )}
-        </LoadView>
+        </PagedList>
       </section>
     </>
   );

@@ -2,9 +2,8 @@ import { useState } from 'preact/hooks';
 import type { AuditAction } from '@stablepay/contracts';
 import { formatDateTime } from '../../../format.js';
 import type { Messages, Translate } from '../../../i18n.js';
-import { LoadView } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { ChoiceField, DataTable, PagedRows, type Column } from '../../list.js';
+import { ChoiceField, DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 
@@ -93,28 +92,27 @@ export const AuditLog = ({ round }: { round: number }) => {
           inline
         />
       </div>
-      <LoadView loaded={page} t={t} reload={reload}>
+      <PagedList
+        t={t}
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.entries.length })}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        empty={<p class="muted">{t('auditEmpty')}</p>}
+        pagedOnly
+      >
         {(p) => (
-          <PagedRows
-            t={t}
-            page={p}
-            shown={p.entries.length}
-            pageSize={PAGE}
-            onOffset={setOffset}
-            empty={<p class="muted">{t('auditEmpty')}</p>}
-            pagedOnly
-          >
-            <DataTable
-              caption={t('auditTitle')}
-              columns={columns(t, lang)}
-              rows={p.entries}
-              rowKey={(e) => e.id}
-              rowProps={(e) => ({ 'data-audit-action': e.action })}
-              total={p.total}
-            />
-          </PagedRows>
+          <DataTable
+            caption={t('auditTitle')}
+            columns={columns(t, lang)}
+            rows={p.entries}
+            rowKey={(e) => e.id}
+            rowProps={(e) => ({ 'data-audit-action': e.action })}
+            total={p.total}
+          />
         )}
-      </LoadView>
+      </PagedList>
     </section>
   );
 };

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
+import { TextField } from '../../form.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { CheckEmail } from './CheckEmail.js';
@@ -31,7 +32,7 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     id: name,
     name,
     value: form[name],
-    onInput: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }),
+    onValue: (value: string) => setForm({ ...form, [name]: value }),
   });
 
   const submit = async (e: Event) => {
@@ -61,26 +62,29 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     <main id="main" class="narrow">
       <h1>{t('registerTitle')}</h1>
       <form class="card form" onSubmit={submit} noValidate>
-        <label for="merchantName">{t('merchantName')}</label>
-        <input {...field('merchantName')} required maxLength={100} autocomplete="organization" />
-        <label for="email">{t('email')}</label>
-        <input {...field('email')} type="email" required autocomplete="username" />
-        <label for="password">{t('password')}</label>
-        <input
+        <TextField
+          {...field('merchantName')}
+          label={t('merchantName')}
+          required
+          maxLength={100}
+          autocomplete="organization"
+        />
+        <TextField {...field('email')} label={t('email')} type="email" required autocomplete="username" />
+        <TextField
           {...field('password')}
+          label={t('password')}
           type="password"
           required
           minLength={12}
           maxLength={128}
           autocomplete="new-password"
-          aria-describedby="password-hint"
+          hint={t('passwordHint')}
         />
-        <p id="password-hint" class="hint">
-          {t('passwordHint')}
-        </p>
         <label for="blockchain">{t('blockchain')}</label>
         <select
-          {...field('blockchain')}
+          id="blockchain"
+          name="blockchain"
+          value={form.blockchain}
           onChange={(e) => setForm({ ...form, blockchain: e.currentTarget.value })}
         >
           {chainNames.map((c) => (

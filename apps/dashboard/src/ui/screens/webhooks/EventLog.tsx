@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, StatusBadge } from '../../common.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
-import { ChoiceField, PagedRows } from '../../list.js';
+import { ChoiceField, PagedList } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { Loaded } from '../../use-load.js';
 import type { WebhookEventInfo } from './types.js';
@@ -119,24 +119,23 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
         }}
         inline
       />
-      <LoadView loaded={page} t={t} reload={reload}>
+      <PagedList
+        t={t}
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.events.length })}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        empty={<p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>}
+      >
         {(p) => (
-          <PagedRows
-            t={t}
-            page={p}
-            shown={p.events.length}
-            pageSize={PAGE}
-            onOffset={setOffset}
-            empty={<p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>}
-          >
-            <ul class="deliveries" data-event-total={p.total}>
-              {p.events.map((e) => (
-                <EventRow key={e.id} e={e} />
-              ))}
-            </ul>
-          </PagedRows>
+          <ul class="deliveries" data-event-total={p.total}>
+            {p.events.map((e) => (
+              <EventRow key={e.id} e={e} />
+            ))}
+          </ul>
         )}
-      </LoadView>
+      </PagedList>
     </section>
   );
 };
