@@ -13,8 +13,14 @@ export interface Detail {
 }
 
 /** Labelled values of one record; lines given as `false` (nothing to say) are left out. */
-export const DetailList = ({ items }: { items: ReadonlyArray<Detail | false | null | undefined | ''> }) => (
-  <dl class="details">
+export const DetailList = ({
+  items,
+  compact = false,
+}: {
+  items: ReadonlyArray<Detail | false | null | undefined | ''>;
+  compact?: boolean;
+}) => (
+  <dl class={compact ? 'details compact' : 'details'}>
     {items.map(
       (item) =>
         item && [

@@ -1,3 +1,4 @@
+import type { Currency } from '@stablepay/contracts';
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { Alert, errorText } from './common.js';
@@ -39,6 +40,14 @@ export const TextField = ({
       </p>
     )}
   </>
+);
+
+/** A password: the one in use (`current-password`) or a new one, for the browser's password manager. */
+export const PasswordField = ({
+  purpose,
+  ...props
+}: Omit<Parameters<typeof TextField>[0], 'type' | 'autocomplete'> & { purpose: 'current' | 'new' }) => (
+  <TextField {...props} type="password" autocomplete={`${purpose}-password`} />
 );
 
 /** The six digits of an authenticator app. */
@@ -98,5 +107,45 @@ export const useSubmit = (describe: (t: Translate, err: unknown) => string = err
       setBusy(false);
     }
   };
-  return { busy, error, setError, submit };
+  /** The form's submit handler; `start` first clears what the last submission said. */
+  const onSubmit =
+    (action: () => Promise<void>, check?: () => string | undefined, start?: () => void) => (e: Event) => {
+      e.preventDefault();
+      start?.();
+      void submit(action, check);
+    };
+  return { busy, error, setError, submit, onSubmit };
 };
+
+/** The token a form moves money in: one of the merchant's accepted currencies. */
+export const CurrencySelect = ({
+  id,
+  label,
+  value,
+  currencies,
+  onChoose,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value: Currency;
+  currencies: readonly Currency[];
+  onChoose: (currency: Currency) => void;
+  disabled?: boolean;
+}) => (
+  <div class="field">
+    <label for={id}>{label}</label>
+    <select
+      id={id}
+      value={value}
+      disabled={disabled}
+      onChange={(ev) => onChoose(ev.currentTarget.value as Currency)}
+    >
+      {currencies.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  </div>
+);

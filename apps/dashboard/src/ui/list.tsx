@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Translate } from '../i18n.js';
 import { LoadView, Pager } from './common.js';
+import { useDashboard } from './context.js';
 import type { Loaded } from './use-load.js';
 
 /** A row's or cell's further attributes: a class, and data the tests find it by. */
@@ -112,7 +113,6 @@ const PagedRows = ({
 
 /** A choice among `options`, or any (the empty value): a list's filter. */
 export const ChoiceField = ({
-  t,
   id,
   label,
   value,
@@ -121,7 +121,6 @@ export const ChoiceField = ({
   inline = false,
   name,
 }: {
-  t: Translate;
   id: string;
   label: string;
   value: string;
@@ -129,19 +128,22 @@ export const ChoiceField = ({
   onChoose: (value: string) => void;
   inline?: boolean;
   name?: string;
-}) => (
-  <div class={inline ? 'field inline-field' : 'field'}>
-    <label for={id}>{label}</label>
-    <select id={id} name={name} value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
-      <option value="">{t('any')}</option>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </select>
-  </div>
-);
+}) => {
+  const { t } = useDashboard();
+  return (
+    <div class={inline ? 'field inline-field' : 'field'}>
+      <label for={id}>{label}</label>
+      <select id={id} name={name} value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
+        <option value="">{t('any')}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+};
 
 export const CURRENCY_OPTIONS = [
   { value: 'USDC', label: 'USDC' },
@@ -153,39 +155,40 @@ export const CURRENCY_OPTIONS = [
  * (`actions`, an export), and what went wrong with it (`after`).
  */
 export const FilterForm = ({
-  t,
   onApply,
   onClear,
   actions,
   after,
   children,
 }: {
-  t: Translate;
   onApply: () => void;
   onClear: () => void;
   actions?: ComponentChildren;
   after?: ComponentChildren;
   children: ComponentChildren;
-}) => (
-  <form
-    class="card filters"
-    aria-label={t('filters')}
-    onSubmit={(e) => {
-      e.preventDefault();
-      onApply();
-    }}
-  >
-    <div class="filter-grid">{children}</div>
-    <div class="actions">
-      <button type="submit">{t('applyFilters')}</button>
-      <button type="button" class="secondary" onClick={onClear}>
-        {t('clearFilters')}
-      </button>
-      {actions}
-    </div>
-    {after}
-  </form>
-);
+}) => {
+  const { t } = useDashboard();
+  return (
+    <form
+      class="card filters"
+      aria-label={t('filters')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply();
+      }}
+    >
+      <div class="filter-grid">{children}</div>
+      <div class="actions">
+        <button type="submit">{t('applyFilters')}</button>
+        <button type="button" class="secondary" onClick={onClear}>
+          {t('clearFilters')}
+        </button>
+        {actions}
+      </div>
+      {after}
+    </form>
+  );
+};
 
 /** Where a loaded page of a list stands: its first row, how many match, and how many it holds. */
 export interface Paging {
@@ -196,7 +199,6 @@ export interface Paging {
 
 /** A list loaded a page at a time: loading and failure, then `PagedRows` of what came back. */
 export const PagedList = <T,>({
-  t,
   loaded,
   reload,
   paging,
@@ -206,7 +208,6 @@ export const PagedList = <T,>({
   pagedOnly,
   children,
 }: {
-  t: Translate;
   loaded: Loaded<T>;
   reload: () => void;
   paging: (data: T) => Paging;
@@ -215,23 +216,48 @@ export const PagedList = <T,>({
   empty: ComponentChildren;
   pagedOnly?: boolean;
   children: (data: T) => ComponentChildren;
-}) => (
-  <LoadView loaded={loaded} t={t} reload={reload}>
-    {(data) => {
-      const { shown, ...page } = paging(data);
-      return (
-        <PagedRows
-          t={t}
-          page={page}
-          shown={shown}
-          pageSize={pageSize}
-          onOffset={onOffset}
-          empty={empty}
-          pagedOnly={pagedOnly}
-        >
-          {shown > 0 && children(data)}
-        </PagedRows>
-      );
-    }}
-  </LoadView>
-);
+}) => {
+  const { t } = useDashboard();
+  return (
+    <LoadView loaded={loaded} t={t} reload={reload}>
+      {(data) => {
+        const { shown, ...page } = paging(data);
+        return (
+          <PagedRows
+            t={t}
+            page={page}
+            shown={shown}
+            pageSize={pageSize}
+            onOffset={onOffset}
+            empty={empty}
+            pagedOnly={pagedOnly}
+          >
+            {shown > 0 && children(data)}
+          </PagedRows>
+        );
+      }}
+    </LoadView>
+  );
+};
+
+type Draft = Partial<Record<string, string>>;
+
+/**
+ * The props that bind a filter form's inputs (`field`) and choices (`choice`) to its draft, each
+ * id made of `prefix` and the filter's name; an emptied filter is dropped, not sent empty.
+ */
+export const filterBindings = <D extends Draft>(prefix: string, draft: D, setDraft: (next: D) => void) => ({
+  field: (name: keyof D & string) => ({
+    id: `${prefix}-${name}`,
+    name,
+    value: draft[name] ?? '',
+    onInput: (e: Event) =>
+      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
+  }),
+  choice: (name: keyof D & string) => ({
+    id: `${prefix}-${name}`,
+    name,
+    value: draft[name] ?? '',
+    onChoose: (value: string) => setDraft({ ...draft, [name]: value || undefined }),
+  }),
+});

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../format.js';
 import { Alert, LoadView, errorText } from '../common.js';
+import { useSubmit } from '../form.js';
 import { useDashboard } from '../context.js';
 import { CopyButton } from '../OnChain.js';
 import { useLoad } from '../use-load.js';
@@ -77,6 +78,58 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
   );
 };
 
+/** A new key's name and what it may do; the created key goes to `onCreated`, shown once. */
+const NewKeyForm = ({ onCreated }: { onCreated: (key: { name: string; key: string }) => void }) => {
+  const { session, t } = useDashboard();
+  const [name, setName] = useState('');
+  const [access, setAccess] = useState<Access>({ kind: 'standard' });
+  const { busy, error, setError, onSubmit } = useSubmit();
+  const check = () => {
+    if (!name.trim() || name.trim().length > 50) return t('keyNameInvalid');
+    if (access.kind === 'restricted' && access.scopes.length === 0) return t('keyScopesRequired');
+    return undefined;
+  };
+  const create = async () => {
+    // The standard choice sends no scopes: the API's default set is the one source of it.
+    const key = await session.call('createApiKey', {
+      body: { name: name.trim(), ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}) },
+    });
+    setName('');
+    setAccess({ kind: 'standard' });
+    onCreated({ name: key.name, key: key.key });
+  };
+  return (
+    <form class="form inline-form" onSubmit={onSubmit(create, check)} noValidate>
+      <label for="key-name">{t('keyName')}</label>
+      <div class="row">
+        <input
+          id="key-name"
+          maxLength={50}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          aria-describedby="key-name-hint"
+        />
+      </div>
+      <p id="key-name-hint" class="hint">
+        {t('keyNameHint')}
+      </p>
+      <ScopeChoice
+        access={access}
+        onChange={(next) => {
+          setAccess(next);
+          setError(undefined);
+        }}
+      />
+      {error && <Alert>{error}</Alert>}
+      <div>
+        <button type="submit" disabled={busy}>
+          {t('createKey')}
+        </button>
+      </div>
+    </form>
+  );
+};
+
 /**
  * API keys: create with the standard scopes or only those ticked (the full key shown once, with a
  * copy button), list masked with their scopes, revoke after confirming. Webhook endpoints, each with its own page, and the events they can subscribe to.
@@ -85,42 +138,7 @@ export const Developers = () => {
   const { session, t } = useDashboard();
   const [events, reloadEvents] = useLoad(() => session.call('listWebhookEventsDashboard'), []);
   const [keys, reload] = useLoad(() => session.call('listApiKeys'), []);
-  const [name, setName] = useState('');
-  const [access, setAccess] = useState<Access>({ kind: 'standard' });
   const [created, setCreated] = useState<{ name: string; key: string }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    if (!name.trim() || name.trim().length > 50) {
-      setError(t('keyNameInvalid'));
-      return;
-    }
-    if (access.kind === 'restricted' && access.scopes.length === 0) {
-      setError(t('keyScopesRequired'));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      // The standard choice sends no scopes: the API's default set is the one source of it.
-      const key = await session.call('createApiKey', {
-        body: {
-          name: name.trim(),
-          ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}),
-        },
-      });
-      setCreated({ name: key.name, key: key.key });
-      setName('');
-      setAccess({ kind: 'standard' });
-      reload();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>
@@ -144,34 +162,12 @@ export const Developers = () => {
             )
           }
         </LoadView>
-        <form class="form inline-form" onSubmit={create} noValidate>
-          <label for="key-name">{t('keyName')}</label>
-          <div class="row">
-            <input
-              id="key-name"
-              maxLength={50}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-              aria-describedby="key-name-hint"
-            />
-          </div>
-          <p id="key-name-hint" class="hint">
-            {t('keyNameHint')}
-          </p>
-          <ScopeChoice
-            access={access}
-            onChange={(next) => {
-              setAccess(next);
-              setError(undefined);
-            }}
-          />
-          {error && <Alert>{error}</Alert>}
-          <div>
-            <button type="submit" disabled={busy}>
-              {t('createKey')}
-            </button>
-          </div>
-        </form>
+        <NewKeyForm
+          onCreated={(key) => {
+            setCreated(key);
+            reload();
+          }}
+        />
       </section>
       <EndpointsCard events={events} />
       <EventLog types={events} />

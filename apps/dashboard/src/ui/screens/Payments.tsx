@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { toCsv, saveFile } from '../../csv.js';
 import type { Session } from '../../api/session.js';
 import type { Translate } from '../../i18n.js';
-import { Alert, LoadView, Pager, errorText } from '../common.js';
+import { Alert, LoadView, Pager } from '../common.js';
+import { useSubmit } from '../form.js';
 import { useDashboard } from '../context.js';
-import { CURRENCY_OPTIONS, ChoiceField, FilterForm } from '../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, filterBindings } from '../list.js';
 import { navigate, type Route } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { PaymentsTable, type PaymentListItem } from './payments-table.js';
@@ -88,19 +89,7 @@ const PaymentFilterFields = ({
   draft: Filters;
   setDraft: (next: Filters) => void;
 }) => {
-  const field = (name: keyof Filters) => ({
-    id: `f-${name}`,
-    name,
-    value: draft[name] ?? '',
-    onInput: (e: Event) =>
-      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
-  });
-  const choice = (name: keyof Filters) => ({
-    id: `f-${name}`,
-    name,
-    value: draft[name] ?? '',
-    onChoose: (value: string) => setDraft({ ...draft, [name]: value || undefined }),
-  });
+  const { field, choice } = filterBindings('f', draft, setDraft);
   return (
     <>
       <div class="field">
@@ -111,7 +100,6 @@ const PaymentFilterFields = ({
         </span>
       </div>
       <ChoiceField
-        t={t}
         {...choice('status')}
         label={t('colStatus')}
         options={(['pending', 'completed', 'failed'] as const).map((s) => ({
@@ -119,7 +107,7 @@ const PaymentFilterFields = ({
           label: t(`status_${s}`),
         }))}
       />
-      <ChoiceField t={t} {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
+      <ChoiceField {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
       <div class="field">
         <label for="f-startDate">{t('fromDate')}</label>
         <input {...field('startDate')} type="date" />
@@ -252,41 +240,32 @@ export const Payments = ({ route }: { route: Route }) => {
   const { session, t, lang } = useDashboard();
   const { applied, key, draft, setDraft, go } = usePaymentFilters(route);
   const limit = Number(applied.limit ?? 50);
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<string>();
+  const exporting = useSubmit();
   const [page, reload] = useLoad(
     () => session.call('listPayments', { query: paymentsQuery({ ...applied, limit: String(limit) }) }),
     [key],
   );
 
-  const exportCsv = async () => {
-    setExporting(true);
-    setExportError(undefined);
-    try {
-      await exportPayments(session, applied);
-    } catch (err) {
-      setExportError(errorText(t, err));
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <>
       <h1>{t('paymentsTitle')}</h1>
       <FilterForm
-        t={t}
         onApply={() => go({ ...draft, offset: undefined, limit: applied.limit })}
         onClear={() => {
           setDraft({});
           go({ limit: applied.limit });
         }}
         actions={
-          <button type="button" class="secondary" onClick={() => void exportCsv()} disabled={exporting}>
-            {exporting ? t('exporting') : t('exportCsv')}
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => void exporting.submit(() => exportPayments(session, applied))}
+            disabled={exporting.busy}
+          >
+            {exporting.busy ? t('exporting') : t('exportCsv')}
           </button>
         }
-        after={exportError && <Alert>{exportError}</Alert>}
+        after={exporting.error && <Alert>{exporting.error}</Alert>}
       >
         <PaymentFilterFields t={t} draft={draft} setDraft={setDraft} />
       </FilterForm>

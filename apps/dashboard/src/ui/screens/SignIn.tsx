@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors.js';
 import type { Session } from '../../api/session.js';
 import type { Translate } from '../../i18n.js';
 import { Alert, errorText } from '../common.js';
-import { TextField } from '../form.js';
+import { PasswordField, TextField } from '../form.js';
 import { href } from '../router.js';
 
 export const SignIn = ({ session, t, expired }: { session: Session; t: Translate; expired: boolean }) => {
@@ -65,11 +65,10 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
           value={email}
           onValue={setEmail}
         />
-        <TextField
+        <PasswordField
           id="password"
+          purpose="current"
           label={t('password')}
-          type="password"
-          autocomplete="current-password"
           required
           value={password}
           onValue={setPassword}

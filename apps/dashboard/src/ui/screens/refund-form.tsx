@@ -81,6 +81,21 @@ const RefundFields = ({
   </>
 );
 
+/** What the confirmation shows: the amount, back to the payer's address, on the merchant's chain. */
+const confirmRows = (amount: string, payment: PaymentDetailView, chain: string, t: Translate, lang: string) =>
+  [
+    [t('colAmount'), `${formatAmount(amount, lang)} ${payment.currency}`],
+    [
+      t('destination'),
+      <>
+        {t('refundToPayer')}
+        <br />
+        <code data-confirm-destination>{payment.from_address}</code>
+      </>,
+    ],
+    [t('colChain'), chain],
+  ] as const;
+
 /** A refund of the payment, shown for confirmation before anything moves. */
 export const RefundForm = ({
   payment,
@@ -112,10 +127,8 @@ export const RefundForm = ({
     setError(undefined);
     setDone(undefined);
     const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
-    if (!exact || units(exact) <= 0n || units(exact) > units(refundable)) {
-      setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
-      return;
-    }
+    if (!exact || units(exact) <= 0n || units(exact) > units(refundable))
+      return setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
     const body = {
       paymentId: payment.id,
       ...(amount.trim() === '' ? {} : { amount: exact }),
@@ -165,18 +178,7 @@ export const RefundForm = ({
       {pending ? (
         <ConfirmMoney
           title={t('confirmRefundTitle')}
-          rows={[
-            [t('colAmount'), `${formatAmount(pending.amount, lang)} ${payment.currency}`],
-            [
-              t('destination'),
-              <>
-                {t('refundToPayer')}
-                <br />
-                <code data-confirm-destination>{payment.from_address}</code>
-              </>,
-            ],
-            [t('colChain'), account.merchant.blockchain],
-          ]}
+          rows={confirmRows(pending.amount, payment, account.merchant.blockchain, t, lang)}
           confirmLabel={busy ? t('refunding') : t('confirmRefund')}
           busy={busy}
           onConfirm={send}

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
-import { Alert, errorText } from '../../common.js';
+import { Alert } from '../../common.js';
+import { useSubmit } from '../../form.js';
 import { loadChains } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
-import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedList } from '../../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedList, filterBindings } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
 import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
@@ -27,8 +28,7 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
   const applied: Filters = Object.fromEntries(FILTERS.map((k) => [k, route.query.get(k) ?? undefined]));
   const offset = Number(route.query.get('offset') ?? 0);
   const [draft, setDraft] = useState<Filters>(applied);
-  const [downloading, setDownloading] = useState(false);
-  const [downloadError, setDownloadError] = useState<string>();
+  const download = useSubmit();
   const key = route.query.toString();
   // The form shows what the URL applies, also after the browser's back button changed it.
   useEffect(() => setDraft(applied), [key]);
@@ -42,34 +42,14 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
   }, [key]);
   const go = (filters: Filters, at = 0) =>
     navigate('/balance', { ...filters, offset: at ? String(at) : undefined });
-  const field = (name: keyof Filters) => ({
-    id: `bt-${name}`,
-    name,
-    value: draft[name] ?? '',
-    onInput: (e: Event) =>
-      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
-  });
-  const choice = (name: keyof Filters) => ({
-    id: `bt-${name}`,
-    name,
-    value: draft[name] ?? '',
-    onChoose: (value: string) => setDraft({ ...draft, [name]: value || undefined }),
-  });
+  const { field, choice } = filterBindings('bt', draft, setDraft);
 
   const downloadCsv = async () => {
-    setDownloading(true);
-    setDownloadError(undefined);
-    try {
-      const blob = await session.download('listBalanceTransactions', {
-        query: { ...ledgerQuery(applied), format: 'csv' },
-      });
-      const day = new Date().toISOString().slice(0, 10);
-      saveFile(`balance-transactions-${day}.csv`, 'text/csv;charset=utf-8', blob);
-    } catch (err) {
-      setDownloadError(errorText(t, err));
-    } finally {
-      setDownloading(false);
-    }
+    const blob = await session.download('listBalanceTransactions', {
+      query: { ...ledgerQuery(applied), format: 'csv' },
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    saveFile(`balance-transactions-${day}.csv`, 'text/csv;charset=utf-8', blob);
   };
 
   return (
@@ -77,23 +57,26 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
       <h1>{t('btTitle')}</h1>
       <p class="muted">{t('btIntro')}</p>
       <FilterForm
-        t={t}
         onApply={() => go(draft)}
         onClear={() => go({})}
         actions={
-          <button type="button" class="secondary" onClick={() => void downloadCsv()} disabled={downloading}>
-            {downloading ? t('downloading') : t('downloadCsv')}
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => void download.submit(downloadCsv)}
+            disabled={download.busy}
+          >
+            {download.busy ? t('downloading') : t('downloadCsv')}
           </button>
         }
-        after={downloadError && <Alert>{downloadError}</Alert>}
+        after={download.error && <Alert>{download.error}</Alert>}
       >
         <ChoiceField
-          t={t}
           {...choice('type')}
           label={t('btType')}
           options={BALANCE_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(TYPE_LABELS[type]) }))}
         />
-        <ChoiceField t={t} {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
+        <ChoiceField {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
         <div class="field">
           <label for="bt-startDate">{t('fromDate')}</label>
           <input {...field('startDate')} type="date" />
@@ -106,7 +89,6 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
       <section class="card" aria-labelledby="bt-results">
         <h2 id="bt-results">{t('results')}</h2>
         <PagedList
-          t={t}
           loaded={page}
           reload={reload}
           paging={({ list }) => ({

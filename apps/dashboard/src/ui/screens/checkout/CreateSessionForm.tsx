@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
+import type { Currency } from '@stablepay/contracts';
 import type { BodyOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
 import { parseAmountInput } from '../../../format.js';
 import { useDashboard } from '../../context.js';
-import { FormEnd, TextField, useSubmit } from '../../form.js';
+import { CurrencySelect, FormEnd, TextField, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
 import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
@@ -25,7 +26,7 @@ const inBounds = (exact: string) => {
 interface Draft {
   fixed: boolean;
   amount: string;
-  currency: BodyOf<'createCheckoutSessionDashboard'>['currency'];
+  currency: Currency;
   returnUrl: string;
   cancelUrl: string;
   expiresIn: number;
@@ -119,7 +120,7 @@ const AmountFields = ({
   t: Translate;
   draft: Draft;
   set: (next: Partial<Draft>) => void;
-  currencies: readonly Draft['currency'][];
+  currencies: readonly Currency[];
 }) => (
   <>
     <fieldset>
@@ -151,20 +152,13 @@ const AmountFields = ({
           />
         </div>
       )}
-      <div class="field">
-        <label for="session-currency">{t('currency')}</label>
-        <select
-          id="session-currency"
-          value={draft.currency}
-          onChange={(ev) => set({ currency: ev.currentTarget.value as Draft['currency'] })}
-        >
-          {currencies.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </div>
+      <CurrencySelect
+        id="session-currency"
+        label={t('currency')}
+        value={draft.currency}
+        currencies={currencies}
+        onChoose={(currency) => set({ currency })}
+      />
       <div class="field">
         <label for="session-expiry">{t('expiresAfter')}</label>
         <select

@@ -63,7 +63,6 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
     <section class="card" aria-labelledby="session-list">
       <h2 id="session-list">{t('allCheckoutLinks')}</h2>
       <ChoiceField
-        t={t}
         id="cs-status"
         label={t('colStatus')}
         value={status}
@@ -72,7 +71,6 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
         inline
       />
       <PagedList
-        t={t}
         loaded={page}
         reload={reload}
         paging={(p) => ({ offset: p.offset, total: p.total, shown: p.sessions.length })}

@@ -12,7 +12,7 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
   const [label, setLabel] = useState('');
   const [address, setAddress] = useState('');
   const [done, setDone] = useState<string>();
-  const { busy, error, submit } = useSubmit(stepUpErrorText);
+  const { busy, error, onSubmit } = useSubmit(stepUpErrorText);
 
   const check = () => {
     if (!label.trim()) return t('addressLabelMissing');
@@ -31,11 +31,7 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
   return (
     <form
       class="card form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setDone(undefined);
-        void submit(add, check);
-      }}
+      onSubmit={onSubmit(add, check, () => setDone(undefined))}
       noValidate
       aria-labelledby="add-address-title"
     >

@@ -85,7 +85,7 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
   const [values, setValues] = useState(() => valuesOf(profile));
   const [language, setLanguage] = useState(profile.language);
   const [done, setDone] = useState(false);
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
 
   const check = () => {
     if ([...REQUIRED].some((f) => !values[f].trim())) return t('billingRequired');
@@ -114,11 +114,7 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
   return (
     <form
       class="card form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setDone(false);
-        void submit(save, check);
-      }}
+      onSubmit={onSubmit(save, check, () => setDone(false))}
       noValidate
       aria-labelledby="billing-title"
     >

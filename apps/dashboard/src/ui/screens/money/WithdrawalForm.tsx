@@ -6,6 +6,7 @@ import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
+import { CurrencySelect } from '../../form.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
 import type { BodyOf } from '../../../api/operations.js';
@@ -102,21 +103,14 @@ const AmountFields = ({
   disabled: boolean;
 }) => (
   <div class="filter-grid">
-    <div class="field">
-      <label for="w-currency">{t('currency')}</label>
-      <select
-        id="w-currency"
-        value={currency}
-        disabled={disabled}
-        onChange={(ev) => onCurrency(ev.currentTarget.value as typeof currency)}
-      >
-        {currencies.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
-      </select>
-    </div>
+    <CurrencySelect
+      id="w-currency"
+      label={t('currency')}
+      value={currency}
+      currencies={currencies}
+      onChoose={onCurrency}
+      disabled={disabled}
+    />
     <div class="field">
       <label for="w-amount">{t('colAmount')}</label>
       <input

@@ -43,7 +43,6 @@ export const Withdrawals = () => {
       <section class="card" aria-labelledby="withdrawals-title">
         <h2 id="withdrawals-title">{t('withdrawalsTitle')}</h2>
         <PagedList
-          t={t}
           loaded={page}
           reload={reload}
           paging={(p) => ({ offset: p.offset, total: p.total, shown: p.withdrawals.length })}

@@ -48,7 +48,7 @@ export const Refunds = ({ route }: { route: Route }) => {
   return (
     <>
       <h1>{t('refundsTitle')}</h1>
-      <FilterForm t={t} onApply={() => go(draft)} onClear={() => go({})}>
+      <FilterForm onApply={() => go(draft)} onClear={() => go({})}>
         <div class="field">
           <label for="r-search">{t('search')}</label>
           <input
@@ -62,7 +62,6 @@ export const Refunds = ({ route }: { route: Route }) => {
           </p>
         </div>
         <ChoiceField
-          t={t}
           id="r-status"
           label={t('colStatus')}
           value={draft.status}
@@ -70,7 +69,6 @@ export const Refunds = ({ route }: { route: Route }) => {
           onChoose={(status) => setDraft({ ...draft, status })}
         />
         <ChoiceField
-          t={t}
           id="r-currency"
           label={t('currency')}
           value={draft.currency}
@@ -81,7 +79,6 @@ export const Refunds = ({ route }: { route: Route }) => {
       <section class="card" aria-labelledby="refund-results">
         <h2 id="refund-results">{t('results')}</h2>
         <PagedList
-          t={t}
           loaded={page}
           reload={reload}
           paging={(p) => ({ offset: p.offset, total: p.total, shown: p.refunds.length })}

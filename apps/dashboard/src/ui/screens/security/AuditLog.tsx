@@ -80,7 +80,6 @@ export const AuditLog = ({ round }: { round: number }) => {
       <div class="card-head">
         <h2 id="audit-title">{t('auditTitle')}</h2>
         <ChoiceField
-          t={t}
           id="audit-action"
           label={t('auditAction')}
           value={action}
@@ -93,7 +92,6 @@ export const AuditLog = ({ round }: { round: number }) => {
         />
       </div>
       <PagedList
-        t={t}
         loaded={page}
         reload={reload}
         paging={(p) => ({ offset: p.offset, total: p.total, shown: p.entries.length })}

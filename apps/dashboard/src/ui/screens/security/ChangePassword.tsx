@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
-import { FormEnd, TextField, useSubmit } from '../../form.js';
+import { FormEnd, PasswordField, useSubmit } from '../../form.js';
 
 const MIN = 12;
 const MAX = 128;
@@ -12,7 +12,7 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [done, setDone] = useState(false);
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
 
   const check = () => {
     if (!current) return t('currentPasswordRequired');
@@ -35,38 +35,31 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
   return (
     <form
       class="card form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setDone(false);
-        void submit(change, check);
-      }}
+      onSubmit={onSubmit(change, check, () => setDone(false))}
       noValidate
       aria-labelledby="password-title"
     >
       <h2 id="password-title">{t('changePassword')}</h2>
-      <TextField
+      <PasswordField
         id="pw-current"
+        purpose="current"
         label={t('currentPassword')}
-        type="password"
-        autocomplete="current-password"
         value={current}
         onValue={setCurrent}
       />
-      <TextField
+      <PasswordField
         id="pw-new"
+        purpose="new"
         label={t('newPassword')}
-        type="password"
-        autocomplete="new-password"
         value={next}
         maxLength={MAX}
         onValue={setNext}
         hint={`${t('passwordHint')} ${t('passwordChangeEnds')}`}
       />
-      <TextField
+      <PasswordField
         id="pw-repeat"
+        purpose="new"
         label={t('repeatPassword')}
-        type="password"
-        autocomplete="new-password"
         value={repeat}
         maxLength={MAX}
         onValue={setRepeat}

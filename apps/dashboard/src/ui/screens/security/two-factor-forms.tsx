@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import { Alert } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { CodeField, FormEnd, TextField, useSubmit } from '../../form.js';
+import { CodeField, FormEnd, PasswordField, TextField, useSubmit } from '../../form.js';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -11,7 +11,7 @@ export const Enrol = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) =
   const { session, t } = useDashboard();
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string }>();
   const [code, setCode] = useState('');
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, submit, onSubmit } = useSubmit();
   // An SVG drawn here from the otpauth URI: the secret never leaves the page for a QR service.
   const qr = useMemo(
     () =>
@@ -41,10 +41,7 @@ export const Enrol = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) =
     <form
       class="form"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit(enable, () => (SIX_DIGITS.test(code.trim()) ? undefined : t('sixDigits')));
-      }}
+      onSubmit={onSubmit(enable, () => (SIX_DIGITS.test(code.trim()) ? undefined : t('sixDigits')))}
     >
       <p>{t('scanQr')}</p>
       <img class="qr" src={qr} width={200} height={200} alt={t('qrAlt')} />
@@ -61,7 +58,7 @@ export const Enrol = ({ onEnabled }: { onEnabled: (codes: string[]) => void }) =
 export const NewCodes = ({ onCodes }: { onCodes: (codes: string[]) => void }) => {
   const { session, t } = useDashboard();
   const [code, setCode] = useState('');
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
   const regenerate = async () => {
     const r = await session.call('regenerateRecoveryCodes', { body: { code: code.trim() } });
     setCode('');
@@ -72,10 +69,7 @@ export const NewCodes = ({ onCodes }: { onCodes: (codes: string[]) => void }) =>
       class="form sub-form"
       noValidate
       aria-labelledby="new-codes-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit(regenerate, () => (SIX_DIGITS.test(code.trim()) ? undefined : t('sixDigits')));
-      }}
+      onSubmit={onSubmit(regenerate, () => (SIX_DIGITS.test(code.trim()) ? undefined : t('sixDigits')))}
     >
       <h3 id="new-codes-title">{t('newRecoveryCodes')}</h3>
       <CodeField id="codes-code" label={t('codeFromApp')} value={code} onValue={setCode} />
@@ -89,7 +83,7 @@ export const TurnOff = ({ onDone }: { onDone: () => void }) => {
   const { session, t } = useDashboard();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
   const turnOff = async () => {
     await session.call('disableTotp', { body: { password, code: code.trim() } });
     onDone();
@@ -99,17 +93,13 @@ export const TurnOff = ({ onDone }: { onDone: () => void }) => {
       class="form sub-form"
       noValidate
       aria-labelledby="turn-off-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit(turnOff, () => (password && code.trim() ? undefined : t('passwordAndCode')));
-      }}
+      onSubmit={onSubmit(turnOff, () => (password && code.trim() ? undefined : t('passwordAndCode')))}
     >
       <h3 id="turn-off-title">{t('turnOffTwoFactor')}</h3>
-      <TextField
+      <PasswordField
         id="off-password"
+        purpose="current"
         label={t('password')}
-        type="password"
-        autocomplete="current-password"
         value={password}
         onValue={setPassword}
       />

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
-import { TextField } from '../../form.js';
+import { PasswordField, TextField } from '../../form.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { CheckEmail } from './CheckEmail.js';
@@ -70,14 +70,13 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
           autocomplete="organization"
         />
         <TextField {...field('email')} label={t('email')} type="email" required autocomplete="username" />
-        <TextField
+        <PasswordField
           {...field('password')}
+          purpose="new"
           label={t('password')}
-          type="password"
           required
           minLength={12}
           maxLength={128}
-          autocomplete="new-password"
           hint={t('passwordHint')}
         />
         <label for="blockchain">{t('blockchain')}</label>

@@ -20,7 +20,7 @@ export const EditEndpoint = ({
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [chosen, setChosen] = useState(endpoint.events);
   const [done, setDone] = useState(false);
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
 
   const check = () => {
     if (!/^https?:\/\/\S+$/i.test(url.trim())) return t('webhookUrlInvalid');
@@ -42,15 +42,7 @@ export const EditEndpoint = ({
   return (
     <section class="card" aria-labelledby="edit-endpoint-title">
       <h2 id="edit-endpoint-title">{t('endpointSettings')}</h2>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setDone(false);
-          void submit(save, check);
-        }}
-        noValidate
-      >
+      <form class="form" onSubmit={onSubmit(save, check, () => setDone(false))} noValidate>
         <TextField
           id="edit-url"
           label={t('webhookUrl')}

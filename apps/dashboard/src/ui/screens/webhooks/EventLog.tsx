@@ -108,7 +108,6 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
       </div>
       <p class="muted">{t('eventLogIntro')}</p>
       <ChoiceField
-        t={t}
         id="event-type"
         label={t('eventType')}
         value={type}
@@ -120,7 +119,6 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
         inline
       />
       <PagedList
-        t={t}
         loaded={page}
         reload={reload}
         paging={(p) => ({ offset: p.offset, total: p.total, shown: p.events.length })}

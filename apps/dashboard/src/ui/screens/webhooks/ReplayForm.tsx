@@ -16,7 +16,7 @@ export const ReplayForm = ({ endpoint, onQueued }: { endpoint: WebhookEndpoint; 
   const { session, t } = useDashboard();
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3_600_000)));
   const [done, setDone] = useState<string>();
-  const { busy, error, submit } = useSubmit();
+  const { busy, error, onSubmit } = useSubmit();
 
   const check = () => {
     const at = new Date(since);
@@ -36,15 +36,7 @@ export const ReplayForm = ({ endpoint, onQueued }: { endpoint: WebhookEndpoint; 
   return (
     <section class="card" aria-labelledby="replay-title">
       <h2 id="replay-title">{t('replayTitle')}</h2>
-      <form
-        class="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setDone(undefined);
-          void submit(replay, check);
-        }}
-        noValidate
-      >
+      <form class="form" onSubmit={onSubmit(replay, check, () => setDone(undefined))} noValidate>
         <p class="muted">{t('replayIntro', { days: MAX_DAYS })}</p>
         <TextField
           id="replay-since"
