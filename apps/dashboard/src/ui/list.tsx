@@ -1,4 +1,5 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Translate } from '../i18n.js';
 import { LoadView, Pager } from './common.js';
 import { useDashboard } from './context.js';
@@ -261,3 +262,42 @@ export const filterBindings = <D extends Draft>(prefix: string, draft: D, setDra
     onChoose: (value: string) => setDraft({ ...draft, [name]: value || undefined }),
   }),
 });
+
+/** From and to dates of a list's filters, bound by `filterBindings`' `field`. */
+export const DateRangeFields = ({
+  field,
+}: {
+  field: (name: 'startDate' | 'endDate') => JSX.HTMLAttributes<HTMLInputElement> & { id: string };
+}) => {
+  const { t } = useDashboard();
+  const from = field('startDate');
+  const to = field('endDate');
+  return (
+    <>
+      <div class="field">
+        <label for={from.id}>{t('fromDate')}</label>
+        <input {...from} type="date" />
+      </div>
+      <div class="field">
+        <label for={to.id}>{t('toDate')}</label>
+        <input {...to} type="date" />
+      </div>
+    </>
+  );
+};
+
+/**
+ * A filter form's draft of the filters the URL applies (`key` names them). It follows the URL when
+ * a link or the back button changes it, but not on the first render: a choice made before that
+ * effect would run is kept.
+ */
+export const useDraft = <D,>(applied: D, key: string) => {
+  const [draft, setDraft] = useState(applied);
+  const seen = useRef(key);
+  useEffect(() => {
+    if (seen.current === key) return;
+    seen.current = key;
+    setDraft(applied);
+  }, [key]);
+  return [draft, setDraft] as const;
+};

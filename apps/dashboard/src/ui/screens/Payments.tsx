@@ -5,7 +5,7 @@ import type { Translate } from '../../i18n.js';
 import { Alert, LoadView, Pager } from '../common.js';
 import { useSubmit } from '../form.js';
 import { useDashboard } from '../context.js';
-import { CURRENCY_OPTIONS, ChoiceField, FilterForm, filterBindings } from '../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, DateRangeFields, FilterForm, filterBindings } from '../list.js';
 import { navigate, type Route } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { PaymentsTable, type PaymentListItem } from './payments-table.js';
@@ -108,14 +108,7 @@ const PaymentFilterFields = ({
         }))}
       />
       <ChoiceField {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
-      <div class="field">
-        <label for="f-startDate">{t('fromDate')}</label>
-        <input {...field('startDate')} type="date" />
-      </div>
-      <div class="field">
-        <label for="f-endDate">{t('toDate')}</label>
-        <input {...field('endDate')} type="date" />
-      </div>
+      <DateRangeFields field={field} />
       <div class="field">
         <label for="f-since">{t('since')}</label>
         <input

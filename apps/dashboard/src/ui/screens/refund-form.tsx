@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import type { BodyOf } from '../../api/operations.js';
 import { formatAmount, parseAmountInput } from '../../format.js';
 import type { Translate } from '../../i18n.js';
-import { Alert, errorText } from '../common.js';
+import { Alert } from '../common.js';
 import { ConfirmMoney } from '../ConfirmMoney.js';
 import { useDashboard } from '../context.js';
-import { TextField } from '../form.js';
+import { TextField, useSubmit } from '../form.js';
 import { useIdempotencyKey } from '../idempotency.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 import { units } from './refund-amounts.js';
@@ -116,19 +116,18 @@ export const RefundForm = ({
   // The refund as it will be sent, shown for confirmation before anything moves.
   const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, submit } = useSubmit();
   const [done, setDone] = useState<string>();
   // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
   const idempotency = useIdempotencyKey();
 
   const review = (e: Event) => {
     e.preventDefault();
-    setError(undefined);
     setDone(undefined);
     const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
-    if (!exact || units(exact) <= 0n || units(exact) > units(refundable))
-      return setError(t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
+    const fits = !!exact && units(exact) > 0n && units(exact) <= units(refundable);
+    setError(fits ? undefined : t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
+    if (!fits) return;
     const body = {
       paymentId: payment.id,
       ...(amount.trim() === '' ? {} : { amount: exact }),
@@ -138,24 +137,19 @@ export const RefundForm = ({
     setPending({ body, amount: exact });
   };
 
-  const send = async () => {
-    if (!pending) return;
-    setBusy(true);
+  const create = async ({ body, amount: exact }: { body: RefundBody; amount: string }) => {
     try {
-      const { body, amount: exact } = pending;
       await session.call('createRefundDashboard', { body, idempotencyKey: idempotency.keyFor(body) });
       setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
       setAmount('');
       setNote('');
       idempotency.done();
       onCreated();
-    } catch (err) {
-      setError(errorText(t, err));
     } finally {
       setPending(undefined);
-      setBusy(false);
     }
   };
+  const send = () => pending && void submit(() => create(pending));
 
   return (
     <form class="form refund-form" onSubmit={review} noValidate aria-labelledby="refund-form-title">

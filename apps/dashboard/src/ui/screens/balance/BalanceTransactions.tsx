@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
 import { Alert } from '../../common.js';
 import { useSubmit } from '../../form.js';
@@ -6,7 +5,15 @@ import { loadChains } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
-import { CURRENCY_OPTIONS, ChoiceField, FilterForm, PagedList, filterBindings } from '../../list.js';
+import {
+  CURRENCY_OPTIONS,
+  ChoiceField,
+  DateRangeFields,
+  FilterForm,
+  PagedList,
+  filterBindings,
+  useDraft,
+} from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
 import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
@@ -27,11 +34,10 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
   const { session, t } = useDashboard();
   const applied: Filters = Object.fromEntries(FILTERS.map((k) => [k, route.query.get(k) ?? undefined]));
   const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState<Filters>(applied);
   const download = useSubmit();
   const key = route.query.toString();
   // The form shows what the URL applies, also after the browser's back button changed it.
-  useEffect(() => setDraft(applied), [key]);
+  const [draft, setDraft] = useDraft<Filters>(applied, key);
   const [page, reload] = useLoad(async () => {
     const query = { ...ledgerQuery(applied), limit: PAGE, offset };
     const [list, chains] = await Promise.all([
@@ -77,14 +83,7 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
           options={BALANCE_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(TYPE_LABELS[type]) }))}
         />
         <ChoiceField {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
-        <div class="field">
-          <label for="bt-startDate">{t('fromDate')}</label>
-          <input {...field('startDate')} type="date" />
-        </div>
-        <div class="field">
-          <label for="bt-endDate">{t('toDate')}</label>
-          <input {...field('endDate')} type="date" />
-        </div>
+        <DateRangeFields field={field} />
       </FilterForm>
       <section class="card" aria-labelledby="bt-results">
         <h2 id="bt-results">{t('results')}</h2>

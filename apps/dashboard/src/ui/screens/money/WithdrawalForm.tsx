@@ -59,6 +59,22 @@ const DestinationChoice = ({
   </>
 );
 
+/** The withdrawal as it will be sent (no amount: everything available), or why it cannot be. */
+const withdrawalOf = (
+  amount: string,
+  currency: Pending['body']['currency'],
+  chosen: WithdrawalAddress | undefined,
+  t: Translate,
+): Pending | string => {
+  const exact = amount.trim() ? parseAmountInput(amount) : undefined;
+  if (amount.trim() && (!exact || /^0\.0+$/.test(exact))) return t('withdrawAmountInvalid');
+  if (!chosen) return t('noApprovedAddresses');
+  return {
+    body: { currency, destination_address: chosen.address, ...(exact ? { amount: exact } : {}) },
+    destination: chosen,
+  };
+};
+
 /** What the confirmation shows: the amount (or everything held), the destination and the chain. */
 const confirmRows = (pending: Pending, held: string | undefined, chain: string, t: Translate, lang: string) =>
   [
@@ -151,14 +167,9 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
 
   const review = (e: Event) => {
     e.preventDefault();
-    setError(undefined);
-    const exact = amount.trim() ? parseAmountInput(amount) : undefined;
-    if (amount.trim() && (!exact || /^0\.0+$/.test(exact))) return setError(t('withdrawAmountInvalid'));
-    if (!chosen) return setError(t('noApprovedAddresses'));
-    setPending({
-      body: { currency, destination_address: chosen.address, ...(exact ? { amount: exact } : {}) },
-      destination: chosen,
-    });
+    const reviewed = withdrawalOf(amount, currency, chosen, t);
+    setError(typeof reviewed === 'string' ? reviewed : undefined);
+    if (typeof reviewed !== 'string') setPending(reviewed);
   };
 
   const send = async () => {

@@ -1,10 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { QueryOf } from '../../../api/operations.js';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { CURRENCY_OPTIONS, ChoiceField, DataTable, FilterForm, PagedList, type Column } from '../../list.js';
+import {
+  CURRENCY_OPTIONS,
+  ChoiceField,
+  DataTable,
+  FilterForm,
+  PagedList,
+  useDraft,
+  type Column,
+} from '../../list.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import type { RefundListItem } from '../PaymentRefunds.js';
@@ -35,9 +42,8 @@ export const Refunds = ({ route }: { route: Route }) => {
     search: route.query.get('search') ?? '',
   };
   const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState(applied);
   const key = route.query.toString();
-  useEffect(() => setDraft(applied), [key]);
+  const [draft, setDraft] = useDraft(applied, key);
   const [page, reload] = useLoad(() => {
     const query = { ...applied, limit: PAGE, offset } as QueryOf<'listRefundsDashboard'>;
     return session.call('listRefundsDashboard', { query });

@@ -11,6 +11,31 @@ import type { BodyOf } from '../../../api/operations.js';
 
 const CURRENCIES: Currency[] = ['USDC', 'EURC'];
 
+/** The tokens the merchant accepts, as checkboxes. */
+const CurrencyChoice = ({
+  t,
+  chosen,
+  onChange,
+}: {
+  t: Translate;
+  chosen: Currency[];
+  onChange: (next: Currency[]) => void;
+}) => (
+  <fieldset>
+    <legend>{t('currencies')}</legend>
+    {CURRENCIES.map((c) => (
+      <label key={c} class="inline">
+        <input
+          type="checkbox"
+          checked={chosen.includes(c)}
+          onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, c] : chosen.filter((x) => x !== c))}
+        />{' '}
+        {c}
+      </label>
+    ))}
+  </fieldset>
+);
+
 /**
  * Creates the user and its merchant, then asks to follow the e-mailed link. It does not sign in: the
  * gateway answers a registration of an address that already has an account exactly as a new one,
@@ -92,23 +117,7 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
             </option>
           ))}
         </select>
-        <fieldset>
-          <legend>{t('currencies')}</legend>
-          {CURRENCIES.map((c) => (
-            <label key={c} class="inline">
-              <input
-                type="checkbox"
-                checked={currencies.includes(c)}
-                onChange={(e) =>
-                  setCurrencies(
-                    e.currentTarget.checked ? [...currencies, c] : currencies.filter((x) => x !== c),
-                  )
-                }
-              />{' '}
-              {c}
-            </label>
-          ))}
-        </fieldset>
+        <CurrencyChoice t={t} chosen={currencies} onChange={setCurrencies} />
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
           {busy ? t('registering') : t('register')}
