@@ -4,7 +4,7 @@ import { LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import { PaymentsTable } from './payments-table.js';
+import { PaymentsTable } from './payments/payments-table.js';
 
 /** The merchant's wallet balance per token, recent payments, and what needs attention. */
 export const Home = () => {

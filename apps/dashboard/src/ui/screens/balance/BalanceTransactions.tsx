@@ -10,10 +10,10 @@ import {
   ChoiceField,
   DateRangeFields,
   FilterForm,
-  PagedList,
   filterBindings,
   useDraft,
-} from '../../list.js';
+} from '../../filters.js';
+import { PagedList } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
 import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';

@@ -5,7 +5,7 @@ import { useLoad } from '../../use-load.js';
 import { InvoiceItem } from './InvoiceItem.js';
 import { MoneyNav } from './MoneyNav.js';
 import type { QueryOf } from '../../../api/operations.js';
-import { ChoiceField, useDraft } from '../../list.js';
+import { ChoiceField, useDraft } from '../../filters.js';
 
 /** Invoices by year and status (kept in the URL), newest first; each viewed, downloaded or rectified. */
 export const Invoices = ({ route }: { route: Route }) => {

@@ -3,18 +3,11 @@ import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import {
-  CURRENCY_OPTIONS,
-  ChoiceField,
-  DataTable,
-  FilterForm,
-  PagedList,
-  useDraft,
-  type Column,
-} from '../../list.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, useDraft } from '../../filters.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { RefundListItem } from '../PaymentRefunds.js';
+import type { RefundListItem } from '../payments/PaymentRefunds.js';
 
 const STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 const PAGE = 25;

@@ -3,7 +3,8 @@ import type { AuditAction } from '@stablepay/contracts';
 import { formatDateTime } from '../../../format.js';
 import type { Messages, Translate } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
-import { ChoiceField, DataTable, PagedList, type Column } from '../../list.js';
+import { ChoiceField } from '../../filters.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 

@@ -1,10 +1,10 @@
-import type { ResponseOf } from '../../api/operations.js';
-import { formatAmount, formatDateTime, shortHex } from '../../format.js';
-import type { Translate } from '../../i18n.js';
-import { StatusBadge } from '../common.js';
-import { useDashboard } from '../context.js';
-import { DataTable, type Column } from '../list.js';
-import { href } from '../router.js';
+import type { ResponseOf } from '../../../api/operations.js';
+import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
+import type { Translate } from '../../../i18n.js';
+import { StatusBadge } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { DataTable, type Column } from '../../list.js';
+import { href } from '../../router.js';
 
 export type PaymentListItem = ResponseOf<'listPayments'>['payments'][number];
 

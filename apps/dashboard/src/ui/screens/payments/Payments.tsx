@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { toCsv, saveFile } from '../../csv.js';
-import type { Session } from '../../api/session.js';
-import type { Translate } from '../../i18n.js';
-import { Alert, LoadView, Pager } from '../common.js';
-import { useSubmit } from '../form.js';
-import { useDashboard } from '../context.js';
-import { CURRENCY_OPTIONS, ChoiceField, DateRangeFields, FilterForm, filterBindings } from '../list.js';
-import { navigate, type Route } from '../router.js';
-import { useLoad } from '../use-load.js';
+import { toCsv, saveFile } from '../../../csv.js';
+import type { Session } from '../../../api/session.js';
+import type { Translate } from '../../../i18n.js';
+import { Alert, LoadView, Pager } from '../../common.js';
+import { useSubmit } from '../../form.js';
+import { useDashboard } from '../../context.js';
+import { CURRENCY_OPTIONS, ChoiceField, DateRangeFields, FilterForm, filterBindings } from '../../filters.js';
+import { navigate, type Route } from '../../router.js';
+import { useLoad } from '../../use-load.js';
 import { PaymentsTable, type PaymentListItem } from './payments-table.js';
-import type { QueryOf } from '../../api/operations.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const FILTERS = [
   'status',

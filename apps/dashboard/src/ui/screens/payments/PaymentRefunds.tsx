@@ -1,10 +1,10 @@
-import type { ResponseOf } from '../../api/operations.js';
+import type { ResponseOf } from '../../../api/operations.js';
 import { useEffect, useState } from 'preact/hooks';
-import { formatAmount, formatDateTime } from '../../format.js';
-import { Alert, LoadView, StatusBadge, errorText } from '../common.js';
-import { useDashboard } from '../context.js';
-import { OnChain } from '../OnChain.js';
-import { useLoad } from '../use-load.js';
+import { formatAmount, formatDateTime } from '../../../format.js';
+import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { OnChain } from '../../OnChain.js';
+import { useLoad } from '../../use-load.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 import { decimal, units } from './refund-amounts.js';
 import { RefundForm } from './refund-form.js';

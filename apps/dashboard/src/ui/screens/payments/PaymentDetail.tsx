@@ -1,13 +1,13 @@
-import type { ResponseOf } from '../../api/operations.js';
+import type { ResponseOf } from '../../../api/operations.js';
 import type { ComponentChildren } from 'preact';
-import { formatAmount, formatDateTime } from '../../format.js';
-import { LoadView, StatusBadge } from '../common.js';
-import { useDashboard } from '../context.js';
-import { chainIdOf, loadChains } from '../chains.js';
-import type { PublicChain } from '../explorer.js';
-import { OnChain } from '../OnChain.js';
-import { href } from '../router.js';
-import { useLoad } from '../use-load.js';
+import { formatAmount, formatDateTime } from '../../../format.js';
+import { LoadView, StatusBadge } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { chainIdOf, loadChains } from '../../chains.js';
+import type { PublicChain } from '../../explorer.js';
+import { OnChain } from '../../OnChain.js';
+import { href } from '../../router.js';
+import { useLoad } from '../../use-load.js';
 import { PaymentRefunds } from './PaymentRefunds.js';
 
 export type PaymentDetailView = ResponseOf<'getPayment'>;

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { BodyOf } from '../../api/operations.js';
-import { formatAmount, parseAmountInput } from '../../format.js';
-import type { Translate } from '../../i18n.js';
-import { Alert } from '../common.js';
-import { ConfirmMoney } from '../ConfirmMoney.js';
-import { useDashboard } from '../context.js';
-import { TextField, useSubmit } from '../form.js';
-import { useIdempotencyKey } from '../idempotency.js';
+import type { BodyOf } from '../../../api/operations.js';
+import { formatAmount, parseAmountInput } from '../../../format.js';
+import type { Translate } from '../../../i18n.js';
+import { Alert } from '../../common.js';
+import { ConfirmMoney } from '../../ConfirmMoney.js';
+import { useDashboard } from '../../context.js';
+import { TextField, useSubmit } from '../../form.js';
+import { useIdempotencyKey } from '../../idempotency.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 import { units } from './refund-amounts.js';
 
