@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, parseAmountInput } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { Alert, errorText } from '../../common.js';
+import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
-import { CurrencySelect } from '../../form.js';
+import { CurrencySelect, useSubmit } from '../../form.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
 import type { BodyOf } from '../../../api/operations.js';
@@ -144,6 +144,19 @@ const AmountFields = ({
   </div>
 );
 
+/** What can be withdrawn: the wallet's balance in `currency`, and the addresses whose hold has passed. */
+const useWithdrawable = (currency: string) => {
+  const { session } = useDashboard();
+  const [balance] = useLoad(() => session.call('getWalletBalanceDashboard'), []);
+  const [book] = useLoad(() => session.call('listWithdrawalAddresses'), []);
+  return {
+    bookRead: book.state === 'ready',
+    approved: book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [],
+    held:
+      balance.state === 'ready' ? balance.data.balances.find((b) => b.token === currency)?.amount : undefined,
+  };
+};
+
 /**
  * A withdrawal from the merchant wallet to an address of its address book whose hold has passed:
  * an amount, or everything available; confirmed with amount and destination before it is sent. A
@@ -151,18 +164,13 @@ const AmountFields = ({
  */
 export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const { session, account, t, lang } = useDashboard();
-  const [balance] = useLoad(() => session.call('getWalletBalanceDashboard'), []);
-  const [book] = useLoad(() => session.call('listWithdrawalAddresses'), []);
-  const approved = book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [];
   const [currency, setCurrency] = useState(account.merchant.accepted_currencies[0] ?? 'USDC');
+  const { bookRead, approved, held } = useWithdrawable(currency);
   const [amount, setAmount] = useState('');
   const [destinationId, setDestinationId] = useState('');
   const [pending, setPending] = useState<Pending>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, submit } = useSubmit();
   const idempotency = useIdempotencyKey();
-  const held =
-    balance.state === 'ready' ? balance.data.balances.find((b) => b.token === currency)?.amount : undefined;
   const chosen = approved.find((a) => a.id === destinationId) ?? approved[0];
 
   const review = (e: Event) => {
@@ -172,24 +180,19 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
     if (typeof reviewed !== 'string') setPending(reviewed);
   };
 
-  const send = async () => {
-    if (!pending) return;
-    setBusy(true);
-    try {
-      const made = await session.call('createWithdrawal', {
-        body: pending.body,
-        idempotencyKey: idempotency.keyFor(pending.body),
+  // A refusal goes back to the form: what was confirmed is no longer what is shown.
+  const create = async ({ body }: Pending) => {
+    const made = await session
+      .call('createWithdrawal', { body, idempotencyKey: idempotency.keyFor(body) })
+      .catch((err: unknown) => {
+        setPending(undefined);
+        throw err;
       });
-      idempotency.done();
-      onCreated();
-      navigate(`/money/withdrawals/${made.id}`);
-    } catch (err) {
-      setPending(undefined);
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+    idempotency.done();
+    onCreated();
+    navigate(`/money/withdrawals/${made.id}`);
   };
+  const send = () => pending && void submit(() => create(pending));
 
   return (
     <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
@@ -211,7 +214,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
       />
       <DestinationChoice
         t={t}
-        ready={book.state === 'ready'}
+        ready={bookRead}
         approved={approved}
         chosen={chosen}
         disabled={!!pending}
@@ -229,7 +232,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
         />
       ) : (
         <div class="actions">
-          <button type="submit" disabled={book.state !== 'ready' || approved.length === 0}>
+          <button type="submit" disabled={!bookRead || approved.length === 0}>
             {t('withdraw')}
           </button>
         </div>

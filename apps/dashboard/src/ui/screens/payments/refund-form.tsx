@@ -11,6 +11,13 @@ import type { PaymentDetailView } from './PaymentDetail.js';
 import { units } from './refund-amounts.js';
 
 type RefundBody = BodyOf<'createRefundDashboard'>;
+/** The form as typed: the amount (empty: the suggested one), the reason and a note. */
+interface Draft {
+  amount: string;
+  reason: RefundBody['reason'];
+  note: string;
+}
+const EMPTY: Draft = { amount: '', reason: 'requested_by_customer', note: '' };
 
 const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;
 
@@ -21,33 +28,25 @@ const RefundFields = ({
   currency,
   refundable,
   suggested,
-  amount,
-  onAmount,
-  reason,
-  onReason,
-  note,
-  onNote,
+  draft,
+  set,
 }: {
   t: Translate;
   lang: string;
   currency: string;
   refundable: string;
   suggested: string;
-  amount: string;
-  onAmount: (v: string) => void;
-  reason: RefundBody['reason'];
-  onReason: (v: RefundBody['reason']) => void;
-  note: string;
-  onNote: (v: string) => void;
+  draft: Draft;
+  set: (next: Partial<Draft>) => void;
 }) => (
   <>
     <TextField
       id="refund-amount"
       label={t('refundAmount', { currency })}
       inputMode="decimal"
-      value={amount}
+      value={draft.amount}
       placeholder={formatAmount(suggested, lang)}
-      onValue={onAmount}
+      onValue={(amount) => set({ amount })}
       hint={
         suggested === refundable
           ? t('refundAmountHint', { max: formatAmount(refundable, lang), currency })
@@ -61,8 +60,8 @@ const RefundFields = ({
     <label for="refund-reason">{t('reason')}</label>
     <select
       id="refund-reason"
-      value={reason}
-      onChange={(e) => onReason(e.currentTarget.value as RefundBody['reason'])}
+      value={draft.reason}
+      onChange={(e) => set({ reason: e.currentTarget.value as RefundBody['reason'] })}
     >
       {REASONS.map((r) => (
         <option key={r} value={r}>
@@ -75,11 +74,25 @@ const RefundFields = ({
       id="refund-note"
       maxLength={500}
       rows={2}
-      value={note}
-      onInput={(e) => onNote(e.currentTarget.value)}
+      value={draft.note}
+      onInput={(e) => set({ note: e.currentTarget.value })}
     />
   </>
 );
+
+/** The refund as it is sent: no amount when the form's is empty (the suggested one), no empty note. */
+const refundBody = (
+  paymentId: string,
+  typed: string,
+  exact: string,
+  reason: RefundBody['reason'],
+  note: string,
+) => ({
+  paymentId,
+  ...(typed.trim() === '' ? {} : { amount: exact }),
+  reason,
+  ...(note.trim() ? { note: note.trim() } : {}),
+});
 
 /** What the confirmation shows: the amount, back to the payer's address, on the merchant's chain. */
 const confirmRows = (amount: string, payment: PaymentDetailView, chain: string, t: Translate, lang: string) =>
@@ -111,11 +124,10 @@ export const RefundForm = ({
   onCreated: () => void;
 }) => {
   const { session, account, t, lang } = useDashboard();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState<RefundBody['reason']>('requested_by_customer');
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const set = (next: Partial<Draft>) => setDraft((d) => ({ ...d, ...next }));
   // The refund as it will be sent, shown for confirmation before anything moves.
   const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
-  const [note, setNote] = useState('');
   const { busy, error, setError, submit } = useSubmit();
   const [done, setDone] = useState<string>();
   // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
@@ -124,25 +136,21 @@ export const RefundForm = ({
   const review = (e: Event) => {
     e.preventDefault();
     setDone(undefined);
-    const exact = amount.trim() === '' ? suggested : parseAmountInput(amount);
+    const exact = draft.amount.trim() === '' ? suggested : parseAmountInput(draft.amount);
     const fits = !!exact && units(exact) > 0n && units(exact) <= units(refundable);
     setError(fits ? undefined : t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
-    if (!fits) return;
-    const body = {
-      paymentId: payment.id,
-      ...(amount.trim() === '' ? {} : { amount: exact }),
-      reason,
-      ...(note.trim() ? { note: note.trim() } : {}),
-    };
-    setPending({ body, amount: exact });
+    if (fits)
+      setPending({
+        body: refundBody(payment.id, draft.amount, exact, draft.reason, draft.note),
+        amount: exact,
+      });
   };
 
   const create = async ({ body, amount: exact }: { body: RefundBody; amount: string }) => {
     try {
       await session.call('createRefundDashboard', { body, idempotencyKey: idempotency.keyFor(body) });
       setDone(t('refundCreated', { amount: formatAmount(exact, lang), currency: payment.currency }));
-      setAmount('');
-      setNote('');
+      set({ amount: '', note: '' });
       idempotency.done();
       onCreated();
     } finally {
@@ -160,12 +168,8 @@ export const RefundForm = ({
         currency={payment.currency}
         refundable={refundable}
         suggested={suggested}
-        amount={amount}
-        onAmount={setAmount}
-        reason={reason}
-        onReason={setReason}
-        note={note}
-        onNote={setNote}
+        draft={draft}
+        set={set}
       />
       {error && <Alert>{error}</Alert>}
       {done && <Alert kind="ok">{done}</Alert>}

@@ -11,6 +11,39 @@ import type { BodyOf } from '../../../api/operations.js';
 
 const CURRENCIES: Currency[] = ['USDC', 'EURC'];
 
+/** The chains this deployment serves: a merchant elsewhere would never get a wallet. */
+const useServedChains = (session: Session): string[] | undefined => {
+  const [chains] = useLoad(
+    async () => (await session.open('getPublicChains')).data.chains.map((c) => c.name),
+    [],
+  );
+  return chains.state === 'ready' ? chains.data : undefined;
+};
+
+/** The chain of the merchant's wallet, among those this deployment serves. */
+const ChainSelect = ({
+  t,
+  chains,
+  value,
+  onChoose,
+}: {
+  t: Translate;
+  chains: string[];
+  value: string;
+  onChoose: (chain: string) => void;
+}) => (
+  <>
+    <label for="blockchain">{t('blockchain')}</label>
+    <select id="blockchain" name="blockchain" value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
+      {chains.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  </>
+);
+
 /** The tokens the merchant accepts, as checkboxes. */
 const CurrencyChoice = ({
   t,
@@ -45,12 +78,7 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
   const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
   const [currencies, setCurrencies] = useState<Currency[]>(CURRENCIES);
   const [busy, setBusy] = useState(false);
-  // The chains this deployment serves: a merchant elsewhere would never get a wallet.
-  const [chains] = useLoad(
-    async () => (await session.open('getPublicChains')).data.chains.map((c) => c.name),
-    [],
-  );
-  const chainNames = chains.state === 'ready' ? chains.data : [form.blockchain];
+  const chainNames = useServedChains(session) ?? [form.blockchain];
   const [error, setError] = useState<string>();
   const [registered, setRegistered] = useState<string>();
   const field = (name: keyof typeof form) => ({
@@ -104,19 +132,12 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
           maxLength={128}
           hint={t('passwordHint')}
         />
-        <label for="blockchain">{t('blockchain')}</label>
-        <select
-          id="blockchain"
-          name="blockchain"
+        <ChainSelect
+          t={t}
+          chains={chainNames}
           value={form.blockchain}
-          onChange={(e) => setForm({ ...form, blockchain: e.currentTarget.value })}
-        >
-          {chainNames.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+          onChoose={(blockchain) => setForm({ ...form, blockchain })}
+        />
         <CurrencyChoice t={t} chosen={currencies} onChange={setCurrencies} />
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
