@@ -1,20 +1,21 @@
 import { ApiError } from './errors.js';
+import { fetchFile, fileOf, send, type Answer, type Request } from './gateway.js';
+import type { ArgsOf, Operation, ResponseOf } from './operations.js';
 
-export interface Account {
-  user: { id: string; email: string; email_confirmed: boolean };
-  merchant: { id: string; name: string; blockchain: string; accepted_currencies: string[] };
-}
-
-export interface TokenPair {
-  access_token: string;
-  expires_in: number;
-  refresh_token: string;
-}
+export type Account = ResponseOf<'me'>;
+export type TokenPair = ResponseOf<'refreshToken'>;
 
 export type SessionState =
   { kind: 'signed-out'; reason?: 'expired' } | { kind: 'signed-in'; account: Account };
 
-type Body = Record<string, unknown> | undefined;
+/**
+ * How a signed-in call goes: an idempotency key for a POST that must not repeat, and the
+ * authenticator code for a route that asks for a step-up.
+ */
+export interface CallOptions {
+  idempotencyKey?: string;
+  mfaCode?: string;
+}
 
 /**
  * Renew a minute before the access token expires (at half its life when it lives under two
@@ -49,50 +50,6 @@ export class Session {
     for (const l of this.listeners) l(state);
   }
 
-  /** One call to the gateway in the envelope; the parsed `data` (or the whole body without one). */
-  async send<T>(
-    method: string,
-    path: string,
-    opts: {
-      body?: Body;
-      bearer?: string;
-      idempotencyKey?: string;
-      headers?: Record<string, string>;
-    } = {},
-  ): Promise<{ data: T; message?: string }> {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, this.gatewayUrl), {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(opts.body ? { 'content-type': 'application/json' } : {}),
-          ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
-          ...(opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {}),
-          ...opts.headers,
-        },
-        body: opts.body ? JSON.stringify(opts.body) : undefined,
-        credentials: 'omit',
-        cache: 'no-store',
-      });
-    } catch {
-      throw new ApiError(0, 'network');
-    }
-    const json = (await res.json().catch(() => undefined)) as
-      | { success?: boolean; data?: T; message?: string; error?: string; details?: ApiError['details'] }
-      | undefined;
-    if (!res.ok || json?.success === false) {
-      const retry = Number(res.headers.get('retry-after'));
-      throw new ApiError(
-        res.status,
-        json?.error ?? res.statusText,
-        json?.details ?? [],
-        Number.isFinite(retry) && retry > 0 ? retry : undefined,
-      );
-    }
-    return { data: json?.data as T, message: json?.message };
-  }
-
   private adopt(pair: TokenPair) {
     this.access = pair.access_token;
     this.refreshToken = pair.refresh_token;
@@ -108,17 +65,22 @@ export class Session {
     this.set({ kind: 'signed-out', reason });
   }
 
+  /** A call that needs no sign-in (registration, the chains): the answer's data and message. */
+  open<Op extends Operation>(op: Op, ...[request]: ArgsOf<Op, object>): Promise<Answer<Op>> {
+    return send(this.gatewayUrl, op, (request ?? {}) as Request);
+  }
+
   /** Signs in with a token pair from /auth/login (or a second factor), then loads the account. */
   async begin(pair: TokenPair): Promise<void> {
     this.adopt(pair);
-    const { data } = await this.send<Account>('GET', '/auth/me', { bearer: this.access });
+    const { data } = await send(this.gatewayUrl, 'me', {}, { bearer: this.access });
     this.set({ kind: 'signed-in', account: data });
   }
 
   /** Reads the account again: its address was just confirmed, in this tab or another. */
   async reloadAccount(): Promise<void> {
     if (this.state.kind !== 'signed-in') return;
-    const account = await this.call<Account>('GET', '/auth/me');
+    const account = await this.call('me');
     this.set({ kind: 'signed-in', account });
   }
 
@@ -127,11 +89,7 @@ export class Session {
    * tokens: its token is returned for `signInWithCode` (and is kept nowhere else).
    */
   async signIn(email: string, password: string): Promise<{ mfaToken: string } | undefined> {
-    const { data } = await this.send<TokenPair | { mfa_required: true; mfa_token: string }>(
-      'POST',
-      '/auth/login',
-      { body: { email, password } },
-    );
+    const { data } = await this.open('login', { body: { email, password } });
     if ('mfa_required' in data) return { mfaToken: data.mfa_token };
     await this.begin(data);
     return undefined;
@@ -139,9 +97,7 @@ export class Session {
 
   /** The second step: an authenticator code or a recovery code. */
   async signInWithCode(mfaToken: string, code: string): Promise<void> {
-    const { data } = await this.send<TokenPair>('POST', '/auth/login/mfa', {
-      body: { mfa_token: mfaToken, code },
-    });
+    const { data } = await this.open('loginMfa', { body: { mfa_token: mfaToken, code } });
     await this.begin(data);
   }
 
@@ -156,13 +112,11 @@ export class Session {
    * second factor (such actions take an authenticator code instead).
    */
   async reauthenticate(email: string, password: string): Promise<boolean> {
-    const { data } = await this.send<TokenPair | { mfa_required: true }>('POST', '/auth/login', {
-      body: { email, password },
-    });
+    const { data } = await this.open('login', { body: { email, password } });
     if ('mfa_required' in data) return false;
     const old = this.refreshToken;
     this.adopt(data);
-    if (old) await this.send('POST', '/auth/logout', { body: { refresh_token: old } }).catch(() => {});
+    if (old) await this.open('logout', { body: { refresh_token: old } }).catch(() => {});
     return true;
   }
 
@@ -172,9 +126,7 @@ export class Session {
       const token = this.refreshToken;
       if (!token) return false;
       try {
-        const { data } = await this.send<TokenPair>('POST', '/auth/refresh', {
-          body: { refresh_token: token },
-        });
+        const { data } = await this.open('refreshToken', { body: { refresh_token: token } });
         this.adopt(data);
         return true;
       } catch (err) {
@@ -192,50 +144,32 @@ export class Session {
   async signOut(): Promise<void> {
     const token = this.refreshToken;
     this.clear();
-    if (token) await this.send('POST', '/auth/logout', { body: { refresh_token: token } }).catch(() => {});
+    if (token) await this.open('logout', { body: { refresh_token: token } }).catch(() => {});
   }
 
-  /** A bearer-token request; one silent renewal and retry when the access token was refused. */
-  async call<T>(method: string, path: string, body?: Body, idempotencyKey?: string): Promise<T> {
-    return (await this.callWithMessage<T>(method, path, body, idempotencyKey)).data;
-  }
-
-  async callWithMessage<T>(
-    method: string,
-    path: string,
-    body?: Body,
-    idempotencyKey?: string,
-    headers?: Record<string, string>,
-  ): Promise<{ data: T; message?: string }> {
+  /**
+   * A bearer-token call of an operation; one silent renewal and retry when the access token was
+   * refused. A step-up route's authenticator code, when there is one, goes in X-Mfa-Code.
+   */
+  async call<Op extends Operation>(op: Op, ...[request]: ArgsOf<Op, CallOptions>): Promise<ResponseOf<Op>> {
     if (!this.access) throw new ApiError(401, 'signed out');
+    const { idempotencyKey, mfaCode, ...parts } = (request ?? {}) as Request & CallOptions;
+    const headers = mfaCode ? { 'x-mfa-code': mfaCode } : undefined;
+    const attempt = async () =>
+      (await send(this.gatewayUrl, op, parts, { bearer: this.access, idempotencyKey, headers })).data;
     try {
-      return await this.send<T>(method, path, { body, bearer: this.access, idempotencyKey, headers });
+      return await attempt();
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401 || !(await this.renew())) throw err;
-      return this.send<T>(method, path, { body, bearer: this.access, idempotencyKey, headers });
+      return attempt();
     }
   }
 
-  /** A request to a route that needs a step-up: the authenticator code, when there is one, goes with it. */
-  async callConfirmed<T>(method: string, path: string, body: Body, mfaCode?: string): Promise<T> {
-    const headers = mfaCode ? { 'x-mfa-code': mfaCode } : undefined;
-    return (await this.callWithMessage<T>(method, path, body, undefined, headers)).data;
-  }
-
-  /** A bearer-token download (invoice PDFs): the body as a Blob. */
-  async download(path: string): Promise<Blob> {
-    const get = () =>
-      fetch(new URL(path, this.gatewayUrl), {
-        headers: { authorization: `Bearer ${this.access}` },
-        credentials: 'omit',
-        cache: 'no-store',
-      });
+  /** A bearer-token download (invoice PDFs, CSV exports): the body as a Blob. */
+  async download<Op extends Operation>(op: Op, ...[request]: ArgsOf<Op, object>): Promise<Blob> {
+    const get = () => fetchFile(this.gatewayUrl, op, (request ?? {}) as Request, this.access);
     let res = await get();
     if (res.status === 401 && (await this.renew())) res = await get();
-    if (!res.ok) {
-      const json = (await res.json().catch(() => undefined)) as { error?: string } | undefined;
-      throw new ApiError(res.status, json?.error ?? res.statusText);
-    }
-    return res.blob();
+    return fileOf(res);
   }
 }

@@ -2,22 +2,6 @@ import { formatAmount, formatDateTime } from '../format.js';
 import { useDashboard } from './context.js';
 import { useLoad } from './use-load.js';
 
-/** GET /reconciliation/latest, as the dashboard reads it. */
-interface Reconciliation {
-  checked_at: string | null;
-  discrepancies: number;
-  wallets: Array<{
-    blockchain: string;
-    token: string;
-    address: string;
-    block_number: number | null;
-    ledger_balance: string | null;
-    onchain_balance: string | null;
-    difference: string | null;
-    status: 'agrees' | 'in_flight' | 'discrepancy' | 'unreadable';
-  }>;
-}
-
 /**
  * On every screen while the latest comparison of the ledger with the chain finds a wallet holding
  * another amount than the recorded payments, refunds and withdrawals explain: money moved that the
@@ -25,7 +9,7 @@ interface Reconciliation {
  */
 export const ReconciliationBanner = ({ section }: { section: string }) => {
   const { session, t, lang } = useDashboard();
-  const [loaded] = useLoad(() => session.call<Reconciliation>('GET', '/reconciliation/latest'), [section]);
+  const [loaded] = useLoad(() => session.call('getReconciliation'), [section]);
   if (loaded.state !== 'ready' || loaded.data.discrepancies === 0) return null;
   const { data } = loaded;
   const money = (amount: string | null, token: string) => `${formatAmount(amount ?? '0', lang)} ${token}`;

@@ -6,7 +6,7 @@ let cached: Promise<PublicChain[]> | undefined;
 /** The deployment's chains (GET /chains, public), read once per page load. */
 export const loadChains = (session: Session): Promise<PublicChain[]> => {
   cached ??= session
-    .send<{ chains: PublicChain[] }>('GET', '/chains')
+    .open('getPublicChains')
     .then((r) => r.data.chains)
     .catch((err: unknown) => {
       cached = undefined;

@@ -1,11 +1,10 @@
+import type { Session } from '../../api/session.js';
 import { formatAmount } from '../../format.js';
+import type { Translate } from '../../i18n.js';
 import { Alert, LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import type { Withdrawal } from './money/types.js';
-import type { RefundListItem } from './PaymentRefunds.js';
-import type { WebhookEndpoint } from './webhooks/types.js';
 
 /** Pending refunds looked at for "waiting for funds" (each needs its detail). */
 const PENDING_LOOKED_AT = 10;
@@ -19,6 +18,67 @@ interface Item {
   linkText: string;
 }
 
+/** Each source of things to act on, read on its own: one that fails is counted, not fatal. */
+const sources = (session: Session, t: Translate, lang: string): Array<Promise<Item[]>> => {
+  const money = (amount: string, currency: string) => `${formatAmount(amount, lang)} ${currency}`;
+  const disabledEndpoints = async (): Promise<Item[]> =>
+    (await session.call('listWebhooksDashboard'))
+      .filter((e) => !e.is_active)
+      .map((e) => ({
+        kind: 'webhook-disabled',
+        key: e.id,
+        text: t('attentionWebhook', { url: e.url }),
+        link: href(`/developers/webhooks/${e.id}`),
+        linkText: t('attentionWebhookAction'),
+      }));
+  const failedRefunds = async (): Promise<Item[]> =>
+    (await session.call('listRefundsDashboard', { query: { status: 'failed', limit: SHOWN } })).refunds.map(
+      (r) => ({
+        kind: 'refund-failed',
+        key: r.id,
+        text: t('attentionRefundFailed', { amount: money(r.amount, r.currency) }),
+        link: href(`/refunds/${r.id}`),
+        linkText: t('attentionSeeRefund'),
+      }),
+    );
+  // Whether a pending refund waits for funds is in its detail only; a detail that fails is skipped.
+  const waitingRefunds = async (): Promise<Item[]> => {
+    const pending = await session.call('listRefundsDashboard', {
+      query: { status: 'pending', limit: PENDING_LOOKED_AT },
+    });
+    const details = await Promise.allSettled(
+      pending.refunds.map((r) => session.call('getRefundDashboard', { params: { id: r.id } })),
+    );
+    return details.flatMap((d) =>
+      d.status === 'fulfilled' && d.value.waiting_for_funds
+        ? [
+            {
+              kind: 'refund-waiting' as const,
+              key: d.value.id,
+              text: t('attentionRefundWaiting', {
+                amount: money(d.value.amount, d.value.currency),
+                currency: d.value.currency,
+              }),
+              link: href(`/refunds/${d.value.id}`),
+              linkText: t('attentionSeeRefund'),
+            },
+          ]
+        : [],
+    );
+  };
+  const failedWithdrawals = async (): Promise<Item[]> =>
+    (await session.call('listWithdrawals', { query: { status: 'failed', limit: SHOWN } })).withdrawals.map(
+      (w) => ({
+        kind: 'withdrawal-failed',
+        key: w.id,
+        text: t('attentionWithdrawalFailed', { amount: money(w.amount, w.currency) }),
+        link: href(`/money/withdrawals/${w.id}`),
+        linkText: t('attentionSeeWithdrawal'),
+      }),
+    );
+  return [disabledEndpoints(), failedRefunds(), waitingRefunds(), failedWithdrawals()];
+};
+
 /**
  * What the merchant should act on: a disabled webhook endpoint, a failed refund, a refund waiting
  * for the wallet to hold enough, a failed withdrawal. Each source is read on its own, so one that
@@ -27,71 +87,11 @@ interface Item {
 export const Attention = () => {
   const { session, t, lang } = useDashboard();
   const [loaded, reload] = useLoad(async () => {
-    const money = (amount: string, currency: string) => `${formatAmount(amount, lang)} ${currency}`;
-    const [endpoints, failedRefunds, pendingRefunds, failedWithdrawals] = await Promise.allSettled([
-      session.call<WebhookEndpoint[]>('GET', '/merchant-webhooks'),
-      session.call<{ refunds: RefundListItem[]; total: number }>(
-        'GET',
-        `/refunds?status=failed&limit=${SHOWN}`,
-      ),
-      session.call<{ refunds: RefundListItem[] }>(
-        'GET',
-        `/refunds?status=pending&limit=${PENDING_LOOKED_AT}`,
-      ),
-      session.call<{ withdrawals: Withdrawal[] }>('GET', `/withdrawals?status=failed&limit=${SHOWN}`),
-    ]);
-    const items: Item[] = [];
-    let unreadable = 0;
-    if (endpoints.status === 'fulfilled') {
-      for (const e of endpoints.value.filter((x) => !x.is_active))
-        items.push({
-          kind: 'webhook-disabled',
-          key: e.id,
-          text: t('attentionWebhook', { url: e.url }),
-          link: href(`/developers/webhooks/${e.id}`),
-          linkText: t('attentionWebhookAction'),
-        });
-    } else unreadable++;
-    if (failedRefunds.status === 'fulfilled') {
-      for (const r of failedRefunds.value.refunds)
-        items.push({
-          kind: 'refund-failed',
-          key: r.id,
-          text: t('attentionRefundFailed', { amount: money(r.amount, r.currency) }),
-          link: href(`/refunds/${r.id}`),
-          linkText: t('attentionSeeRefund'),
-        });
-    } else unreadable++;
-    if (pendingRefunds.status === 'fulfilled') {
-      const details = await Promise.allSettled(
-        pendingRefunds.value.refunds.map((r) =>
-          session.call<RefundListItem & { waiting_for_funds: boolean }>('GET', `/refunds/${r.id}`),
-        ),
-      );
-      for (const d of details)
-        if (d.status === 'fulfilled' && d.value.waiting_for_funds)
-          items.push({
-            kind: 'refund-waiting',
-            key: d.value.id,
-            text: t('attentionRefundWaiting', {
-              amount: money(d.value.amount, d.value.currency),
-              currency: d.value.currency,
-            }),
-            link: href(`/refunds/${d.value.id}`),
-            linkText: t('attentionSeeRefund'),
-          });
-    } else unreadable++;
-    if (failedWithdrawals.status === 'fulfilled') {
-      for (const w of failedWithdrawals.value.withdrawals)
-        items.push({
-          kind: 'withdrawal-failed',
-          key: w.id,
-          text: t('attentionWithdrawalFailed', { amount: money(w.amount, w.currency) }),
-          link: href(`/money/withdrawals/${w.id}`),
-          linkText: t('attentionSeeWithdrawal'),
-        });
-    } else unreadable++;
-    return { items, unreadable };
+    const settled = await Promise.allSettled(sources(session, t, lang));
+    return {
+      items: settled.flatMap((s) => (s.status === 'fulfilled' ? s.value : [])),
+      unreadable: settled.filter((s) => s.status === 'rejected').length,
+    };
   }, [lang]);
 
   return (

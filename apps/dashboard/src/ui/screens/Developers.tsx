@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../format.js';
 import { Alert, LoadView, errorText } from '../common.js';
+import { useSubmit } from '../form.js';
 import { useDashboard } from '../context.js';
 import { CopyButton } from '../OnChain.js';
 import { useLoad } from '../use-load.js';
@@ -8,15 +9,9 @@ import { ScopeChoice, ScopeSummary, type Access } from './api-keys/scopes.js';
 import { EndpointsCard } from './webhooks/EndpointsCard.js';
 import { EventLog } from './webhooks/EventLog.js';
 import { EventsCard } from './webhooks/EventsCard.js';
-import type { WebhookEventInfo } from './webhooks/types.js';
+import type { ResponseOf } from '../../api/operations.js';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  last4: string;
-  created_at: string;
-  scopes: string[];
-}
+type ApiKey = ResponseOf<'listApiKeys'>[number];
 
 /** The full key of a key just created: shown here once, forgotten when dismissed. */
 const NewKey = ({ name, secret, onDismiss }: { name: string; secret: string; onDismiss: () => void }) => {
@@ -54,7 +49,7 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
             class="danger"
             onClick={async () => {
               try {
-                await session.call('DELETE', `/api-keys/${apiKey.id}`);
+                await session.call('deleteApiKey', { params: { id: apiKey.id } });
                 onRevoked();
               } catch (err) {
                 setError(errorText(t, err));
@@ -83,51 +78,67 @@ const KeyRow = ({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
   );
 };
 
+/** A new key's name and what it may do; the created key goes to `onCreated`, shown once. */
+const NewKeyForm = ({ onCreated }: { onCreated: (key: { name: string; key: string }) => void }) => {
+  const { session, t } = useDashboard();
+  const [name, setName] = useState('');
+  const [access, setAccess] = useState<Access>({ kind: 'standard' });
+  const { busy, error, setError, onSubmit } = useSubmit();
+  const check = () => {
+    if (!name.trim() || name.trim().length > 50) return t('keyNameInvalid');
+    if (access.kind === 'restricted' && access.scopes.length === 0) return t('keyScopesRequired');
+    return undefined;
+  };
+  const create = async () => {
+    // The standard choice sends no scopes: the API's default set is the one source of it.
+    const key = await session.call('createApiKey', {
+      body: { name: name.trim(), ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}) },
+    });
+    setName('');
+    setAccess({ kind: 'standard' });
+    onCreated({ name: key.name, key: key.key });
+  };
+  return (
+    <form class="form inline-form" onSubmit={onSubmit(create, check)} noValidate>
+      <label for="key-name">{t('keyName')}</label>
+      <div class="row">
+        <input
+          id="key-name"
+          maxLength={50}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          aria-describedby="key-name-hint"
+        />
+      </div>
+      <p id="key-name-hint" class="hint">
+        {t('keyNameHint')}
+      </p>
+      <ScopeChoice
+        access={access}
+        onChange={(next) => {
+          setAccess(next);
+          setError(undefined);
+        }}
+      />
+      {error && <Alert>{error}</Alert>}
+      <div>
+        <button type="submit" disabled={busy}>
+          {t('createKey')}
+        </button>
+      </div>
+    </form>
+  );
+};
+
 /**
  * API keys: create with the standard scopes or only those ticked (the full key shown once, with a
  * copy button), list masked with their scopes, revoke after confirming. Webhook endpoints, each with its own page, and the events they can subscribe to.
  */
 export const Developers = () => {
   const { session, t } = useDashboard();
-  const [events, reloadEvents] = useLoad(
-    () => session.call<WebhookEventInfo[]>('GET', '/merchant-webhooks/events'),
-    [],
-  );
-  const [keys, reload] = useLoad(() => session.call<ApiKey[]>('GET', '/api-keys'), []);
-  const [name, setName] = useState('');
-  const [access, setAccess] = useState<Access>({ kind: 'standard' });
+  const [events, reloadEvents] = useLoad(() => session.call('listWebhookEventsDashboard'), []);
+  const [keys, reload] = useLoad(() => session.call('listApiKeys'), []);
   const [created, setCreated] = useState<{ name: string; key: string }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    if (!name.trim() || name.trim().length > 50) {
-      setError(t('keyNameInvalid'));
-      return;
-    }
-    if (access.kind === 'restricted' && access.scopes.length === 0) {
-      setError(t('keyScopesRequired'));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      // The standard choice sends no scopes: the API's default set is the one source of it.
-      const key = await session.call<{ name: string; key: string }>('POST', '/api-keys', {
-        name: name.trim(),
-        ...(access.kind === 'restricted' ? { scopes: access.scopes } : {}),
-      });
-      setCreated({ name: key.name, key: key.key });
-      setName('');
-      setAccess({ kind: 'standard' });
-      reload();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>
@@ -151,34 +162,12 @@ export const Developers = () => {
             )
           }
         </LoadView>
-        <form class="form inline-form" onSubmit={create} noValidate>
-          <label for="key-name">{t('keyName')}</label>
-          <div class="row">
-            <input
-              id="key-name"
-              maxLength={50}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-              aria-describedby="key-name-hint"
-            />
-          </div>
-          <p id="key-name-hint" class="hint">
-            {t('keyNameHint')}
-          </p>
-          <ScopeChoice
-            access={access}
-            onChange={(next) => {
-              setAccess(next);
-              setError(undefined);
-            }}
-          />
-          {error && <Alert>{error}</Alert>}
-          <div>
-            <button type="submit" disabled={busy}>
-              {t('createKey')}
-            </button>
-          </div>
-        </form>
+        <NewKeyForm
+          onCreated={(key) => {
+            setCreated(key);
+            reload();
+          }}
+        />
       </section>
       <EndpointsCard events={events} />
       <EventLog types={events} />

@@ -4,25 +4,17 @@ import { LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
-import { PaymentsTable, type PaymentListItem } from './payments-table.js';
-
-interface Balance {
-  wallet_id: string;
-  address: string;
-  blockchain: string;
-  balances: Array<{ token: string; amount: string }>;
-}
+import { PaymentsTable } from './payments/payments-table.js';
 
 /** The merchant's wallet balance per token, recent payments, and what needs attention. */
 export const Home = () => {
   const { session, t, lang } = useDashboard();
-  const [balance, reloadBalance] = useLoad(() => session.call<Balance>('GET', '/wallets/balance'), []);
+  const [balance, reloadBalance] = useLoad(() => session.call('getWalletBalanceDashboard'), []);
   const [recent, reloadRecent] = useLoad(
     () =>
-      session.call<{ payments: PaymentListItem[]; total: number }>(
-        'GET',
-        '/payments?limit=5&sortBy=created_at&sortDirection=desc',
-      ),
+      session.call('listPayments', {
+        query: { limit: 5, sortBy: 'created_at', sortDirection: 'desc' },
+      }),
     [],
   );
 

@@ -3,6 +3,7 @@ import { ApiError } from '../../api/errors.js';
 import type { Session } from '../../api/session.js';
 import type { Translate } from '../../i18n.js';
 import { Alert, errorText } from '../common.js';
+import { PasswordField, TextField } from '../form.js';
 import { href } from '../router.js';
 
 export const SignIn = ({ session, t, expired }: { session: Session; t: Translate; expired: boolean }) => {
@@ -55,23 +56,22 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
       <h1>{t('signInTitle')}</h1>
       {expired && !error && <Alert kind="ok">{t('sessionExpired')}</Alert>}
       <form class="card form" onSubmit={submit} noValidate>
-        <label for="email">{t('email')}</label>
-        <input
+        <TextField
           id="email"
+          label={t('email')}
           type="email"
           autocomplete="username"
           required
           value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
+          onValue={setEmail}
         />
-        <label for="password">{t('password')}</label>
-        <input
+        <PasswordField
           id="password"
-          type="password"
-          autocomplete="current-password"
+          purpose="current"
+          label={t('password')}
           required
           value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
+          onValue={setPassword}
         />
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
@@ -123,19 +123,16 @@ const SecondStep = ({
     <main id="main" class="narrow">
       <h1>{t('twoFactorTitle')}</h1>
       <form class="card form" onSubmit={submit} noValidate>
-        <label for="mfa-code">{t('authCode')}</label>
-        <input
+        <TextField
           id="mfa-code"
+          label={t('authCode')}
           autocomplete="one-time-code"
           inputMode="text"
           autoFocus
           value={code}
-          onInput={(e) => setCode(e.currentTarget.value)}
-          aria-describedby="mfa-code-hint"
+          onValue={setCode}
+          hint={t('authCodeHint')}
         />
-        <p id="mfa-code-hint" class="hint">
-          {t('authCodeHint')}
-        </p>
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
           {busy ? t('signingIn') : t('verify')}

@@ -3,26 +3,25 @@ import type { Messages } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
 
 /**
- * Every scope a key can hold, in the API's order. Written out here rather than imported, so the
- * page does not carry the contracts' schemas; `UnlistedScopes` turns a scope added there and missing
- * here into a type error.
+ * The words for each scope a key can hold, in the API's order. Typed by the contracts' list rather
+ * than copied from it (the page does not carry the contracts' schemas): a scope added there and not
+ * named here does not compile.
  */
-export const SCOPES = [
-  'payments:read',
-  'checkout:write',
-  'checkout:read',
-  'refunds:write',
-  'refunds:read',
-  'webhooks:write',
-  'webhooks:read',
-  'balance:read',
-  'invoices:read',
-  'withdrawals:read',
-  'withdrawals:write',
-  'ledger:read',
-] as const satisfies readonly ApiKeyScope[];
-type NoneLeft<T extends never> = T;
-export type UnlistedScopes = NoneLeft<Exclude<ApiKeyScope, (typeof SCOPES)[number]>>;
+const SCOPE_LABELS: Record<ApiKeyScope, keyof Messages> = {
+  'payments:read': 'scope_payments_read',
+  'checkout:write': 'scope_checkout_write',
+  'checkout:read': 'scope_checkout_read',
+  'refunds:write': 'scope_refunds_write',
+  'refunds:read': 'scope_refunds_read',
+  'webhooks:write': 'scope_webhooks_write',
+  'webhooks:read': 'scope_webhooks_read',
+  'balance:read': 'scope_balance_read',
+  'invoices:read': 'scope_invoices_read',
+  'withdrawals:read': 'scope_withdrawals_read',
+  'withdrawals:write': 'scope_withdrawals_write',
+  'ledger:read': 'scope_ledger_read',
+};
+export const SCOPES = Object.keys(SCOPE_LABELS) as ApiKeyScope[];
 
 /** The one scope never given by default: a key holding it can send the wallet's funds away. */
 export const WITHDRAW: ApiKeyScope = 'withdrawals:write';
@@ -31,8 +30,6 @@ export const STANDARD: readonly ApiKeyScope[] = SCOPES.filter((s) => s !== WITHD
 
 export const isStandard = (scopes: readonly string[]): boolean =>
   scopes.length === STANDARD.length && STANDARD.every((s) => scopes.includes(s));
-
-const labelOf = (scope: ApiKeyScope) => `scope_${scope.replace(':', '_')}` as keyof Messages;
 
 export type Access = { kind: 'standard' } | { kind: 'restricted'; scopes: ApiKeyScope[] };
 
@@ -84,7 +81,7 @@ export const ScopeChoice = ({ access, onChange }: { access: Access; onChange: (a
                 onChange={(e) => toggle(scope, e.currentTarget.checked)}
               />{' '}
               <span>
-                {t(labelOf(scope))} <code>{scope}</code>
+                {t(SCOPE_LABELS[scope])} <code>{scope}</code>
               </span>
             </label>
           ))}
@@ -109,7 +106,7 @@ export const ScopeSummary = ({ scopes }: { scopes: readonly string[] }) => {
         <li
           key={scope}
           class={scope === WITHDRAW ? 'scope-tag risky' : 'scope-tag'}
-          title={t(labelOf(scope))}
+          title={t(SCOPE_LABELS[scope])}
         >
           {scope}
         </li>

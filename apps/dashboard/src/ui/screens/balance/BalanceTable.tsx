@@ -1,10 +1,12 @@
 import { formatAmount, formatDateTime } from '../../../format.js';
 import { chainIdOf } from '../../chains.js';
 import { useDashboard } from '../../context.js';
+import type { Translate } from '../../../i18n.js';
+import { DataTable, type Column } from '../../list.js';
 import type { PublicChain } from '../../explorer.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
-import type { BalanceTransaction } from './types.js';
+import { TYPE_LABELS, type BalanceTransaction } from './types.js';
 
 /**
  * A signed amount as a person reads it: "+25.00" in, "−1.50" out (the minus sign, which screen
@@ -16,60 +18,48 @@ export const signedAmount = (amount: string, lang: string): string => {
   return `${amount.startsWith('-') ? '\u2212' : '+'}${shown}`;
 };
 
+const columns = (t: Translate, lang: string, chains: PublicChain[]): Column<BalanceTransaction>[] => [
+  {
+    label: t('colDate'),
+    cell: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at, lang)}</time>,
+  },
+  { label: t('btType'), cell: (r) => t(TYPE_LABELS[r.type]) },
+  {
+    label: t('colAmount'),
+    num: true,
+    cell: (r) => `${signedAmount(r.amount, lang)} ${r.currency}`,
+    cellProps: (r) => ({
+      class: `num ${r.amount.startsWith('-') ? 'amount-out' : 'amount-in'}`,
+      'data-amount': r.amount,
+    }),
+  },
+  {
+    label: t('btBalanceAfter'),
+    num: true,
+    cell: (r) => `${formatAmount(r.balance_after, lang)} ${r.currency}`,
+    cellProps: (r) => ({ 'data-balance-after': r.balance_after }),
+  },
+  { label: t('btFor'), cell: (r) => <Related row={r} /> },
+  {
+    label: t('colTx'),
+    cell: (r) => (
+      <OnChain value={r.tx_hash} chainId={chainIdOf(chains, r.blockchain)} kind="tx" label={t('colTx')} />
+    ),
+  },
+];
+
 /** The ledger's rows: what moved, by how much, the balance after it, what it belongs to and its transaction. */
 export const BalanceTable = ({ rows, chains }: { rows: BalanceTransaction[]; chains: PublicChain[] }) => {
   const { t, lang } = useDashboard();
   return (
-    <div class="table-wrap">
-      <table class="list balance-transactions">
-        <caption class="visually-hidden">{t('btTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('colDate')}</th>
-            <th scope="col">{t('btType')}</th>
-            <th scope="col" class="num">
-              {t('colAmount')}
-            </th>
-            <th scope="col" class="num">
-              {t('btBalanceAfter')}
-            </th>
-            <th scope="col">{t('btFor')}</th>
-            <th scope="col">{t('colTx')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} data-balance-transaction={r.type} data-id={r.id}>
-              <td data-label={t('colDate')}>
-                <time dateTime={r.created_at}>{formatDateTime(r.created_at, lang)}</time>
-              </td>
-              <td data-label={t('btType')}>{t(`bt_${r.type}`)}</td>
-              <td
-                data-label={t('colAmount')}
-                class={`num ${r.amount.startsWith('-') ? 'amount-out' : 'amount-in'}`}
-                data-amount={r.amount}
-              >
-                {signedAmount(r.amount, lang)} {r.currency}
-              </td>
-              <td data-label={t('btBalanceAfter')} class="num" data-balance-after={r.balance_after}>
-                {formatAmount(r.balance_after, lang)} {r.currency}
-              </td>
-              <td data-label={t('btFor')}>
-                <Related row={r} />
-              </td>
-              <td data-label={t('colTx')}>
-                <OnChain
-                  value={r.tx_hash}
-                  chainId={chainIdOf(chains, r.blockchain)}
-                  kind="tx"
-                  label={t('colTx')}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={t('btTitle')}
+      columns={columns(t, lang, chains)}
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowProps={(r) => ({ 'data-balance-transaction': r.type, 'data-id': r.id })}
+      tableClass="list balance-transactions"
+    />
   );
 };
 

@@ -1,24 +1,30 @@
-import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
-import { Alert, LoadView, Pager, errorText } from '../../common.js';
+import { Alert } from '../../common.js';
+import { useSubmit } from '../../form.js';
 import { loadChains } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { PublicChain } from '../../explorer.js';
 import { navigate, type Route } from '../../router.js';
+import {
+  CURRENCY_OPTIONS,
+  ChoiceField,
+  DateRangeFields,
+  FilterForm,
+  filterBindings,
+  useDraft,
+} from '../../filters.js';
+import { PagedList } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
-import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionPage } from './types.js';
+import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const FILTERS = ['type', 'currency', 'startDate', 'endDate'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 const PAGE = 25;
 
-const queryOf = (filters: Filters, extra: Record<string, string> = {}): URLSearchParams => {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  return q;
-};
+/** The URL's filters, as the gateway is asked for them (it checks each one). */
+const ledgerQuery = (filters: Filters) => filters as QueryOf<'listBalanceTransactions'>;
 
 /**
  * The wallet's ledger, newest first, filtered by type, currency and dates (kept in the URL), in
@@ -28,121 +34,77 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
   const { session, t } = useDashboard();
   const applied: Filters = Object.fromEntries(FILTERS.map((k) => [k, route.query.get(k) ?? undefined]));
   const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState<Filters>(applied);
-  const [downloading, setDownloading] = useState(false);
-  const [downloadError, setDownloadError] = useState<string>();
+  const download = useSubmit();
   const key = route.query.toString();
   // The form shows what the URL applies, also after the browser's back button changed it.
-  useEffect(() => setDraft(applied), [key]);
+  const [draft, setDraft] = useDraft<Filters>(applied, key);
   const [page, reload] = useLoad(async () => {
-    const q = queryOf(applied, { limit: String(PAGE), offset: String(offset) });
+    const query = { ...ledgerQuery(applied), limit: PAGE, offset };
     const [list, chains] = await Promise.all([
-      session.call<BalanceTransactionPage>('GET', `/balance-transactions?${q}`),
+      session.call('listBalanceTransactions', { query }),
       loadChains(session).catch(() => [] as PublicChain[]),
     ]);
     return { list, chains };
   }, [key]);
   const go = (filters: Filters, at = 0) =>
     navigate('/balance', { ...filters, offset: at ? String(at) : undefined });
-  const field = (name: keyof Filters) => ({
-    id: `bt-${name}`,
-    name,
-    value: draft[name] ?? '',
-    onInput: (e: Event) =>
-      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
-    onChange: (e: Event) =>
-      setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value || undefined }),
-  });
+  const { field, choice } = filterBindings('bt', draft, setDraft);
 
   const downloadCsv = async () => {
-    setDownloading(true);
-    setDownloadError(undefined);
-    try {
-      const blob = await session.download(`/balance-transactions?${queryOf(applied, { format: 'csv' })}`);
-      const day = new Date().toISOString().slice(0, 10);
-      saveFile(`balance-transactions-${day}.csv`, 'text/csv;charset=utf-8', blob);
-    } catch (err) {
-      setDownloadError(errorText(t, err));
-    } finally {
-      setDownloading(false);
-    }
+    const blob = await session.download('listBalanceTransactions', {
+      query: { ...ledgerQuery(applied), format: 'csv' },
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    saveFile(`balance-transactions-${day}.csv`, 'text/csv;charset=utf-8', blob);
   };
 
   return (
     <>
       <h1>{t('btTitle')}</h1>
       <p class="muted">{t('btIntro')}</p>
-      <form
-        class="card filters"
-        aria-label={t('filters')}
-        onSubmit={(e) => {
-          e.preventDefault();
-          go(draft);
-        }}
+      <FilterForm
+        onApply={() => go(draft)}
+        onClear={() => go({})}
+        actions={
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => void download.submit(downloadCsv)}
+            disabled={download.busy}
+          >
+            {download.busy ? t('downloading') : t('downloadCsv')}
+          </button>
+        }
+        after={download.error && <Alert>{download.error}</Alert>}
       >
-        <div class="filter-grid">
-          <div class="field">
-            <label for="bt-type">{t('btType')}</label>
-            <select {...field('type')}>
-              <option value="">{t('any')}</option>
-              {BALANCE_TRANSACTION_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`bt_${type}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="bt-currency">{t('currency')}</label>
-            <select {...field('currency')}>
-              <option value="">{t('any')}</option>
-              <option value="USDC">USDC</option>
-              <option value="EURC">EURC</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="bt-startDate">{t('fromDate')}</label>
-            <input {...field('startDate')} type="date" />
-          </div>
-          <div class="field">
-            <label for="bt-endDate">{t('toDate')}</label>
-            <input {...field('endDate')} type="date" />
-          </div>
-        </div>
-        <div class="actions">
-          <button type="submit">{t('applyFilters')}</button>
-          <button type="button" class="secondary" onClick={() => go({})}>
-            {t('clearFilters')}
-          </button>
-          <button type="button" class="secondary" onClick={() => void downloadCsv()} disabled={downloading}>
-            {downloading ? t('downloading') : t('downloadCsv')}
-          </button>
-        </div>
-        {downloadError && <Alert>{downloadError}</Alert>}
-      </form>
+        <ChoiceField
+          {...choice('type')}
+          label={t('btType')}
+          options={BALANCE_TRANSACTION_TYPES.map((type) => ({ value: type, label: t(TYPE_LABELS[type]) }))}
+        />
+        <ChoiceField {...choice('currency')} label={t('currency')} options={CURRENCY_OPTIONS} />
+        <DateRangeFields field={field} />
+      </FilterForm>
       <section class="card" aria-labelledby="bt-results">
         <h2 id="bt-results">{t('results')}</h2>
-        <LoadView loaded={page} t={t} reload={reload}>
-          {({ list, chains }) =>
-            list.balance_transactions.length === 0 ? (
-              <p class="muted" data-total={0}>
-                {t('btNone')}
-              </p>
-            ) : (
-              <>
-                <BalanceTable rows={list.balance_transactions} chains={chains} />
-                <Pager
-                  t={t}
-                  offset={list.offset}
-                  shown={list.balance_transactions.length}
-                  total={list.total}
-                  pageSize={PAGE}
-                  onOffset={(o) => go(applied, o)}
-                />
-              </>
-            )
+        <PagedList
+          loaded={page}
+          reload={reload}
+          paging={({ list }) => ({
+            offset: list.offset,
+            total: list.total,
+            shown: list.balance_transactions.length,
+          })}
+          pageSize={PAGE}
+          onOffset={(o) => go(applied, o)}
+          empty={
+            <p class="muted" data-total={0}>
+              {t('btNone')}
+            </p>
           }
-        </LoadView>
+        >
+          {({ list, chains }) => <BalanceTable rows={list.balance_transactions} chains={chains} />}
+        </PagedList>
       </section>
     </>
   );

@@ -1,33 +1,20 @@
-/** GET /balance-transactions, as the dashboard reads it (packages/contracts: BalanceTransactionListPage). */
-export const BALANCE_TRANSACTION_TYPES = [
-  'payment',
-  'unattributed',
-  'attribution',
-  'refund',
-  'withdrawal',
-  'withdrawal_fee',
-] as const;
-export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+import type { ResponseOf } from '../../../api/operations.js';
+import type { BalanceTransactionType } from '@stablepay/contracts';
+import type { Messages } from '../../../i18n.js';
 
-export interface BalanceTransaction {
-  id: string;
-  type: BalanceTransactionType;
-  /** signed, six decimals: "25.000000" in, "-1.500000" out */
-  amount: string;
-  currency: string;
-  blockchain: string;
-  tx_hash: string | null;
-  block_number: number | null;
-  payment_id: string | null;
-  refund_id: string | null;
-  withdrawal_id: string | null;
-  balance_after: string;
-  created_at: string;
-}
+export type BalanceTransactionPage = ResponseOf<'listBalanceTransactions'>;
+export type BalanceTransaction = BalanceTransactionPage['balance_transactions'][number];
 
-export interface BalanceTransactionPage {
-  balance_transactions: BalanceTransaction[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/**
+ * The words for each kind of ledger entry, in the filter's order. Typed by the contracts' list
+ * rather than copied from it: a kind added there and not named here does not compile.
+ */
+export const TYPE_LABELS: Record<BalanceTransactionType, keyof Messages> = {
+  payment: 'bt_payment',
+  unattributed: 'bt_unattributed',
+  attribution: 'bt_attribution',
+  refund: 'bt_refund',
+  withdrawal: 'bt_withdrawal',
+  withdrawal_fee: 'bt_withdrawal_fee',
+};
+export const BALANCE_TRANSACTION_TYPES = Object.keys(TYPE_LABELS) as BalanceTransactionType[];

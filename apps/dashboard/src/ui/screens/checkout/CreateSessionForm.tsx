@@ -1,16 +1,13 @@
 import { useState } from 'preact/hooks';
+import type { Currency } from '@stablepay/contracts';
+import type { BodyOf } from '../../../api/operations.js';
+import type { Translate } from '../../../i18n.js';
 import { parseAmountInput } from '../../../format.js';
-import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { CurrencySelect, FormEnd, TextField, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
-import {
-  EXPIRY_CHOICES,
-  METADATA_KEY_MAX,
-  METADATA_MAX_PAIRS,
-  METADATA_VALUE_MAX,
-  type CreatedSession,
-} from './types.js';
+import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
 
 interface Pair {
   key: string;
@@ -26,184 +23,220 @@ const inBounds = (exact: string) => {
   return units >= MIN_UNITS && units <= MAX_UNITS;
 };
 
+interface Draft {
+  fixed: boolean;
+  amount: string;
+  currency: Currency;
+  returnUrl: string;
+  cancelUrl: string;
+  expiresIn: number;
+  pairs: Pair[];
+}
+
+/** The session as the gateway is asked for it, or why the form cannot be sent. */
+const sessionBody = (
+  d: Draft,
+  t: Translate,
+): { body: BodyOf<'createCheckoutSessionDashboard'> } | { refused: string } => {
+  const exact = d.fixed ? parseAmountInput(d.amount) : undefined;
+  if (d.fixed && (!exact || !inBounds(exact))) return { refused: t('sessionAmountInvalid') };
+  if (!isWebUrl(d.returnUrl.trim())) return { refused: t('returnUrlInvalid') };
+  if (d.cancelUrl.trim() && !isWebUrl(d.cancelUrl.trim())) return { refused: t('cancelUrlInvalid') };
+  const filled = d.pairs.filter((p) => p.key.trim() || p.value.trim());
+  if (filled.some((p) => !p.key.trim()) || new Set(filled.map((p) => p.key.trim())).size !== filled.length)
+    return { refused: t('metadataInvalid') };
+  return {
+    body: {
+      ...(exact ? { amount: exact } : {}),
+      currency: d.currency,
+      return_url: d.returnUrl.trim(),
+      ...(d.cancelUrl.trim() ? { cancel_url: d.cancelUrl.trim() } : {}),
+      expires_in: d.expiresIn,
+      ...(filled.length ? { metadata: Object.fromEntries(filled.map((p) => [p.key.trim(), p.value])) } : {}),
+    },
+  };
+};
+
+/** Up to five key and value pairs kept with the session. */
+const MetadataPairs = ({
+  t,
+  pairs,
+  onPairs,
+}: {
+  t: Translate;
+  pairs: Pair[];
+  onPairs: (p: Pair[]) => void;
+}) => {
+  const setPair = (i: number, next: Partial<Pair>) =>
+    onPairs(pairs.map((p, j) => (j === i ? { ...p, ...next } : p)));
+  return (
+    <fieldset>
+      <legend>{t('metadata')}</legend>
+      <p class="hint">{t('metadataHint', { max: METADATA_MAX_PAIRS })}</p>
+      {pairs.map((p, i) => (
+        <div class="row pair" key={i}>
+          <input
+            aria-label={t('metadataKeyN', { n: i + 1 })}
+            maxLength={METADATA_KEY_MAX}
+            value={p.key}
+            onInput={(ev) => setPair(i, { key: ev.currentTarget.value })}
+          />
+          <input
+            aria-label={t('metadataValueN', { n: i + 1 })}
+            maxLength={METADATA_VALUE_MAX}
+            value={p.value}
+            onInput={(ev) => setPair(i, { value: ev.currentTarget.value })}
+          />
+          <button
+            type="button"
+            class="secondary small"
+            aria-label={t('removePairN', { n: i + 1 })}
+            onClick={() => onPairs(pairs.filter((_, j) => j !== i))}
+          >
+            {t('remove')}
+          </button>
+        </div>
+      ))}
+      {pairs.length < METADATA_MAX_PAIRS && (
+        <button
+          type="button"
+          class="secondary small"
+          onClick={() => onPairs([...pairs, { key: '', value: '' }])}
+        >
+          {t('addPair')}
+        </button>
+      )}
+    </fieldset>
+  );
+};
+
+/** Whether the session asks a fixed amount, that amount, its currency and how long it stays open. */
+const AmountFields = ({
+  t,
+  draft,
+  set,
+  currencies,
+}: {
+  t: Translate;
+  draft: Draft;
+  set: (next: Partial<Draft>) => void;
+  currencies: readonly Currency[];
+}) => (
+  <>
+    <fieldset>
+      <legend>{t('sessionAmountKind')}</legend>
+      <label class="inline">
+        <input type="radio" name="amount-kind" checked={draft.fixed} onChange={() => set({ fixed: true })} />{' '}
+        {t('fixedAmount')}
+      </label>
+      <label class="inline">
+        <input
+          type="radio"
+          name="amount-kind"
+          checked={!draft.fixed}
+          onChange={() => set({ fixed: false })}
+        />{' '}
+        {t('customerAmount')}
+      </label>
+    </fieldset>
+    <div class="filter-grid">
+      {draft.fixed && (
+        <div class="field">
+          <label for="session-amount">{t('colAmount')}</label>
+          <input
+            id="session-amount"
+            inputMode="decimal"
+            value={draft.amount}
+            placeholder="25.00"
+            onInput={(ev) => set({ amount: ev.currentTarget.value })}
+          />
+        </div>
+      )}
+      <CurrencySelect
+        id="session-currency"
+        label={t('currency')}
+        value={draft.currency}
+        currencies={currencies}
+        onChoose={(currency) => set({ currency })}
+      />
+      <div class="field">
+        <label for="session-expiry">{t('expiresAfter')}</label>
+        <select
+          id="session-expiry"
+          value={draft.expiresIn}
+          onChange={(ev) => set({ expiresIn: Number(ev.currentTarget.value) })}
+        >
+          {EXPIRY_CHOICES.map((c) => (
+            <option key={c.seconds} value={c.seconds}>
+              {t(c.key)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  </>
+);
+
 /** A new checkout session: a fixed amount or one the customer enters, the URLs, expiry and metadata. */
 export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => void }) => {
   const { session, account, t } = useDashboard();
   const currencies = account.merchant.accepted_currencies;
-  const [fixed, setFixed] = useState(true);
-  const [amount, setAmount] = useState('');
-  const [currency, setCurrency] = useState(currencies[0] ?? 'USDC');
-  const [returnUrl, setReturnUrl] = useState('');
-  const [cancelUrl, setCancelUrl] = useState('');
-  const [expiresIn, setExpiresIn] = useState<number>(EXPIRY_CHOICES[0].seconds);
-  const [pairs, setPairs] = useState<Pair[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [draft, setDraft] = useState<Draft>({
+    fixed: true,
+    amount: '',
+    currency: currencies[0] ?? 'USDC',
+    returnUrl: '',
+    cancelUrl: '',
+    expiresIn: EXPIRY_CHOICES[0].seconds,
+    pairs: [],
+  });
+  const set = (next: Partial<Draft>) => setDraft((d) => ({ ...d, ...next }));
+  const { busy, error, submit } = useSubmit();
   // A retried submit (a lost answer) replays instead of making a second session.
   const idempotency = useIdempotencyKey();
 
-  const setPair = (i: number, next: Partial<Pair>) =>
-    setPairs(pairs.map((p, j) => (j === i ? { ...p, ...next } : p)));
-
-  const submit = async (e: Event) => {
+  const create = async (body: BodyOf<'createCheckoutSessionDashboard'>) => {
+    const made = await session.call('createCheckoutSessionDashboard', {
+      body,
+      idempotencyKey: idempotency.keyFor(body),
+    });
+    rememberSession(made.id, made.url);
+    idempotency.done();
+    set({ amount: '', pairs: [] });
+    onCreated(made.id);
+  };
+  const onSubmit = (e: Event) => {
     e.preventDefault();
-    setError(undefined);
-    const exact = fixed ? parseAmountInput(amount) : undefined;
-    if (fixed && (!exact || !inBounds(exact))) return setError(t('sessionAmountInvalid'));
-    if (!isWebUrl(returnUrl.trim())) return setError(t('returnUrlInvalid'));
-    if (cancelUrl.trim() && !isWebUrl(cancelUrl.trim())) return setError(t('cancelUrlInvalid'));
-    const filled = pairs.filter((p) => p.key.trim() || p.value.trim());
-    if (filled.some((p) => !p.key.trim()) || new Set(filled.map((p) => p.key.trim())).size !== filled.length)
-      return setError(t('metadataInvalid'));
-    setBusy(true);
-    try {
-      const body = {
-        ...(exact ? { amount: exact } : {}),
-        currency,
-        return_url: returnUrl.trim(),
-        ...(cancelUrl.trim() ? { cancel_url: cancelUrl.trim() } : {}),
-        expires_in: expiresIn,
-        ...(filled.length
-          ? { metadata: Object.fromEntries(filled.map((p) => [p.key.trim(), p.value])) }
-          : {}),
-      };
-      const made = await session.call<CreatedSession>(
-        'POST',
-        '/checkout-sessions',
-        body,
-        idempotency.keyFor(body),
-      );
-      rememberSession(made.id, made.url);
-      idempotency.done();
-      setAmount('');
-      setPairs([]);
-      onCreated(made.id);
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+    const checked = sessionBody(draft, t);
+    void submit(
+      () => ('body' in checked ? create(checked.body) : Promise.resolve()),
+      () => ('refused' in checked ? checked.refused : undefined),
+    );
   };
 
   return (
-    <form class="card form" onSubmit={submit} noValidate aria-labelledby="new-session-title">
+    <form class="card form" onSubmit={onSubmit} noValidate aria-labelledby="new-session-title">
       <h2 id="new-session-title">{t('newCheckoutLink')}</h2>
-      <fieldset>
-        <legend>{t('sessionAmountKind')}</legend>
-        <label class="inline">
-          <input type="radio" name="amount-kind" checked={fixed} onChange={() => setFixed(true)} />{' '}
-          {t('fixedAmount')}
-        </label>
-        <label class="inline">
-          <input type="radio" name="amount-kind" checked={!fixed} onChange={() => setFixed(false)} />{' '}
-          {t('customerAmount')}
-        </label>
-      </fieldset>
-      <div class="filter-grid">
-        {fixed && (
-          <div class="field">
-            <label for="session-amount">{t('colAmount')}</label>
-            <input
-              id="session-amount"
-              inputMode="decimal"
-              value={amount}
-              placeholder="25.00"
-              onInput={(ev) => setAmount(ev.currentTarget.value)}
-            />
-          </div>
-        )}
-        <div class="field">
-          <label for="session-currency">{t('currency')}</label>
-          <select
-            id="session-currency"
-            value={currency}
-            onChange={(ev) => setCurrency(ev.currentTarget.value)}
-          >
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="session-expiry">{t('expiresAfter')}</label>
-          <select
-            id="session-expiry"
-            value={expiresIn}
-            onChange={(ev) => setExpiresIn(Number(ev.currentTarget.value))}
-          >
-            {EXPIRY_CHOICES.map((c) => (
-              <option key={c.seconds} value={c.seconds}>
-                {t(c.key)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <label for="session-return">{t('returnUrl')}</label>
-      <input
+      <AmountFields t={t} draft={draft} set={set} currencies={currencies} />
+      <TextField
         id="session-return"
+        label={t('returnUrl')}
         type="url"
-        value={returnUrl}
+        value={draft.returnUrl}
         placeholder="https://shop.example/thanks"
-        onInput={(ev) => setReturnUrl(ev.currentTarget.value)}
-        aria-describedby="session-return-hint"
+        onValue={(returnUrl) => set({ returnUrl })}
+        hint={t('returnUrlHint')}
       />
-      <p id="session-return-hint" class="hint">
-        {t('returnUrlHint')}
-      </p>
-      <label for="session-cancel">{t('cancelUrlOptional')}</label>
-      <input
+      <TextField
         id="session-cancel"
+        label={t('cancelUrlOptional')}
         type="url"
-        value={cancelUrl}
+        value={draft.cancelUrl}
         placeholder="https://shop.example/cart"
-        onInput={(ev) => setCancelUrl(ev.currentTarget.value)}
+        onValue={(cancelUrl) => set({ cancelUrl })}
       />
-      <fieldset>
-        <legend>{t('metadata')}</legend>
-        <p class="hint">{t('metadataHint', { max: METADATA_MAX_PAIRS })}</p>
-        {pairs.map((p, i) => (
-          <div class="row pair" key={i}>
-            <input
-              aria-label={t('metadataKeyN', { n: i + 1 })}
-              maxLength={METADATA_KEY_MAX}
-              value={p.key}
-              onInput={(ev) => setPair(i, { key: ev.currentTarget.value })}
-            />
-            <input
-              aria-label={t('metadataValueN', { n: i + 1 })}
-              maxLength={METADATA_VALUE_MAX}
-              value={p.value}
-              onInput={(ev) => setPair(i, { value: ev.currentTarget.value })}
-            />
-            <button
-              type="button"
-              class="secondary small"
-              aria-label={t('removePairN', { n: i + 1 })}
-              onClick={() => setPairs(pairs.filter((_, j) => j !== i))}
-            >
-              {t('remove')}
-            </button>
-          </div>
-        ))}
-        {pairs.length < METADATA_MAX_PAIRS && (
-          <button
-            type="button"
-            class="secondary small"
-            onClick={() => setPairs([...pairs, { key: '', value: '' }])}
-          >
-            {t('addPair')}
-          </button>
-        )}
-      </fieldset>
-      {error && <Alert>{error}</Alert>}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? t('creating') : t('createCheckoutLink')}
-        </button>
-      </div>
+      <MetadataPairs t={t} pairs={draft.pairs} onPairs={(pairs) => set({ pairs })} />
+      <FormEnd error={error} busy={busy} label={busy ? t('creating') : t('createCheckoutLink')} />
     </form>
   );
 };

@@ -5,13 +5,12 @@ import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { CheckoutSession } from './types.js';
 
 /** A session made here: its link to copy or open, and its state, followed while it is open. */
 export const SessionCard = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
   const [loaded, reload] = useLoad(
-    () => session.call<CheckoutSession>('GET', `/checkout-sessions/${encodeURIComponent(id)}`),
+    () => session.call('getCheckoutSessionDashboard', { params: { id } }),
     [id],
   );
   const open = loaded.state === 'ready' && loaded.data.status === 'open';

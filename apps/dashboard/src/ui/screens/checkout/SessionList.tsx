@@ -1,20 +1,48 @@
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, Pager, StatusBadge } from '../../common.js';
+import type { Translate } from '../../../i18n.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
+import { ChoiceField } from '../../filters.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { ListedSession } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
 
 const STATUSES = ['open', 'complete', 'expired'] as const;
 const PAGE = 25;
 
-interface Page {
-  sessions: ListedSession[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** An open session's link to copy, else the payment that completed it. */
+const LinkCell = ({ s, t, lang }: { s: ListedSession; t: Translate; lang: string }) => {
+  if (s.status === 'open')
+    return (
+      <CopyButton
+        value={s.url}
+        label={t('checkoutLinkCreated', { date: formatDateTime(s.created_at, lang) })}
+      />
+    );
+  if (s.payment) return <a href={href(`/payments/${s.payment.id}`)}>{t('viewPayment')}</a>;
+  return <span class="muted">—</span>;
+};
+
+const columns = (t: Translate, lang: string): Column<ListedSession>[] => [
+  { label: t('colCreated'), cell: (s) => formatDateTime(s.created_at, lang) },
+  {
+    label: t('colAmount'),
+    num: true,
+    cell: (s) =>
+      s.amount
+        ? `${formatAmount(s.amount, lang)} ${s.currency}`
+        : t('customerChooses', { currency: s.currency }),
+  },
+  { label: t('colStatus'), cell: (s) => <StatusBadge status={`session_${s.status}`} t={t} /> },
+  {
+    label: t('expiresAt'),
+    cell: (s) => <time dateTime={s.expires_at}>{formatDateTime(s.expires_at, lang)}</time>,
+  },
+  { label: t('checkoutLinkColumn'), cell: (s) => <LinkCell s={s} t={t} lang={lang} /> },
+];
 
 /**
  * Every checkout session of the merchant, newest first, by status (kept in the URL), in pages; an
@@ -26,9 +54,8 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
   const offset = Number(route.query.get('offset') ?? 0);
   const key = `${route.query.toString()}#${version}`;
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (status) q.set('status', status);
-    return session.call<Page>('GET', `/checkout-sessions?${q}`);
+    const query = { limit: PAGE, offset, status } as QueryOf<'listCheckoutSessionsDashboard'>;
+    return session.call('listCheckoutSessionsDashboard', { query });
   }, [key]);
   const go = (next: string, at = 0) =>
     navigate('/checkout', { status: next || undefined, offset: at ? String(at) : undefined });
@@ -36,81 +63,33 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
   return (
     <section class="card" aria-labelledby="session-list">
       <h2 id="session-list">{t('allCheckoutLinks')}</h2>
-      <div class="field inline-field">
-        <label for="cs-status">{t('colStatus')}</label>
-        <select id="cs-status" value={status} onChange={(e) => go(e.currentTarget.value)}>
-          <option value="">{t('any')}</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`status_session_${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <LoadView loaded={page} t={t} reload={reload}>
-        {(p) =>
-          p.sessions.length === 0 ? (
-            <p class="muted">{status ? t('noMatchingSessions') : t('noSessionsYet')}</p>
-          ) : (
-            <>
-              <div class="table-wrap">
-                <table class="list" data-total={p.total}>
-                  <caption class="visually-hidden">{t('allCheckoutLinks')}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('colCreated')}</th>
-                      <th scope="col" class="num">
-                        {t('colAmount')}
-                      </th>
-                      <th scope="col">{t('colStatus')}</th>
-                      <th scope="col">{t('expiresAt')}</th>
-                      <th scope="col">{t('checkoutLinkColumn')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.sessions.map((s) => (
-                      <tr key={s.id} data-listed-session={s.id}>
-                        <td data-label={t('colCreated')}>{formatDateTime(s.created_at, lang)}</td>
-                        <td data-label={t('colAmount')} class="num">
-                          {s.amount
-                            ? `${formatAmount(s.amount, lang)} ${s.currency}`
-                            : t('customerChooses', { currency: s.currency })}
-                        </td>
-                        <td data-label={t('colStatus')}>
-                          <StatusBadge status={`session_${s.status}`} t={t} />
-                        </td>
-                        <td data-label={t('expiresAt')}>
-                          <time dateTime={s.expires_at}>{formatDateTime(s.expires_at, lang)}</time>
-                        </td>
-                        <td data-label={t('checkoutLinkColumn')}>
-                          {s.status === 'open' ? (
-                            <CopyButton
-                              value={s.url}
-                              label={t('checkoutLinkCreated', { date: formatDateTime(s.created_at, lang) })}
-                            />
-                          ) : s.payment ? (
-                            <a href={href(`/payments/${s.payment.id}`)}>{t('viewPayment')}</a>
-                          ) : (
-                            <span class="muted">—</span>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                t={t}
-                offset={p.offset}
-                shown={p.sessions.length}
-                total={p.total}
-                pageSize={PAGE}
-                onOffset={(o) => go(status, o)}
-              />
-            </>
-          )
-        }
-      </LoadView>
+      <ChoiceField
+        id="cs-status"
+        label={t('colStatus')}
+        value={status}
+        options={STATUSES.map((s) => ({ value: s, label: t(`status_session_${s}`) }))}
+        onChoose={(next) => go(next)}
+        inline
+      />
+      <PagedList
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.sessions.length })}
+        pageSize={PAGE}
+        onOffset={(o) => go(status, o)}
+        empty={<p class="muted">{status ? t('noMatchingSessions') : t('noSessionsYet')}</p>}
+      >
+        {(p) => (
+          <DataTable
+            caption={t('allCheckoutLinks')}
+            columns={columns(t, lang)}
+            rows={p.sessions}
+            rowKey={(s) => s.id}
+            rowProps={(s) => ({ 'data-listed-session': s.id })}
+            total={p.total}
+          />
+        )}
+      </PagedList>
     </section>
   );
 };

@@ -1,26 +1,9 @@
-export interface CheckoutSession {
-  id: string;
-  status: 'open' | 'complete' | 'expired';
-  amount: string | null;
-  currency: string;
-  return_url: string;
-  cancel_url: string | null;
-  payment: { id: string; status: string; tx_hash: string; amount: string; is_cross_chain: boolean } | null;
-  metadata: Record<string, string>;
-  created_at: string;
-  expires_at: string;
-}
+import type { ResponseOf } from '../../../api/operations.js';
 
+export type CheckoutSession = ResponseOf<'getCheckoutSessionDashboard'>;
 /** A session of GET /checkout-sessions: the session view plus its link. */
-export interface ListedSession extends CheckoutSession {
-  url: string;
-}
-
-export interface CreatedSession {
-  id: string;
-  url: string;
-  expires_at: string;
-}
+export type ListedSession = ResponseOf<'listCheckoutSessionsDashboard'>['sessions'][number];
+export type CreatedSession = ResponseOf<'createCheckoutSessionDashboard'>;
 
 /** The spec's bounds: expiry in seconds and metadata pairs. */
 export const EXPIRY_CHOICES = [

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
-import { Alert } from '../../common.js';
+import { FormEnd, TextField, useSubmit } from '../../form.js';
 import { useDashboard } from '../../context.js';
-import { ADDRESS, type WithdrawalAddress } from './address-book.js';
+import { ADDRESS } from './address-book.js';
 import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
 
 /** A new address for the book: a label, the address, and the confirmation that it is the merchant. */
@@ -11,67 +11,62 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
   const stepUp = useStepUp('add-address', mfa);
   const [label, setLabel] = useState('');
   const [address, setAddress] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
+  const { busy, error, onSubmit } = useSubmit(stepUpErrorText);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setDone(undefined);
-    if (!label.trim()) return setError(t('addressLabelMissing'));
-    if (!ADDRESS.test(address.trim())) return setError(t('destinationInvalid'));
-    setBusy(true);
-    try {
-      const body = { label: label.trim(), address: address.trim() };
-      const added = await stepUp.run((code) =>
-        session.callConfirmed<WithdrawalAddress>('POST', '/withdrawal-addresses', body, code),
-      );
-      setDone(t('addressAdded', { label: added.label, date: formatDateTime(added.usable_from, lang) }));
-      setLabel('');
-      setAddress('');
-      onAdded();
-    } catch (err) {
-      setError(stepUpErrorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+  const check = () => {
+    if (!label.trim()) return t('addressLabelMissing');
+    if (!ADDRESS.test(address.trim())) return t('destinationInvalid');
+    return undefined;
+  };
+  const add = async () => {
+    const body = { label: label.trim(), address: address.trim() };
+    const added = await stepUp.run((code) => session.call('addWithdrawalAddress', { body, mfaCode: code }));
+    setDone(t('addressAdded', { label: added.label, date: formatDateTime(added.usable_from, lang) }));
+    setLabel('');
+    setAddress('');
+    onAdded();
   };
 
   return (
-    <form class="card form" onSubmit={submit} noValidate aria-labelledby="add-address-title">
+    <form
+      class="card form"
+      onSubmit={onSubmit(add, check, () => setDone(undefined))}
+      noValidate
+      aria-labelledby="add-address-title"
+    >
       <h2 id="add-address-title">{t('addAddressTitle')}</h2>
       <p class="muted">{t('addAddressIntro')}</p>
       <div class="field">
-        <label for="address-label">{t('addressLabel')}</label>
-        <input
+        <TextField
           id="address-label"
+          label={t('addressLabel')}
           class="narrow"
           maxLength={100}
           value={label}
-          onInput={(ev) => setLabel(ev.currentTarget.value)}
+          onValue={setLabel}
         />
       </div>
       <div class="field">
-        <label for="address-value">{t('destinationAddress')}</label>
-        <input
+        <TextField
           id="address-value"
+          label={t('destinationAddress')}
           class="address-input"
           autoComplete="off"
           spellcheck={false}
           placeholder="0x…"
           value={address}
-          onInput={(ev) => setAddress(ev.currentTarget.value)}
+          onValue={setAddress}
         />
       </div>
       {stepUp.fields}
-      {error && <Alert>{error}</Alert>}
-      {done && <Alert kind="ok">{done}</Alert>}
-      <div class="actions">
-        <button type="submit" disabled={busy || !stepUp.ready}>
-          {busy ? t('addingAddress') : t('addAddress')}
-        </button>
-      </div>
+      <FormEnd
+        error={error}
+        done={done}
+        busy={busy}
+        disabled={busy || !stepUp.ready}
+        label={busy ? t('addingAddress') : t('addAddress')}
+      />
     </form>
   );
 };

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
-import { Alert, LoadView, errorText } from '../../common.js';
+import type { Translate } from '../../../i18n.js';
+import { Alert, LoadView } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { useSubmit } from '../../form.js';
 import { useLoad } from '../../use-load.js';
 import { MoneyNav } from './MoneyNav.js';
 import { INVOICE_LANGUAGES, type BillingProfile as Profile } from './types.js';
@@ -30,7 +32,7 @@ const MAX: Record<Field, number> = {
 /** The name, address, VAT number and language printed on invoices; the whole profile is saved at once. */
 export const BillingProfile = () => {
   const { session, t } = useDashboard();
-  const [profile, reload] = useLoad(() => session.call<Profile>('GET', '/billing-profile'), []);
+  const [profile, reload] = useLoad(() => session.call('getBillingProfile'), []);
   return (
     <>
       <h1>{t('navMoney')}</h1>
@@ -42,23 +44,57 @@ export const BillingProfile = () => {
   );
 };
 
+/** The profile's text fields, each with its limit, and hints for the country and VAT number. */
+const ProfileFields = ({
+  t,
+  values,
+  onValues,
+}: {
+  t: Translate;
+  values: Record<Field, string>;
+  onValues: (v: Record<Field, string>) => void;
+}) => (
+  <>
+    {FIELDS.map((f) => (
+      <div class="field" key={f}>
+        <label for={`b-${f}`}>
+          {t(`billing_${f}`)}
+          {!REQUIRED.has(f) && ` ${t('optional')}`}
+        </label>
+        <input
+          id={`b-${f}`}
+          maxLength={MAX[f]}
+          value={values[f]}
+          autoComplete={AUTOCOMPLETE[f]}
+          aria-required={REQUIRED.has(f) ? 'true' : undefined}
+          aria-describedby={f === 'country' || f === 'vat_number' ? `b-${f}-hint` : undefined}
+          onInput={(e) => onValues({ ...values, [f]: e.currentTarget.value })}
+        />
+        {(f === 'country' || f === 'vat_number') && (
+          <p id={`b-${f}-hint`} class="hint">
+            {t(f === 'country' ? 'countryHint' : 'vatHint')}
+          </p>
+        )}
+      </div>
+    ))}
+  </>
+);
+
 const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => void }) => {
   const { session, t, lang } = useDashboard();
   const [values, setValues] = useState(() => valuesOf(profile));
   const [language, setLanguage] = useState(profile.language);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState(false);
+  const { busy, error, onSubmit } = useSubmit();
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setDone(false);
-    if ([...REQUIRED].some((f) => !values[f].trim())) return setError(t('billingRequired'));
-    if (!/^[A-Za-z]{2}$/.test(values.country.trim())) return setError(t('countryInvalid'));
-    setBusy(true);
-    try {
-      const saved = await session.call<Profile>('PUT', '/billing-profile', {
+  const check = () => {
+    if ([...REQUIRED].some((f) => !values[f].trim())) return t('billingRequired');
+    if (!/^[A-Za-z]{2}$/.test(values.country.trim())) return t('countryInvalid');
+    return undefined;
+  };
+  const save = async () => {
+    const saved = await session.call('updateBillingProfile', {
+      body: {
         legal_name: values.legal_name.trim(),
         address_line1: values.address_line1.trim(),
         address_line2: values.address_line2.trim() || null,
@@ -67,47 +103,31 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
         country: values.country.trim().toUpperCase(),
         vat_number: values.vat_number.trim() || null,
         language,
-      });
-      // As stored: the country upper-cased, the VAT number without spaces and dots.
-      setValues(valuesOf(saved));
-      setDone(true);
-      onSaved();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+      },
+    });
+    // As stored: the country upper-cased, the VAT number without spaces and dots.
+    setValues(valuesOf(saved));
+    setDone(true);
+    onSaved();
   };
 
   return (
-    <form class="card form" onSubmit={submit} noValidate aria-labelledby="billing-title">
+    <form
+      class="card form"
+      onSubmit={onSubmit(save, check, () => setDone(false))}
+      noValidate
+      aria-labelledby="billing-title"
+    >
       <h2 id="billing-title">{t('billingTitle')}</h2>
       <p class="muted">{t('billingIntro')}</p>
-      {FIELDS.map((f) => (
-        <div class="field" key={f}>
-          <label for={`b-${f}`}>
-            {t(`billing_${f}`)}
-            {!REQUIRED.has(f) && ` ${t('optional')}`}
-          </label>
-          <input
-            id={`b-${f}`}
-            maxLength={MAX[f]}
-            value={values[f]}
-            autoComplete={AUTOCOMPLETE[f]}
-            aria-required={REQUIRED.has(f) ? 'true' : undefined}
-            aria-describedby={f === 'country' || f === 'vat_number' ? `b-${f}-hint` : undefined}
-            onInput={(e) => setValues({ ...values, [f]: e.currentTarget.value })}
-          />
-          {(f === 'country' || f === 'vat_number') && (
-            <p id={`b-${f}-hint`} class="hint">
-              {t(f === 'country' ? 'countryHint' : 'vatHint')}
-            </p>
-          )}
-        </div>
-      ))}
+      <ProfileFields t={t} values={values} onValues={setValues} />
       <div class="field">
         <label for="b-language">{t('invoiceLanguage')}</label>
-        <select id="b-language" value={language} onChange={(e) => setLanguage(e.currentTarget.value)}>
+        <select
+          id="b-language"
+          value={language}
+          onChange={(e) => setLanguage(e.currentTarget.value as typeof language)}
+        >
           {INVOICE_LANGUAGES.map((l) => (
             <option key={l} value={l}>
               {t(`invoiceLanguage_${l}`)}

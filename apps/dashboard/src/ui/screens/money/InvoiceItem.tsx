@@ -1,11 +1,45 @@
 import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
 import { formatAmount, formatDateTime } from '../../../format.js';
-import type { Messages } from '../../../i18n.js';
+import type { Messages, Translate } from '../../../i18n.js';
 import { Alert, StatusBadge, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { DetailList, type Detail } from '../../detail.js';
+import { useSubmit } from '../../form.js';
 import { href } from '../../router.js';
 import type { Invoice } from './types.js';
+
+/** The amounts and tax of an invoice, its withdrawal, and the invoices it rectifies or is rectified by. */
+const invoiceDetails = (inv: Invoice, all: Invoice[], t: Translate, lang: string): Array<Detail | false> => {
+  const numberOf = (id: string) => all.find((i) => i.id === id)?.invoice_number ?? id;
+  const money = (v: string) => `${formatAmount(v, lang)} ${inv.currency}`;
+  return [
+    { label: t('withdrawnAmount'), value: money(inv.gross_amount) },
+    {
+      label: t('serviceFee'),
+      value: (
+        <>
+          {money(inv.service_fee)}{' '}
+          <span class="muted">
+            ({t('vatIncluded', { rate: formatAmount(inv.tax_rate, lang), vat: money(inv.tax_amount) })};{' '}
+            {formatAmount(inv.service_fee_eur, lang)} EUR)
+          </span>
+        </>
+      ),
+    },
+    { label: t('netAmount'), value: money(inv.net_amount) },
+    { label: t('taxCase'), value: t(`taxCase_${inv.tax_case}` as keyof Messages) },
+    {
+      label: t('withdrawal'),
+      value: <a href={href(`/money/withdrawals/${inv.withdrawal_id}`)}>{t('seeWithdrawal')}</a>,
+    },
+    !!inv.rectifies_invoice_id && { label: t('rectifies'), value: numberOf(inv.rectifies_invoice_id) },
+    !!inv.rectified_by_invoice_id && {
+      label: t('rectifiedBy'),
+      value: numberOf(inv.rectified_by_invoice_id),
+    },
+  ];
+};
 
 /**
  * One invoice: its amounts and tax, its PDF shown in the page or downloaded (fetched with the
@@ -25,13 +59,11 @@ export const InvoiceItem = ({
   const [rectifying, setRectifying] = useState(false);
   const [error, setError] = useState<string>();
   useEffect(() => () => pdfUrl && URL.revokeObjectURL(pdfUrl), [pdfUrl]);
-  const numberOf = (id: string | null) => all.find((i) => i.id === id)?.invoice_number;
-  const money = (v: string) => `${formatAmount(v, lang)} ${inv.currency}`;
 
   const pdf = async (mode: 'view' | 'download') => {
     setError(undefined);
     try {
-      const blob = await session.download(`/invoices/${encodeURIComponent(inv.id)}/pdf?mode=${mode}`);
+      const blob = await session.download('getInvoicePdf', { params: { id: inv.id }, query: { mode } });
       if (mode === 'download') return saveFile(`${inv.invoice_number}.pdf`, 'application/pdf', blob);
       setPdfUrl(URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })));
     } catch (err) {
@@ -47,38 +79,7 @@ export const InvoiceItem = ({
         </h3>
         <span class="muted small-text">{formatDateTime(inv.issued_at, lang)}</span>
       </div>
-      <dl class="details compact">
-        <dt>{t('withdrawnAmount')}</dt>
-        <dd>{money(inv.gross_amount)}</dd>
-        <dt>{t('serviceFee')}</dt>
-        <dd>
-          {money(inv.service_fee)}{' '}
-          <span class="muted">
-            ({t('vatIncluded', { rate: formatAmount(inv.tax_rate, lang), vat: money(inv.tax_amount) })};{' '}
-            {formatAmount(inv.service_fee_eur, lang)} EUR)
-          </span>
-        </dd>
-        <dt>{t('netAmount')}</dt>
-        <dd>{money(inv.net_amount)}</dd>
-        <dt>{t('taxCase')}</dt>
-        <dd>{t(`taxCase_${inv.tax_case}` as keyof Messages)}</dd>
-        <dt>{t('withdrawal')}</dt>
-        <dd>
-          <a href={href(`/money/withdrawals/${inv.withdrawal_id}`)}>{t('seeWithdrawal')}</a>
-        </dd>
-        {inv.rectifies_invoice_id && (
-          <>
-            <dt>{t('rectifies')}</dt>
-            <dd>{numberOf(inv.rectifies_invoice_id) ?? inv.rectifies_invoice_id}</dd>
-          </>
-        )}
-        {inv.rectified_by_invoice_id && (
-          <>
-            <dt>{t('rectifiedBy')}</dt>
-            <dd>{numberOf(inv.rectified_by_invoice_id) ?? inv.rectified_by_invoice_id}</dd>
-          </>
-        )}
-      </dl>
+      <DetailList compact items={invoiceDetails(inv, all, t, lang)} />
       <div class="actions">
         {pdfUrl ? (
           <button type="button" class="secondary small" onClick={() => setPdfUrl(undefined)}>
@@ -131,30 +132,20 @@ const RectifyForm = ({
 }) => {
   const { session, t } = useDashboard();
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, onSubmit } = useSubmit();
   const id = `rectify-${invoice.id}`;
+  const rectify = async () => {
+    await session.call('rectifyInvoice', { params: { id: invoice.id }, body: { reason: reason.trim() } });
+    onDone();
+  };
   return (
     <form
       class="form confirm"
       noValidate
       aria-label={t('rectifyLabel', { number: invoice.invoice_number })}
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (!reason.trim() || reason.trim().length > 500) return setError(t('rectifyReasonInvalid'));
-        setBusy(true);
-        setError(undefined);
-        try {
-          await session.call('POST', `/invoices/${encodeURIComponent(invoice.id)}/rectify`, {
-            reason: reason.trim(),
-          });
-          onDone();
-        } catch (err) {
-          setError(errorText(t, err));
-        } finally {
-          setBusy(false);
-        }
-      }}
+      onSubmit={onSubmit(rectify, () =>
+        !reason.trim() || reason.trim().length > 500 ? t('rectifyReasonInvalid') : undefined,
+      )}
     >
       <p>{t('rectifyIntro')}</p>
       <label for={id}>{t('rectifyReason')}</label>

@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
 import { LoadView } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { InvoiceItem } from './InvoiceItem.js';
 import { MoneyNav } from './MoneyNav.js';
-import type { Invoice } from './types.js';
+import type { QueryOf } from '../../../api/operations.js';
+import { ChoiceField, useDraft } from '../../filters.js';
 
 /** Invoices by year and status (kept in the URL), newest first; each viewed, downloaded or rectified. */
 export const Invoices = ({ route }: { route: Route }) => {
@@ -14,13 +14,10 @@ export const Invoices = ({ route }: { route: Route }) => {
   const status = route.query.get('status') ?? '';
   // From a withdrawal's page: only its invoices (the first one and any that rectified it).
   const withdrawal = route.query.get('withdrawal') ?? '';
-  const [draft, setDraft] = useState({ year, status });
-  useEffect(() => setDraft({ year, status }), [year, status]);
+  const [draft, setDraft] = useDraft({ year, status }, `${year}|${status}`);
   const [list, reload] = useLoad(() => {
-    const q = new URLSearchParams();
-    if (year) q.set('year', year);
-    if (status) q.set('status', status);
-    return session.call<Invoice[]>('GET', `/invoices${q.size ? `?${q}` : ''}`);
+    const query = { year, status } as QueryOf<'listInvoices'>;
+    return session.call('listInvoices', { query });
   }, [year, status]);
   const thisYear = new Date().getFullYear();
   const years = Array.from({ length: 6 }, (_, i) => String(thisYear - i));
@@ -38,33 +35,20 @@ export const Invoices = ({ route }: { route: Route }) => {
         }}
       >
         <div class="filter-grid">
-          <div class="field">
-            <label for="i-year">{t('year')}</label>
-            <select
-              id="i-year"
-              value={draft.year}
-              onChange={(e) => setDraft({ ...draft, year: e.currentTarget.value })}
-            >
-              <option value="">{t('any')}</option>
-              {years.map((y) => (
-                <option key={y} value={y}>
-                  {y}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="i-status">{t('colStatus')}</label>
-            <select
-              id="i-status"
-              value={draft.status}
-              onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
-            >
-              <option value="">{t('any')}</option>
-              <option value="issued">{t('status_issued')}</option>
-              <option value="rectified">{t('status_rectified')}</option>
-            </select>
-          </div>
+          <ChoiceField
+            id="i-year"
+            label={t('year')}
+            value={draft.year}
+            options={years.map((y) => ({ value: y, label: y }))}
+            onChoose={(year) => setDraft({ ...draft, year })}
+          />
+          <ChoiceField
+            id="i-status"
+            label={t('colStatus')}
+            value={draft.status}
+            options={(['issued', 'rectified'] as const).map((s) => ({ value: s, label: t(`status_${s}`) }))}
+            onChoose={(status) => setDraft({ ...draft, status })}
+          />
         </div>
         <div class="actions">
           <button type="submit">{t('applyFilters')}</button>

@@ -21,7 +21,7 @@ export type MfaStatus = Loaded<{ totp_enabled: boolean }>;
 /** Whether two-factor sign-in is on: loaded once per screen, for every confirmation on it. */
 export const useMfaStatus = (): MfaStatus => {
   const { session } = useDashboard();
-  return useLoad(() => session.call<{ totp_enabled: boolean }>('GET', '/auth/mfa'), [])[0];
+  return useLoad(() => session.call('getMfaStatus'), [])[0];
 };
 
 export const useStepUp = (idPrefix: string, mfa: MfaStatus) => {

@@ -8,14 +8,12 @@ import { AddAddressForm } from './AddAddressForm.js';
 import { holdLeft, type WithdrawalAddress } from './address-book.js';
 import { MoneyNav } from './MoneyNav.js';
 import { stepUpErrorText, useMfaStatus, useStepUp, type MfaStatus } from './StepUp.js';
+import { useSubmit } from '../../form.js';
 
 /** The withdrawal address book: where withdrawals may go, each new address after its hold. */
 export const WithdrawalAddresses = () => {
   const { session, t } = useDashboard();
-  const [book, reload] = useLoad(
-    () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
-    [],
-  );
+  const [book, reload] = useLoad(() => session.call('listWithdrawalAddresses'), []);
   const mfa = useMfaStatus();
   return (
     <>
@@ -58,8 +56,7 @@ const AddressRow = ({
   const left = Date.parse(entry.usable_from) - now;
   const stepUp = useStepUp(`remove-${entry.id}`, mfa);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, submit } = useSubmit(stepUpErrorText);
   // The hold has passed here: ask the book (the service's clock decides, not this one), again every
   // few seconds while it still says on hold.
   const lastCheck = useRef(0);
@@ -70,18 +67,10 @@ const AddressRow = ({
   }, [onHold, now]);
 
   const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await stepUp.run((code) =>
-        session.callConfirmed('DELETE', `/withdrawal-addresses/${entry.id}`, undefined, code),
-      );
-      onChanged();
-    } catch (err) {
-      setError(stepUpErrorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+    await stepUp.run((code) =>
+      session.call('removeWithdrawalAddress', { params: { id: entry.id }, mfaCode: code }),
+    );
+    onChanged();
   };
 
   return (
@@ -103,7 +92,12 @@ const AddressRow = ({
         <div class="confirm" role="group" aria-label={t('confirmRemoveAddressLabel', { label: entry.label })}>
           <p>{t('confirmRemoveAddress', { label: entry.label })}</p>
           {stepUp.fields}
-          <button type="button" class="danger" disabled={busy || !stepUp.ready} onClick={remove}>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy || !stepUp.ready}
+            onClick={() => void submit(remove)}
+          >
             {t('removeAddress')}
           </button>{' '}
           {/* Focus lands on the safe choice, so a stray Enter keeps the address. */}

@@ -1,23 +1,161 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, parseAmountInput } from '../../../format.js';
-import { Alert, errorText } from '../../common.js';
+import type { Translate } from '../../../i18n.js';
+import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
+import { CurrencySelect, useSubmit } from '../../form.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
-import type { Withdrawal } from './types.js';
-
-interface Balance {
-  blockchain: string;
-  balances: Array<{ token: string; amount: string }>;
-}
+import type { BodyOf } from '../../../api/operations.js';
 
 interface Pending {
-  body: { currency: string; destination_address: string; amount?: string };
+  body: BodyOf<'createWithdrawal'>;
   destination: WithdrawalAddress;
 }
+
+/** The address book's addresses whose hold has passed, one to choose; a way to the book either way. */
+const DestinationChoice = ({
+  t,
+  ready,
+  approved,
+  chosen,
+  disabled,
+  onChoose,
+}: {
+  t: Translate;
+  ready: boolean;
+  approved: WithdrawalAddress[];
+  chosen: WithdrawalAddress | undefined;
+  disabled: boolean;
+  onChoose: (id: string) => void;
+}) => (
+  <>
+    <label for="w-destination">{t('destination')}</label>
+    {ready && approved.length === 0 ? (
+      <p class="muted" id="w-destination" data-no-destination>
+        {t('noApprovedAddresses')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+      </p>
+    ) : (
+      <select
+        id="w-destination"
+        value={chosen?.id ?? ''}
+        disabled={disabled}
+        onChange={(ev) => onChoose(ev.currentTarget.value)}
+        aria-describedby="w-destination-hint"
+      >
+        {approved.map((a) => (
+          <option key={a.id} value={a.id}>
+            {`${a.label} · ${a.address}`}
+          </option>
+        ))}
+      </select>
+    )}
+    <p id="w-destination-hint" class="hint">
+      {t('destinationHint')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
+    </p>
+  </>
+);
+
+/** The withdrawal as it will be sent (no amount: everything available), or why it cannot be. */
+const withdrawalOf = (
+  amount: string,
+  currency: Pending['body']['currency'],
+  chosen: WithdrawalAddress | undefined,
+  t: Translate,
+): Pending | string => {
+  const exact = amount.trim() ? parseAmountInput(amount) : undefined;
+  if (amount.trim() && (!exact || /^0\.0+$/.test(exact))) return t('withdrawAmountInvalid');
+  if (!chosen) return t('noApprovedAddresses');
+  return {
+    body: { currency, destination_address: chosen.address, ...(exact ? { amount: exact } : {}) },
+    destination: chosen,
+  };
+};
+
+/** What the confirmation shows: the amount (or everything held), the destination and the chain. */
+const confirmRows = (pending: Pending, held: string | undefined, chain: string, t: Translate, lang: string) =>
+  [
+    [
+      t('colAmount'),
+      pending.body.amount
+        ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
+        : t('everythingAvailable', {
+            held: held !== undefined ? formatAmount(held, lang) : '…',
+            currency: pending.body.currency,
+          }),
+    ],
+    [
+      t('destination'),
+      <>
+        <strong>{pending.destination.label}</strong>
+        <br />
+        <code data-confirm-destination>{pending.destination.address}</code>
+      </>,
+    ],
+    [t('colChain'), chain],
+  ] as const;
+
+/** The token to withdraw and how much of it (nothing: everything available). */
+const AmountFields = ({
+  t,
+  currencies,
+  currency,
+  onCurrency,
+  amount,
+  onAmount,
+  hint,
+  disabled,
+}: {
+  t: Translate;
+  currencies: readonly Pending['body']['currency'][];
+  currency: Pending['body']['currency'];
+  onCurrency: (c: Pending['body']['currency']) => void;
+  amount: string;
+  onAmount: (a: string) => void;
+  hint: string;
+  disabled: boolean;
+}) => (
+  <div class="filter-grid">
+    <CurrencySelect
+      id="w-currency"
+      label={t('currency')}
+      value={currency}
+      currencies={currencies}
+      onChoose={onCurrency}
+      disabled={disabled}
+    />
+    <div class="field">
+      <label for="w-amount">{t('colAmount')}</label>
+      <input
+        id="w-amount"
+        inputMode="decimal"
+        value={amount}
+        disabled={disabled}
+        onInput={(ev) => onAmount(ev.currentTarget.value)}
+        aria-describedby="w-amount-hint"
+      />
+      <p id="w-amount-hint" class="hint">
+        {hint}
+      </p>
+    </div>
+  </div>
+);
+
+/** What can be withdrawn: the wallet's balance in `currency`, and the addresses whose hold has passed. */
+const useWithdrawable = (currency: string) => {
+  const { session } = useDashboard();
+  const [balance] = useLoad(() => session.call('getWalletBalanceDashboard'), []);
+  const [book] = useLoad(() => session.call('listWithdrawalAddresses'), []);
+  return {
+    bookRead: book.state === 'ready',
+    approved: book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [],
+    held:
+      balance.state === 'ready' ? balance.data.balances.find((b) => b.token === currency)?.amount : undefined,
+  };
+};
 
 /**
  * A withdrawal from the merchant wallet to an address of its address book whose hold has passed:
@@ -26,140 +164,67 @@ interface Pending {
  */
 export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const { session, account, t, lang } = useDashboard();
-  const [balance] = useLoad(() => session.call<Balance>('GET', '/wallets/balance'), []);
-  const [book] = useLoad(
-    () => session.call<{ addresses: WithdrawalAddress[] }>('GET', '/withdrawal-addresses'),
-    [],
-  );
-  const approved = book.state === 'ready' ? book.data.addresses.filter((a) => a.status === 'active') : [];
   const [currency, setCurrency] = useState(account.merchant.accepted_currencies[0] ?? 'USDC');
+  const { bookRead, approved, held } = useWithdrawable(currency);
   const [amount, setAmount] = useState('');
   const [destinationId, setDestinationId] = useState('');
   const [pending, setPending] = useState<Pending>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, submit } = useSubmit();
   const idempotency = useIdempotencyKey();
-  const held =
-    balance.state === 'ready' ? balance.data.balances.find((b) => b.token === currency)?.amount : undefined;
   const chosen = approved.find((a) => a.id === destinationId) ?? approved[0];
 
   const review = (e: Event) => {
     e.preventDefault();
-    setError(undefined);
-    const exact = amount.trim() ? parseAmountInput(amount) : undefined;
-    if (amount.trim() && (!exact || /^0\.0+$/.test(exact))) return setError(t('withdrawAmountInvalid'));
-    if (!chosen) return setError(t('noApprovedAddresses'));
-    setPending({
-      body: { currency, destination_address: chosen.address, ...(exact ? { amount: exact } : {}) },
-      destination: chosen,
-    });
+    const reviewed = withdrawalOf(amount, currency, chosen, t);
+    setError(typeof reviewed === 'string' ? reviewed : undefined);
+    if (typeof reviewed !== 'string') setPending(reviewed);
   };
 
-  const send = async () => {
-    if (!pending) return;
-    setBusy(true);
-    try {
-      const made = await session.call<Withdrawal>(
-        'POST',
-        '/withdrawals',
-        pending.body,
-        idempotency.keyFor(pending.body),
-      );
-      idempotency.done();
-      onCreated();
-      navigate(`/money/withdrawals/${made.id}`);
-    } catch (err) {
-      setPending(undefined);
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+  // A refusal goes back to the form: what was confirmed is no longer what is shown.
+  const create = async ({ body }: Pending) => {
+    const made = await session
+      .call('createWithdrawal', { body, idempotencyKey: idempotency.keyFor(body) })
+      .catch((err: unknown) => {
+        setPending(undefined);
+        throw err;
+      });
+    idempotency.done();
+    onCreated();
+    navigate(`/money/withdrawals/${made.id}`);
   };
+  const send = () => pending && void submit(() => create(pending));
 
   return (
     <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('requestWithdrawal')}</h2>
       <p class="muted">{t('withdrawIntro', { chain: account.merchant.blockchain })}</p>
-      <div class="filter-grid">
-        <div class="field">
-          <label for="w-currency">{t('currency')}</label>
-          <select
-            id="w-currency"
-            value={currency}
-            disabled={!!pending}
-            onChange={(ev) => setCurrency(ev.currentTarget.value)}
-          >
-            {account.merchant.accepted_currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="w-amount">{t('colAmount')}</label>
-          <input
-            id="w-amount"
-            inputMode="decimal"
-            value={amount}
-            disabled={!!pending}
-            onInput={(ev) => setAmount(ev.currentTarget.value)}
-            aria-describedby="w-amount-hint"
-          />
-          <p id="w-amount-hint" class="hint">
-            {held !== undefined
-              ? t('withdrawAmountHint', { held: formatAmount(held, lang), currency })
-              : t('withdrawAmountHintPlain')}
-          </p>
-        </div>
-      </div>
-      <label for="w-destination">{t('destination')}</label>
-      {book.state === 'ready' && approved.length === 0 ? (
-        <p class="muted" id="w-destination" data-no-destination>
-          {t('noApprovedAddresses')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
-        </p>
-      ) : (
-        <select
-          id="w-destination"
-          value={chosen?.id ?? ''}
-          disabled={!!pending}
-          onChange={(ev) => setDestinationId(ev.currentTarget.value)}
-          aria-describedby="w-destination-hint"
-        >
-          {approved.map((a) => (
-            <option key={a.id} value={a.id}>
-              {`${a.label} · ${a.address}`}
-            </option>
-          ))}
-        </select>
-      )}
-      <p id="w-destination-hint" class="hint">
-        {t('destinationHint')} <a href={href('/money/addresses')}>{t('manageAddresses')}</a>
-      </p>
+      <AmountFields
+        t={t}
+        currencies={account.merchant.accepted_currencies}
+        currency={currency}
+        onCurrency={setCurrency}
+        amount={amount}
+        onAmount={setAmount}
+        hint={
+          held !== undefined
+            ? t('withdrawAmountHint', { held: formatAmount(held, lang), currency })
+            : t('withdrawAmountHintPlain')
+        }
+        disabled={!!pending}
+      />
+      <DestinationChoice
+        t={t}
+        ready={bookRead}
+        approved={approved}
+        chosen={chosen}
+        disabled={!!pending}
+        onChoose={setDestinationId}
+      />
       {error && <Alert>{error}</Alert>}
       {pending ? (
         <ConfirmMoney
           title={t('confirmWithdrawalTitle')}
-          rows={[
-            [
-              t('colAmount'),
-              pending.body.amount
-                ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
-                : t('everythingAvailable', {
-                    held: held !== undefined ? formatAmount(held, lang) : '…',
-                    currency: pending.body.currency,
-                  }),
-            ],
-            [
-              t('destination'),
-              <>
-                <strong>{pending.destination.label}</strong>
-                <br />
-                <code data-confirm-destination>{pending.destination.address}</code>
-              </>,
-            ],
-            [t('colChain'), account.merchant.blockchain],
-          ]}
+          rows={confirmRows(pending, held, account.merchant.blockchain, t, lang)}
           confirmLabel={busy ? t('withdrawing') : t('confirmWithdrawal')}
           busy={busy}
           onConfirm={send}
@@ -167,7 +232,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
         />
       ) : (
         <div class="actions">
-          <button type="submit" disabled={book.state !== 'ready' || approved.length === 0}>
+          <button type="submit" disabled={!bookRead || approved.length === 0}>
             {t('withdraw')}
           </button>
         </div>

@@ -1,15 +1,8 @@
+import type { ResponseOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
 
-/** An entry of the withdrawal address book (GET /withdrawal-addresses). */
-export interface WithdrawalAddress {
-  id: string;
-  address: string;
-  label: string;
-  status: 'on_hold' | 'active' | 'removed';
-  created_at: string;
-  usable_from: string;
-  removed_at: string | null;
-}
+/** An entry of the withdrawal address book. */
+export type WithdrawalAddress = ResponseOf<'listWithdrawalAddresses'>['addresses'][number];
 
 export const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

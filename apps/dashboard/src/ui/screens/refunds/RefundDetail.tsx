@@ -1,117 +1,76 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import type { ResponseOf } from '../../../api/operations.js';
 import { formatAmount, formatDateTime } from '../../../format.js';
+import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
-import { chainIdOf, loadChains } from '../../chains.js';
-import type { PublicChain } from '../../explorer.js';
 import { useDashboard } from '../../context.js';
+import { DetailList, useFollowedTransfer, type Detail } from '../../detail.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
-import { useLoad } from '../../use-load.js';
-import type { RefundListItem } from '../PaymentRefunds.js';
-
-interface RefundDetailView extends RefundListItem {
-  note?: string;
-  failure_reason: string | null;
-  completed_at: string | null;
-  waiting_for_funds: boolean;
-  payment: {
-    id: string;
-    amount: string;
-    currency: string;
-    status: string;
-    tx_hash: string;
-    from_address: string;
-    created_at: string;
-  };
-}
 
 const LIVE = new Set(['pending', 'processing']);
+
+type Refund = ResponseOf<'getRefundDashboard'> & { chainId: number | undefined };
+
+const refundDetails = (r: Refund, t: Translate, lang: string): Array<Detail | false> => [
+  { label: t('refundId'), value: <code>{r.id}</code> },
+  { label: t('reason'), value: t(`reason_${r.reason}`) },
+  !!r.note && { label: t('noteLabel'), value: r.note },
+  {
+    label: t('refundTo'),
+    value: <OnChain value={r.destination_address} chainId={r.chainId} kind="address" label={t('refundTo')} />,
+  },
+  { label: t('colChain'), value: r.blockchain },
+  {
+    label: t('refundTx'),
+    value: <OnChain value={r.tx_hash} chainId={r.chainId} kind="tx" label={t('refundTx')} />,
+  },
+  { label: t('historyCreated'), value: formatDateTime(r.created_at, lang) },
+  { label: t('completedAt'), value: formatDateTime(r.completed_at, lang) },
+  {
+    label: t('refundedPayment'),
+    value: (
+      <>
+        <a href={href(`/payments/${r.payment.id}`)}>
+          {t('paymentOf', { amount: formatAmount(r.payment.amount, lang), currency: r.payment.currency })}
+        </a>{' '}
+        <span class="muted">{formatDateTime(r.payment.created_at, lang)}</span>
+      </>
+    ),
+  },
+];
 
 /** One refund: amounts, reason and note, its payment, the on-chain transfer; cancel while pending. */
 export const RefundDetail = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
-  const [refund, reload] = useLoad(async () => {
-    const [data, chains] = await Promise.all([
-      session.call<RefundDetailView>('GET', `/refunds/${encodeURIComponent(id)}`),
-      loadChains(session).catch(() => [] as PublicChain[]),
-    ]);
-    return { ...data, chainId: chainIdOf(chains, data.blockchain) };
-  }, [id]);
-  const live = refund.state === 'ready' && LIVE.has(refund.data.status);
-  useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(reload, 2_000);
-    return () => clearInterval(timer);
-  }, [live, reload]);
-
+  const [refund, reload] = useFollowedTransfer(
+    () => session.call('getRefundDashboard', { params: { id } }),
+    id,
+    LIVE,
+  );
   return (
     <>
       <p>
         <a href={href('/refunds')}>{t('allRefunds')}</a>
       </p>
       <LoadView loaded={refund} t={t} reload={reload}>
-        {(r) => {
-          const chainId = r.chainId;
-          return (
-            <>
-              <h1>
-                {t('refundOf', { amount: formatAmount(r.amount, lang), currency: r.currency })}{' '}
-                <StatusBadge status={r.status} t={t} />
-              </h1>
-              {r.waiting_for_funds && <Alert kind="error">{t('refundWaitingForFunds')}</Alert>}
-              {r.status === 'failed' && r.failure_reason && (
-                <Alert>{t('refundFailedBecause', { reason: r.failure_reason })}</Alert>
-              )}
-              <section class="card" aria-labelledby="refund-details-title">
-                <h2 id="refund-details-title">{t('details')}</h2>
-                <dl class="details">
-                  <dt>{t('refundId')}</dt>
-                  <dd>
-                    <code>{r.id}</code>
-                  </dd>
-                  <dt>{t('reason')}</dt>
-                  <dd>{t(`reason_${r.reason}` as 'reason_other')}</dd>
-                  {r.note && (
-                    <>
-                      <dt>{t('noteLabel')}</dt>
-                      <dd>{r.note}</dd>
-                    </>
-                  )}
-                  <dt>{t('refundTo')}</dt>
-                  <dd>
-                    <OnChain
-                      value={r.destination_address}
-                      chainId={chainId}
-                      kind="address"
-                      label={t('refundTo')}
-                    />
-                  </dd>
-                  <dt>{t('colChain')}</dt>
-                  <dd>{r.blockchain}</dd>
-                  <dt>{t('refundTx')}</dt>
-                  <dd>
-                    <OnChain value={r.tx_hash} chainId={chainId} kind="tx" label={t('refundTx')} />
-                  </dd>
-                  <dt>{t('historyCreated')}</dt>
-                  <dd>{formatDateTime(r.created_at, lang)}</dd>
-                  <dt>{t('completedAt')}</dt>
-                  <dd>{formatDateTime(r.completed_at, lang)}</dd>
-                  <dt>{t('refundedPayment')}</dt>
-                  <dd>
-                    <a href={href(`/payments/${r.payment.id}`)}>
-                      {t('paymentOf', {
-                        amount: formatAmount(r.payment.amount, lang),
-                        currency: r.payment.currency,
-                      })}
-                    </a>{' '}
-                    <span class="muted">{formatDateTime(r.payment.created_at, lang)}</span>
-                  </dd>
-                </dl>
-                {r.status === 'pending' && <CancelPending id={r.id} onDone={reload} />}
-              </section>
-            </>
-          );
-        }}
+        {(r) => (
+          <>
+            <h1>
+              {t('refundOf', { amount: formatAmount(r.amount, lang), currency: r.currency })}{' '}
+              <StatusBadge status={r.status} t={t} />
+            </h1>
+            {r.waiting_for_funds && <Alert kind="error">{t('refundWaitingForFunds')}</Alert>}
+            {r.status === 'failed' && r.failure_reason && (
+              <Alert>{t('refundFailedBecause', { reason: r.failure_reason })}</Alert>
+            )}
+            <section class="card" aria-labelledby="refund-details-title">
+              <h2 id="refund-details-title">{t('details')}</h2>
+              <DetailList items={refundDetails(r, t, lang)} />
+              {r.status === 'pending' && <CancelPending id={r.id} onDone={reload} />}
+            </section>
+          </>
+        )}
       </LoadView>
     </>
   );
@@ -131,7 +90,7 @@ const CancelPending = ({ id, onDone }: { id: string; onDone: () => void }) => {
             class="danger"
             onClick={async () => {
               try {
-                await session.call('POST', `/refunds/${encodeURIComponent(id)}/cancel`);
+                await session.call('cancelRefundDashboard', { params: { id } });
                 setConfirming(false);
               } catch (err) {
                 setError(errorText(t, err));

@@ -1,20 +1,30 @@
-import { useEffect, useState } from 'preact/hooks';
+import type { QueryOf } from '../../../api/operations.js';
 import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
-import { LoadView, Pager, StatusBadge } from '../../common.js';
+import type { Translate } from '../../../i18n.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { CURRENCY_OPTIONS, ChoiceField, FilterForm, useDraft } from '../../filters.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import type { RefundListItem } from '../PaymentRefunds.js';
+import type { RefundListItem } from '../payments/PaymentRefunds.js';
 
 const STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 const PAGE = 25;
 
-interface Page {
-  refunds: RefundListItem[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+const columns = (t: Translate, lang: string): Column<RefundListItem>[] => [
+  {
+    label: t('colDate'),
+    cell: (r) => <a href={href(`/refunds/${r.id}`)}>{formatDateTime(r.created_at, lang)}</a>,
+  },
+  { label: t('colAmount'), num: true, cell: (r) => `${formatAmount(r.amount, lang)} ${r.currency}` },
+  { label: t('colStatus'), cell: (r) => <StatusBadge status={r.status} t={t} /> },
+  { label: t('reason'), cell: (r) => t(`reason_${r.reason}`) },
+  {
+    label: t('refundTo'),
+    cell: (r) => <code title={r.destination_address}>{shortHex(r.destination_address)}</code>,
+  },
+];
 
 /** Every refund, newest first, filtered by status, currency and search (kept in the URL), in pages. */
 export const Refunds = ({ route }: { route: Route }) => {
@@ -25,13 +35,11 @@ export const Refunds = ({ route }: { route: Route }) => {
     search: route.query.get('search') ?? '',
   };
   const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState(applied);
   const key = route.query.toString();
-  useEffect(() => setDraft(applied), [key]);
+  const [draft, setDraft] = useDraft(applied, key);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    for (const [k, v] of Object.entries(applied)) if (v) q.set(k, v);
-    return session.call<Page>('GET', `/refunds?${q}`);
+    const query = { ...applied, limit: PAGE, offset } as QueryOf<'listRefundsDashboard'>;
+    return session.call('listRefundsDashboard', { query });
   }, [key]);
   const go = (filters: Record<string, string>, at = 0) =>
     navigate('/refunds', { ...filters, offset: at ? String(at) : undefined });
@@ -39,117 +47,55 @@ export const Refunds = ({ route }: { route: Route }) => {
   return (
     <>
       <h1>{t('refundsTitle')}</h1>
-      <form
-        class="card filters"
-        aria-label={t('filters')}
-        onSubmit={(e) => {
-          e.preventDefault();
-          go(draft);
-        }}
-      >
-        <div class="filter-grid">
-          <div class="field">
-            <label for="r-search">{t('search')}</label>
-            <input
-              id="r-search"
-              value={draft.search}
-              onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })}
-              aria-describedby="r-search-hint"
-            />
-            <p id="r-search-hint" class="hint">
-              {t('refundSearchHint')}
-            </p>
-          </div>
-          <div class="field">
-            <label for="r-status">{t('colStatus')}</label>
-            <select
-              id="r-status"
-              value={draft.status}
-              onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
-            >
-              <option value="">{t('any')}</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {t(`status_${s}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="r-currency">{t('currency')}</label>
-            <select
-              id="r-currency"
-              value={draft.currency}
-              onChange={(e) => setDraft({ ...draft, currency: e.currentTarget.value })}
-            >
-              <option value="">{t('any')}</option>
-              <option value="USDC">USDC</option>
-              <option value="EURC">EURC</option>
-            </select>
-          </div>
+      <FilterForm onApply={() => go(draft)} onClear={() => go({})}>
+        <div class="field">
+          <label for="r-search">{t('search')}</label>
+          <input
+            id="r-search"
+            value={draft.search}
+            onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })}
+            aria-describedby="r-search-hint"
+          />
+          <p id="r-search-hint" class="hint">
+            {t('refundSearchHint')}
+          </p>
         </div>
-        <div class="actions">
-          <button type="submit">{t('applyFilters')}</button>
-          <button type="button" class="secondary" onClick={() => go({})}>
-            {t('clearFilters')}
-          </button>
-        </div>
-      </form>
+        <ChoiceField
+          id="r-status"
+          label={t('colStatus')}
+          value={draft.status}
+          options={STATUSES.map((s) => ({ value: s, label: t(`status_${s}`) }))}
+          onChoose={(status) => setDraft({ ...draft, status })}
+        />
+        <ChoiceField
+          id="r-currency"
+          label={t('currency')}
+          value={draft.currency}
+          options={CURRENCY_OPTIONS}
+          onChoose={(currency) => setDraft({ ...draft, currency })}
+        />
+      </FilterForm>
       <section class="card" aria-labelledby="refund-results">
         <h2 id="refund-results">{t('results')}</h2>
-        <LoadView loaded={page} t={t} reload={reload}>
-          {(p) =>
-            p.refunds.length === 0 ? (
-              <p class="muted">{t('noMatchingRefunds')}</p>
-            ) : (
-              <>
-                <div class="table-wrap">
-                  <table class="list" data-total={p.total}>
-                    <caption class="visually-hidden">{t('refundsTitle')}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t('colDate')}</th>
-                        <th scope="col" class="num">
-                          {t('colAmount')}
-                        </th>
-                        <th scope="col">{t('colStatus')}</th>
-                        <th scope="col">{t('reason')}</th>
-                        <th scope="col">{t('refundTo')}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {p.refunds.map((r) => (
-                        <tr key={r.id} data-refund-id={r.id}>
-                          <td data-label={t('colDate')}>
-                            <a href={href(`/refunds/${r.id}`)}>{formatDateTime(r.created_at, lang)}</a>
-                          </td>
-                          <td data-label={t('colAmount')} class="num">
-                            {formatAmount(r.amount, lang)} {r.currency}
-                          </td>
-                          <td data-label={t('colStatus')}>
-                            <StatusBadge status={r.status} t={t} />
-                          </td>
-                          <td data-label={t('reason')}>{t(`reason_${r.reason}` as 'reason_other')}</td>
-                          <td data-label={t('refundTo')}>
-                            <code title={r.destination_address}>{shortHex(r.destination_address)}</code>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-                <Pager
-                  t={t}
-                  offset={p.offset}
-                  shown={p.refunds.length}
-                  total={p.total}
-                  pageSize={PAGE}
-                  onOffset={(o) => go(applied, o)}
-                />
-              </>
-            )
-          }
-        </LoadView>
+        <PagedList
+          loaded={page}
+          reload={reload}
+          paging={(p) => ({ offset: p.offset, total: p.total, shown: p.refunds.length })}
+          pageSize={PAGE}
+          onOffset={(o) => go(applied, o)}
+          empty={<p class="muted">{t('noMatchingRefunds')}</p>}
+        >
+          {(p) => (
+            <DataTable
+              caption={t('refundsTitle')}
+              columns={columns(t, lang)}
+              rows={p.refunds}
+              rowKey={(r) => r.id}
+              rowProps={(r) => ({ 'data-refund-id': r.id })}
+              total={p.total}
+            />
+          )}
+        </PagedList>
       </section>
     </>
   );

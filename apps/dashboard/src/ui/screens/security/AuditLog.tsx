@@ -1,55 +1,70 @@
 import { useState } from 'preact/hooks';
 import type { AuditAction } from '@stablepay/contracts';
 import { formatDateTime } from '../../../format.js';
-import type { Messages } from '../../../i18n.js';
-import { LoadView, Pager } from '../../common.js';
+import type { Messages, Translate } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
+import { ChoiceField } from '../../filters.js';
+import { DataTable, PagedList, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
+import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 
-/** The actions the audit log records, in the filter's order; the compiler checks none is missing. */
-export const AUDIT_ACTIONS = [
-  'auth.login_succeeded',
-  'auth.login_failed',
-  'auth.mfa_failed',
-  'auth.logout',
-  'auth.refresh_reuse_detected',
-  'auth.password_changed',
-  'auth.totp_enabled',
-  'auth.totp_disabled',
-  'auth.recovery_codes_regenerated',
-  'auth.recovery_code_used',
-  'api_key.created',
-  'api_key.revoked',
-  'refund.created',
-  'refund.cancelled',
-  'withdrawal.requested',
-  'webhook_endpoint.created',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_regenerated',
-  'withdrawal_address.added',
-  'withdrawal_address.removed',
-  'auth.step_up_failed',
-  'user.registered',
-  'user.email_confirmation_sent',
-  'user.email_confirmed',
-  'auth.registration_attempted',
-] as const satisfies readonly AuditAction[];
-type Unlisted = Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>;
-const everyActionListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void everyActionListed;
+type Entry = ResponseOf<'listAuditLog'>['entries'][number];
+
+/**
+ * The words for each action the audit log records, in the filter's order. Typed by the contracts'
+ * list rather than copied from it: an action added there and not named here does not compile.
+ */
+const ACTION_LABELS: Record<AuditAction, keyof Messages> = {
+  'auth.login_succeeded': 'audit_auth_login_succeeded',
+  'auth.login_failed': 'audit_auth_login_failed',
+  'auth.mfa_failed': 'audit_auth_mfa_failed',
+  'auth.logout': 'audit_auth_logout',
+  'auth.refresh_reuse_detected': 'audit_auth_refresh_reuse_detected',
+  'auth.password_changed': 'audit_auth_password_changed',
+  'auth.totp_enabled': 'audit_auth_totp_enabled',
+  'auth.totp_disabled': 'audit_auth_totp_disabled',
+  'auth.recovery_codes_regenerated': 'audit_auth_recovery_codes_regenerated',
+  'auth.recovery_code_used': 'audit_auth_recovery_code_used',
+  'api_key.created': 'audit_api_key_created',
+  'api_key.revoked': 'audit_api_key_revoked',
+  'refund.created': 'audit_refund_created',
+  'refund.cancelled': 'audit_refund_cancelled',
+  'withdrawal.requested': 'audit_withdrawal_requested',
+  'webhook_endpoint.created': 'audit_webhook_endpoint_created',
+  'webhook_endpoint.deleted': 'audit_webhook_endpoint_deleted',
+  'webhook_endpoint.secret_regenerated': 'audit_webhook_endpoint_secret_regenerated',
+  'withdrawal_address.added': 'audit_withdrawal_address_added',
+  'withdrawal_address.removed': 'audit_withdrawal_address_removed',
+  'auth.step_up_failed': 'audit_auth_step_up_failed',
+  'user.registered': 'audit_user_registered',
+  'user.email_confirmation_sent': 'audit_user_email_confirmation_sent',
+  'user.email_confirmed': 'audit_user_email_confirmed',
+  'auth.registration_attempted': 'audit_auth_registration_attempted',
+};
+const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
 const PAGE = 25;
 
-interface Entry {
-  id: string;
-  action: string;
-  occurred_at: string;
-  actor: 'user' | 'api_key' | 'system';
-  ip: string | null;
-  user_agent: string | null;
-  details: Record<string, string | number | boolean | null>;
-}
-
-const actionKey = (action: string) => `audit_${action.replace('.', '_')}` as keyof Messages;
+const columns = (t: Translate, lang: string): Column<Entry>[] => [
+  { label: t('colDate'), cell: (e) => formatDateTime(e.occurred_at, lang) },
+  { label: t('auditAction'), cell: (e) => t(ACTION_LABELS[e.action]) },
+  {
+    label: t('auditBy'),
+    cell: (e) => (
+      <>
+        {t(`actor_${e.actor}`)}
+        {e.ip && <span class="muted small-text"> · {e.ip}</span>}
+      </>
+    ),
+  },
+  {
+    label: t('details'),
+    cell: (e) =>
+      Object.entries(e.details)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(' · ') || '—',
+    cellProps: () => ({ class: 'small-text' }),
+  },
+];
 
 /** Sign-ins, key and secret changes, refunds and withdrawals, newest first, by action, in pages. */
 export const AuditLog = ({ round }: { round: number }) => {
@@ -57,84 +72,46 @@ export const AuditLog = ({ round }: { round: number }) => {
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (action) q.set('action', action);
-    return session.call<{ entries: Entry[]; total: number; offset: number }>('GET', `/audit-log?${q}`);
+    const query = { limit: PAGE, offset, action: action || undefined } as QueryOf<'listAuditLog'>;
+    return session.call('listAuditLog', { query });
   }, [action, offset, round]);
 
   return (
     <section class="card" aria-labelledby="audit-title">
       <div class="card-head">
         <h2 id="audit-title">{t('auditTitle')}</h2>
-        <div class="field inline-field">
-          <label for="audit-action">{t('auditAction')}</label>
-          <select
-            id="audit-action"
-            value={action}
-            onChange={(e) => {
-              setAction(e.currentTarget.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">{t('any')}</option>
-            {AUDIT_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {t(actionKey(a))}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceField
+          id="audit-action"
+          label={t('auditAction')}
+          value={action}
+          options={ACTIONS.map((a) => ({ value: a, label: t(ACTION_LABELS[a]) }))}
+          onChoose={(next) => {
+            setAction(next);
+            setOffset(0);
+          }}
+          inline
+        />
       </div>
-      <LoadView loaded={page} t={t} reload={reload}>
-        {(p) =>
-          p.entries.length === 0 ? (
-            <p class="muted">{t('auditEmpty')}</p>
-          ) : (
-            <>
-              <div class="table-wrap">
-                <table class="list" data-total={p.total}>
-                  <caption class="visually-hidden">{t('auditTitle')}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('colDate')}</th>
-                      <th scope="col">{t('auditAction')}</th>
-                      <th scope="col">{t('auditBy')}</th>
-                      <th scope="col">{t('details')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.entries.map((e) => (
-                      <tr key={e.id} data-audit-action={e.action}>
-                        <td data-label={t('colDate')}>{formatDateTime(e.occurred_at, lang)}</td>
-                        <td data-label={t('auditAction')}>{t(actionKey(e.action))}</td>
-                        <td data-label={t('auditBy')}>
-                          {t(`actor_${e.actor}`)}
-                          {e.ip && <span class="muted small-text"> · {e.ip}</span>}
-                        </td>
-                        <td data-label={t('details')} class="small-text">
-                          {Object.entries(e.details)
-                            .map(([k, v]) => `${k}: ${String(v)}`)
-                            .join(' · ') || '—'}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {p.total > PAGE && (
-                <Pager
-                  t={t}
-                  offset={p.offset}
-                  shown={p.entries.length}
-                  total={p.total}
-                  pageSize={PAGE}
-                  onOffset={(o) => setOffset(o)}
-                />
-              )}
-            </>
-          )
-        }
-      </LoadView>
+      <PagedList
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.entries.length })}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        empty={<p class="muted">{t('auditEmpty')}</p>}
+        pagedOnly
+      >
+        {(p) => (
+          <DataTable
+            caption={t('auditTitle')}
+            columns={columns(t, lang)}
+            rows={p.entries}
+            rowKey={(e) => e.id}
+            rowProps={(e) => ({ 'data-audit-action': e.action })}
+            total={p.total}
+          />
+        )}
+      </PagedList>
     </section>
   );
 };

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { TokenPair } from '../../../api/session.js';
-import { Alert, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { FormEnd, PasswordField, useSubmit } from '../../form.js';
 
 const MIN = 12;
 const MAX = 128;
@@ -12,76 +11,60 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState(false);
+  const { busy, error, onSubmit } = useSubmit();
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setDone(false);
-    if (!current) return setError(t('currentPasswordRequired'));
-    if (next.length < MIN || next.length > MAX) return setError(t('passwordHint'));
-    if (next !== repeat) return setError(t('passwordsDiffer'));
-    setBusy(true);
-    try {
-      const pair = await session.call<TokenPair>('POST', '/auth/password', {
-        current_password: current,
-        new_password: next,
-      });
-      session.replaceTokens(pair);
-      setCurrent('');
-      setNext('');
-      setRepeat('');
-      setDone(true);
-      onChanged();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+  const check = () => {
+    if (!current) return t('currentPasswordRequired');
+    if (next.length < MIN || next.length > MAX) return t('passwordHint');
+    if (next !== repeat) return t('passwordsDiffer');
+    return undefined;
+  };
+  const change = async () => {
+    const pair = await session.call('changePassword', {
+      body: { current_password: current, new_password: next },
+    });
+    session.replaceTokens(pair);
+    setCurrent('');
+    setNext('');
+    setRepeat('');
+    setDone(true);
+    onChanged();
   };
 
   return (
-    <form class="card form" onSubmit={submit} noValidate aria-labelledby="password-title">
+    <form
+      class="card form"
+      onSubmit={onSubmit(change, check, () => setDone(false))}
+      noValidate
+      aria-labelledby="password-title"
+    >
       <h2 id="password-title">{t('changePassword')}</h2>
-      <label for="pw-current">{t('currentPassword')}</label>
-      <input
+      <PasswordField
         id="pw-current"
-        type="password"
-        autocomplete="current-password"
+        purpose="current"
+        label={t('currentPassword')}
         value={current}
-        onInput={(e) => setCurrent(e.currentTarget.value)}
+        onValue={setCurrent}
       />
-      <label for="pw-new">{t('newPassword')}</label>
-      <input
+      <PasswordField
         id="pw-new"
-        type="password"
-        autocomplete="new-password"
+        purpose="new"
+        label={t('newPassword')}
         value={next}
         maxLength={MAX}
-        aria-describedby="pw-new-hint"
-        onInput={(e) => setNext(e.currentTarget.value)}
+        onValue={setNext}
+        hint={`${t('passwordHint')} ${t('passwordChangeEnds')}`}
       />
-      <p id="pw-new-hint" class="hint">
-        {t('passwordHint')} {t('passwordChangeEnds')}
-      </p>
-      <label for="pw-repeat">{t('repeatPassword')}</label>
-      <input
+      <PasswordField
         id="pw-repeat"
-        type="password"
-        autocomplete="new-password"
+        purpose="new"
+        label={t('repeatPassword')}
         value={repeat}
         maxLength={MAX}
-        onInput={(e) => setRepeat(e.currentTarget.value)}
+        onValue={setRepeat}
       />
-      {error && <Alert>{error}</Alert>}
-      {done && <Alert kind="ok">{t('passwordChanged')}</Alert>}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {t('changePassword')}
-        </button>
-      </div>
+      <FormEnd error={error} done={done && t('passwordChanged')} busy={busy} label={t('changePassword')} />
     </form>
   );
 };

@@ -21,7 +21,7 @@ export const ConfirmEmail = ({ session, t, token }: { session: Session; t: Trans
   useEffect(() => {
     let current = true;
     session
-      .send<{ email: string }>('POST', '/auth/email-confirmation', { body: { token } })
+      .open('confirmEmail', { body: { token } })
       .then(async ({ data }) => {
         if (!current) return;
         setOutcome({ kind: 'confirmed', email: data.email });

@@ -2,11 +2,72 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
+import { PasswordField, TextField } from '../../form.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { CheckEmail } from './CheckEmail.js';
+import type { Currency } from '@stablepay/contracts';
+import type { BodyOf } from '../../../api/operations.js';
 
-const CURRENCIES = ['USDC', 'EURC'];
+const CURRENCIES: Currency[] = ['USDC', 'EURC'];
+
+/** The chains this deployment serves: a merchant elsewhere would never get a wallet. */
+const useServedChains = (session: Session): string[] | undefined => {
+  const [chains] = useLoad(
+    async () => (await session.open('getPublicChains')).data.chains.map((c) => c.name),
+    [],
+  );
+  return chains.state === 'ready' ? chains.data : undefined;
+};
+
+/** The chain of the merchant's wallet, among those this deployment serves. */
+const ChainSelect = ({
+  t,
+  chains,
+  value,
+  onChoose,
+}: {
+  t: Translate;
+  chains: string[];
+  value: string;
+  onChoose: (chain: string) => void;
+}) => (
+  <>
+    <label for="blockchain">{t('blockchain')}</label>
+    <select id="blockchain" name="blockchain" value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
+      {chains.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  </>
+);
+
+/** The tokens the merchant accepts, as checkboxes. */
+const CurrencyChoice = ({
+  t,
+  chosen,
+  onChange,
+}: {
+  t: Translate;
+  chosen: Currency[];
+  onChange: (next: Currency[]) => void;
+}) => (
+  <fieldset>
+    <legend>{t('currencies')}</legend>
+    {CURRENCIES.map((c) => (
+      <label key={c} class="inline">
+        <input
+          type="checkbox"
+          checked={chosen.includes(c)}
+          onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, c] : chosen.filter((x) => x !== c))}
+        />{' '}
+        {c}
+      </label>
+    ))}
+  </fieldset>
+);
 
 /**
  * Creates the user and its merchant, then asks to follow the e-mailed link. It does not sign in: the
@@ -15,24 +76,16 @@ const CURRENCIES = ['USDC', 'EURC'];
  */
 export const Register = ({ session, t }: { session: Session; t: Translate }) => {
   const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
-  const [currencies, setCurrencies] = useState<string[]>(CURRENCIES);
+  const [currencies, setCurrencies] = useState<Currency[]>(CURRENCIES);
   const [busy, setBusy] = useState(false);
-  // The chains this deployment serves: a merchant elsewhere would never get a wallet.
-  const [chains] = useLoad(
-    async () =>
-      (await session.send<{ chains: Array<{ name: string }> }>('GET', '/chains')).data.chains.map(
-        (c) => c.name,
-      ),
-    [],
-  );
-  const chainNames = chains.state === 'ready' ? chains.data : [form.blockchain];
+  const chainNames = useServedChains(session) ?? [form.blockchain];
   const [error, setError] = useState<string>();
   const [registered, setRegistered] = useState<string>();
   const field = (name: keyof typeof form) => ({
     id: name,
     name,
     value: form[name],
-    onInput: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }),
+    onValue: (value: string) => setForm({ ...form, [name]: value }),
   });
 
   const submit = async (e: Event) => {
@@ -40,8 +93,14 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     setBusy(true);
     setError(undefined);
     try {
-      const { data } = await session.send<{ email: string }>('POST', '/auth/register', {
-        body: { ...form, email: form.email.trim(), acceptedCurrencies: currencies },
+      const { data } = await session.open('register', {
+        body: {
+          ...form,
+          email: form.email.trim(),
+          // The select offers only the chains GET /chains lists.
+          blockchain: form.blockchain as BodyOf<'register'>['blockchain'],
+          acceptedCurrencies: currencies,
+        },
       });
       setRegistered(data.email);
     } catch (err) {
@@ -56,51 +115,30 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
     <main id="main" class="narrow">
       <h1>{t('registerTitle')}</h1>
       <form class="card form" onSubmit={submit} noValidate>
-        <label for="merchantName">{t('merchantName')}</label>
-        <input {...field('merchantName')} required maxLength={100} autocomplete="organization" />
-        <label for="email">{t('email')}</label>
-        <input {...field('email')} type="email" required autocomplete="username" />
-        <label for="password">{t('password')}</label>
-        <input
+        <TextField
+          {...field('merchantName')}
+          label={t('merchantName')}
+          required
+          maxLength={100}
+          autocomplete="organization"
+        />
+        <TextField {...field('email')} label={t('email')} type="email" required autocomplete="username" />
+        <PasswordField
           {...field('password')}
-          type="password"
+          purpose="new"
+          label={t('password')}
           required
           minLength={12}
           maxLength={128}
-          autocomplete="new-password"
-          aria-describedby="password-hint"
+          hint={t('passwordHint')}
         />
-        <p id="password-hint" class="hint">
-          {t('passwordHint')}
-        </p>
-        <label for="blockchain">{t('blockchain')}</label>
-        <select
-          {...field('blockchain')}
-          onChange={(e) => setForm({ ...form, blockchain: e.currentTarget.value })}
-        >
-          {chainNames.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-        <fieldset>
-          <legend>{t('currencies')}</legend>
-          {CURRENCIES.map((c) => (
-            <label key={c} class="inline">
-              <input
-                type="checkbox"
-                checked={currencies.includes(c)}
-                onChange={(e) =>
-                  setCurrencies(
-                    e.currentTarget.checked ? [...currencies, c] : currencies.filter((x) => x !== c),
-                  )
-                }
-              />{' '}
-              {c}
-            </label>
-          ))}
-        </fieldset>
+        <ChainSelect
+          t={t}
+          chains={chainNames}
+          value={form.blockchain}
+          onChoose={(blockchain) => setForm({ ...form, blockchain })}
+        />
+        <CurrencyChoice t={t} chosen={currencies} onChange={setCurrencies} />
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
           {busy ? t('registering') : t('register')}

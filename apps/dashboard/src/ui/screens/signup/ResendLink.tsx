@@ -16,7 +16,7 @@ export const ResendLink = ({ session, t, email }: { session: Session; t: Transla
     e.preventDefault();
     setState({ kind: 'busy' });
     try {
-      await session.send('POST', '/auth/email-confirmation/resend', {
+      await session.open('resendEmailConfirmation', {
         body: { email: (email ?? typed).trim() },
       });
       setState({ kind: 'sent' });

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
-import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
+import { Alert, LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { useLoad } from '../../use-load.js';
 import { ReplayForm } from './ReplayForm.js';
-import { endpointPath, type WebhookDelivery, type WebhookEndpoint } from './types.js';
+import type { WebhookDelivery, WebhookEndpoint } from './types.js';
+import { DetailList } from '../../detail.js';
+import { useSubmit } from '../../form.js';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 
@@ -26,10 +28,10 @@ export const Deliveries = ({
   const [logs, reload] = useLoad(
     async () =>
       (
-        await session.call<{ logs: WebhookDelivery[] }>(
-          'GET',
-          endpointPath(endpoint.id, `/logs?limit=${limit}`),
-        )
+        await session.call('getWebhookLogsDashboard', {
+          params: { id: endpoint.id },
+          query: { limit },
+        })
       ).logs,
     [endpoint.id, limit, round],
   );
@@ -88,8 +90,11 @@ const DeliveryItem = ({
   onQueued: () => void;
 }) => {
   const { session, t, lang } = useDashboard();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, submit } = useSubmit();
+  const redeliver = async () => {
+    await session.call('redeliverWebhookDashboard', { params: { id: endpointId, deliveryId: d.id } });
+    onQueued();
+  };
   const answer =
     d.response_status !== null ? `HTTP ${d.response_status}` : d.status === 'pending' ? '…' : t('noAnswer');
   return (
@@ -107,52 +112,34 @@ const DeliveryItem = ({
             · {formatDateTime(d.created_at, lang)}
           </span>
         </summary>
-        <dl class="details">
-          <dt>{t('eventId')}</dt>
-          <dd>
-            <code>{d.event_id}</code>
-          </dd>
-          {d.error && (
-            <>
-              <dt>{t('deliveryError')}</dt>
-              <dd>{d.error}</dd>
-            </>
-          )}
-          <dt>{t('responseBody')}</dt>
-          <dd>
-            {d.response_body_excerpt ? (
-              <pre tabIndex={0}>{d.response_body_excerpt}</pre>
-            ) : (
-              <span class="muted">—</span>
-            )}
-          </dd>
-          <dt>{t('payloadSent')}</dt>
-          <dd>
-            <pre data-payload tabIndex={0}>
-              {JSON.stringify(d.payload, null, 2)}
-            </pre>
-          </dd>
-        </dl>
+        <DetailList
+          items={[
+            { label: t('eventId'), value: <code>{d.event_id}</code> },
+            !!d.error && { label: t('deliveryError'), value: d.error },
+            {
+              label: t('responseBody'),
+              value: d.response_body_excerpt ? (
+                <pre tabIndex={0}>{d.response_body_excerpt}</pre>
+              ) : (
+                <span class="muted">—</span>
+              ),
+            },
+            {
+              label: t('payloadSent'),
+              value: (
+                <pre data-payload tabIndex={0}>
+                  {JSON.stringify(d.payload, null, 2)}
+                </pre>
+              ),
+            },
+          ]}
+        />
         <div class="actions">
           <button
             type="button"
             class="secondary small"
             disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(undefined);
-              try {
-                await session.call(
-                  'POST',
-                  endpointPath(endpointId, `/deliveries/${encodeURIComponent(d.id)}/redeliver`),
-                );
-                onQueued();
-              } catch (err) {
-                setError(errorText(t, err));
-              } finally {
-                setBusy(false);
-              }
-            }}
+            onClick={() => void submit(redeliver)}
           >
             {t('redeliver')}
           </button>

@@ -7,12 +7,12 @@ import type { Loaded } from '../../use-load.js';
 import { useLoad } from '../../use-load.js';
 import { EventChoice } from './EventChoice.js';
 import { NewSecret } from './NewSecret.js';
-import { DESCRIPTION_MAX, type WebhookEndpoint, type WebhookEventInfo } from './types.js';
+import { DESCRIPTION_MAX, type EventName, type WebhookEventInfo } from './types.js';
 
 /** The merchant's webhook endpoints, each linking to its page, and the form that adds one. */
 export const EndpointsCard = ({ events }: { events: Loaded<WebhookEventInfo[]> }) => {
   const { session, t, lang } = useDashboard();
-  const [endpoints, reload] = useLoad(() => session.call<WebhookEndpoint[]>('GET', '/merchant-webhooks'), []);
+  const [endpoints, reload] = useLoad(() => session.call('listWebhooksDashboard'), []);
   const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
 
   return (
@@ -74,7 +74,7 @@ const CreateEndpoint = ({
   const { session, t } = useDashboard();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [chosen, setChosen] = useState<string[]>(() => events.map((e) => e.name));
+  const [chosen, setChosen] = useState<EventName[]>(() => events.map((e) => e.name));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
@@ -85,10 +85,12 @@ const CreateEndpoint = ({
     if (chosen.length === 0) return setError(t('webhookEventsRequired'));
     setBusy(true);
     try {
-      const made = await session.call<WebhookEndpoint & { secret: string }>('POST', '/merchant-webhooks', {
-        url: url.trim(),
-        events: chosen,
-        ...(description.trim() ? { description: description.trim() } : {}),
+      const made = await session.call('createWebhookDashboard', {
+        body: {
+          url: url.trim(),
+          events: chosen,
+          ...(description.trim() ? { description: description.trim() } : {}),
+        },
       });
       setUrl('');
       setDescription('');

@@ -1,6 +1,6 @@
 import type { Translate } from '../../../i18n.js';
 import { eventDescription } from './event-text.js';
-import type { WebhookEventInfo } from './types.js';
+import type { EventName, WebhookEventInfo } from './types.js';
 
 /** The events an endpoint subscribes to, as a group of checkboxes. */
 export const EventChoice = ({
@@ -12,8 +12,8 @@ export const EventChoice = ({
 }: {
   idPrefix: string;
   events: WebhookEventInfo[];
-  chosen: string[];
-  onChange: (next: string[]) => void;
+  chosen: EventName[];
+  onChange: (next: EventName[]) => void;
   t: Translate;
 }) => (
   <fieldset>

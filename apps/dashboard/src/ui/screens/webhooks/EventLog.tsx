@@ -1,37 +1,18 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, formatDateTime } from '../../../format.js';
-import { LoadView, Pager, StatusBadge } from '../../common.js';
+import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
+import { ChoiceField } from '../../filters.js';
+import { PagedList } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { Loaded } from '../../use-load.js';
 import type { WebhookEventInfo } from './types.js';
+import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 
 const PAGE = 20;
 
-interface EventDelivery {
-  delivery_id: string;
-  endpoint_id: string;
-  endpoint_url: string;
-  trigger: 'event' | 'redeliver' | 'replay';
-  status: string;
-  attempts: number;
-}
-
-interface MerchantEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-  deliveries: EventDelivery[];
-}
-
-interface Page {
-  events: MerchantEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+type MerchantEvent = ResponseOf<'listMerchantEventsDashboard'>['events'][number];
 
 /** What the event was about, in a few words: its amount, when the data has one. */
 const amountOf = (e: MerchantEvent, lang: string): string => {
@@ -115,9 +96,8 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
   const [type, setType] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (type) q.set('type', type);
-    return session.call<Page>('GET', `/events?${q}`);
+    const query = { limit: PAGE, offset, type: type || undefined } as QueryOf<'listMerchantEventsDashboard'>;
+    return session.call('listMerchantEventsDashboard', { query });
   }, [type, offset]);
   return (
     <section class="card" aria-labelledby="event-log-title">
@@ -128,48 +108,33 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
         </button>
       </div>
       <p class="muted">{t('eventLogIntro')}</p>
-      <div class="field inline-field">
-        <label for="event-type">{t('eventType')}</label>
-        <select
-          id="event-type"
-          value={type}
-          onChange={(e) => {
-            setType(e.currentTarget.value);
-            setOffset(0);
-          }}
-        >
-          <option value="">{t('any')}</option>
-          {types.state === 'ready' &&
-            types.data.map((e) => (
-              <option key={e.name} value={e.name}>
-                {e.name}
-              </option>
+      <ChoiceField
+        id="event-type"
+        label={t('eventType')}
+        value={type}
+        options={types.state === 'ready' ? types.data.map((e) => ({ value: e.name, label: e.name })) : []}
+        onChoose={(next) => {
+          setType(next);
+          setOffset(0);
+        }}
+        inline
+      />
+      <PagedList
+        loaded={page}
+        reload={reload}
+        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.events.length })}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        empty={<p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>}
+      >
+        {(p) => (
+          <ul class="deliveries" data-event-total={p.total}>
+            {p.events.map((e) => (
+              <EventRow key={e.id} e={e} />
             ))}
-        </select>
-      </div>
-      <LoadView loaded={page} t={t} reload={reload}>
-        {(p) =>
-          p.events.length === 0 ? (
-            <p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>
-          ) : (
-            <>
-              <ul class="deliveries" data-event-total={p.total}>
-                {p.events.map((e) => (
-                  <EventRow key={e.id} e={e} />
-                ))}
-              </ul>
-              <Pager
-                t={t}
-                offset={p.offset}
-                shown={p.events.length}
-                total={p.total}
-                pageSize={PAGE}
-                onOffset={(o) => setOffset(o)}
-              />
-            </>
-          )
-        }
-      </LoadView>
+          </ul>
+        )}
+      </PagedList>
     </section>
   );
 };

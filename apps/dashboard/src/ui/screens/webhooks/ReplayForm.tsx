@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { Alert, errorText } from '../../common.js';
+import { FormEnd, TextField, useSubmit } from '../../form.js';
 import { useDashboard } from '../../context.js';
-import { endpointPath, type WebhookEndpoint } from './types.js';
+import type { WebhookEndpoint } from './types.js';
 
 const MAX_DAYS = 30;
 
@@ -15,51 +15,37 @@ const localInput = (d: Date): string => {
 export const ReplayForm = ({ endpoint, onQueued }: { endpoint: WebhookEndpoint; onQueued: () => void }) => {
   const { session, t } = useDashboard();
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3_600_000)));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
+  const { busy, error, onSubmit } = useSubmit();
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setDone(undefined);
+  const check = () => {
     const at = new Date(since);
-    if (Number.isNaN(at.getTime()) || at.getTime() < Date.now() - MAX_DAYS * 86_400_000) {
-      return setError(t('replaySinceInvalid', { days: MAX_DAYS }));
-    }
-    setBusy(true);
-    try {
-      const r = await session.call<{ queued: number }>('POST', endpointPath(endpoint.id, '/replay'), {
-        since: at.toISOString(),
-      });
-      setDone(t('replayQueued', { count: r.queued }));
-      onQueued();
-    } catch (err) {
-      setError(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+    return Number.isNaN(at.getTime()) || at.getTime() < Date.now() - MAX_DAYS * 86_400_000
+      ? t('replaySinceInvalid', { days: MAX_DAYS })
+      : undefined;
+  };
+  const replay = async () => {
+    const r = await session.call('replayWebhooksDashboard', {
+      params: { id: endpoint.id },
+      body: { since: new Date(since).toISOString() },
+    });
+    setDone(t('replayQueued', { count: r.queued }));
+    onQueued();
   };
 
   return (
     <section class="card" aria-labelledby="replay-title">
       <h2 id="replay-title">{t('replayTitle')}</h2>
-      <form class="form" onSubmit={submit} noValidate>
+      <form class="form" onSubmit={onSubmit(replay, check, () => setDone(undefined))} noValidate>
         <p class="muted">{t('replayIntro', { days: MAX_DAYS })}</p>
-        <label for="replay-since">{t('replaySince')}</label>
-        <input
+        <TextField
           id="replay-since"
+          label={t('replaySince')}
           type="datetime-local"
           value={since}
-          onInput={(ev) => setSince(ev.currentTarget.value)}
+          onValue={setSince}
         />
-        {error && <Alert>{error}</Alert>}
-        {done && <Alert kind="ok">{done}</Alert>}
-        <div class="actions">
-          <button type="submit" class="secondary" disabled={busy}>
-            {t('replay')}
-          </button>
-        </div>
+        <FormEnd error={error} done={done} busy={busy} label={t('replay')} buttonClass="secondary" />
       </form>
     </section>
   );

@@ -7,18 +7,13 @@ import { useLoad } from '../../use-load.js';
 import { Deliveries } from './Deliveries.js';
 import { EditEndpoint } from './EditEndpoint.js';
 import { EndpointActions } from './EndpointActions.js';
-import {
-  endpointPath,
-  FAILURES_BEFORE_DISABLE,
-  type WebhookEndpoint,
-  type WebhookEventInfo,
-} from './types.js';
+import { FAILURES_BEFORE_DISABLE, type WebhookEndpoint } from './types.js';
 
 /** One endpoint: its state (re-enable, disable), settings, secret, test send, delivery log and replay. */
 export const WebhookDetail = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
-  const [endpoint, reload] = useLoad(() => session.call<WebhookEndpoint>('GET', endpointPath(id)), [id]);
-  const [events] = useLoad(() => session.call<WebhookEventInfo[]>('GET', '/merchant-webhooks/events'), []);
+  const [endpoint, reload] = useLoad(() => session.call('getWebhookDashboard', { params: { id } }), [id]);
+  const [events] = useLoad(() => session.call('listWebhookEventsDashboard'), []);
   // Bumped after anything that adds a delivery, so the log shows it.
   const [logRound, setLogRound] = useState(0);
 
@@ -72,7 +67,10 @@ const ActiveState = ({ endpoint, onChanged }: { endpoint: WebhookEndpoint; onCha
     setBusy(true);
     setError(undefined);
     try {
-      await session.call('PUT', endpointPath(endpoint.id), { is_active: active });
+      await session.call('updateWebhookDashboard', {
+        params: { id: endpoint.id },
+        body: { is_active: active },
+      });
       setDone(active ? t('webhookEnabled') : t('webhookDisabled'));
       onChanged();
     } catch (err) {
@@ -131,7 +129,7 @@ const DeleteEndpoint = ({ endpoint }: { endpoint: WebhookEndpoint }) => {
             class="danger"
             onClick={async () => {
               try {
-                await session.call('DELETE', endpointPath(endpoint.id));
+                await session.call('deleteWebhookDashboard', { params: { id: endpoint.id } });
                 navigate('/developers');
               } catch (err) {
                 setError(errorText(t, err));

@@ -1,50 +1,16 @@
+import type { ResponseOf } from '../../../api/operations.js';
 import type { ComponentChildren } from 'preact';
-import { formatAmount, formatDateTime } from '../../format.js';
-import { LoadView, StatusBadge } from '../common.js';
-import { useDashboard } from '../context.js';
-import { chainIdOf, loadChains } from '../chains.js';
-import type { PublicChain } from '../explorer.js';
-import { OnChain } from '../OnChain.js';
-import { href } from '../router.js';
-import { useLoad } from '../use-load.js';
+import { formatAmount, formatDateTime } from '../../../format.js';
+import { LoadView, StatusBadge } from '../../common.js';
+import { useDashboard } from '../../context.js';
+import { chainIdOf, loadChains } from '../../chains.js';
+import type { PublicChain } from '../../explorer.js';
+import { OnChain } from '../../OnChain.js';
+import { href } from '../../router.js';
+import { useLoad } from '../../use-load.js';
 import { PaymentRefunds } from './PaymentRefunds.js';
 
-export interface PaymentDetailView {
-  id: string;
-  amount: string;
-  expected_amount: string | null;
-  received_amount: string | null;
-  /** received − amount of a completed payment; null otherwise */
-  surplus_amount: string | null;
-  /** cross-chain: burned − received, once known */
-  cctp_fee_amount: string | null;
-  currency: string;
-  status: string;
-  tx_hash: string;
-  from_address: string;
-  to_address: string;
-  source_chain: string;
-  destination_chain: string | null;
-  source_chain_id: number;
-  destination_chain_id: number | null;
-  is_cross_chain: boolean;
-  bridge_provider: string | null;
-  customer_email: string | null;
-  reference: string | null;
-  description: string | null;
-  metadata: Record<string, unknown> | null;
-  failure_reason: string | null;
-  cctp_attestation_status: string | null;
-  burn_tx_hash: string | null;
-  mint_tx_hash: string | null;
-  merchant_transfer_tx_hash: string | null;
-  checkout_session_id: string | null;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  /** oldest first; the first is `pending` at creation */
-  status_history: Array<{ status: string; at: string }>;
-}
+export type PaymentDetailView = ResponseOf<'getPayment'>;
 
 const Row = ({ label, children }: { label: string; children: ComponentChildren }) => (
   <>
@@ -162,7 +128,7 @@ export const PaymentDetail = ({ id }: { id: string }) => {
   const { session, t, lang } = useDashboard();
   const [loaded, reload] = useLoad(async () => {
     const [payment, chains] = await Promise.all([
-      session.call<PaymentDetailView>('GET', `/payments/${encodeURIComponent(id)}`),
+      session.call('getPayment', { params: { id } }),
       loadChains(session).catch(() => [] as PublicChain[]),
     ]);
     return { payment, chains };

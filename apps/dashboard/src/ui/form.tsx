@@ -1,0 +1,151 @@
+import type { Currency } from '@stablepay/contracts';
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { Alert, errorText } from './common.js';
+import { useDashboard } from './context.js';
+import type { Translate } from '../i18n.js';
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onInput' | 'label'>;
+
+/**
+ * A labelled text input; `hint` goes under it and describes it. The label, input and hint are
+ * siblings, as the `.form` layout places them.
+ */
+export const TextField = ({
+  id,
+  label,
+  value,
+  onValue,
+  hint,
+  ...input
+}: InputProps & {
+  id: string;
+  label: ComponentChildren;
+  value: string;
+  onValue: (value: string) => void;
+  hint?: ComponentChildren;
+}) => (
+  <>
+    <label for={id}>{label}</label>
+    <input
+      id={id}
+      value={value}
+      aria-describedby={hint ? `${id}-hint` : undefined}
+      onInput={(e) => onValue(e.currentTarget.value)}
+      {...input}
+    />
+    {hint && (
+      <p id={`${id}-hint`} class="hint">
+        {hint}
+      </p>
+    )}
+  </>
+);
+
+/** A password: the one in use (`current-password`) or a new one, for the browser's password manager. */
+export const PasswordField = ({
+  purpose,
+  ...props
+}: Omit<Parameters<typeof TextField>[0], 'type' | 'autocomplete'> & { purpose: 'current' | 'new' }) => (
+  <TextField {...props} type="password" autocomplete={`${purpose}-password`} />
+);
+
+/** The six digits of an authenticator app. */
+export const CodeField = (props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+}) => <TextField {...props} inputMode="numeric" autocomplete="one-time-code" maxLength={6} />;
+
+/** The end of a form: what went wrong, what went right, and the submit button. */
+export const FormEnd = ({
+  error,
+  done,
+  busy,
+  label,
+  buttonClass,
+  disabled = busy,
+}: {
+  error?: string;
+  done?: ComponentChildren;
+  busy?: boolean;
+  label: ComponentChildren;
+  buttonClass?: string;
+  /** when the button is off: while busy, unless told otherwise */
+  disabled?: boolean;
+}) => (
+  <>
+    {error && <Alert>{error}</Alert>}
+    {done && <Alert kind="ok">{done}</Alert>}
+    <div class="actions">
+      <button type="submit" class={buttonClass} disabled={disabled}>
+        {label}
+      </button>
+    </div>
+  </>
+);
+
+/**
+ * A form's submission: `busy` while `action` runs, and the gateway's refusal as `error`. `check`
+ * runs first and stops the submission with the message it returns.
+ */
+export const useSubmit = (describe: (t: Translate, err: unknown) => string = errorText) => {
+  const { t } = useDashboard();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async (action: () => Promise<void>, check?: () => string | undefined) => {
+    const refused = check?.();
+    setError(refused);
+    if (refused) return;
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      setError(describe(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** The form's submit handler; `start` first clears what the last submission said. */
+  const onSubmit =
+    (action: () => Promise<void>, check?: () => string | undefined, start?: () => void) => (e: Event) => {
+      e.preventDefault();
+      start?.();
+      void submit(action, check);
+    };
+  return { busy, error, setError, submit, onSubmit };
+};
+
+/** The token a form moves money in: one of the merchant's accepted currencies. */
+export const CurrencySelect = ({
+  id,
+  label,
+  value,
+  currencies,
+  onChoose,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value: Currency;
+  currencies: readonly Currency[];
+  onChoose: (currency: Currency) => void;
+  disabled?: boolean;
+}) => (
+  <div class="field">
+    <label for={id}>{label}</label>
+    <select
+      id={id}
+      value={value}
+      disabled={disabled}
+      onChange={(ev) => onChoose(ev.currentTarget.value as Currency)}
+    >
+      {currencies.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  </div>
+);
