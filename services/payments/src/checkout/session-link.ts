@@ -10,7 +10,7 @@ import {
 } from '@stablepay/contracts';
 import { AppError, conflict, fieldDetail } from '@stablepay/platform';
 import { verifyTypedData } from 'ethers';
-import { CHECKOUT_SESSIONS } from '../db/migrations.js';
+import { CHECKOUT_SESSIONS } from '../db/tables.js';
 import type { CheckoutSessionRecord, PaymentRecord } from '../records.js';
 
 /*

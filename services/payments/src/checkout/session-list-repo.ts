@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CheckoutSessionStatus } from '@stablepay/contracts';
 import type { CheckoutSessionRecord, PaymentRecord } from '../records.js';
-import { CHECKOUT_SESSIONS, PAYMENTS } from '../db/migrations.js';
+import { CHECKOUT_SESSIONS, PAYMENTS } from '../db/tables.js';
 import { toPayment, toSession, type Row } from '../db/rows.js';
 
 /** Open, unpaid and past its time: expired, whether or not the sweeper has marked it yet. */

@@ -1,6 +1,6 @@
 import type { CheckoutSessionStatus } from '@stablepay/contracts';
 import { defineTransitions, type StateMachine, type StateMachineDefinition } from '@stablepay/platform';
-import { CHECKOUT_SESSIONS } from '../db/migrations.js';
+import { CHECKOUT_SESSIONS } from '../db/tables.js';
 import { toSession } from '../db/rows.js';
 import type { CheckoutSessionRecord } from '../records.js';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { EventTypes, decimalToBaseUnits } from '@stablepay/contracts';
 import type { PaymentsContext } from '../context.js';
-import { PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/tables.js';
 import type { PaymentRecord } from '../records.js';
 import { releaseSession, sessionCreatedAt } from './sessions-repo.js';
 

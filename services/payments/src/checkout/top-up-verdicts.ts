@@ -8,7 +8,7 @@ import {
 } from '@stablepay/contracts';
 import { notFound, type Logger } from '@stablepay/platform';
 import type { PaymentsContext } from '../context.js';
-import { PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/tables.js';
 import { completePaymentIn, failPaymentIn } from '../payments/payment-state.js';
 import { findPayment } from '../payments/payments-repo.js';
 import type { PaymentRecord } from '../records.js';

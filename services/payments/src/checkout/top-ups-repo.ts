@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { normalizeDecimal, type TopUpStatus } from '@stablepay/contracts';
-import { PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/tables.js';
 import { PAYMENT_TOP_UPS } from '../db/top-ups-migration.js';
 import { toPayment, type Row } from '../db/rows.js';
 import type { PaymentRecord } from '../records.js';

@@ -5,11 +5,9 @@ import { sessionRequestKeysMigration } from './session-request-keys-migration.js
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 import { topUpsMigration } from './top-ups-migration.js';
 
-export const MERCHANTS = 'merchants';
-export const PAYMENTS = 'payments';
-export const CHECKOUT_SESSIONS = 'checkout_sessions';
-export const FEE_QUOTE_USES = 'fee_quote_uses';
-export const PAYMENT_STATUS_CHANGES = 'payment_status_changes';
+import { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES } from './tables.js';
+
+export { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES };
 
 /** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
 const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });

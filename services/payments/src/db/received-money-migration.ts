@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { PAYMENTS } from './migrations.js';
+import { PAYMENTS } from './tables.js';
 
 /**
  * What a cross-chain payment's crossing cost (amount burned − amount that reached the merchant

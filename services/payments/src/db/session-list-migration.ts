@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { CHECKOUT_SESSIONS } from './migrations.js';
+import { CHECKOUT_SESSIONS } from './tables.js';
 
 /** The merchant's sessions, newest first (GET /checkout/sessions), without reading every session. */
 export const sessionListMigration: Migration = {

@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { PAYMENTS } from './migrations.js';
+import { PAYMENTS } from './tables.js';
 
 export const PAYMENT_TOP_UPS = 'payment_top_ups';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { FEE_QUOTE_USES } from '../db/migrations.js';
+import { FEE_QUOTE_USES } from '../db/tables.js';
 
 /** The unique key that lets one fee quote pay for one payment only. */
 export const FEE_QUOTE_USES_KEY = 'fee_quote_uses_pkey';

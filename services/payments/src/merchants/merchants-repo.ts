@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MerchantCreatedData, WalletAssignedData } from '@stablepay/contracts';
 import type { MerchantRecord } from '../records.js';
-import { MERCHANTS } from '../db/migrations.js';
+import { MERCHANTS } from '../db/tables.js';
 import { toMerchant, type Row } from '../db/rows.js';
 
 type Db = Knex | Knex.Transaction;

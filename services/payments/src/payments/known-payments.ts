@@ -3,7 +3,7 @@ import { conflict, fieldDetail } from '@stablepay/platform';
 import { linkSession } from '../checkout/link-payment.js';
 import { predatesSession, settleSessionIn } from '../checkout/session-settlement.js';
 import type { PaymentsContext } from '../context.js';
-import { PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/tables.js';
 import type { MerchantRecord, PaymentRecord } from '../records.js';
 import { findPaymentByTxHash, setPaymentCustomer } from './payments-repo.js';
 

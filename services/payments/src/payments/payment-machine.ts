@@ -6,7 +6,7 @@ import {
   type StateMachine,
   type StateMachineDefinition,
 } from '@stablepay/platform';
-import { PAYMENT_STATUS_CHANGES, PAYMENTS } from '../db/migrations.js';
+import { PAYMENT_STATUS_CHANGES, PAYMENTS } from '../db/tables.js';
 import { toPayment } from '../db/rows.js';
 import type { PaymentRecord } from '../records.js';
 

@@ -8,7 +8,7 @@ import type {
 } from '@stablepay/contracts';
 import { OUTBOX_TABLE } from '@stablepay/platform';
 import type { PaymentRecord } from '../records.js';
-import { PAYMENTS } from '../db/migrations.js';
+import { PAYMENTS } from '../db/tables.js';
 import { toPayment, type Row } from '../db/rows.js';
 import { REFUTED_SQL } from '../db/received-money-migration.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PaymentStatus } from '@stablepay/contracts';
-import { PAYMENT_STATUS_CHANGES } from '../db/migrations.js';
+import { PAYMENT_STATUS_CHANGES } from '../db/tables.js';
 
 export interface StatusChangeRecord {
   status: PaymentStatus;
