@@ -15,7 +15,7 @@ import {
 import { createWithdrawalRoute, listWithdrawalsRoute, withdrawalDetailRoute } from './withdrawals/routes.js';
 
 /**
- * The invoicing catalogue routes (contracts `money-routes.ts`), one handler each; the dashboard
+ * The invoicing catalogue routes (contracts `withdrawals/`, `invoices/`), one handler each; the dashboard
  * (jwt) and API-key forms of a route share their handler.
  */
 export const invoicingRoutes = (ctx: InvoicingContext): RouteHandlers<'invoicing'> => {

@@ -16,8 +16,6 @@ export const walletRoutes = (ctx: WatcherContext) => {
     ok(res, await walletBalance(ctx, params.merchantId));
   return {
     getWalletBalance,
-    // The dashboard's twin (GET /wallets/balance, bearer token) answers the same.
-    getWalletBalanceDashboard: getWalletBalance,
     getInternalWallet,
     getInternalWalletBalances,
   };

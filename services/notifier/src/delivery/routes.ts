@@ -59,10 +59,5 @@ export const deliveryRoutes = (ctx: NotifierContext) => {
     getWebhookLogs: logs,
     redeliverWebhook: redeliverOne,
     replayWebhooks: replaySince,
-    listWebhookEventsDashboard: events,
-    testWebhookDashboard: test,
-    getWebhookLogsDashboard: logs,
-    redeliverWebhookDashboard: redeliverOne,
-    replayWebhooksDashboard: replaySince,
   };
 };

@@ -84,11 +84,5 @@ export const endpointRoutes = (ctx: NotifierContext) => {
     updateWebhook: update,
     deleteWebhook: remove,
     regenerateWebhookSecret: regenerate,
-    listWebhooksDashboard: list,
-    createWebhookDashboard: create,
-    getWebhookDashboard: get,
-    updateWebhookDashboard: update,
-    deleteWebhookDashboard: remove,
-    regenerateWebhookSecretDashboard: regenerate,
   };
 };

@@ -12,5 +12,5 @@ export const eventLogRoutes = (ctx: NotifierContext) => {
     const page = await merchantEventLog(ctx, merchant.merchantId, query);
     ok(res, { ...page, limit: query.limit, offset: query.offset });
   };
-  return { listMerchantEvents: list, listMerchantEventsDashboard: list };
+  return { listMerchantEvents: list };
 };

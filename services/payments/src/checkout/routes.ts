@@ -26,7 +26,4 @@ export const checkoutRoutes = (
   reportCheckoutTopUp: reportTopUpRoute(ctx),
   getCheckoutSession: getSessionRoute(ctx),
   listCheckoutSessions: listSessionsRoute(ctx),
-  createCheckoutSessionDashboard: createSessionRoute(ctx),
-  getCheckoutSessionDashboard: getSessionRoute(ctx),
-  listCheckoutSessionsDashboard: listSessionsRoute(ctx),
 });

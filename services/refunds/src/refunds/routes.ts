@@ -5,15 +5,10 @@ import { createRefundRoute } from './create-route.js';
 import { refundDetailRoute } from './detail-route.js';
 import { listRefundsRoute } from './list-route.js';
 
-/** The refunds catalogue routes (contracts `money-routes.ts`), one handler each. */
+/** The refunds catalogue routes (contracts `refunds/routes.ts`), one handler each; the platform serves each dashboard twin with its original's handler. */
 export const refundsRoutes = (ctx: RefundsContext): RouteHandlers<'refunds'> => ({
   createRefund: createRefundRoute(ctx),
   listRefunds: listRefundsRoute(ctx),
   getRefund: refundDetailRoute(ctx),
   cancelRefund: cancelRefundRoute(ctx),
-  // The dashboard's twins (bearer token, same path without /api) answer the same.
-  createRefundDashboard: createRefundRoute(ctx),
-  listRefundsDashboard: listRefundsRoute(ctx),
-  getRefundDashboard: refundDetailRoute(ctx),
-  cancelRefundDashboard: cancelRefundRoute(ctx),
 });
