@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { eventWriter, type Logger, type Metrics, type ServiceDeps } from '@stablepay/platform';
+import {
+  wakingEventWriter,
+  type EventWriter,
+  type Logger,
+  type Metrics,
+  type ServiceDeps,
+} from '@stablepay/platform';
 import type { GatewayConfig } from './config.js';
 import { failureCounter, type FailureCounter } from './perimeter/failure-counter.js';
 import { createDecoyHash } from './accounts/passwords.js';
@@ -12,8 +18,8 @@ export interface GatewayContext {
   db: Knex;
   logger: Logger;
   metrics: Metrics;
-  /** Asks the outbox relay to publish now, after a transaction that enqueued events commits. */
-  eventsCommitted: () => void;
+  /** Writes an integration event in the caller's transaction; the outbox relay wakes once it commits. */
+  writeEvent: EventWriter;
   /** The hash verified against when a login names no account (same cost either way). */
   decoyPasswordHash: () => Promise<string>;
   /** Where rate limits and failure counts are kept (Redis with REDIS_URL, else memory). */
@@ -22,12 +28,10 @@ export interface GatewayContext {
   signInFailures: FailureCounter;
 }
 
-/** Writes the gateway's integration events to its outbox, in the caller's transaction. */
-export const writeEvent = eventWriter('gateway');
-
 export const createGatewayContext = (
   config: GatewayConfig,
   { db, logger, metrics }: ServiceDeps,
+  /** the outbox relay's wake-up (`ServiceKit.eventsCommitted`) */
   eventsCommitted: () => void,
 ): GatewayContext => {
   const limitStores = createRateLimitStores({
@@ -41,7 +45,7 @@ export const createGatewayContext = (
     db,
     logger,
     metrics,
-    eventsCommitted,
+    writeEvent: wakingEventWriter('gateway', eventsCommitted),
     decoyPasswordHash: createDecoyHash(config.SCRYPT_COST),
     limitStores,
     signInFailures: failureCounter(

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Logger, ServiceDeps } from '@stablepay/platform';
+import { wakingEventWriter, type EventWriter, type Logger, type ServiceDeps } from '@stablepay/platform';
 import type { NotifierConfig } from './config.js';
 import type { ClaimedAttempt } from './delivery/attempts-repo.js';
 import { SuccessBatch } from './delivery/success-batch.js';
@@ -19,8 +19,6 @@ export interface NotifierWakeUps {
   retryDueIn: (ms: number) => void;
   /** New e-mails were committed: wake the mail worker. */
   emailsQueued: () => void;
-  /** Events were committed to the outbox: wake its relay. */
-  eventsCommitted: () => void;
 }
 
 /**
@@ -68,6 +66,8 @@ export interface NotifierContext extends NotifierWakeUps {
   mail: { from: string; messageIdDomain: string };
   /** INTERNAL_TOKEN_SECRET and, during a rotation, its previous value: they open sealed links. */
   internalSecrets: ReadonlyArray<string | undefined>;
+  /** Writes an integration event in the caller's transaction; the outbox relay wakes once it commits. */
+  writeEvent: EventWriter;
 }
 
 export const createNotifierContext = (
@@ -75,6 +75,8 @@ export const createNotifierContext = (
   deps: Pick<ServiceDeps, 'db' | 'logger' | 'metrics'>,
   resolve: Resolver,
   wakeUps: NotifierWakeUps & { directDeliveries: DirectDeliveries },
+  /** the outbox relay's wake-up (`ServiceKit.eventsCommitted`) */
+  eventsCommitted: () => void,
 ): NotifierContext => {
   const policy = urlPolicy(config.ALLOW_INSECURE_WEBHOOKS);
   const keks: SecretKeks = {
@@ -108,6 +110,7 @@ export const createNotifierContext = (
     },
     limits: { maxEndpoints: config.WEBHOOK_MAX_ENDPOINTS, replayMaxEvents: config.WEBHOOK_REPLAY_MAX_EVENTS },
     mail: { from: config.MAIL_FROM, messageIdDomain: messageIdDomain(config.MAIL_FROM) },
+    writeEvent: wakingEventWriter('notifier', eventsCommitted),
     ...wakeUps,
   };
 };

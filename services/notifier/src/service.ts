@@ -44,10 +44,13 @@ export const notifierService = defineService({
         timeoutMs: config.INVOICING_TIMEOUT_MS,
       });
     const doorbells = workerDoorbells(config.WEBHOOK_LEASE_MS);
-    const context = createNotifierContext(config, deps, options.resolve ?? systemResolver, {
-      ...doorbells.wakeUps,
+    const context = createNotifierContext(
+      config,
+      deps,
+      options.resolve ?? systemResolver,
+      doorbells.wakeUps,
       eventsCommitted,
-    });
+    );
     const workers = notifierWorkers(context, config, transport, attachments);
     doorbells.attach(workers);
     return {

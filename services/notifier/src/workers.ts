@@ -70,7 +70,7 @@ export const workerDoorbells = (leaseMs: number) => {
     if (!workers) throw new Error('the notifier workers are not attached yet');
     return workers;
   };
-  const wakeUps: Omit<NotifierWakeUps, 'eventsCommitted'> & { directDeliveries: DirectDeliveries } = {
+  const wakeUps: NotifierWakeUps & { directDeliveries: DirectDeliveries } = {
     deliveriesQueued: () => attached().delivery.wake(),
     retryDueIn: (ms) => attached().delivery.wakeIn(ms),
     emailsQueued: () => attached().mail.wake(),

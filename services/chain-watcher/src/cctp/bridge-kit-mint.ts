@@ -11,7 +11,7 @@ import {
 } from '../chain/cctp.js';
 import { decodeTransfer } from '../chain/erc20.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { claimTransaction } from '../verification/claims-repo.js';
 import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
 import type { BridgeKitRoute } from './bridge-kit.js';
@@ -140,6 +140,7 @@ const verdictOf = (p: CctpPaymentRecord, mint: MintFacts) => {
 
 /** The mint's events: minted, then verified, or failed underpaid (what arrived is refundable). */
 const announceMint = async (
+  ctx: WatcherContext,
   trx: Knex.Transaction,
   p: CctpPaymentRecord,
   r: BridgeKitRoute,
@@ -147,7 +148,7 @@ const announceMint = async (
   seen: { blockTimestamp: number; head: number },
 ): Promise<void> => {
   const { short, feeFact, detail } = verdictOf(p, mint);
-  await writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
+  await ctx.writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
     paymentId: p.paymentId,
     flow: 'bridge_kit',
     mintTxHash: mint.txHash,
@@ -158,7 +159,7 @@ const announceMint = async (
   });
   if (short) {
     // What was minted is in the merchant wallet all the same: the payment says so, for a refund.
-    await writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
       paymentId: p.paymentId,
       flow: 'bridge_kit',
       reason: 'underpaid',
@@ -168,7 +169,7 @@ const announceMint = async (
     });
     return;
   }
-  await writeEvent(trx, EventTypes.ChainPaymentVerified, p.merchantId, {
+  await ctx.writeEvent(trx, EventTypes.ChainPaymentVerified, p.merchantId, {
     paymentId: p.paymentId,
     txHash: mint.txHash,
     chainId: r.destination.chainId,
@@ -214,9 +215,8 @@ const recordMint = async (
         amount: mint.minted,
       });
     }
-    await announceMint(trx, p, r, mint, seen);
+    await announceMint(ctx, trx, p, r, mint, seen);
   });
-  ctx.eventsCommitted();
 };
 
 /**

@@ -3,7 +3,7 @@ import { getAddress } from 'ethers';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { claimTransaction } from '../verification/claims-repo.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { checkBridgeKitMint } from './bridge-kit-mint.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { ClaimTaken, payingBurn, deepEnough, merchantDestination, runCctpStep } from './steps.js';
@@ -53,7 +53,7 @@ const checkBurn = async (
       }))
     )
       return;
-    await writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
       paymentId: p.paymentId,
       flow: 'bridge_kit',
       burnTxHash: p.burnTxHash,
@@ -65,7 +65,6 @@ const checkBurn = async (
       blockNumber: receipt.blockNumber,
     });
   });
-  ctx.eventsCommitted();
   return undefined;
 };
 

@@ -3,7 +3,7 @@ import { getAddress } from 'ethers';
 import { isSigned, type AttestedMessage } from '../chain/attestation-api.js';
 import { addressFromWord, decodeCctpMessage, type CctpMessage } from '../chain/cctp.js';
 import { advanceCctp, noteAttestationStatus, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import type { RelayRoute } from './relayer-route.js';
 import { duration, pastDeadline } from './steps.js';
@@ -82,9 +82,8 @@ export const checkAttestation = async (
         attestation: signed.attested.attestation,
       });
       if (moved)
-        await writeEvent(trx, EventTypes.ChainCctpAttested, p.merchantId, attestedEvent(p, COMPLETE));
+        await ctx.writeEvent(trx, EventTypes.ChainCctpAttested, p.merchantId, attestedEvent(p, COMPLETE));
     });
-    ctx.eventsCommitted();
     return undefined;
   }
   // `pending_confirmations` while Iris waits for the burn's confirmations: mirrored on the payment.
@@ -92,9 +91,8 @@ export const checkAttestation = async (
   if (status && status !== p.attestationStatus) {
     await ctx.db.transaction(async (trx) => {
       if (await noteAttestationStatus(trx, p.paymentId, status))
-        await writeEvent(trx, EventTypes.ChainCctpAttested, p.merchantId, attestedEvent(p, status));
+        await ctx.writeEvent(trx, EventTypes.ChainCctpAttested, p.merchantId, attestedEvent(p, status));
     });
-    ctx.eventsCommitted();
   }
   if (pastDeadline(since, ctx.cctp.attestationWaitMs)) return timedOut();
   return waitFor(status ? `attestation ${status}` : 'the attestation API has not seen the burn yet');

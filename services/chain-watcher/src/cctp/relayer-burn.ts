@@ -4,7 +4,7 @@ import { addressFromWord, decodeMessageSent } from '../chain/cctp.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { claimTransaction } from '../verification/claims-repo.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import type { RelayRoute } from './relayer-route.js';
 import { ClaimTaken, payingBurn, deepEnough } from './steps.js';
@@ -58,7 +58,7 @@ export const checkRelayedBurn = async (
       mintSearchFrom: Math.max(0, destinationHead - ctx.transfers.logWindowBlocks),
     });
     if (!moved) return;
-    await writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
       paymentId: p.paymentId,
       flow: 'relayer',
       burnTxHash: p.burnTxHash,
@@ -70,6 +70,5 @@ export const checkRelayedBurn = async (
       blockNumber: receipt.blockNumber,
     });
   });
-  ctx.eventsCommitted();
   return undefined;
 };

@@ -13,7 +13,7 @@ import { tokenRefusal } from '../chain/fiat-token.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { claimTransaction } from '../verification/claims-repo.js';
 import { advanceCctp, noteCctpFacts, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
 import { signedMessageOf } from './relayer-attestation.js';
 import { relayKeyHeld, type RelayRoute } from './relayer-route.js';
@@ -117,7 +117,7 @@ const settleMint = async (
       mintBlock: confirmed.blockNumber,
     });
     if (!moved) return;
-    await writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
       paymentId: p.paymentId,
       flow: 'relayer',
       mintTxHash: confirmed.txHash,
@@ -127,7 +127,6 @@ const settleMint = async (
       blockNumber: confirmed.blockNumber,
     });
   });
-  ctx.eventsCommitted();
   ctx.logger.info('relay minted', { paymentId: p.paymentId, txHash: confirmed.txHash });
   return undefined;
 };

@@ -10,7 +10,7 @@ import {
   tokenRefusal,
 } from '../chain/fiat-token.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { tokenDomain } from '../relayer/token-domain.js';
 import { amountText, pausedNote } from '../transfers/rules.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
@@ -157,7 +157,7 @@ const settleTransfer = async (
       amount: value,
       blockNumber: receipt.blockNumber,
     });
-    await writeEvent(trx, EventTypes.ChainCctpTransferred, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpTransferred, p.merchantId, {
       paymentId: p.paymentId,
       transferTxHash,
       toAddress: r.merchant,
@@ -168,7 +168,6 @@ const settleTransfer = async (
         : {}),
     });
   });
-  ctx.eventsCommitted();
   ctx.logger.info('relay paid the merchant', { paymentId: p.paymentId, txHash: transferTxHash });
   return undefined;
 };

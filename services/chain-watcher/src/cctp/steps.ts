@@ -8,7 +8,7 @@ import type { ChainRpc } from '../chain/chain-rpc.js';
 import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { advanceCctp, rescheduleCctp, type CctpPaymentRecord } from './cctp-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 import { recordPaymentIn } from '../ledger/journals.js';
 import { BroadcastRejected } from '../relayer/broadcast.js';
 import { fail, matchBurn, waitFor, type CctpOutcome } from './burn-rules.js';
@@ -108,14 +108,13 @@ const recordFailure = async (
       failureDetail: detail,
     });
     if (!moved) return;
-    await writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {
       paymentId: p.paymentId,
       flow: p.flow,
       reason,
       detail,
     });
   });
-  ctx.eventsCommitted();
   ctx.logger.info('cross-chain payment failed', { paymentId: p.paymentId, flow: p.flow, reason, detail });
 };
 

@@ -5,7 +5,7 @@ import type { ChainWatcherConfig } from '../config.js';
 import { openCustody } from '../custody/open-custody.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
-import type { WatcherContext } from './watcher-context.js';
+import { watcherRecording, type WatcherContext } from './watcher-context.js';
 import { WalletDirectory } from '../wallets/wallet-directory.js';
 import { chainStateGauges, createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics.js';
 
@@ -108,7 +108,7 @@ export const buildWatcherContext = async (
     logger,
     ...settingsOf(config, metrics, logger),
     tokenNames: new Map(),
-    eventsCommitted,
+    ...watcherRecording(eventsCommitted),
   };
   const close = () => {
     chains.destroy();

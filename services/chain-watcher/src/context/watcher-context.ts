@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
-import type { ChainRegistry } from '@stablepay/contracts';
-import { eventWriter, type Logger } from '@stablepay/platform';
+import type { ChainRegistry, IntegrationEvent } from '@stablepay/contracts';
+import {
+  afterCommit,
+  enqueueEvents,
+  wakingEventWriter,
+  type EventWriter,
+  type Logger,
+} from '@stablepay/platform';
 import type { AttestationApi } from '../chain/attestation-api.js';
 import type { ChainClients } from '../chain/chain-rpc.js';
 import type { CctpCrashPoint, TransferCrashPoint } from '../config.js';
@@ -49,8 +55,29 @@ export interface CctpSettings {
   crashPoint?: CctpCrashPoint;
 }
 
+/** How the chain-watcher writes its events: each wakes the outbox relay once its transaction commits. */
+export interface WatcherRecording {
+  /** Writes an integration event in the caller's transaction. */
+  writeEvent: EventWriter;
+  /**
+   * Writes events built beforehand, in one statement: a verdict's event keeps the correlation id of
+   * the message that reported its transaction, which the worker writing it does not run under.
+   */
+  writeEvents: (trx: Knex.Transaction, events: ReadonlyArray<IntegrationEvent>) => Promise<void>;
+}
+
+/** The recording half of the context; `wake` is the outbox relay's (`ServiceKit.eventsCommitted`). */
+export const watcherRecording = (wake: () => void): WatcherRecording => ({
+  writeEvent: wakingEventWriter('chain-watcher', wake),
+  writeEvents: async (trx, events) => {
+    if (events.length === 0) return;
+    await enqueueEvents(trx, events);
+    afterCommit(trx, wake);
+  },
+});
+
 /** Everything the domain operations need, passed explicitly. */
-export interface WatcherContext {
+export interface WatcherContext extends WatcherRecording {
   db: Knex;
   registry: ChainRegistry;
   chains: ChainClients;
@@ -65,9 +92,4 @@ export interface WatcherContext {
   cctp: CctpSettings;
   /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
   tokenNames: Map<string, string>;
-  /** Called after a transaction that wrote outbox events has committed (wakes the relay). */
-  eventsCommitted: () => void;
 }
-
-/** Every event the chain-watcher publishes goes through this writer, in the caller's transaction. */
-export const writeEvent = eventWriter('chain-watcher');

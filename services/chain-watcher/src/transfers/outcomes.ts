@@ -9,7 +9,7 @@ import {
   type TransferStatus,
 } from './transfers-repo.js';
 import { recordTransferOut } from '../ledger/journals.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 
 /*
  * Every outcome is a guarded state change and its outbox event in one transaction: whatever workers
@@ -25,7 +25,7 @@ export const recordSubmitted = async (
 ): Promise<boolean> => {
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await markSubmitted(trx, t.id))) return false;
-    await writeEvent(trx, EventTypes.TransferSubmitted, t.merchantId, {
+    await ctx.writeEvent(trx, EventTypes.TransferSubmitted, t.merchantId, {
       idempotencyKey: t.idempotencyKey,
       purpose: t.purpose,
       txHash,
@@ -34,7 +34,6 @@ export const recordSubmitted = async (
     return true;
   });
   if (written) {
-    ctx.eventsCommitted();
     ctx.logger.info('transfer submitted', { idempotencyKey: t.idempotencyKey, chain: t.blockchain, txHash });
   }
   return written;
@@ -48,14 +47,19 @@ type Outcome =
 type Requested = Pick<TransferRecord, 'merchantId' | 'idempotencyKey' | 'purpose'>;
 
 /** transfer.confirmed or transfer.failed, in the caller's transaction. */
-const writeOutcome = (trx: Knex.Transaction, t: Requested, end: Outcome): Promise<void> => {
+const writeOutcome = (
+  ctx: WatcherContext,
+  trx: Knex.Transaction,
+  t: Requested,
+  end: Outcome,
+): Promise<void> => {
   const about = { idempotencyKey: t.idempotencyKey, purpose: t.purpose };
   if (end.status === 'confirmed') {
     const { txHash, blockNumber } = end;
-    return writeEvent(trx, EventTypes.TransferConfirmed, t.merchantId, { ...about, txHash, blockNumber });
+    return ctx.writeEvent(trx, EventTypes.TransferConfirmed, t.merchantId, { ...about, txHash, blockNumber });
   }
   const { code, reason, txHash } = end;
-  return writeEvent(trx, EventTypes.TransferFailed, t.merchantId, { ...about, reason, code, txHash });
+  return ctx.writeEvent(trx, EventTypes.TransferFailed, t.merchantId, { ...about, reason, code, txHash });
 };
 
 /** The ledger's record of the tokens a confirmed transfer took out of the merchant wallet. */
@@ -92,11 +96,10 @@ const finish = async (
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await finishTransfer(trx, t.id, from, end))) return false;
     if (end.status === 'confirmed') await journalTransferOut(trx, t, end);
-    await writeOutcome(trx, t, end);
+    await writeOutcome(ctx, trx, t, end);
     return true;
   });
   if (!written) return false;
-  ctx.eventsCommitted();
   ctx.metrics.transferOutcomes.inc({
     chain: t.blockchain,
     outcome: end.status,
@@ -135,22 +138,27 @@ export const recordFailed = async (
 
 /** transfer.failed for a command refused before anything was stored as open. */
 export const writeFailedEvent = (
+  ctx: WatcherContext,
   trx: Knex.Transaction,
   t: Requested,
   failure: { code: TransferFailureReason; reason: string; txHash: string | null },
-): Promise<void> => writeOutcome(trx, t, { status: 'failed', ...failure });
+): Promise<void> => writeOutcome(ctx, trx, t, { status: 'failed', ...failure });
 
 /**
  * The known outcome of a finished transfer, written again (a requester asked again after the
  * answer). Returns false for a transfer still open: its outcome is published when it comes.
  */
-export const republishOutcome = async (trx: Knex.Transaction, t: TransferRecord): Promise<boolean> => {
+export const republishOutcome = async (
+  ctx: WatcherContext,
+  trx: Knex.Transaction,
+  t: TransferRecord,
+): Promise<boolean> => {
   if (t.status === 'confirmed' && t.txHash && t.blockNumber !== null) {
-    await writeOutcome(trx, t, { status: 'confirmed', txHash: t.txHash, blockNumber: t.blockNumber });
+    await writeOutcome(ctx, trx, t, { status: 'confirmed', txHash: t.txHash, blockNumber: t.blockNumber });
     return true;
   }
   if (t.status === 'failed') {
-    await writeOutcome(trx, t, {
+    await writeOutcome(ctx, trx, t, {
       status: 'failed',
       code: t.failureCode ?? 'unknown',
       reason: t.failureReason ?? 'the transfer failed',

@@ -67,7 +67,11 @@ export const acceptTransferRequest = async (
       ctx.logger.info('transfer requested', { ...log, token: cmd.token, amount: cmd.amount });
       return 'accepted';
     }
-    await writeFailedEvent(trx, inserted, { code: 'invalid_request', reason: check.reason, txHash: null });
+    await writeFailedEvent(ctx, trx, inserted, {
+      code: 'invalid_request',
+      reason: check.reason,
+      txHash: null,
+    });
     ctx.metrics.transferOutcomes.inc({ chain: cmd.blockchain, outcome: 'failed', code: 'invalid_request' });
     ctx.logger.warn('transfer request refused', { ...log, reason: check.reason });
     return 'refused';
@@ -79,7 +83,7 @@ export const acceptTransferRequest = async (
       `transfer ${cmd.idempotencyKey} was already requested with other content (purpose, merchant, chain, token, amount or recipient); the first request stands`,
     );
   }
-  if (await republishOutcome(trx, existing)) {
+  if (await republishOutcome(ctx, trx, existing)) {
     ctx.logger.info('transfer requested again: outcome published again', { ...log, status: existing.status });
     return 'repeat_republished';
   }

@@ -1,5 +1,5 @@
 import { chainById, type EventDataInput, type EventType, type IntegrationEvent } from '@stablepay/contracts';
-import { buildEvent, enqueueEvent } from '@stablepay/platform';
+import { buildEvent } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { decideChecks, rescheduleChecks, type CheckTable, type Decision } from './checks-repo.js';
 import { claimTransaction } from './claims-repo.js';
@@ -79,13 +79,12 @@ export const commitVerdict = async <V extends VerificationRecord>(
       // Decided elsewhere: undo this transaction's claim, publish nothing.
       if (won.size !== 1) throw new DecidedElsewhere();
       await journalVerdict(trx, v, final);
-      await enqueueEvent(trx, rules.event(v, final));
+      await ctx.writeEvents(trx, [rules.event(v, final)]);
     });
   } catch (err) {
     if (err instanceof DecidedElsewhere) return false;
     throw err;
   }
-  ctx.eventsCommitted();
   rules.after(ctx, v, final);
   return true;
 };

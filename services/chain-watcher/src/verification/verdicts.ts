@@ -1,6 +1,6 @@
 import { EventTypes, baseUnitsToDecimal, chainById } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
-import { enqueueEvents, errorText, runWithContext } from '@stablepay/platform';
+import { errorText, runWithContext } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { PAYMENT_CHECKS, decideChecks } from './checks-repo.js';
 import { claimTransactions } from './claims-repo.js';
@@ -120,7 +120,7 @@ export const recordVerdicts = async (
           trx,
           verdicts.map(({ v }, i) => ({ v, final: decided[i]! })),
         );
-        await enqueueEvents(
+        await ctx.writeEvents(
           trx,
           verdicts.map(({ v }, i) => verdictEvent(v, decided[i]!)),
         );
@@ -136,7 +136,6 @@ export const recordVerdicts = async (
     }
   }
   if (finals) {
-    ctx.eventsCommitted();
     verdicts.forEach(({ v }, i) => afterVerdict(ctx, v, finals[i]!));
     return;
   }

@@ -4,7 +4,7 @@ import { EventTypes, chainByName, type MerchantCreatedData } from '@stablepay/co
 import { PermanentError } from '@stablepay/platform';
 import { DERIVATION_SCHEME } from '../custody/key-derivation.js';
 import { insertPrimaryWallet, type WalletRecord } from './wallets-repo.js';
-import { writeEvent, type WatcherContext } from '../context/watcher-context.js';
+import type { WatcherContext } from '../context/watcher-context.js';
 
 /**
  * Creates the merchant's primary wallet on the merchant's blockchain and announces it, in the
@@ -32,7 +32,7 @@ export const assignPrimaryWallet = async (
     derivation: DERIVATION_SCHEME,
   });
   if (!wallet) return undefined;
-  await writeEvent(trx, EventTypes.WalletAssigned, merchant.merchantId, {
+  await ctx.writeEvent(trx, EventTypes.WalletAssigned, merchant.merchantId, {
     merchantId: merchant.merchantId,
     walletId: wallet.id,
     address: wallet.address,

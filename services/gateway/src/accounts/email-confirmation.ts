@@ -18,7 +18,7 @@ import {
   takeRegistrationNotice,
   useEmailConfirmation,
 } from './email-confirmations-repo.js';
-import { writeEvent, type GatewayContext, type RequestMeta } from '../gateway-context.js';
+import type { GatewayContext, RequestMeta } from '../gateway-context.js';
 import { randomSecret, safeEqualHex, sha256Hex } from '../crypto/digests.js';
 
 /** A confirmation link works for a day after it was sent. */
@@ -66,7 +66,7 @@ export const issueConfirmation = async (
   });
   // In the hash: the token never reaches a server log or a Referer.
   const link = `${ctx.config.dashboardUrl}/#/confirm-email?token=${encodeURIComponent(`${id}.${secret}`)}`;
-  await writeEvent(trx, EventTypes.AccountEmailRequested, user.merchant_id, {
+  await ctx.writeEvent(trx, EventTypes.AccountEmailRequested, user.merchant_id, {
     kind: 'email_confirmation',
     merchantId: user.merchant_id,
     email: user.email,
@@ -77,18 +77,14 @@ export const issueConfirmation = async (
 };
 
 /** A new link, when the account awaits confirmation and its allowance of links is not spent. */
-const resendTo = async (ctx: GatewayContext, user: UserRow, meta: RequestMeta): Promise<boolean> => {
+const resendTo = async (ctx: GatewayContext, user: UserRow, meta: RequestMeta): Promise<void> => {
   const merchant = await findMerchantById(ctx.db, user.merchant_id);
-  if (!merchant) return false;
-  const sent = await ctx.db.transaction(async (trx) => {
-    if (!(await takeConfirmationSend(trx, user.id, ctx.config.EMAIL_CONFIRMATION_RESEND_SECONDS)))
-      return false;
+  if (!merchant) return;
+  await ctx.db.transaction(async (trx) => {
+    if (!(await takeConfirmationSend(trx, user.id, ctx.config.EMAIL_CONFIRMATION_RESEND_SECONDS))) return;
     await issueConfirmation(ctx, trx, user, merchant.name);
     await auditUserAction(trx, 'user.email_confirmation_sent', user, meta);
-    return true;
   });
-  if (sent) ctx.eventsCommitted();
-  return sent;
 };
 
 /**
@@ -124,18 +120,16 @@ export const registrationOfExistingAddress = async (
   }
   const merchant = await findMerchantById(ctx.db, user.merchant_id);
   if (!merchant) return;
-  const noticed = await ctx.db.transaction(async (trx) => {
-    if (!(await takeRegistrationNotice(trx, user.id))) return false;
-    await writeEvent(trx, EventTypes.AccountEmailRequested, user.merchant_id, {
+  await ctx.db.transaction(async (trx) => {
+    if (!(await takeRegistrationNotice(trx, user.id))) return;
+    await ctx.writeEvent(trx, EventTypes.AccountEmailRequested, user.merchant_id, {
       kind: 'registration_attempted',
       merchantId: user.merchant_id,
       email: user.email,
       merchantName: merchant.name,
       link: `${ctx.config.dashboardUrl}/#/`,
     });
-    return true;
   });
-  if (noticed) ctx.eventsCommitted();
 };
 
 /**
@@ -159,7 +153,7 @@ export const confirmEmail = async (
   const outcome = await ctx.db.transaction(async (trx) => {
     if (!(await useEmailConfirmation(trx, row.id))) return 'used' as const;
     if (await markEmailConfirmed(trx, user.id)) {
-      await writeEvent(trx, EventTypes.MerchantEmailConfirmed, user.merchant_id, {
+      await ctx.writeEvent(trx, EventTypes.MerchantEmailConfirmed, user.merchant_id, {
         merchantId: user.merchant_id,
         email: user.email,
       });
@@ -169,6 +163,5 @@ export const confirmEmail = async (
   });
   // A request that spent the same link a moment earlier won.
   if (outcome === 'used') throw INVALID();
-  ctx.eventsCommitted();
   return { email: user.email, email_confirmed: true };
 };

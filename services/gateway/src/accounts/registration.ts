@@ -7,7 +7,7 @@ import {
 } from '@stablepay/contracts';
 import { AppError, fieldDetail, isUniqueViolation } from '@stablepay/platform';
 import { appendAudit } from '../audit/audit-log-repo.js';
-import { writeEvent, type GatewayContext, type RequestMeta } from '../gateway-context.js';
+import type { GatewayContext, RequestMeta } from '../gateway-context.js';
 import { merchantPublicId } from '../merchants/merchant-ids.js';
 import { findMerchantById, insertMerchant, type MerchantRow } from '../merchants/merchants-repo.js';
 import {
@@ -70,7 +70,7 @@ export const register = async (
         confirmation_window_at: new Date(),
         confirmation_sends: 1,
       });
-      await writeEvent(trx, EventTypes.MerchantCreated, merchantId, {
+      await ctx.writeEvent(trx, EventTypes.MerchantCreated, merchantId, {
         merchantId,
         publicId,
         name: merchant.name,
@@ -82,7 +82,6 @@ export const register = async (
       await issueConfirmation(ctx, trx, user, merchant.name);
       await appendAudit(trx, { action: 'user.registered', userId: user.id, merchantId, ...meta });
     });
-    ctx.eventsCommitted();
   } catch (err) {
     if (!isUniqueViolation(err, USERS_EMAIL_UNIQUE)) throw err;
     await registrationOfExistingAddress(ctx, body.email, meta);

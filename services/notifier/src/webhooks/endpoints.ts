@@ -134,10 +134,9 @@ const insertNewEndpoint = async (
       },
       requestKey,
     );
-    await recordEndpointChange(trx, EventTypes.WebhookEndpointCreated, inserted, actor);
+    await recordEndpointChange(ctx, trx, EventTypes.WebhookEndpointCreated, inserted, actor);
     return inserted;
   });
-  ctx.eventsCommitted();
   return { endpoint, secret };
 };
 
@@ -176,9 +175,8 @@ export const removeEndpoint = async (
   await ctx.db.transaction(async (trx) => {
     const deleted = await deleteEndpoint(trx, merchantId, id);
     if (!deleted) throw notFound('Webhook endpoint');
-    await recordEndpointChange(trx, EventTypes.WebhookEndpointDeleted, deleted, actor);
+    await recordEndpointChange(ctx, trx, EventTypes.WebhookEndpointDeleted, deleted, actor);
   });
-  ctx.eventsCommitted();
   ctx.signingKeys.forget(id);
 };
 
@@ -194,9 +192,8 @@ export const regenerateSecret = async (
     const fresh = generateWebhookSecret();
     // Bound to the id as the row holds it, whatever spelling the caller used.
     await updateEndpoint(trx, endpoint.id, { secretSealed: sealSecret(fresh, ctx.kek, endpoint.id) });
-    await recordEndpointChange(trx, EventTypes.WebhookEndpointSecretRegenerated, endpoint, actor);
+    await recordEndpointChange(ctx, trx, EventTypes.WebhookEndpointSecretRegenerated, endpoint, actor);
     return fresh;
   });
-  ctx.eventsCommitted();
   return secret;
 };
