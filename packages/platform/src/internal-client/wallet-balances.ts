@@ -34,15 +34,6 @@ const readWalletBalances = async (
   return { address: answer.data.address, blockchain: answer.data.blockchain, balances };
 };
 
-/** The balances read once with the given settings; failures are InternalCallErrors. */
-export const fetchWalletBalances = (opts: {
-  baseUrl: string;
-  secret: string;
-  timeoutMs: number;
-  merchantId: string;
-}): Promise<WalletBalancesAnswer | null> =>
-  readWalletBalances(new InternalRouteClient(opts), opts.merchantId);
-
 /** The balance could not be read (chain-watcher down, slow, or answering nonsense). */
 export class BalanceUnavailableError extends Error {
   override readonly name = 'BalanceUnavailableError';

@@ -12,10 +12,12 @@ interface TransactionLike {
 const scheduled = new WeakMap<object, Set<() => void>>();
 
 /**
- * Runs `callback` once the work done through `db` is durable: after the outermost transaction
- * commits (a savepoint's release is not yet a commit), never when it rolls back, and at once when
- * `db` is not a transaction (each statement commits by itself). A callback given several times for
- * one transaction runs once.
+ * Runs `callback` once the outermost transaction of `db` has ended (a savepoint's release is not
+ * yet an end), and at once when `db` is not a transaction (each statement commits by itself). A
+ * callback given several times for one transaction runs once. Knex resolves a transaction's
+ * execution promise on a commit and also on a rollback that carries no error, and a rolled-back
+ * savepoint inside a committed transaction ends with it, so the callback may run for work that was
+ * undone: give it only what is harmless to run then, such as waking a worker that finds nothing.
  */
 export const afterCommit = (db: Knex | Knex.Transaction, callback: () => void): void => {
   let trx = db as unknown as TransactionLike;
