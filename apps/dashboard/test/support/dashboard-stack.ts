@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import { createTestDatabase, waitFor } from '@stablepay/platform/testing';
 import { confirmEmailFromMail, startStack, type RunningStack } from '@stablepay/stack';
+import { api as stackApi } from '../../../stack/test/support.js';
 
 export { waitFor };
 
@@ -52,24 +53,7 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
 export const api = (baseUrl: string, mailDir = '') => ({
   url: baseUrl,
   mailDir,
-  async call(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...opts.headers,
-      },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    });
-    const text = await res.text();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body, headers: res.headers };
-  },
+  call: stackApi(baseUrl).call,
 });
 
 export interface Tab {

@@ -11,7 +11,7 @@ import {
 import type { CctpFeeQuote } from '@stablepay/contracts';
 import { addressToBytes32, fiatTokenAbi, tokenMessengerV2Abi, type DevnetChain } from '@stablepay/devnet';
 import { waitFor } from '../support.js';
-import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import { startStackHarness, walletOn as walletOnChain, type Merchant, type StackHarness } from './harness.js';
 import { signatureValid, startReceiver } from './webhook-receiver.js';
 
 /** A quote's amount in USDC base units (its numbers have at most 6 decimals). */
@@ -55,11 +55,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (leg
   });
 
   const chain = (name: string): DevnetChain => h.stack.devnet.chains.find((c) => c.name === name)!;
-  const walletOn = (c: DevnetChain, privateKey: string) => {
-    const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
-    providers.push(provider);
-    return new Wallet(privateKey, provider);
-  };
+  const walletOn = (c: DevnetChain, privateKey: string) => walletOnChain(providers, c, privateKey);
   const usdcBalance = async (c: DevnetChain, address: string) =>
     (await new Contract(
       c.tokens.USDC,

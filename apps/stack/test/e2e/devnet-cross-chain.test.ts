@@ -17,7 +17,7 @@ import {
 } from '@stablepay/devnet';
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
 import { waitFor } from '../support.js';
-import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import { startStackHarness, walletOn as walletOnChain, type Merchant, type StackHarness } from './harness.js';
 import { signatureValid, startReceiver } from './webhook-receiver.js';
 
 /**
@@ -60,11 +60,7 @@ describe('cross-chain payments over CCTP on the devnet, through the gateway (bri
   });
 
   const chain = (name: string): DevnetChain => h.stack.devnet.chains.find((c) => c.name === name)!;
-  const walletOn = (c: DevnetChain, privateKey: string) => {
-    const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
-    providers.push(provider);
-    return new Wallet(privateKey, provider);
-  };
+  const walletOn = (c: DevnetChain, privateKey: string) => walletOnChain(providers, c, privateKey);
   const nextCustomer = () => h.stack.devnet.customers[customerIndex++ % h.stack.devnet.customers.length]!;
 
   /** Approve and depositForBurn on `source`, as Bridge Kit's burn step does. */

@@ -2,12 +2,17 @@ import { expect } from 'chai';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { Contract, JsonRpcProvider, Wallet, getAddress, parseUnits } from 'ethers';
+import { Contract, JsonRpcProvider, Wallet, getAddress } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { confirmEmailFromMail } from '../../src/mail-links.js';
 import { waitFor } from '../support.js';
-import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import {
+  completedPayment as payAndComplete,
+  startStackHarness,
+  type Merchant,
+  type StackHarness,
+} from './harness.js';
 
 /**
  * A new account through the gateway on the devnet: until its address is confirmed it is paid (and
@@ -54,30 +59,7 @@ describe('e-mail confirmation on the devnet, through the gateway (PostgreSQL, Ra
 
   /** A customer pays for real; the payment completes. */
   const pay = async (customerIndex: number, amount: string, customerEmail: string) => {
-    const customer = h.stack.devnet.customers[customerIndex]!;
-    const tx = await usdc(new Wallet(customer.privateKey, provider)).getFunction('transfer')(
-      shop.wallet.address,
-      parseUnits(amount, 6),
-    );
-    await tx.wait();
-    const created = await h.gw.call('POST', '/payments/create-public', {
-      body: {
-        merchantId: shop.merchantId,
-        txHash: tx.hash,
-        amount: Number(amount),
-        expectedAmount: Number(amount),
-        token: 'USDC',
-        chainId: chain().chainId,
-        fromAddress: customer.address,
-        toAddress: shop.wallet.address,
-        customerEmail,
-      },
-    });
-    expect(created.status).to.equal(201);
-    await waitFor(async () => {
-      const r = await h.gw.call('GET', `/payments/api/${created.body.data.paymentId}`, { headers: shop.key });
-      return r.body.data?.status === 'completed';
-    }, 'payment completion');
+    await payAndComplete(h, shop, provider, customerIndex, amount, customerEmail);
   };
   // Requesting withdrawals is a scope only ever given on purpose, and they go only to the address book.
   let payout: { key: Record<string, string>; destination: string } | undefined;

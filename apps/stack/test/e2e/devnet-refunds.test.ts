@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { waitFor } from '../support.js';
-import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import {
+  completedPayment as payAndComplete,
+  startStackHarness,
+  type Merchant,
+  type StackHarness,
+} from './harness.js';
 
 /** Refunds sent on-chain to the payer, through the gateway, on the devnet. */
 describe('refunds on the devnet, through the gateway (PostgreSQL, RabbitMQ)', function () {
@@ -27,34 +32,8 @@ describe('refunds on the devnet, through the gateway (PostgreSQL, RabbitMQ)', fu
   const balanceOf = async (address: string): Promise<bigint> => usdc().getFunction('balanceOf')(address);
 
   /** A customer pays `amount` USDC for real and the payment completes. */
-  const completedPayment = async (customerIndex: number, amount: string) => {
-    const customer = h.stack.devnet.customers[customerIndex]!;
-    const tx = await usdc(new Wallet(customer.privateKey, provider)).getFunction('transfer')(
-      shop.wallet.address,
-      parseUnits(amount, 6),
-    );
-    await tx.wait();
-    const created = await h.gw.call('POST', '/payments/create-public', {
-      body: {
-        merchantId: shop.merchantId,
-        txHash: tx.hash,
-        amount: Number(amount),
-        expectedAmount: Number(amount),
-        token: 'USDC',
-        chainId: chain().chainId,
-        fromAddress: customer.address,
-        toAddress: shop.wallet.address,
-        customerEmail: 'payer@example.com',
-      },
-    });
-    expect(created.status).to.equal(201);
-    const id = created.body.data.paymentId as string;
-    await waitFor(async () => {
-      const r = await h.gw.call('GET', `/payments/api/${id}`, { headers: shop.key });
-      return r.body.data?.status === 'completed';
-    }, 'payment completion');
-    return { id, customer };
-  };
+  const completedPayment = (customerIndex: number, amount: string) =>
+    payAndComplete(h, shop, provider, customerIndex, amount);
 
   const refund = (paymentId: string, extra: Record<string, unknown> = {}) =>
     h.gw.call('POST', '/refunds/api/create', {

@@ -9,7 +9,12 @@ import { Invoice, Withdrawal } from '@stablepay/contracts';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { DEVNET_TREASURY } from '../../src/services.js';
 import { waitFor } from '../support.js';
-import { startStackHarness, type Merchant, type StackHarness } from './harness.js';
+import {
+  completedPayment as payAndComplete,
+  startStackHarness,
+  type Merchant,
+  type StackHarness,
+} from './harness.js';
 
 const pdfText = async (pdf: Buffer): Promise<string> => {
   const parser = new PDFParse({ data: new Uint8Array(pdf) });
@@ -73,30 +78,7 @@ describe('withdrawals and invoices on the devnet, through the gateway (PostgreSQ
 
   /** A customer pays `amount` USDC for real and the payment completes. */
   const completedPayment = async (customerIndex: number, amount: string) => {
-    const customer = h.stack.devnet.customers[customerIndex]!;
-    const tx = await usdc(new Wallet(customer.privateKey, provider)).getFunction('transfer')(
-      shop.wallet.address,
-      parseUnits(amount, 6),
-    );
-    await tx.wait();
-    const created = await h.gw.call('POST', '/payments/create-public', {
-      body: {
-        merchantId: shop.merchantId,
-        txHash: tx.hash,
-        amount: Number(amount),
-        expectedAmount: Number(amount),
-        token: 'USDC',
-        chainId: chain().chainId,
-        fromAddress: customer.address,
-        toAddress: shop.wallet.address,
-        customerEmail: 'payer@example.com',
-      },
-    });
-    expect(created.status).to.equal(201);
-    await waitFor(async () => {
-      const r = await h.gw.call('GET', `/payments/api/${created.body.data.paymentId}`, { headers: shop.key });
-      return r.body.data?.status === 'completed';
-    }, 'payment completion');
+    await payAndComplete(h, shop, provider, customerIndex, amount);
   };
 
   const finalWithdrawal = (id: string) =>

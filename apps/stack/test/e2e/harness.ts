@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { expect } from 'chai';
+import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
+import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import {
   createTestDatabase,
   testAmqpUrl,
@@ -135,4 +137,47 @@ export const startStackHarness = async (
       rmSync(varDir, { recursive: true, force: true });
     },
   };
+};
+
+/** A wallet on chain `c`, its provider kept in `providers` for the caller to destroy. */
+export const walletOn = (providers: JsonRpcProvider[], c: DevnetChain, privateKey: string): Wallet => {
+  const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
+  providers.push(provider);
+  return new Wallet(privateKey, provider);
+};
+
+/** A devnet customer pays `shop` `amount` USDC for real on BASE and the payment completes. */
+export const completedPayment = async (
+  h: StackHarness,
+  shop: Merchant,
+  provider: JsonRpcProvider,
+  customerIndex: number,
+  amount: string,
+  customerEmail = 'payer@example.com',
+) => {
+  const chain = h.stack.devnet.chains.find((c) => c.name === 'BASE')!;
+  const customer = h.stack.devnet.customers[customerIndex]!;
+  const usdc = new Contract(chain.tokens.USDC!, fiatTokenAbi(), new Wallet(customer.privateKey, provider));
+  const tx = await usdc.getFunction('transfer')(shop.wallet.address, parseUnits(amount, 6));
+  await tx.wait();
+  const created = await h.gw.call('POST', '/payments/create-public', {
+    body: {
+      merchantId: shop.merchantId,
+      txHash: tx.hash,
+      amount: Number(amount),
+      expectedAmount: Number(amount),
+      token: 'USDC',
+      chainId: chain.chainId,
+      fromAddress: customer.address,
+      toAddress: shop.wallet.address,
+      customerEmail,
+    },
+  });
+  expect(created.status).to.equal(201);
+  const id = created.body.data.paymentId as string;
+  await waitFor(async () => {
+    const r = await h.gw.call('GET', `/payments/api/${id}`, { headers: shop.key });
+    return r.body.data?.status === 'completed';
+  }, 'payment completion');
+  return { id, customer };
 };
