@@ -1,4 +1,5 @@
 import type {
+  InternalPayment,
   MerchantPaymentDetail,
   PaymentDetail,
   PaymentStatusChange,
@@ -70,4 +71,23 @@ export const toMerchantDetail = (
   cctp_message_hash: p.cctpMessageHash,
   fee_quote: p.feeQuote,
   completed_at: p.completedAt?.toISOString() ?? null,
+});
+
+/** The internal view the refunds service reads through when payment.completed has not reached it. */
+export const toInternalPayment = (p: PaymentRecord): InternalPayment => ({
+  payment_id: p.id,
+  merchant_id: p.merchantId,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+  tx_hash: p.txHash,
+  from_address: p.fromAddress,
+  source_chain: p.sourceChain,
+  destination_chain: p.destinationChain,
+  is_cross_chain: p.isCrossChain,
+  created_at: p.createdAt.toISOString(),
+  completed_at: p.status === 'completed' ? (p.completedAt ?? p.updatedAt).toISOString() : null,
+  received_amount: p.receivedAmount,
+  failure_reason: p.failureReason,
+  failed_at: p.status === 'failed' ? p.updatedAt.toISOString() : null,
 });
