@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 
 /**
  * Hash routes (`#/payments/<id>?status=completed`): the static server serves one index.html, and
@@ -26,11 +26,14 @@ export const navigate = (path: string, query?: Record<string, string | undefined
 };
 
 export const useRoute = (): Route => {
-  const [route, setRoute] = useState(() => parseHash(window.location.hash));
+  const [hash, setHash] = useState(() => window.location.hash);
   useEffect(() => {
-    const onChange = () => setRoute(parseHash(window.location.hash));
+    const onChange = () => setHash(window.location.hash);
     window.addEventListener('hashchange', onChange);
+    // The hash may have changed between the first render and this effect (effects run after the
+    // paint): without this, that change would be missed and the page would stay where it began.
+    onChange();
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
-  return route;
+  return useMemo(() => parseHash(hash), [hash]);
 };
