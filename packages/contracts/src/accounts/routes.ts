@@ -1,3 +1,4 @@
+import { accepted, created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import {
   ApiKeyIdParams,
@@ -38,9 +39,7 @@ export const accountRoutes = routeTable([
     description:
       'Answers alike whether or not the address already has an account (its owner is e-mailed instead), so it never reveals which addresses are registered. Until the e-mailed link is followed the account can sign in, but is sent no e-mail and cannot withdraw.',
     request: { body: RegisterBody },
-    responses: {
-      201: { description: 'Registration accepted; check the e-mail', schema: RegisterResponse },
-    },
+    responses: created('Registration accepted; check the e-mail', RegisterResponse),
   },
   {
     ...auth,
@@ -52,7 +51,7 @@ export const accountRoutes = routeTable([
     description:
       'A token is single use and expires 24 hours after it was sent. An unknown, used or expired token is a 422 (`confirmation_invalid` or `confirmation_expired`).',
     request: { body: ConfirmEmailBody },
-    responses: { 200: { description: 'Address confirmed', schema: ConfirmEmailResponse } },
+    responses: ok('Address confirmed', ConfirmEmailResponse),
   },
   {
     ...auth,
@@ -64,7 +63,7 @@ export const accountRoutes = routeTable([
     description:
       'Answers 202 alike for every address. At most one link per minute and five per hour are sent to an account; requests beyond that are answered the same and send nothing.',
     request: { body: ResendConfirmationBody },
-    responses: { 202: { description: 'Accepted', schema: ResendConfirmationResponse } },
+    responses: accepted('Accepted', ResendConfirmationResponse),
   },
   {
     ...auth,
@@ -74,7 +73,7 @@ export const accountRoutes = routeTable([
     auth: 'public',
     summary: 'Obtain an access token and a refresh token (or a two-factor challenge)',
     request: { body: LoginBody },
-    responses: { 200: { description: 'Tokens, or a two-factor challenge', schema: LoginResponse } },
+    responses: ok('Tokens, or a two-factor challenge', LoginResponse),
   },
   {
     ...auth,
@@ -84,7 +83,7 @@ export const accountRoutes = routeTable([
     auth: 'public',
     summary: 'Exchange a refresh token for a new token pair (the old refresh token is revoked)',
     request: { body: RefreshBody },
-    responses: { 200: { description: 'Tokens', schema: TokenResponse } },
+    responses: ok('Tokens', TokenResponse),
   },
   {
     ...auth,
@@ -94,7 +93,7 @@ export const accountRoutes = routeTable([
     auth: 'public',
     summary: 'Revoke a refresh token',
     request: { body: LogoutBody },
-    responses: { 200: { description: 'Logged out', schema: LogoutResponse } },
+    responses: ok('Logged out', LogoutResponse),
   },
   {
     ...auth,
@@ -103,7 +102,7 @@ export const accountRoutes = routeTable([
     path: '/auth/me',
     auth: 'jwt',
     summary: 'The signed-in user and merchant',
-    responses: { 200: { description: 'User and merchant', schema: MeResponse } },
+    responses: ok('User and merchant', MeResponse),
   },
   {
     ...keys,
@@ -112,7 +111,7 @@ export const accountRoutes = routeTable([
     path: '/api-keys',
     summary: 'Create an API key (the full key is returned only here)',
     request: { body: CreateApiKeyBody },
-    responses: { 201: { description: 'Key created', schema: CreateApiKeyResponse } },
+    responses: created('Key created', CreateApiKeyResponse),
   },
   {
     ...keys,
@@ -120,7 +119,7 @@ export const accountRoutes = routeTable([
     method: 'get',
     path: '/api-keys',
     summary: 'List API keys (masked)',
-    responses: { 200: { description: 'Keys', schema: ApiKeyListResponse } },
+    responses: ok('Keys', ApiKeyListResponse),
   },
   {
     ...keys,
@@ -129,6 +128,6 @@ export const accountRoutes = routeTable([
     path: '/api-keys/:id',
     summary: 'Revoke an API key immediately',
     request: { params: ApiKeyIdParams },
-    responses: { 200: { description: 'Key revoked', schema: DeleteApiKeyResponse } },
+    responses: ok('Key revoked', DeleteApiKeyResponse),
   },
 ]);

@@ -1,3 +1,4 @@
+import { ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import { AuditLogQuery, AuditLogResponse } from './audit.js';
 import { TokenResponse } from './auth.js';
@@ -24,7 +25,7 @@ export const securityRoutes = routeTable([
     auth: 'public',
     summary: 'Second step of a sign-in with two-factor authentication',
     request: { body: LoginMfaBody },
-    responses: { 200: { description: 'Tokens', schema: TokenResponse } },
+    responses: ok('Tokens', TokenResponse),
   },
   {
     ...security,
@@ -32,7 +33,7 @@ export const securityRoutes = routeTable([
     method: 'get',
     path: '/auth/mfa',
     summary: 'Whether two-factor sign-in is on, and recovery codes left',
-    responses: { 200: { description: 'Status', schema: MfaStatusResponse } },
+    responses: ok('Status', MfaStatusResponse),
   },
   {
     ...security,
@@ -40,7 +41,7 @@ export const securityRoutes = routeTable([
     method: 'post',
     path: '/auth/mfa/totp/setup',
     summary: 'Start enrolling an authenticator app (a new pending secret)',
-    responses: { 200: { description: 'Secret and otpauth URL', schema: TotpSetupResponse } },
+    responses: ok('Secret and otpauth URL', TotpSetupResponse),
   },
   {
     ...security,
@@ -49,7 +50,7 @@ export const securityRoutes = routeTable([
     path: '/auth/mfa/totp/enable',
     summary: 'Confirm the pending secret with a code: two-factor sign-in is on; recovery codes shown once',
     request: { body: EnableTotpBody },
-    responses: { 200: { description: 'Recovery codes', schema: RecoveryCodesResponse } },
+    responses: ok('Recovery codes', RecoveryCodesResponse),
   },
   {
     ...security,
@@ -58,7 +59,7 @@ export const securityRoutes = routeTable([
     path: '/auth/mfa/totp/disable',
     summary: 'Turn two-factor sign-in off (password and a code)',
     request: { body: DisableTotpBody },
-    responses: { 200: { description: 'Status', schema: MfaStatusResponse } },
+    responses: ok('Status', MfaStatusResponse),
   },
   {
     ...security,
@@ -67,7 +68,7 @@ export const securityRoutes = routeTable([
     path: '/auth/mfa/recovery-codes',
     summary: 'New recovery codes (the old ones stop working)',
     request: { body: RegenerateRecoveryCodesBody },
-    responses: { 200: { description: 'Recovery codes', schema: RecoveryCodesResponse } },
+    responses: ok('Recovery codes', RecoveryCodesResponse),
   },
   {
     ...security,
@@ -76,7 +77,7 @@ export const securityRoutes = routeTable([
     path: '/auth/password',
     summary: 'Change the password: every session ends, this one gets new tokens',
     request: { body: ChangePasswordBody },
-    responses: { 200: { description: 'Tokens', schema: TokenResponse } },
+    responses: ok('Tokens', TokenResponse),
   },
   {
     ...security,
@@ -86,6 +87,6 @@ export const securityRoutes = routeTable([
     tags: ['Audit'],
     summary: "The merchant's security-relevant actions, newest first",
     request: { query: AuditLogQuery },
-    responses: { 200: { description: 'Entries', schema: AuditLogResponse } },
+    responses: ok('Entries', AuditLogResponse),
   },
 ]);

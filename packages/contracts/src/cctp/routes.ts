@@ -1,3 +1,4 @@
+import { ok } from '../catalogue/responses.js';
 import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { CctpFeeInputsQuery, CctpFeeInputsResponse } from './fee-inputs.js';
 import { CctpFeeQuery, CctpFeeResponse } from './fee.js';
@@ -19,7 +20,7 @@ export const cctpRoutes = routeTable([
     // Every quote is fresh and time-limited: a cached one would be stale or expired.
     noStore: true,
     request: { query: CctpFeeQuery },
-    responses: { 200: { description: 'Fee quote', schema: CctpFeeResponse } },
+    responses: ok('Fee quote', CctpFeeResponse),
   },
   {
     ...internal,
@@ -29,6 +30,6 @@ export const cctpRoutes = routeTable([
     summary: 'Gas price, gas units and native token price of a destination chain, for fee quotes',
     noStore: true,
     request: { query: CctpFeeInputsQuery },
-    responses: { 200: { description: 'Fee inputs', schema: CctpFeeInputsResponse } },
+    responses: ok('Fee inputs', CctpFeeInputsResponse),
   },
 ]);

@@ -1,3 +1,4 @@
+import { created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import { CheckoutSessionListQuery, CheckoutSessionListResponse } from './list.js';
 import {
@@ -17,7 +18,7 @@ const createSession = {
   scope: 'checkout:write',
   summary: 'Create a hosted checkout session',
   request: { body: CreateCheckoutSessionBody },
-  responses: { 201: { description: 'Session created', schema: CreateCheckoutSessionResponse } },
+  responses: created('Session created', CreateCheckoutSessionResponse),
 } as const;
 
 export const checkoutRoutes = routeTable([
@@ -42,7 +43,7 @@ export const checkoutRoutes = routeTable([
     auth: 'public',
     summary: 'Checkout session for the payment widget (no metadata)',
     request: { params: CheckoutSessionIdParams },
-    responses: { 200: { description: 'Public session view', schema: PublicCheckoutSessionResponse } },
+    responses: ok('Public session view', PublicCheckoutSessionResponse),
   },
   {
     ...checkout,
@@ -56,7 +57,7 @@ export const checkoutRoutes = routeTable([
     description: 'Newest first, filtered by status; a session past its expiry is listed as expired.',
     extension: true,
     request: { query: CheckoutSessionListQuery },
-    responses: { 200: { description: 'A page of checkout sessions', schema: CheckoutSessionListResponse } },
+    responses: ok('A page of checkout sessions', CheckoutSessionListResponse),
   },
   {
     ...checkout,
@@ -68,6 +69,6 @@ export const checkoutRoutes = routeTable([
     scope: 'checkout:read',
     summary: 'Get a checkout session with its linked payment',
     request: { params: CheckoutSessionIdParams },
-    responses: { 200: { description: 'Session', schema: CheckoutSessionResponse } },
+    responses: ok('Session', CheckoutSessionResponse),
   },
 ]);

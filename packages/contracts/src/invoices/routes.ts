@@ -1,3 +1,4 @@
+import { created, ok } from '../catalogue/responses.js';
 import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { BillingProfileResponse, UpdateBillingProfileBody } from './billing.js';
 import {
@@ -21,7 +22,7 @@ const listInvoices = {
   method: 'get',
   summary: 'List invoices, newest first',
   request: { query: InvoiceListQuery },
-  responses: { 200: { description: 'Invoices', schema: InvoiceListResponse } },
+  responses: ok('Invoices', InvoiceListResponse),
 } as const;
 
 const invoicePdf = {
@@ -61,7 +62,7 @@ export const invoiceRoutes = routeTable([
       'The invoice becomes rectified; a new invoice with the next number, the current billing profile and ' +
       'the same amounts replaces it and names it. Only an invoice in status issued can be rectified (409).',
     request: { params: InvoiceIdParams, body: RectifyInvoiceBody },
-    responses: { 201: { description: 'The rectifying invoice', schema: RectifyInvoiceResponse } },
+    responses: created('The rectifying invoice', RectifyInvoiceResponse),
   },
   {
     ...billing,
@@ -69,7 +70,7 @@ export const invoiceRoutes = routeTable([
     method: 'get',
     path: '/billing-profile',
     summary: 'The billing profile invoices are addressed with',
-    responses: { 200: { description: 'Billing profile', schema: BillingProfileResponse } },
+    responses: ok('Billing profile', BillingProfileResponse),
   },
   {
     ...billing,
@@ -78,7 +79,7 @@ export const invoiceRoutes = routeTable([
     path: '/billing-profile',
     summary: 'Replace the billing profile (applies to invoices issued from now on)',
     request: { body: UpdateBillingProfileBody },
-    responses: { 200: { description: 'Billing profile', schema: BillingProfileResponse } },
+    responses: ok('Billing profile', BillingProfileResponse),
   },
   {
     // Service-to-service: the notifier attaches the PDF to the invoice e-mail.

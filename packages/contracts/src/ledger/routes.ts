@@ -1,3 +1,4 @@
+import { ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import { BalanceTransactionListQuery, BalanceTransactionListResponse } from './balance-transactions.js';
 import { ReconciliationResponse } from './reconciliation.js';
@@ -33,7 +34,7 @@ const latest = {
     'block of the chain. A wallet in `discrepancy` holds a different amount than every recorded movement ' +
     'explains (a transfer the service did not make). Runs happen at least once a minute.',
   noStore: true,
-  responses: { 200: { description: 'The latest reconciliation', schema: ReconciliationResponse } },
+  responses: ok('The latest reconciliation', ReconciliationResponse),
 } as const;
 
 /** The ledger of the merchant wallet: every token movement in or out. */

@@ -1,3 +1,4 @@
+import { ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import { MerchantIdParams, MerchantInfoResponse, MerchantWalletResponse } from './schemas.js';
 
@@ -11,7 +12,7 @@ export const merchantRoutes = routeTable([
     path: '/merchants/:id/wallet',
     summary: "The merchant's receiving wallet",
     request: { params: MerchantIdParams },
-    responses: { 200: { description: 'Wallet', schema: MerchantWalletResponse } },
+    responses: ok('Wallet', MerchantWalletResponse),
   },
   {
     ...merchants,
@@ -20,6 +21,6 @@ export const merchantRoutes = routeTable([
     path: '/merchants/:id/info',
     summary: 'Public merchant information',
     request: { params: MerchantIdParams },
-    responses: { 200: { description: 'Merchant info', schema: MerchantInfoResponse } },
+    responses: ok('Merchant info', MerchantInfoResponse),
   },
 ]);

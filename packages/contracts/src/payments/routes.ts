@@ -1,3 +1,4 @@
+import { createdOrExisting, ok } from '../catalogue/responses.js';
 import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import { InternalPaymentParams, InternalPaymentResponse } from './internal.js';
 import { ApiPaymentListQuery, PaymentListQuery, PaymentListResponse } from './list.js';
@@ -17,13 +18,11 @@ export const paymentRoutes = routeTable([
     description:
       'Called by the payment widget. Idempotent on txHash: a known txHash answers 200 with the existing payment.',
     request: { body: CreatePublicPaymentBody },
-    responses: {
-      201: { description: 'Payment created', schema: CreatePublicPaymentResponse },
-      200: {
-        description: 'txHash already recorded: the existing payment',
-        schema: CreatePublicPaymentResponse,
-      },
-    },
+    responses: createdOrExisting(
+      'Payment created',
+      'txHash already recorded: the existing payment',
+      CreatePublicPaymentResponse,
+    ),
   },
   {
     ...payments,
@@ -34,7 +33,7 @@ export const paymentRoutes = routeTable([
     scope: 'payments:read',
     summary: 'List payments',
     request: { query: ApiPaymentListQuery },
-    responses: { 200: { description: 'A page of payments', schema: PaymentListResponse } },
+    responses: ok('A page of payments', PaymentListResponse),
   },
   {
     ...payments,
@@ -46,7 +45,7 @@ export const paymentRoutes = routeTable([
     summary: 'Get a payment',
     description: 'Use it to verify a payment after a payment.completed webhook.',
     request: { params: PaymentIdParams },
-    responses: { 200: { description: 'Payment detail', schema: PaymentDetailResponse } },
+    responses: ok('Payment detail', PaymentDetailResponse),
   },
   {
     ...payments,
@@ -56,7 +55,7 @@ export const paymentRoutes = routeTable([
     auth: 'jwt',
     summary: 'List payments (dashboard)',
     request: { query: PaymentListQuery },
-    responses: { 200: { description: 'A page of payments', schema: PaymentListResponse } },
+    responses: ok('A page of payments', PaymentListResponse),
   },
   {
     ...payments,
@@ -66,7 +65,7 @@ export const paymentRoutes = routeTable([
     auth: 'public',
     summary: 'Public payment status',
     request: { params: PaymentIdParams },
-    responses: { 200: { description: 'Status view', schema: PaymentStatusResponse } },
+    responses: ok('Status view', PaymentStatusResponse),
   },
   {
     ...payments,
@@ -76,7 +75,7 @@ export const paymentRoutes = routeTable([
     auth: 'jwt',
     summary: 'Get a payment with all cross-chain fields (dashboard)',
     request: { params: PaymentIdParams },
-    responses: { 200: { description: 'Payment detail', schema: MerchantPaymentDetailResponse } },
+    responses: ok('Payment detail', MerchantPaymentDetailResponse),
   },
   {
     ...internalRoute,
@@ -87,6 +86,6 @@ export const paymentRoutes = routeTable([
     summary: "One of a merchant's payments as it is now, for a projection that has not caught up",
     noStore: true,
     request: { params: InternalPaymentParams },
-    responses: { 200: { description: 'Payment', schema: InternalPaymentResponse } },
+    responses: ok('Payment', InternalPaymentResponse),
   },
 ]);

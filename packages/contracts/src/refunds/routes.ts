@@ -1,3 +1,4 @@
+import { created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import {
   CancelRefundResponse,
@@ -24,7 +25,7 @@ export const refundRoutes = routeTable([
       'Allowed up to 180 days after the payment completed, or failed underpaid with money received, for at ' +
       'most what arrived less the refunds already made. Sent on-chain to the original sender.',
     request: { body: CreateRefundBody },
-    responses: { 201: { description: 'Refund created (pending)', schema: CreateRefundResponse } },
+    responses: created('Refund created (pending)', CreateRefundResponse),
   },
   {
     ...refunds,
@@ -35,7 +36,7 @@ export const refundRoutes = routeTable([
     scope: 'refunds:read',
     summary: 'List refunds',
     request: { query: RefundListQuery },
-    responses: { 200: { description: 'A page of refunds', schema: RefundListResponse } },
+    responses: ok('A page of refunds', RefundListResponse),
   },
   {
     ...refunds,
@@ -46,7 +47,7 @@ export const refundRoutes = routeTable([
     scope: 'refunds:read',
     summary: 'Get a refund',
     request: { params: RefundIdParams },
-    responses: { 200: { description: 'Refund detail', schema: RefundDetailResponse } },
+    responses: ok('Refund detail', RefundDetailResponse),
   },
   {
     ...refunds,
@@ -58,6 +59,6 @@ export const refundRoutes = routeTable([
     summary: 'Cancel a pending refund',
     description: 'Only a refund in status pending can be cancelled; otherwise 409.',
     request: { params: RefundIdParams },
-    responses: { 200: { description: 'Cancelled', schema: CancelRefundResponse } },
+    responses: ok('Cancelled', CancelRefundResponse),
   },
 ]);

@@ -1,3 +1,4 @@
+import { ok } from '../catalogue/responses.js';
 import { internalRoute, routeTable } from '../catalogue/route-spec.js';
 import {
   InternalBalancesResponse,
@@ -22,7 +23,7 @@ export const walletRoutes = routeTable([
     scope: 'balance:read',
     summary: 'Token balances of the primary wallet (Cache-Control: no-store)',
     noStore: true,
-    responses: { 200: { description: 'Balances', schema: WalletBalanceResponse } },
+    responses: ok('Balances', WalletBalanceResponse),
   },
   {
     ...internal,
@@ -31,7 +32,7 @@ export const walletRoutes = routeTable([
     path: '/internal/wallets/:merchantId',
     summary: "Where a merchant's funds are held",
     request: { params: InternalWalletParams },
-    responses: { 200: { description: 'Wallet', schema: InternalWalletResponse } },
+    responses: ok('Wallet', InternalWalletResponse),
   },
   {
     ...internal,
@@ -41,7 +42,7 @@ export const walletRoutes = routeTable([
     summary: 'Balances of a merchant wallet, for refunds and withdrawals',
     noStore: true,
     request: { params: InternalWalletParams },
-    responses: { 200: { description: 'Balances', schema: InternalBalancesResponse } },
+    responses: ok('Balances', InternalBalancesResponse),
   },
   {
     ...internal,
@@ -50,6 +51,6 @@ export const walletRoutes = routeTable([
     path: '/internal/relayers',
     summary: 'Relayer accounts to keep funded with gas (addresses only)',
     noStore: true,
-    responses: { 200: { description: 'Relayers', schema: RelayerListResponse } },
+    responses: ok('Relayers', RelayerListResponse),
   },
 ]);

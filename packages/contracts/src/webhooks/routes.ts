@@ -1,3 +1,4 @@
+import { accepted, created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import {
   WebhookDeliveryParams,
@@ -34,7 +35,7 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/list',
     dashboard: '/merchant-webhooks',
     summary: 'List webhook endpoints',
-    responses: { 200: { description: 'Endpoints', schema: WebhookListResponse } },
+    responses: ok('Endpoints', WebhookListResponse),
   },
   {
     ...hooks,
@@ -45,7 +46,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks',
     summary: 'Create a webhook endpoint (the secret is returned here)',
     request: { body: CreateWebhookBody },
-    responses: { 201: { description: 'Endpoint with its secret', schema: CreateWebhookResponse } },
+    responses: created('Endpoint with its secret', CreateWebhookResponse),
   },
   {
     ...hooks,
@@ -55,7 +56,7 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/events',
     dashboard: '/merchant-webhooks/events',
     summary: 'Subscribable events with descriptions',
-    responses: { 200: { description: 'Events', schema: WebhookEventsResponse } },
+    responses: ok('Events', WebhookEventsResponse),
   },
   {
     ...hooks,
@@ -68,7 +69,7 @@ export const webhookRoutes = routeTable([
     description: 'Newest first, by type; test events are left out.',
     extension: true,
     request: { query: MerchantEventListQuery },
-    responses: { 200: { description: 'A page of events', schema: MerchantEventListResponse } },
+    responses: ok('A page of events', MerchantEventListResponse),
   },
   {
     ...hooks,
@@ -79,7 +80,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id',
     summary: 'Get a webhook endpoint',
     request: byId,
-    responses: { 200: { description: 'Endpoint', schema: WebhookResponse } },
+    responses: ok('Endpoint', WebhookResponse),
   },
   {
     ...hooks,
@@ -90,7 +91,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id',
     summary: 'Update a webhook endpoint (is_active: true re-enables it)',
     request: { ...byId, body: UpdateWebhookBody },
-    responses: { 200: { description: 'Updated endpoint', schema: WebhookResponse } },
+    responses: ok('Updated endpoint', WebhookResponse),
   },
   {
     ...hooks,
@@ -101,7 +102,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id',
     summary: 'Delete a webhook endpoint',
     request: byId,
-    responses: { 200: { description: 'Deleted', schema: DeleteWebhookResponse } },
+    responses: ok('Deleted', DeleteWebhookResponse),
   },
   {
     ...hooks,
@@ -112,7 +113,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id/regenerate-secret',
     summary: 'Replace the signing secret (the old one stops working immediately)',
     request: byId,
-    responses: { 200: { description: 'New secret', schema: RegenerateWebhookSecretResponse } },
+    responses: ok('New secret', RegenerateWebhookSecretResponse),
   },
   {
     ...hooks,
@@ -123,7 +124,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id/test',
     summary: 'Send a payment.completed test event (X-Service-Test: true) and report the outcome',
     request: byId,
-    responses: { 200: { description: 'Test delivery outcome', schema: WebhookTestResponse } },
+    responses: ok('Test delivery outcome', WebhookTestResponse),
   },
   {
     ...hooks,
@@ -134,7 +135,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id/logs',
     summary: 'Delivery log, newest first',
     request: { ...byId, query: WebhookLogsQuery },
-    responses: { 200: { description: 'Delivery attempts', schema: WebhookLogsResponse } },
+    responses: ok('Delivery attempts', WebhookLogsResponse),
   },
   {
     ...hooks,
@@ -145,7 +146,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id/deliveries/:deliveryId/redeliver',
     summary: 'Send a logged delivery again (same event id, fresh signature)',
     request: { params: WebhookDeliveryParams },
-    responses: { 202: { description: 'Redelivery queued', schema: WebhookRedeliverResponse } },
+    responses: accepted('Redelivery queued', WebhookRedeliverResponse),
     extension: true,
   },
   {
@@ -157,7 +158,7 @@ export const webhookRoutes = routeTable([
     dashboard: '/merchant-webhooks/:id/replay',
     summary: 'Queue every subscribed event since a point in time (at most 30 days back)',
     request: { ...byId, body: WebhookReplayBody },
-    responses: { 202: { description: 'Replay queued', schema: WebhookReplayResponse } },
+    responses: accepted('Replay queued', WebhookReplayResponse),
     extension: true,
   },
 ]);

@@ -1,3 +1,4 @@
+import { created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import {
   AddWithdrawalAddressBody,
@@ -26,7 +27,7 @@ export const withdrawalAddressRoutes = routeTable([
     method: 'get',
     path: '/withdrawal-addresses',
     summary: 'The withdrawal address book: addresses on hold and active, oldest first',
-    responses: { 200: { description: 'Address book', schema: WithdrawalAddressListResponse } },
+    responses: ok('Address book', WithdrawalAddressListResponse),
   },
   {
     ...book,
@@ -40,7 +41,7 @@ export const withdrawalAddressRoutes = routeTable([
       'already on the book is a 409; a removed one can be added again, with a new hold. ' +
       STEP_UP,
     request: { body: AddWithdrawalAddressBody },
-    responses: { 201: { description: 'Added (on hold)', schema: WithdrawalAddressResponse } },
+    responses: created('Added (on hold)', WithdrawalAddressResponse),
   },
   {
     ...book,
@@ -51,6 +52,6 @@ export const withdrawalAddressRoutes = routeTable([
     summary: 'Remove an address from the book: no withdrawal goes there any more',
     description: `Removing an entry that is already removed answers it again. ${STEP_UP}`,
     request: { params: WithdrawalAddressIdParams },
-    responses: { 200: { description: 'Removed', schema: WithdrawalAddressResponse } },
+    responses: ok('Removed', WithdrawalAddressResponse),
   },
 ]);

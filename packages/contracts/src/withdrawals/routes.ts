@@ -1,3 +1,4 @@
+import { created, ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
 import {
   CreateWithdrawalBody,
@@ -28,7 +29,7 @@ export const withdrawalRoutes = routeTable([
     summary: 'Withdraw funds from the merchant wallet',
     description: createWithdrawalDescription,
     request: { body: CreateWithdrawalBody },
-    responses: { 201: { description: 'Withdrawal requested', schema: CreateWithdrawalResponse } },
+    responses: created('Withdrawal requested', CreateWithdrawalResponse),
   },
   {
     ...withdrawals,
@@ -39,7 +40,7 @@ export const withdrawalRoutes = routeTable([
     scope: 'withdrawals:read',
     summary: 'List withdrawals',
     request: { query: WithdrawalListQuery },
-    responses: { 200: { description: 'A page of withdrawals', schema: WithdrawalListResponse } },
+    responses: ok('A page of withdrawals', WithdrawalListResponse),
   },
   {
     ...withdrawals,
@@ -50,7 +51,7 @@ export const withdrawalRoutes = routeTable([
     scope: 'withdrawals:read',
     summary: 'Get a withdrawal',
     request: { params: WithdrawalIdParams },
-    responses: { 200: { description: 'Withdrawal', schema: WithdrawalResponse } },
+    responses: ok('Withdrawal', WithdrawalResponse),
   },
   {
     ...withdrawals,
@@ -61,7 +62,7 @@ export const withdrawalRoutes = routeTable([
     summary: 'Withdraw funds from the merchant wallet (dashboard)',
     description: createWithdrawalDescription,
     request: { body: CreateWithdrawalBody },
-    responses: { 201: { description: 'Withdrawal requested', schema: CreateWithdrawalResponse } },
+    responses: created('Withdrawal requested', CreateWithdrawalResponse),
   },
   {
     ...withdrawals,
@@ -71,7 +72,7 @@ export const withdrawalRoutes = routeTable([
     auth: 'jwt',
     summary: 'List withdrawals (dashboard)',
     request: { query: WithdrawalListQuery },
-    responses: { 200: { description: 'A page of withdrawals', schema: WithdrawalListResponse } },
+    responses: ok('A page of withdrawals', WithdrawalListResponse),
   },
   {
     ...withdrawals,
@@ -81,6 +82,6 @@ export const withdrawalRoutes = routeTable([
     auth: 'jwt',
     summary: 'Get a withdrawal (dashboard)',
     request: { params: WithdrawalIdParams },
-    responses: { 200: { description: 'Withdrawal', schema: WithdrawalResponse } },
+    responses: ok('Withdrawal', WithdrawalResponse),
   },
 ]);
