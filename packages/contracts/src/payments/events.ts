@@ -34,17 +34,16 @@ export const PaymentCreatedData = z.object({
 });
 export type PaymentCreatedData = z.infer<typeof PaymentCreatedData>;
 
-/** The webhook's payment data plus the internal merchant id and completion time. */
-export const PaymentCompletedData = PaymentWebhookData.extend({
-  merchant_id: Uuid,
+/** An outcome's data (completed, failed): the webhook's payment data plus the internal merchant id. */
+const PaymentEventData = PaymentWebhookData.extend({ merchant_id: Uuid });
+
+/** Completion adds when it happened. */
+export const PaymentCompletedData = PaymentEventData.extend({
   completed_at: IsoTimestamp,
   /** When the payment was recorded; optional so that earlier producers' events still parse. */
   created_at: IsoTimestamp.optional(),
 });
 export type PaymentCompletedData = z.infer<typeof PaymentCompletedData>;
 
-export const PaymentFailedData = PaymentWebhookData.extend({
-  merchant_id: Uuid,
-  failure_reason: z.string(),
-});
+export const PaymentFailedData = PaymentEventData.extend({ failure_reason: z.string() });
 export type PaymentFailedData = z.infer<typeof PaymentFailedData>;
