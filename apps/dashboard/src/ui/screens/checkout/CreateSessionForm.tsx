@@ -184,7 +184,7 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
     pairs: [],
   });
   const set = (next: Partial<Draft>) => setDraft((d) => ({ ...d, ...next }));
-  /** The props of a field for one of the session's addresses on the merchant's site. */
+  /** Both of the session's addresses are pages of the merchant's site the customer is sent back to. */
   const urlField = (name: 'returnUrl' | 'cancelUrl') => ({
     type: 'url',
     value: draft[name],
