@@ -51,12 +51,54 @@ export const PasswordField = ({
 );
 
 /** The six digits of an authenticator app. */
-export const CodeField = (props: {
+export const CodeField = (props: FieldBinding & { label: string }) => (
+  <TextField {...props} inputMode="numeric" autocomplete="one-time-code" maxLength={6} />
+);
+
+/** What binds a field to one of a form's text values: its id and name, the value and its setter. */
+export interface FieldBinding {
   id: string;
-  label: string;
+  name?: string;
   value: string;
-  onValue: (v: string) => void;
-}) => <TextField {...props} inputMode="numeric" autocomplete="one-time-code" maxLength={6} />;
+  onValue: (value: string) => void;
+}
+
+/**
+ * A form's text values and `field`, which binds a field to one of them; its id is `prefix` and the
+ * value's name (the name alone without a prefix, where the form is the page's only one). `set`
+ * changes some values, `reset` puts the first ones back (after a submission that used them).
+ */
+export const useFormFields = <V extends Record<string, string>>(prefix: string, initial: V) => {
+  const [values, setValues] = useState(initial);
+  const set = (next: Partial<V>) => setValues((v) => ({ ...v, ...next }));
+  const field = (name: keyof V & string): FieldBinding => ({
+    id: prefix ? `${prefix}-${name}` : name,
+    name,
+    value: values[name],
+    onValue: (value) => set({ [name]: value } as Partial<V>),
+  });
+  return { values, field, set, reset: () => setValues(initial) };
+};
+
+/** One choice of a radio group, its words after the button; `describedBy` names a hint below it. */
+export const RadioOption = ({
+  name,
+  checked,
+  onChoose,
+  describedBy,
+  children,
+}: {
+  name: string;
+  checked: boolean;
+  onChoose: () => void;
+  describedBy?: string;
+  children: ComponentChildren;
+}) => (
+  <label class="inline">
+    <input type="radio" name={name} checked={checked} onChange={onChoose} aria-describedby={describedBy} />{' '}
+    {children}
+  </label>
+);
 
 /** The end of a form: what went wrong, what went right, and the submit button. */
 export const FormEnd = ({

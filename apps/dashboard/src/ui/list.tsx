@@ -78,16 +78,14 @@ const PagedRows = ({
   t,
   page,
   shown,
-  pageSize,
   onOffset,
   empty,
   pagedOnly = false,
   children,
 }: {
   t: Translate;
-  page: { offset: number; total: number };
+  page: ListPage;
   shown: number;
-  pageSize: number;
   onOffset: (offset: number) => void;
   empty: ComponentChildren;
   pagedOnly?: boolean;
@@ -97,13 +95,13 @@ const PagedRows = ({
   return (
     <>
       {children}
-      {(!pagedOnly || page.total > pageSize) && (
+      {(!pagedOnly || page.total > page.limit) && (
         <Pager
           t={t}
           offset={page.offset}
           shown={shown}
           total={page.total}
-          pageSize={pageSize}
+          pageSize={page.limit}
           onOffset={onOffset}
         />
       )}
@@ -111,19 +109,34 @@ const PagedRows = ({
   );
 };
 
-/** Where a loaded page of a list stands: its first row, how many match, and how many it holds. */
-export interface Paging {
+/**
+ * What every page of the gateway's lists answers beside its rows: its first row, how many match,
+ * and how many a page holds (the `limit` asked for).
+ */
+export interface ListPage {
   offset: number;
   total: number;
+  limit: number;
+}
+
+/** Where a loaded page of a list stands, and how many rows it holds. */
+export interface Paging extends ListPage {
   shown: number;
 }
+
+/** The paging of a gateway list page holding `rows`. */
+export const pagingOf = ({ offset, total, limit }: ListPage, rows: readonly unknown[]): Paging => ({
+  offset,
+  total,
+  limit,
+  shown: rows.length,
+});
 
 /** A list loaded a page at a time: loading and failure, then `PagedRows` of what came back. */
 export const PagedList = <T,>({
   loaded,
   reload,
   paging,
-  pageSize,
   onOffset,
   empty,
   pagedOnly,
@@ -132,7 +145,6 @@ export const PagedList = <T,>({
   loaded: Loaded<T>;
   reload: () => void;
   paging: (data: T) => Paging;
-  pageSize: number;
   onOffset: (offset: number) => void;
   empty: ComponentChildren;
   pagedOnly?: boolean;
@@ -144,15 +156,7 @@ export const PagedList = <T,>({
       {(data) => {
         const { shown, ...page } = paging(data);
         return (
-          <PagedRows
-            t={t}
-            page={page}
-            shown={shown}
-            pageSize={pageSize}
-            onOffset={onOffset}
-            empty={empty}
-            pagedOnly={pagedOnly}
-          >
+          <PagedRows t={t} page={page} shown={shown} onOffset={onOffset} empty={empty} pagedOnly={pagedOnly}>
             {shown > 0 && children(data)}
           </PagedRows>
         );

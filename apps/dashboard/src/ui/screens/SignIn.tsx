@@ -3,12 +3,11 @@ import { ApiError } from '../../api/errors.js';
 import type { Session } from '../../api/session.js';
 import type { Translate } from '../../i18n.js';
 import { Alert, errorText } from '../common.js';
-import { PasswordField, TextField } from '../form.js';
+import { PasswordField, TextField, useFormFields } from '../form.js';
 import { href } from '../router.js';
 
 export const SignIn = ({ session, t, expired }: { session: Session; t: Translate; expired: boolean }) => {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const { values, field, set } = useFormFields('', { email: '', password: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [mfaToken, setMfaToken] = useState<string>();
@@ -18,9 +17,9 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
     setBusy(true);
     setError(undefined);
     try {
-      const challenge = await session.signIn(email.trim(), password);
+      const challenge = await session.signIn(values.email.trim(), values.password);
       if (challenge) {
-        setPassword('');
+        set({ password: '' });
         setMfaToken(challenge.mfaToken);
         setBusy(false);
       }
@@ -56,23 +55,8 @@ export const SignIn = ({ session, t, expired }: { session: Session; t: Translate
       <h1>{t('signInTitle')}</h1>
       {expired && !error && <Alert kind="ok">{t('sessionExpired')}</Alert>}
       <form class="card form" onSubmit={submit} noValidate>
-        <TextField
-          id="email"
-          label={t('email')}
-          type="email"
-          autocomplete="username"
-          required
-          value={email}
-          onValue={setEmail}
-        />
-        <PasswordField
-          id="password"
-          purpose="current"
-          label={t('password')}
-          required
-          value={password}
-          onValue={setPassword}
-        />
+        <TextField {...field('email')} label={t('email')} type="email" autocomplete="username" required />
+        <PasswordField {...field('password')} purpose="current" label={t('password')} required />
         {error && <Alert>{error}</Alert>}
         <button type="submit" disabled={busy}>
           {busy ? t('signingIn') : t('signIn')}
@@ -97,7 +81,8 @@ const SecondStep = ({
   mfaToken: string;
   onRestart: () => void;
 }) => {
-  const [code, setCode] = useState('');
+  const { values, field } = useFormFields('mfa', { code: '' });
+  const { code } = values;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const submit = async (e: Event) => {
@@ -124,13 +109,11 @@ const SecondStep = ({
       <h1>{t('twoFactorTitle')}</h1>
       <form class="card form" onSubmit={submit} noValidate>
         <TextField
-          id="mfa-code"
+          {...field('code')}
           label={t('authCode')}
           autocomplete="one-time-code"
           inputMode="text"
           autoFocus
-          value={code}
-          onValue={setCode}
           hint={t('authCodeHint')}
         />
         {error && <Alert>{error}</Alert>}

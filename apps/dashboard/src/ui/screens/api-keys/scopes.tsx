@@ -1,6 +1,7 @@
 import type { ApiKeyScope } from '@stablepay/contracts';
 import type { Messages } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
+import { RadioOption } from '../../form.js';
 
 /**
  * The words for each scope a key can hold, in the API's order. Typed by the contracts' list rather
@@ -48,28 +49,24 @@ export const ScopeChoice = ({ access, onChange }: { access: Access; onChange: (a
   return (
     <fieldset class="scope-choice">
       <legend>{t('keyAccess')}</legend>
-      <label class="inline">
-        <input
-          type="radio"
-          name="key-access"
-          checked={access.kind === 'standard'}
-          onChange={() => onChange({ kind: 'standard' })}
-          aria-describedby="key-standard-hint"
-        />{' '}
+      <RadioOption
+        name="key-access"
+        checked={access.kind === 'standard'}
+        onChoose={() => onChange({ kind: 'standard' })}
+        describedBy="key-standard-hint"
+      >
         {t('keyStandard')}
-      </label>
+      </RadioOption>
       <p id="key-standard-hint" class="hint">
         {t('keyStandardHint')}
       </p>
-      <label class="inline">
-        <input
-          type="radio"
-          name="key-access"
-          checked={access.kind === 'restricted'}
-          onChange={() => onChange({ kind: 'restricted', scopes: [] })}
-        />{' '}
+      <RadioOption
+        name="key-access"
+        checked={access.kind === 'restricted'}
+        onChoose={() => onChange({ kind: 'restricted', scopes: [] })}
+      >
         {t('keyRestricted')}
-      </label>
+      </RadioOption>
       {access.kind === 'restricted' && (
         <div class="scope-grid" role="group" aria-label={t('keyScopes')}>
           {SCOPES.map((scope) => (

@@ -13,7 +13,7 @@ import {
   filterBindings,
   useDraft,
 } from '../../filters.js';
-import { PagedList } from '../../list.js';
+import { PagedList, pagingOf } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { BalanceTable } from './BalanceTable.js';
 import { BALANCE_TRANSACTION_TYPES, TYPE_LABELS } from './types.js';
@@ -90,12 +90,7 @@ export const BalanceTransactions = ({ route }: { route: Route }) => {
         <PagedList
           loaded={page}
           reload={reload}
-          paging={({ list }) => ({
-            offset: list.offset,
-            total: list.total,
-            shown: list.balance_transactions.length,
-          })}
-          pageSize={PAGE}
+          paging={({ list }) => pagingOf(list, list.balance_transactions)}
           onOffset={(o) => go(applied, o)}
           empty={
             <p class="muted" data-total={0}>

@@ -4,7 +4,7 @@ import type { BodyOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
 import { parseAmountInput } from '../../../format.js';
 import { useDashboard } from '../../context.js';
-import { CurrencySelect, FormEnd, TextField, useSubmit } from '../../form.js';
+import { CurrencySelect, FormEnd, RadioOption, TextField, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
 import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
@@ -125,19 +125,12 @@ const AmountFields = ({
   <>
     <fieldset>
       <legend>{t('sessionAmountKind')}</legend>
-      <label class="inline">
-        <input type="radio" name="amount-kind" checked={draft.fixed} onChange={() => set({ fixed: true })} />{' '}
+      <RadioOption name="amount-kind" checked={draft.fixed} onChoose={() => set({ fixed: true })}>
         {t('fixedAmount')}
-      </label>
-      <label class="inline">
-        <input
-          type="radio"
-          name="amount-kind"
-          checked={!draft.fixed}
-          onChange={() => set({ fixed: false })}
-        />{' '}
+      </RadioOption>
+      <RadioOption name="amount-kind" checked={!draft.fixed} onChoose={() => set({ fixed: false })}>
         {t('customerAmount')}
-      </label>
+      </RadioOption>
     </fieldset>
     <div class="filter-grid">
       {draft.fixed && (
@@ -191,6 +184,12 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
     pairs: [],
   });
   const set = (next: Partial<Draft>) => setDraft((d) => ({ ...d, ...next }));
+  /** Both of the session's addresses are pages of the merchant's site the customer is sent back to. */
+  const urlField = (name: 'returnUrl' | 'cancelUrl') => ({
+    type: 'url',
+    value: draft[name],
+    onValue: (url: string) => set({ [name]: url }),
+  });
   const { busy, error, submit } = useSubmit();
   // A retried submit (a lost answer) replays instead of making a second session.
   const idempotency = useIdempotencyKey();
@@ -220,20 +219,16 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
       <AmountFields t={t} draft={draft} set={set} currencies={currencies} />
       <TextField
         id="session-return"
+        {...urlField('returnUrl')}
         label={t('returnUrl')}
-        type="url"
-        value={draft.returnUrl}
         placeholder="https://shop.example/thanks"
-        onValue={(returnUrl) => set({ returnUrl })}
         hint={t('returnUrlHint')}
       />
       <TextField
         id="session-cancel"
+        {...urlField('cancelUrl')}
         label={t('cancelUrlOptional')}
-        type="url"
-        value={draft.cancelUrl}
         placeholder="https://shop.example/cart"
-        onValue={(cancelUrl) => set({ cancelUrl })}
       />
       <MetadataPairs t={t} pairs={draft.pairs} onPairs={(pairs) => set({ pairs })} />
       <FormEnd error={error} busy={busy} label={busy ? t('creating') : t('createCheckoutLink')} />

@@ -5,7 +5,7 @@ import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
 import { ChoiceField } from '../../filters.js';
-import { DataTable, PagedList, type Column } from '../../list.js';
+import { DataTable, PagedList, pagingOf, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { ListedSession } from './types.js';
 import type { QueryOf } from '../../../api/operations.js';
@@ -74,8 +74,7 @@ export const SessionList = ({ route, version }: { route: Route; version: number 
       <PagedList
         loaded={page}
         reload={reload}
-        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.sessions.length })}
-        pageSize={PAGE}
+        paging={(p) => pagingOf(p, p.sessions)}
         onOffset={(o) => go(status, o)}
         empty={<p class="muted">{status ? t('noMatchingSessions') : t('noSessionsYet')}</p>}
       >

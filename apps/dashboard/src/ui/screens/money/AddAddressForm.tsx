@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
-import { FormEnd, TextField, useSubmit } from '../../form.js';
+import { FormEnd, TextField, useFormFields, useSubmit } from '../../form.js';
 import { useDashboard } from '../../context.js';
 import { ADDRESS } from './address-book.js';
 import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
@@ -9,22 +9,22 @@ import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
 export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () => void }) => {
   const { session, t, lang } = useDashboard();
   const stepUp = useStepUp('add-address', mfa);
-  const [label, setLabel] = useState('');
-  const [address, setAddress] = useState('');
+  const { values, field, reset } = useFormFields('address', { label: '', value: '' });
+  const label = values.label.trim();
+  const address = values.value.trim();
   const [done, setDone] = useState<string>();
   const { busy, error, onSubmit } = useSubmit(stepUpErrorText);
 
   const check = () => {
-    if (!label.trim()) return t('addressLabelMissing');
-    if (!ADDRESS.test(address.trim())) return t('destinationInvalid');
+    if (!label) return t('addressLabelMissing');
+    if (!ADDRESS.test(address)) return t('destinationInvalid');
     return undefined;
   };
   const add = async () => {
-    const body = { label: label.trim(), address: address.trim() };
+    const body = { label, address };
     const added = await stepUp.run((code) => session.call('addWithdrawalAddress', { body, mfaCode: code }));
     setDone(t('addressAdded', { label: added.label, date: formatDateTime(added.usable_from, lang) }));
-    setLabel('');
-    setAddress('');
+    reset();
     onAdded();
   };
 
@@ -38,25 +38,16 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
       <h2 id="add-address-title">{t('addAddressTitle')}</h2>
       <p class="muted">{t('addAddressIntro')}</p>
       <div class="field">
-        <TextField
-          id="address-label"
-          label={t('addressLabel')}
-          class="narrow"
-          maxLength={100}
-          value={label}
-          onValue={setLabel}
-        />
+        <TextField {...field('label')} label={t('addressLabel')} class="narrow" maxLength={100} />
       </div>
       <div class="field">
         <TextField
-          id="address-value"
+          {...field('value')}
           label={t('destinationAddress')}
           class="address-input"
           autoComplete="off"
           spellcheck={false}
           placeholder="0x…"
-          value={address}
-          onValue={setAddress}
         />
       </div>
       {stepUp.fields}

@@ -4,7 +4,7 @@ import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
-import { DataTable, PagedList, type Column } from '../../list.js';
+import { DataTable, PagedList, pagingOf, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import { MoneyNav } from './MoneyNav.js';
 import type { Withdrawal } from './types.js';
@@ -45,8 +45,7 @@ export const Withdrawals = () => {
         <PagedList
           loaded={page}
           reload={reload}
-          paging={(p) => ({ offset: p.offset, total: p.total, shown: p.withdrawals.length })}
-          pageSize={PAGE}
+          paging={(p) => pagingOf(p, p.withdrawals)}
           onOffset={setOffset}
           empty={<p class="muted">{t('noWithdrawals')}</p>}
           pagedOnly

@@ -4,7 +4,7 @@ import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CURRENCY_OPTIONS, ChoiceField, FilterForm, useDraft } from '../../filters.js';
-import { DataTable, PagedList, type Column } from '../../list.js';
+import { DataTable, PagedList, pagingOf, type Column } from '../../list.js';
 import { href, navigate, type Route } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import type { RefundListItem } from '../payments/PaymentRefunds.js';
@@ -80,8 +80,7 @@ export const Refunds = ({ route }: { route: Route }) => {
         <PagedList
           loaded={page}
           reload={reload}
-          paging={(p) => ({ offset: p.offset, total: p.total, shown: p.refunds.length })}
-          pageSize={PAGE}
+          paging={(p) => pagingOf(p, p.refunds)}
           onOffset={(o) => go(applied, o)}
           empty={<p class="muted">{t('noMatchingRefunds')}</p>}
         >

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../format.js';
 import type { Messages, Translate } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
 import { ChoiceField } from '../../filters.js';
-import { DataTable, PagedList, type Column } from '../../list.js';
+import { DataTable, PagedList, pagingOf, type Column } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { QueryOf, ResponseOf } from '../../../api/operations.js';
 
@@ -95,8 +95,7 @@ export const AuditLog = ({ round }: { round: number }) => {
       <PagedList
         loaded={page}
         reload={reload}
-        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.entries.length })}
-        pageSize={PAGE}
+        paging={(p) => pagingOf(p, p.entries)}
         onOffset={setOffset}
         empty={<p class="muted">{t('auditEmpty')}</p>}
         pagedOnly

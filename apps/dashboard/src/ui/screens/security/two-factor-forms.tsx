@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import { Alert } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { CodeField, FormEnd, PasswordField, TextField, useSubmit } from '../../form.js';
+import { CodeField, FormEnd, PasswordField, TextField, useFormFields, useSubmit } from '../../form.js';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -81,8 +81,8 @@ export const NewCodes = ({ onCodes }: { onCodes: (codes: string[]) => void }) =>
 /** Turning two-factor sign-in off takes both the password and a code (or a recovery code). */
 export const TurnOff = ({ onDone }: { onDone: () => void }) => {
   const { session, t } = useDashboard();
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const { values, field } = useFormFields('off', { password: '', code: '' });
+  const { password, code } = values;
   const { busy, error, onSubmit } = useSubmit();
   const turnOff = async () => {
     await session.call('disableTotp', { body: { password, code: code.trim() } });
@@ -96,20 +96,8 @@ export const TurnOff = ({ onDone }: { onDone: () => void }) => {
       onSubmit={onSubmit(turnOff, () => (password && code.trim() ? undefined : t('passwordAndCode')))}
     >
       <h3 id="turn-off-title">{t('turnOffTwoFactor')}</h3>
-      <PasswordField
-        id="off-password"
-        purpose="current"
-        label={t('password')}
-        value={password}
-        onValue={setPassword}
-      />
-      <TextField
-        id="off-code"
-        label={t('authCode')}
-        autocomplete="one-time-code"
-        value={code}
-        onValue={setCode}
-      />
+      <PasswordField {...field('password')} purpose="current" label={t('password')} />
+      <TextField {...field('code')} label={t('authCode')} autocomplete="one-time-code" />
       <FormEnd error={error} busy={busy} label={t('turnOffTwoFactor')} buttonClass="danger" />
     </form>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
-import { PasswordField, TextField } from '../../form.js';
+import { PasswordField, TextField, useFormFields } from '../../form.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { CheckEmail } from './CheckEmail.js';
@@ -10,6 +10,7 @@ import type { Currency } from '@stablepay/contracts';
 import type { BodyOf } from '../../../api/operations.js';
 
 const CURRENCIES: Currency[] = ['USDC', 'EURC'];
+const FIRST_VALUES = { email: '', password: '', merchantName: '', blockchain: 'BASE' };
 
 /** The chains this deployment serves: a merchant elsewhere would never get a wallet. */
 const useServedChains = (session: Session): string[] | undefined => {
@@ -75,18 +76,12 @@ const CurrencyChoice = ({
  * and signing in would tell the two apart.
  */
 export const Register = ({ session, t }: { session: Session; t: Translate }) => {
-  const [form, setForm] = useState({ email: '', password: '', merchantName: '', blockchain: 'BASE' });
+  const { values: form, field, set } = useFormFields('', FIRST_VALUES);
   const [currencies, setCurrencies] = useState<Currency[]>(CURRENCIES);
   const [busy, setBusy] = useState(false);
   const chainNames = useServedChains(session) ?? [form.blockchain];
   const [error, setError] = useState<string>();
   const [registered, setRegistered] = useState<string>();
-  const field = (name: keyof typeof form) => ({
-    id: name,
-    name,
-    value: form[name],
-    onValue: (value: string) => setForm({ ...form, [name]: value }),
-  });
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -136,7 +131,7 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
           t={t}
           chains={chainNames}
           value={form.blockchain}
-          onChoose={(blockchain) => setForm({ ...form, blockchain })}
+          onChoose={(blockchain) => set({ blockchain })}
         />
         <CurrencyChoice t={t} chosen={currencies} onChange={setCurrencies} />
         {error && <Alert>{error}</Alert>}

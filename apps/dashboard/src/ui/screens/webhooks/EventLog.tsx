@@ -4,7 +4,7 @@ import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
 import { ChoiceField } from '../../filters.js';
-import { PagedList } from '../../list.js';
+import { PagedList, pagingOf } from '../../list.js';
 import { useLoad } from '../../use-load.js';
 import type { Loaded } from '../../use-load.js';
 import type { WebhookEventInfo } from './types.js';
@@ -122,8 +122,7 @@ export const EventLog = ({ types }: { types: Loaded<WebhookEventInfo[]> }) => {
       <PagedList
         loaded={page}
         reload={reload}
-        paging={(p) => ({ offset: p.offset, total: p.total, shown: p.events.length })}
-        pageSize={PAGE}
+        paging={(p) => pagingOf(p, p.events)}
         onOffset={setOffset}
         empty={<p class="muted">{type ? t('noMatchingEvents') : t('noEventsYet')}</p>}
       >
