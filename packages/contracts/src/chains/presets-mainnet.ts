@@ -7,9 +7,10 @@ import type { ChainConfig } from './schema.js';
  *
  * Confirmations follow what Circle waits for before attesting a fast CCTP transfer: 2 blocks on
  * Ethereum, 1 on the rollups. Chains where Circle offers no fast transfer, because its standard
- * attestation is already quick, take Circle's standard depth: 1 block on Avalanche, Sonic and Sei,
- * whose blocks are final when produced; 3 on Polygon PoS, the top of Circle's "2-3 blocks" (final
- * within seconds since Heimdall v2). Block times are approximate and only pace polling. RPC URLs
+ * attestation is already quick, take Circle's standard depth: 1 block on Avalanche, Sonic, Sei,
+ * Monad and HyperEVM, whose blocks are final when produced; 3 on XDC; 3 on Polygon PoS, the top of
+ * Circle's "2-3 blocks" (final within seconds since Heimdall v2). Block times are approximate and
+ * only pace polling (Codex has none: no source gives one). RPC URLs
  * are public endpoints that stand in until configuration replaces them: none of them is meant for
  * production traffic.
  */
@@ -160,6 +161,77 @@ export const MAINNET_CHAINS: readonly ChainConfig[] = [
     blockTimeMs: 400,
     explorerUrl: 'https://seiscan.io',
     tokens: { USDC: '0xe15fC38F6D8c56aF07bbCBe3BAf5708A2Bf42392' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'CODEX',
+    displayName: 'Codex',
+    chainId: 81224,
+    cctpDomain: 12,
+    rpcUrls: ['https://rpc.codex.xyz'],
+    confirmations: 1,
+    explorerUrl: 'https://explorer.codex.xyz',
+    tokens: { USDC: '0xd996633a415985DBd7D6D12f4A4343E31f5037cf' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'MONAD',
+    displayName: 'Monad',
+    chainId: 143,
+    cctpDomain: 15,
+    rpcUrls: ['https://rpc.monad.xyz'],
+    confirmations: 1,
+    blockTimeMs: 400,
+    explorerUrl: 'https://monadscan.com',
+    tokens: { USDC: '0x754704Bc059F8C67012fEd69BC8A327a5aafb603' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'XDC',
+    displayName: 'XDC Network',
+    chainId: 50,
+    cctpDomain: 18,
+    rpcUrls: ['https://erpc.xinfin.network'],
+    confirmations: 3,
+    blockTimeMs: 2_000,
+    explorerUrl: 'https://xdcscan.io',
+    tokens: { USDC: '0xfA2958CB79b0491CC627c1557F441eF849Ca8eb1' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'HYPEREVM',
+    displayName: 'HyperEVM',
+    chainId: 999,
+    cctpDomain: 19,
+    rpcUrls: ['https://rpc.hyperliquid.xyz/evm'],
+    confirmations: 1,
+    blockTimeMs: 1_000,
+    explorerUrl: 'https://hyperevmscan.io',
+    tokens: { USDC: '0xb88339CB7199b77E23DB6E890353E22632Ba630f' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'INK',
+    displayName: 'Ink',
+    chainId: 57073,
+    cctpDomain: 21,
+    rpcUrls: ['https://rpc-gel.inkonchain.com'],
+    confirmations: 1,
+    blockTimeMs: 1_000,
+    explorerUrl: 'https://explorer.inkonchain.com',
+    tokens: { USDC: '0x2D270e6886d130D724215A266106e6832161EAEd' },
+    cctp: CCTP_V2_MAINNET,
+  },
+  {
+    name: 'PLUME',
+    displayName: 'Plume',
+    chainId: 98866,
+    cctpDomain: 22,
+    rpcUrls: ['https://rpc.plume.org'],
+    confirmations: 1,
+    blockTimeMs: 2_000,
+    explorerUrl: 'https://explorer.plume.org',
+    tokens: { USDC: '0x222365EF19F7947e5484218551B56bb3965Aa7aF' },
     cctp: CCTP_V2_MAINNET,
   },
 ];

@@ -31,6 +31,12 @@ describe('chain registry', () => {
       ['SONIC', 146, 13, 1],
       ['WORLD', 480, 14, 1],
       ['SEI', 1329, 16, 1],
+      ['CODEX', 81224, 12, 1],
+      ['MONAD', 143, 15, 1],
+      ['XDC', 50, 18, 3],
+      ['HYPEREVM', 999, 19, 1],
+      ['INK', 57073, 21, 1],
+      ['PLUME', 98866, 22, 1],
     ]);
     expect(tokenAddress(mainnetRegistry, 'ETH', 'USDC')).to.equal(
       '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
@@ -65,6 +71,13 @@ describe('chain registry', () => {
       ['SONIC', 14601, 13],
       ['WORLD', 4801, 14],
       ['SEI', 1328, 16],
+      ['CODEX', 812242, 12],
+      ['MONAD', 10143, 15],
+      ['XDC', 51, 18],
+      ['HYPEREVM', 998, 19],
+      ['INK', 763373, 21],
+      ['PLUME', 98867, 22],
+      ['ARC', 5042002, 26],
     ]);
     for (const chain of testnetRegistry.chains) {
       expect(chain.cctp?.tokenMessenger).to.equal('0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA');
