@@ -167,8 +167,9 @@ export const chainWatcherConfigSchema = z.object({
   /** Per-chain overrides of CCTP_FEE_GAS_UNITS as JSON, e.g. {"ARB":400000}. */
   CCTP_FEE_GAS_UNITS_BY_CHAIN: gasUnitsByChain.optional(),
   /**
-   * USD per native coin (ETH, POL, AVAX, S, SEI) as JSON, e.g. {"ETH":"3150.25"}: the fixed price
-   * source of fee quotes. A coin left out keeps a built-in round figure meant for the devnet.
+   * USD per native coin (ETH, POL, AVAX, S, SEI, MON, XDC, HYPE, PLUME, USDC) as JSON, e.g.
+   * {"ETH":"3150.25"}: the fixed price source of fee quotes. A coin left out keeps a built-in round
+   * figure meant for the devnet.
    */
   NATIVE_TOKEN_USD_PRICES: nativeUsdPrices.optional(),
   /** Fault injection for the crash tests; read only when NODE_ENV=test. */

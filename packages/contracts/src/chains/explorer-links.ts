@@ -1,31 +1,57 @@
 /*
- * Block explorers of the public networks, by chain id, for the links the checkout page and the
- * dashboard put on transactions and addresses. A chain without one (a private network, the devnet)
- * gets no link: the page shows the hash as text. Imports nothing, so a browser bundle that imports
- * this file directly carries only this table.
+ * Block explorer links and display names for the checkout page, the dashboard and e-mails. A chain
+ * is known by its preset (presets-mainnet.ts, presets-testnet.ts) or by what the caller serves (a
+ * registry's or GET /chains' chains, which may carry their own `displayName` and `explorerUrl`). A
+ * chain without an explorer (a private network, the devnet) gets no link: the page shows the hash
+ * as text. Imports only data files, so a browser bundle that imports this file directly carries the
+ * preset tables and no schema code.
  */
-const EXPLORERS: Record<number, string> = {
-  1: 'https://etherscan.io',
-  8453: 'https://basescan.org',
-  137: 'https://polygonscan.com',
-  42161: 'https://arbiscan.io',
-  43114: 'https://snowtrace.io',
-  10: 'https://optimistic.etherscan.io',
-  11155111: 'https://sepolia.etherscan.io',
-  84532: 'https://sepolia.basescan.org',
-  80002: 'https://amoy.polygonscan.com',
-  421614: 'https://sepolia.arbiscan.io',
-  43113: 'https://testnet.snowtrace.io',
-  11155420: 'https://sepolia-optimism.etherscan.io',
+import { MAINNET_CHAINS } from './presets-mainnet.js';
+import { TESTNET_CHAINS } from './presets-testnet.js';
+
+/** What a caller knows of the chains it serves: a registry's chains and GET /chains' both fit. */
+export interface NamedChain {
+  chainId: number;
+  name: string;
+  displayName?: string;
+  explorerUrl?: string;
+}
+
+const PRESETS = new Map<number, NamedChain>(
+  [...MAINNET_CHAINS, ...TESTNET_CHAINS].map((chain) => [chain.chainId, chain]),
+);
+
+const served = (chainId: number, chains: readonly NamedChain[]): NamedChain | undefined =>
+  chains.find((chain) => chain.chainId === chainId);
+
+/**
+ * The name people read for a chain: the served chain's own display name, else its preset's, else
+ * its BlockchainName (a devnet or custom chain); undefined for a chain nobody knows.
+ */
+export const chainDisplayName = (chainId: number, chains: readonly NamedChain[] = []): string | undefined => {
+  const own = served(chainId, chains);
+  return own?.displayName ?? PRESETS.get(chainId)?.displayName ?? own?.name;
 };
 
-const explorerUrl = (chainId: number | undefined, kind: 'tx' | 'address', id: string): string | undefined => {
-  const base = chainId === undefined ? undefined : EXPLORERS[chainId];
+const explorerUrl = (
+  chainId: number | undefined,
+  kind: 'tx' | 'address',
+  id: string,
+  chains: readonly NamedChain[],
+): string | undefined => {
+  if (chainId === undefined) return undefined;
+  const base = served(chainId, chains)?.explorerUrl ?? PRESETS.get(chainId)?.explorerUrl;
   return base ? `${base}/${kind}/${id}` : undefined;
 };
 
-export const explorerTxUrl = (chainId: number | undefined, hash: string): string | undefined =>
-  explorerUrl(chainId, 'tx', hash);
+export const explorerTxUrl = (
+  chainId: number | undefined,
+  hash: string,
+  chains: readonly NamedChain[] = [],
+): string | undefined => explorerUrl(chainId, 'tx', hash, chains);
 
-export const explorerAddressUrl = (chainId: number | undefined, address: string): string | undefined =>
-  explorerUrl(chainId, 'address', address);
+export const explorerAddressUrl = (
+  chainId: number | undefined,
+  address: string,
+  chains: readonly NamedChain[] = [],
+): string | undefined => explorerUrl(chainId, 'address', address, chains);

@@ -18,6 +18,8 @@ export type CctpContracts = z.infer<typeof CctpContracts>;
 
 export const ChainConfig = z.strictObject({
   name: BlockchainName,
+  /** What people read ("Polygon PoS"); without it, pages and e-mails show the name ("MATIC"). */
+  displayName: z.string().trim().min(1).max(64).optional(),
   chainId: ChainId,
   cctpDomain: CctpDomain,
   /** Tried in order: the first is the primary, the rest are fallbacks. */
@@ -28,6 +30,14 @@ export const ChainConfig = z.strictObject({
    */
   confirmations: z.number().int().min(1),
   blockTimeMs: z.number().int().positive().optional(),
+  /**
+   * The block explorer, without a trailing slash: links go to `<explorerUrl>/tx/<hash>` and
+   * `<explorerUrl>/address/<address>`. Without it, hashes are shown as text.
+   */
+  explorerUrl: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => !url.endsWith('/'), 'Must not end with a slash')
+    .optional(),
   tokens: ChainTokens,
   cctp: CctpContracts.optional(),
 });

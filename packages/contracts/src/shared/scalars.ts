@@ -2,8 +2,10 @@ import { z } from 'zod';
 
 /**
  * Blockchain names used in `source_chain`, `blockchain` and `destinationChain`. The spec names ETH,
- * BASE, MATIC, ARB as examples; the rest are the other CCTP v2 EVM chains. Which ones a deployment
- * actually serves is decided by its chain registry configuration, not by this list.
+ * BASE, MATIC, ARB as examples; the rest are the other CCTP v2 EVM chains (ARC: Circle's Arc, a
+ * testnet so far). Which ones a deployment actually serves is decided by its chain registry
+ * configuration, not by this list. New names go at the end: the devnet derives account indexes
+ * from the position of a name.
  */
 export const BlockchainName = z.enum([
   'ETH',
@@ -17,6 +19,13 @@ export const BlockchainName = z.enum([
   'SONIC',
   'WORLD',
   'SEI',
+  'CODEX',
+  'MONAD',
+  'XDC',
+  'HYPEREVM',
+  'INK',
+  'PLUME',
+  'ARC',
 ]);
 export type BlockchainName = z.infer<typeof BlockchainName>;
 export const BLOCKCHAIN_NAMES = BlockchainName.options;

@@ -26,6 +26,17 @@ describe('chain registry', () => {
       ['ARB', 42161, 3, 1],
       ['AVAX', 43114, 1, 1],
       ['OP', 10, 2, 1],
+      ['UNI', 130, 10, 1],
+      ['LINEA', 59144, 11, 1],
+      ['SONIC', 146, 13, 1],
+      ['WORLD', 480, 14, 1],
+      ['SEI', 1329, 16, 1],
+      ['CODEX', 81224, 12, 1],
+      ['MONAD', 143, 15, 1],
+      ['XDC', 50, 18, 3],
+      ['HYPEREVM', 999, 19, 1],
+      ['INK', 57073, 21, 1],
+      ['PLUME', 98866, 22, 1],
     ]);
     expect(tokenAddress(mainnetRegistry, 'ETH', 'USDC')).to.equal(
       '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
@@ -47,7 +58,7 @@ describe('chain registry', () => {
     }
   });
 
-  it('has testnet presets on the Sepolia family with the testnet CCTP contracts', () => {
+  it("has testnet presets on each mainnet's testnet with the testnet CCTP contracts", () => {
     expect(testnetRegistry.chains.map((c) => [c.name, c.chainId, c.cctpDomain])).to.deep.equal([
       ['ETH', 11155111, 0],
       ['BASE', 84532, 6],
@@ -55,6 +66,18 @@ describe('chain registry', () => {
       ['ARB', 421614, 3],
       ['AVAX', 43113, 1],
       ['OP', 11155420, 2],
+      ['UNI', 1301, 10],
+      ['LINEA', 59141, 11],
+      ['SONIC', 14601, 13],
+      ['WORLD', 4801, 14],
+      ['SEI', 1328, 16],
+      ['CODEX', 812242, 12],
+      ['MONAD', 10143, 15],
+      ['XDC', 51, 18],
+      ['HYPEREVM', 998, 19],
+      ['INK', 763373, 21],
+      ['PLUME', 98867, 22],
+      ['ARC', 5042002, 26],
     ]);
     for (const chain of testnetRegistry.chains) {
       expect(chain.cctp?.tokenMessenger).to.equal('0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA');
@@ -85,12 +108,12 @@ describe('chain registry', () => {
 
   it('looks chains up by name, chain id and CCTP domain, and tokens by address', () => {
     expect(chainByName(mainnetRegistry, 'BASE')?.chainId).to.equal(8453);
-    expect(chainByName(mainnetRegistry, 'SEI')).to.equal(undefined);
+    expect(chainByName(devnetRegistry, 'SEI')).to.equal(undefined);
     expect(chainById(testnetRegistry, 84532)?.name).to.equal('BASE');
     expect(chainById(testnetRegistry, 8453)).to.equal(undefined);
     expect(chainByDomain(mainnetRegistry, 7)?.name).to.equal('MATIC');
     expect(tokenAddress(mainnetRegistry, 'MATIC', 'EURC')).to.equal(undefined);
-    expect(tokenAddress(mainnetRegistry, 'SONIC', 'USDC')).to.equal(undefined);
+    expect(tokenAddress(devnetRegistry, 'SONIC', 'USDC')).to.equal(undefined);
     expect(tokenByAddress(mainnetRegistry, 1, '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48')).to.equal('USDC');
     expect(tokenByAddress(mainnetRegistry, 8453, '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).to.equal(
       undefined,

@@ -19,6 +19,14 @@ export const NATIVE_TOKENS: Record<BlockchainName, NativeToken> = {
   AVAX: { symbol: 'AVAX', decimals: 18 },
   SONIC: { symbol: 'S', decimals: 18 },
   SEI: { symbol: 'SEI', decimals: 18 },
+  CODEX: { symbol: 'ETH', decimals: 18 },
+  INK: { symbol: 'ETH', decimals: 18 },
+  MONAD: { symbol: 'MON', decimals: 18 },
+  XDC: { symbol: 'XDC', decimals: 18 },
+  HYPEREVM: { symbol: 'HYPE', decimals: 18 },
+  PLUME: { symbol: 'PLUME', decimals: 18 },
+  // Arc pays gas in USDC, natively with 18 decimals (its ERC-20 face has 6).
+  ARC: { symbol: 'USDC', decimals: 18 },
 };
 
 export const NATIVE_SYMBOLS = [...new Set(Object.values(NATIVE_TOKENS).map((t) => t.symbol))];
@@ -34,6 +42,11 @@ export const DEFAULT_NATIVE_USD_PRICES: Record<string, string> = {
   AVAX: '25',
   S: '0.5',
   SEI: '0.3',
+  MON: '0.05',
+  XDC: '0.05',
+  HYPE: '30',
+  PLUME: '0.1',
+  USDC: '1',
 };
 
 export interface NativePrice extends NativeToken {

@@ -1,4 +1,4 @@
-import { devnetRegistry } from '@stablepay/contracts';
+import { devnetRegistry, mainnetRegistry } from '@stablepay/contracts';
 import { ConfigError } from '@stablepay/platform';
 import { expect } from 'chai';
 import { loadGatewayConfig } from '../../src/config.js';
@@ -115,7 +115,7 @@ describe('gateway configuration', () => {
   it('lets merchants register on the chains of the registry, the devnet preset unless told', () => {
     expect(loadGatewayConfig(required).supportedBlockchains).to.deep.equal(['ETH', 'BASE', 'MATIC']);
     expect(loadGatewayConfig({ ...required, CHAIN_NETWORK: 'mainnet' }).supportedBlockchains).to.have.members(
-      ['ETH', 'BASE', 'MATIC', 'ARB', 'AVAX', 'OP'],
+      mainnetRegistry.chains.map((chain) => chain.name),
     );
     const onlyBase = JSON.stringify({ network: 'devnet', chains: [devnetRegistry.chains[1]] });
     expect(loadGatewayConfig({ ...required, CHAIN_REGISTRY: onlyBase }).supportedBlockchains).to.deep.equal([
