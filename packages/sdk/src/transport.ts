@@ -70,6 +70,9 @@ const queryString = (query: Record<string, unknown> | undefined): string => {
   return s ? `?${s}` : '';
 };
 
+const aborted = (cause: unknown) =>
+  new StablepayError({ status: 0, message: 'aborted by the caller', code: 'aborted', cause });
+
 type Outcome<T> =
   { ok: true; value: T } | { ok: false; error: StablepayError; retry: boolean; waitMs?: number };
 
@@ -89,7 +92,9 @@ export class Transport {
       const outcome = await this.attempt<T>(call, ro, idempotencyKey);
       if (outcome.ok) return outcome.value;
       if (!outcome.retry || attempt >= maxRetries || ro.signal?.aborted) throw outcome.error;
-      await sleep(backoffMs(attempt, outcome.waitMs), ro.signal);
+      await sleep(backoffMs(attempt, outcome.waitMs), ro.signal).catch((cause: unknown) => {
+        throw aborted(cause);
+      });
     }
   }
 
@@ -120,13 +125,7 @@ export class Transport {
       });
       body = await readBody(res, call.as);
     } catch (err) {
-      if (ro.signal?.aborted) {
-        return {
-          ok: false,
-          retry: false,
-          error: new StablepayError({ status: 0, message: 'aborted', code: 'aborted', cause: err }),
-        };
-      }
+      if (ro.signal?.aborted) return { ok: false, retry: false, error: aborted(err) };
       const timedOut = timeout.aborted;
       const error = new StablepayError({
         status: 0,

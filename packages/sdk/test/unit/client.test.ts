@@ -239,4 +239,24 @@ describe('@stablepay/node client', () => {
     );
     expect((await sp.balanceTransactions.list()).data).to.deep.equal([]);
   });
+
+  it('stops when the caller aborts, during a request or while waiting to retry, with its own error', async () => {
+    nock(BASE)
+      .get('/wallets/api/balance')
+      .reply(503, { success: false, error: 'busy', details: [] }, { 'Retry-After': '30' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const err = await client()
+      .balance.retrieve({ signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(StablepayError);
+    expect(err).to.include({ status: 0, code: 'aborted' });
+
+    nock(BASE).get('/wallets/api/balance').delay(1_000).reply(200, { success: true, data: {} });
+    const during = await client()
+      .balance.retrieve({ signal: AbortSignal.timeout(50) })
+      .catch((e: unknown) => e);
+    expect(during).to.be.instanceOf(StablepayError);
+    expect(during).to.include({ code: 'aborted' });
+  });
 });
