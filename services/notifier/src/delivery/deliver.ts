@@ -1,4 +1,3 @@
-import type { KeyObject } from 'node:crypto';
 import { errorText } from '@stablepay/platform';
 import type { ClaimedAttempt } from './attempts-repo.js';
 import { recordAttemptOutcome } from './attempt-outcome.js';
@@ -6,6 +5,7 @@ import type { NotifierContext } from '../context.js';
 import { nextRetryDelay } from './retry-schedule.js';
 import { SecretUnavailableError } from '../webhooks/secrets.js';
 import type { WebhookResult } from './webhook-sender.js';
+import type { EndpointKeys } from '../webhooks/signature.js';
 
 /**
  * Signs and sends one leased attempt, with no transaction open. Should the process die before its
@@ -13,9 +13,9 @@ import type { WebhookResult } from './webhook-sender.js';
  * once, and receivers deduplicate by X-Service-Event-Id.
  */
 export const sendAttempt = async (ctx: NotifierContext, a: ClaimedAttempt): Promise<WebhookResult> => {
-  let secret: KeyObject;
+  let secret: EndpointKeys;
   try {
-    secret = ctx.signingKeys.keyFor(a.endpointId, a.secretSealed);
+    secret = ctx.signingKeys.keysFor(a.endpointId, a.secretSealed);
   } catch (err) {
     if (!(err instanceof SecretUnavailableError)) throw err;
     ctx.logger.error('webhook secret cannot be opened', { endpointId: a.endpointId, err: errorText(err) });

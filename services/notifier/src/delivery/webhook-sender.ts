@@ -1,8 +1,7 @@
-import type { KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
-import { webhookHeaders } from '../webhooks/signature.js';
+import { webhookHeaders, type EndpointKeys } from '../webhooks/signature.js';
 import { parseRetryAfter } from './retry-schedule.js';
 import { guardedLookup } from './ssrf/guarded-lookup.js';
 import { UrlRejected, checkUrlWithoutDns, type Resolver, type UrlPolicy } from './ssrf/url-policy.js';
@@ -17,8 +16,8 @@ export const RESPONSE_EXCERPT_CHARS = 1024;
 export interface WebhookRequest {
   url: string;
   body: string;
-  /** The endpoint's secret, or its HMAC key object (SigningKeys). */
-  secret: string | KeyObject;
+  /** The endpoint's secret, or its HMAC keys (SigningKeys). */
+  secret: string | EndpointKeys;
   event: string;
   eventId: string;
   isTest: boolean;

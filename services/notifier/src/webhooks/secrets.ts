@@ -6,9 +6,13 @@ import { anySealedSecret } from './endpoints-repo.js';
 const ALGORITHM = 'aes-256-gcm';
 const SCHEME = 'v1';
 
-/** `whsec_` + 32 random bytes in base64url (256 bits, as strong as the HMAC key can use). */
+/**
+ * `whsec_` + 32 random bytes (256 bits, as strong as the HMAC key can use) in padded standard
+ * base64, so that Standard Webhooks libraries decode the same secret into their key. Secrets made
+ * before were unpadded base64url; they keep working (see standardWebhookKey).
+ */
 export const generateWebhookSecret = (): string =>
-  `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+  `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 /** A sealed secret that does not open: wrong WEBHOOK_SECRET_KEK, or the row was altered or moved. */
 export class SecretUnavailableError extends Error {

@@ -1,5 +1,6 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { openSecret, type SecretKeks } from './secrets.js';
+import { endpointKeys, type EndpointKeys } from './signature.js';
 
 /**
  * The endpoints' HMAC keys, opened once per sealed secret instead of once per delivery: decrypting
@@ -10,7 +11,7 @@ import { openSecret, type SecretKeks } from './secrets.js';
  * re-sealed under a new KEK is a new sealed value: it is opened again, to the same key.
  */
 export class SigningKeys {
-  private readonly keys = new Map<string, { sealed: string; key: KeyObject }>();
+  private readonly keys = new Map<string, { sealed: string; keys: EndpointKeys }>();
 
   constructor(
     private readonly kek: Buffer | SecretKeks,
@@ -18,15 +19,19 @@ export class SigningKeys {
   ) {}
 
   /** Throws SecretUnavailableError when the sealed secret does not open (nothing is cached then). */
-  keyFor(endpointId: string, sealed: string): KeyObject {
+  keysFor(endpointId: string, sealed: string): EndpointKeys {
     const hit = this.keys.get(endpointId);
-    if (hit?.sealed === sealed) return hit.key;
-    // The key is the whole `whsec_…` string as shown to the merchant, UTF-8, as the spec says.
-    const key = createSecretKey(Buffer.from(openSecret(sealed, this.kek, endpointId), 'utf8'));
+    if (hit?.sealed === sealed) return hit.keys;
+    const keys = endpointKeys(openSecret(sealed, this.kek, endpointId));
     this.keys.delete(endpointId);
     if (this.keys.size >= this.max) this.keys.delete(this.keys.keys().next().value!);
-    this.keys.set(endpointId, { sealed, key });
-    return key;
+    this.keys.set(endpointId, { sealed, keys });
+    return keys;
+  }
+
+  /** The spec's key: the whole `whsec_…` string as shown to the merchant, UTF-8. */
+  keyFor(endpointId: string, sealed: string): KeyObject {
+    return this.keysFor(endpointId, sealed).spec;
   }
 
   /** An endpoint that is gone or got a new secret: its old key is not kept around. */

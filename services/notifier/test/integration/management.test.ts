@@ -53,7 +53,7 @@ describe('webhook management API', function () {
       is_active: true,
       failure_count: 0,
     });
-    expect(endpoint.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(endpoint.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Object.keys(created.body.data).sort()).to.deep.equal(
       ['id', 'url', 'events', 'description', 'is_active', 'failure_count', 'created_at', 'secret'].sort(),
     );

@@ -66,10 +66,11 @@ describe('webhook signatures', () => {
 describe('webhook secrets at rest', () => {
   const kek = randomBytes(32);
 
-  it('are whsec_ + 32 random bytes', () => {
+  it('are whsec_ + 32 random bytes in padded standard base64 (what Standard Webhooks decodes)', () => {
     const a = generateWebhookSecret();
-    expect(a).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(a.slice(6), 'base64url')).to.have.length(32);
+    expect(a).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(a.slice(6), 'base64')).to.have.length(32);
+    expect(Buffer.from(a.slice(6), 'base64').toString('base64')).to.equal(a.slice(6));
     expect(generateWebhookSecret()).to.not.equal(a);
   });
 
