@@ -65,7 +65,7 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
     const shown = page.locator('[data-new-secret]');
     await shown.waitFor();
     const secret = (await shown.innerText()).trim();
-    expect(secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.content()).not.to.contain(secret);
     const row = page.locator('[data-endpoint-id]');

@@ -4,9 +4,9 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'created_at' | 'amount' | 'updated_at' | undefined;
+      sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
-      status?: 'completed' | 'pending' | 'failed' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -20,8 +20,8 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -30,7 +30,24 @@ export interface Operations {
         from_address: string;
         to_address: string;
         source_chain:
-          'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+          | 'ETH'
+          | 'BASE'
+          | 'MATIC'
+          | 'ARB'
+          | 'AVAX'
+          | 'OP'
+          | 'UNI'
+          | 'LINEA'
+          | 'SONIC'
+          | 'WORLD'
+          | 'SEI'
+          | 'CODEX'
+          | 'MONAD'
+          | 'XDC'
+          | 'HYPEREVM'
+          | 'INK'
+          | 'PLUME'
+          | 'ARC';
         is_cross_chain: boolean;
         customer_email: string;
         reference: string | null;
@@ -50,8 +67,8 @@ export interface Operations {
       amount: string;
       currency: 'USDC' | 'EURC';
       status:
-        | 'completed'
         | 'pending'
+        | 'completed'
         | 'failed'
         | 'pending_attestation'
         | 'ready_to_mint'
@@ -60,7 +77,24 @@ export interface Operations {
       from_address: string;
       to_address: string;
       source_chain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       is_cross_chain: boolean;
       customer_email: string;
       reference: string | null;
@@ -68,7 +102,25 @@ export interface Operations {
       created_at: string;
       expected_amount: string | null;
       destination_chain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI' | null;
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC'
+        | null;
       bridge_provider: string | null;
       updated_at: string;
       failure_reason: string | null;
@@ -79,8 +131,8 @@ export interface Operations {
       cctp_fee_amount: string | null;
       status_history: {
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -127,8 +179,8 @@ export interface Operations {
         payment: {
           id: string;
           status:
-            | 'completed'
             | 'pending'
+            | 'completed'
             | 'failed'
             | 'pending_attestation'
             | 'ready_to_mint'
@@ -160,8 +212,8 @@ export interface Operations {
       payment: {
         id: string;
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -187,10 +239,27 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
     };
   };
@@ -198,7 +267,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       search?: string | undefined;
     };
@@ -209,10 +278,27 @@ export interface Operations {
         payment_id: string;
         amount: string;
         currency: 'USDC' | 'EURC';
-        status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+        status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
         destination_address: string;
         blockchain:
-          'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+          | 'ETH'
+          | 'BASE'
+          | 'MATIC'
+          | 'ARB'
+          | 'AVAX'
+          | 'OP'
+          | 'UNI'
+          | 'LINEA'
+          | 'SONIC'
+          | 'WORLD'
+          | 'SEI'
+          | 'CODEX'
+          | 'MONAD'
+          | 'XDC'
+          | 'HYPEREVM'
+          | 'INK'
+          | 'PLUME'
+          | 'ARC';
         reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
         tx_hash: string | null;
         created_at: string;
@@ -230,29 +316,46 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
       tx_hash: string | null;
       created_at: string;
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
-        id: string;
-        created_at: string;
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
         tx_hash: string;
         from_address: string;
+        created_at: string;
+        id: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -428,7 +531,24 @@ export interface Operations {
       wallet_id: string;
       address: string;
       blockchain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       balances: { token: 'USDC' | 'EURC'; amount: string }[];
     };
   };
@@ -473,6 +593,13 @@ export interface Operations {
         | 'SONIC'
         | 'WORLD'
         | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC'
         | undefined;
     };
     response: {
@@ -482,7 +609,24 @@ export interface Operations {
       net_amount: string;
       currency: 'USDC' | 'EURC';
       blockchain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       destination_address: string;
       status: 'completed' | 'failed' | 'processing' | 'requested';
       tx_hash: string | null;
@@ -509,7 +653,24 @@ export interface Operations {
         net_amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
-          'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+          | 'ETH'
+          | 'BASE'
+          | 'MATIC'
+          | 'ARB'
+          | 'AVAX'
+          | 'OP'
+          | 'UNI'
+          | 'LINEA'
+          | 'SONIC'
+          | 'WORLD'
+          | 'SEI'
+          | 'CODEX'
+          | 'MONAD'
+          | 'XDC'
+          | 'HYPEREVM'
+          | 'INK'
+          | 'PLUME'
+          | 'ARC';
         destination_address: string;
         status: 'completed' | 'failed' | 'processing' | 'requested';
         tx_hash: string | null;
@@ -534,7 +695,24 @@ export interface Operations {
       net_amount: string;
       currency: 'USDC' | 'EURC';
       blockchain:
-        'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+        | 'ETH'
+        | 'BASE'
+        | 'MATIC'
+        | 'ARB'
+        | 'AVAX'
+        | 'OP'
+        | 'UNI'
+        | 'LINEA'
+        | 'SONIC'
+        | 'WORLD'
+        | 'SEI'
+        | 'CODEX'
+        | 'MONAD'
+        | 'XDC'
+        | 'HYPEREVM'
+        | 'INK'
+        | 'PLUME'
+        | 'ARC';
       destination_address: string;
       status: 'completed' | 'failed' | 'processing' | 'requested';
       tx_hash: string | null;
@@ -567,7 +745,24 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
-          'ETH' | 'BASE' | 'MATIC' | 'ARB' | 'AVAX' | 'OP' | 'UNI' | 'LINEA' | 'SONIC' | 'WORLD' | 'SEI';
+          | 'ETH'
+          | 'BASE'
+          | 'MATIC'
+          | 'ARB'
+          | 'AVAX'
+          | 'OP'
+          | 'UNI'
+          | 'LINEA'
+          | 'SONIC'
+          | 'WORLD'
+          | 'SEI'
+          | 'CODEX'
+          | 'MONAD'
+          | 'XDC'
+          | 'HYPEREVM'
+          | 'INK'
+          | 'PLUME'
+          | 'ARC';
         tx_hash: string | null;
         block_number: number | null;
         payment_id: string | null;
@@ -595,7 +790,7 @@ export type PaymentWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed';
+    status: 'pending' | 'completed' | 'failed';
     tx_hash: string | null;
     from_address: string | null;
     to_address: string | null;
@@ -620,7 +815,7 @@ export type RefundWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+    status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
     destination_address: string;
     blockchain: string;
     reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
