@@ -15,6 +15,7 @@ export * from './auth/internal-token.js';
 export * from './auth/sealed-text.js';
 export * from './db/database.js';
 export * from './db/embedded.js';
+export * from './db/lease-rows.js';
 export * from './messaging/bus.js';
 export * from './messaging/amqp-bus.js';
 export * from './messaging/in-process-bus.js';

@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import { MERCHANTS } from '../db/migrations.js';
 import { column, firstOf, rowMapper } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 export interface MerchantProjection {
   merchantId: string;

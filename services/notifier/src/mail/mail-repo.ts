@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import { EMAILS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
-
-type Db = Knex | Knex.Transaction;
 
 export interface MerchantContact {
   merchantId: string;
