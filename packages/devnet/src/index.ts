@@ -53,7 +53,7 @@ export {
   type AttestedFields,
   type BurnMessageV2,
   type MessageV2,
-} from './cctp/messages.js';
+} from '@stablepay/platform/cctp/message-v2';
 export { FAUCET } from './seed.js';
 export { CREATE2_FACTORY, DEVNET_TOKENS, predictTokenAddress, type TokenDefinition } from './tokens.js';
 export type {

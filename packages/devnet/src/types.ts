@@ -1,7 +1,7 @@
 import type { BlockchainName, ChainRegistry, Currency } from '@stablepay/contracts';
 import type { DevnetAccount } from './accounts.js';
 import type { CctpContracts } from './cctp/deploy.js';
-import type { AttestedFields, BurnMessageV2, MessageV2 } from './cctp/messages.js';
+import type { AttestedFields, BurnMessageV2, MessageV2 } from '@stablepay/platform/cctp/message-v2';
 
 /** A chain to run: a real network's name and CCTP domain, a chain id of its own. */
 export interface DevnetChainSpec {

@@ -27,7 +27,7 @@ import {
   encodeBurnMessageV2,
   encodeMessageV2,
   type BurnMessageV2,
-} from '../src/cctp/messages.js';
+} from '@stablepay/platform/cctp/message-v2';
 
 const attesterKeys = [2000, 2001, 2002].map((index) => devnetAccount(index).privateKey);
 const attesterAddresses = [2000, 2001, 2002].map((index) => devnetAccount(index).address);

@@ -82,6 +82,13 @@ export const baseConfigShape = {
   METRICS_TOKEN: envSecret(32).optional(),
 };
 
+/** The variables every service reads, with the port and database schema this service defaults to. */
+export const serviceConfigShape = (defaults: { port: number; schema: string }) => ({
+  ...baseConfigShape,
+  PORT: envPort.default(defaults.port),
+  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default(defaults.schema),
+});
+
 /** What every service's configuration carries. */
 export interface BaseServiceConfig {
   PORT: number;

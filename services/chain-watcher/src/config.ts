@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { BlockchainName, type ChainRegistry } from '@stablepay/contracts';
 import {
   ConfigError,
-  baseConfigShape,
   chainConfigShape,
   chainRegistryFromEnv,
   envInt,
-  envPort,
   loadConfig,
+  serviceConfigShape,
 } from '@stablepay/platform';
 import { parseRelayerKeys } from './custody/relayer-keys.js';
 import { NATIVE_SYMBOLS } from './cctp/native-prices.js';
@@ -80,9 +79,7 @@ const nativeUsdPrices = jsonVariable(
 );
 
 export const chainWatcherConfigSchema = z.object({
-  ...baseConfigShape,
-  PORT: envPort.default(8102),
-  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('chain_watcher'),
+  ...serviceConfigShape({ port: 8102, schema: 'chain_watcher' }),
   ...chainConfigShape,
   /** Encrypts the master seed at rest (AES-256-GCM); never logged, never stored. */
   WALLET_KEK: walletKek,

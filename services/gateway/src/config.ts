@@ -2,14 +2,13 @@ import type { BlockchainName, PublicChains } from '@stablepay/contracts';
 import { z } from 'zod';
 import {
   ConfigError,
-  baseConfigShape,
   chainConfigShape,
   chainRegistryFromEnv,
   envInt,
-  envPort,
   envSecret,
   loadConfig,
   retiredTrustProxySchema,
+  serviceConfigShape,
   trustedProxiesSchema,
 } from '@stablepay/platform';
 
@@ -31,10 +30,8 @@ const originList = z
   .pipe(z.array(z.url()));
 
 export const gatewayConfigSchema = z.object({
-  ...baseConfigShape,
+  ...serviceConfigShape({ port: 8080, schema: 'gateway' }),
   ...chainConfigShape,
-  PORT: envPort.default(8080),
-  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('gateway'),
   /** Signs dashboard access tokens (HS256). */
   JWT_SECRET: envSecret(32),
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EvmAddress, normalizeDecimal } from '@stablepay/contracts';
-import { baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
+import { envBool, envInt, loadConfig, serviceConfigShape } from '@stablepay/platform';
 import { isEuMember } from './billing/vat-rates.js';
 
 /** A decimal with at most 6 fraction digits, kept as its canonical 6-decimal string. */
@@ -35,12 +35,7 @@ const country = z
 
 export const invoicingConfigSchema = z
   .object({
-    ...baseConfigShape,
-    PORT: envPort.default(8104),
-    DATABASE_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]*$/)
-      .default('invoicing'),
+    ...serviceConfigShape({ port: 8104, schema: 'invoicing' }),
     /** Base URL of the chain-watcher's internal API (merchant wallet balances). */
     CHAIN_WATCHER_URL: z.url().default('http://127.0.0.1:8102'),
     CHAIN_WATCHER_TIMEOUT_MS: envInt.pipe(z.number().min(100)).default(5000),

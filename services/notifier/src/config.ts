@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { WEBHOOK_TIMEOUT_MS } from '@stablepay/contracts';
-import { ConfigError, baseConfigShape, envBool, envInt, envPort, loadConfig } from '@stablepay/platform';
+import { ConfigError, envBool, envInt, loadConfig, serviceConfigShape } from '@stablepay/platform';
 import { parseDurationList } from './delivery/retry-schedule.js';
 
 const millis = (min: number, fallback: number) => envInt.pipe(z.number().int().min(min)).default(fallback);
@@ -51,9 +51,7 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 export const DEFAULT_MAIL_RETRY_SCHEDULE = '30s,2m,10m,30m,1h,3h,6h';
 
 export const notifierConfigSchema = z.object({
-  ...baseConfigShape,
-  PORT: envPort.default(8105),
-  DATABASE_SCHEMA: baseConfigShape.DATABASE_SCHEMA.unwrap().default('notifier'),
+  ...serviceConfigShape({ port: 8105, schema: 'notifier' }),
   /** Encrypts the endpoints' signing secrets at rest (AES-256-GCM); never logged, never stored. */
   WEBHOOK_SECRET_KEK: secretKek,
   /**

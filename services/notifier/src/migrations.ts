@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import {
+  alterTableMigration,
+  inboxMigration,
+  merchantContactColumns,
+  outboxMigration,
+  timestampMs,
+  type Migration,
+} from '@stablepay/platform';
 
 export const ENDPOINTS = 'webhook_endpoints';
 export const EVENTS = 'webhook_events';
@@ -8,9 +15,6 @@ export const ATTEMPTS = 'webhook_attempts';
 export const MERCHANTS = 'merchants';
 export const PAYMENT_CUSTOMERS = 'payment_customers';
 export const EMAILS = 'emails';
-
-/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
 
 /** Endpoints, and every deliverable event once. */
 const createEndpointsAndEvents = async (db: Knex): Promise<void> => {
@@ -24,10 +28,10 @@ const createEndpointsAndEvents = async (db: Knex): Promise<void> => {
     t.text('secret_sealed').notNullable();
     t.boolean('is_active').notNullable().defaultTo(true);
     t.integer('failure_count').notNullable().defaultTo(0);
-    ts(t, 'disabled_at');
+    timestampMs(t, 'disabled_at');
     t.text('disabled_reason');
-    ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-    ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
   });
   await db.raw(`create index webhook_endpoints_merchant_idx on ${ENDPOINTS} (merchant_id, created_at)`);
 
@@ -37,9 +41,9 @@ const createEndpointsAndEvents = async (db: Knex): Promise<void> => {
     t.uuid('merchant_id').notNullable();
     t.text('type').notNullable();
     t.text('body').notNullable();
-    ts(t, 'occurred_at').notNullable();
+    timestampMs(t, 'occurred_at').notNullable();
     t.boolean('is_test').notNullable().defaultTo(false);
-    ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
   });
   await db.raw(`create index webhook_events_merchant_idx on ${EVENTS} (merchant_id, occurred_at)`);
 };
@@ -55,8 +59,8 @@ const createDeliveries = async (db: Knex): Promise<void> => {
     t.text('trigger').notNullable();
     t.text('status').notNullable().defaultTo('pending');
     t.integer('attempts').notNullable().defaultTo(0);
-    ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-    ts(t, 'completed_at');
+    timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'completed_at');
     t.check(`trigger in ('event', 'test', 'redeliver', 'replay')`, [], 'webhook_deliveries_trigger_check');
     t.check(`status in ('pending', 'succeeded', 'failed')`, [], 'webhook_deliveries_status_check');
   });
@@ -77,16 +81,16 @@ const createAttempts = async (db: Knex): Promise<void> => {
     t.uuid('event_id').notNullable();
     t.integer('attempt').notNullable();
     t.text('status').notNullable().defaultTo('pending');
-    ts(t, 'scheduled_at').notNullable().defaultTo(db.fn.now());
-    ts(t, 'locked_until');
+    timestampMs(t, 'scheduled_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'locked_until');
     t.uuid('lease_token');
-    ts(t, 'started_at');
-    ts(t, 'finished_at');
+    timestampMs(t, 'started_at');
+    timestampMs(t, 'finished_at');
     t.integer('response_status');
     t.integer('response_time_ms');
     t.text('error');
     t.text('response_body_excerpt');
-    ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+    timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
     t.unique(['delivery_id', 'attempt'], { indexName: 'webhook_attempts_number_once' });
     t.check(`status in ('pending', 'succeeded', 'failed')`, [], 'webhook_attempts_status_check');
   });
@@ -112,18 +116,15 @@ const mailMigration: Migration = {
   name: '0002_mail',
   async up(db) {
     await db.schema.createTable(MERCHANTS, (t) => {
-      t.uuid('merchant_id').primary();
-      t.text('public_id').notNullable();
-      t.text('name').notNullable();
-      t.text('email').notNullable();
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      merchantContactColumns(t);
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
     });
     // refund.completed does not carry the customer's address: it is kept from payment.completed.
     await db.schema.createTable(PAYMENT_CUSTOMERS, (t) => {
       t.uuid('payment_id').primary();
       t.uuid('merchant_id').notNullable();
       t.text('customer_email').notNullable();
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
     });
     // The e-mail outbox: rendered in the event's transaction, sent by a worker.
     await db.schema.createTable(EMAILS, (t) => {
@@ -138,12 +139,12 @@ const mailMigration: Migration = {
       t.text('message_id').notNullable();
       t.text('status').notNullable().defaultTo('pending');
       t.integer('attempts').notNullable().defaultTo(0);
-      ts(t, 'next_attempt_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'locked_until');
+      timestampMs(t, 'next_attempt_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'locked_until');
       t.uuid('lease_token');
       t.text('last_error');
-      ts(t, 'sent_at');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'sent_at');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
       t.unique(['event_id', 'template', 'recipient'], { indexName: 'emails_once' });
       t.check(`status in ('pending', 'sent', 'failed')`, [], 'emails_status_check');
     });
@@ -151,15 +152,10 @@ const mailMigration: Migration = {
   },
 };
 
-const attachmentsMigration: Migration = {
-  name: '0003_email_attachments',
-  async up(db) {
-    // What to attach, fetched when the message is sent (never stored here): `{kind, id, fileName}`.
-    await db.schema.alterTable(EMAILS, (t) => {
-      t.jsonb('attachment');
-    });
-  },
-};
+// What to attach, fetched when the message is sent (never stored here): `{kind, id, fileName}`.
+const attachmentsMigration = alterTableMigration('0003_email_attachments', EMAILS, (t) => {
+  t.jsonb('attachment');
+});
 
 const endpointRequestKeysMigration: Migration = {
   name: '0004_endpoint_request_keys',
@@ -176,15 +172,14 @@ const endpointRequestKeysMigration: Migration = {
   },
 };
 
-const merchantEmailConfirmedMigration: Migration = {
-  name: '0005_merchant_email_confirmed',
-  async up(db) {
-    // Merchants known before confirmation existed never had to confirm: true for them.
-    await db.schema.alterTable(MERCHANTS, (t) => {
-      t.boolean('email_confirmed').notNullable().defaultTo(true);
-    });
+// Merchants known before confirmation existed never had to confirm: true for them.
+const merchantEmailConfirmedMigration = alterTableMigration(
+  '0005_merchant_email_confirmed',
+  MERCHANTS,
+  (t) => {
+    t.boolean('email_confirmed').notNullable().defaultTo(true);
   },
-};
+);
 
 export const notifierMigrations: Migration[] = [
   inboxMigration,

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { ChainRegistry } from '@stablepay/contracts';
 import {
-  baseConfigShape,
   chainConfigShape,
   chainRegistryFromEnv,
   envBool,
   envInt,
-  envPort,
   envSecret,
   loadConfig,
+  serviceConfigShape,
 } from '@stablepay/platform';
 
 /** A plain decimal variable with at most `fractionDigits` digits, between 0 and `max`. */
@@ -22,13 +21,8 @@ const envDecimal = (fractionDigits: number, max: number) =>
     .refine((text) => Number(text) <= max, `must be at most ${max}`);
 
 export const paymentsConfigSchema = z.object({
-  ...baseConfigShape,
+  ...serviceConfigShape({ port: 8101, schema: 'payments' }),
   ...chainConfigShape,
-  PORT: envPort.default(8101),
-  DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]*$/)
-    .default('payments'),
   /** The hosted checkout page; a session's url is `${CHECKOUT_URL}?session=<id>`. */
   CHECKOUT_URL: z.url().default('http://localhost:8081/'),
   /** Allows http:// return and cancel URLs (local development and the embedded dev stack only). */

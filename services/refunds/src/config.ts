@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { REFUND_WINDOW_DAYS } from '@stablepay/contracts';
-import { baseConfigShape, envInt, envPort, loadConfig } from '@stablepay/platform';
+import { envInt, loadConfig, serviceConfigShape } from '@stablepay/platform';
 
 export const refundsConfigSchema = z.object({
-  ...baseConfigShape,
-  PORT: envPort.default(8103),
-  DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]*$/)
-    .default('refunds'),
+  ...serviceConfigShape({ port: 8103, schema: 'refunds' }),
   /** Base URL of the chain-watcher's internal API (merchant wallet balances). */
   CHAIN_WATCHER_URL: z.url().default('http://127.0.0.1:8102'),
   /** A balance request that has not answered after this long counts as the chain-watcher being down. */

@@ -1,6 +1,6 @@
 import { SigningKey } from 'ethers';
 import { FAST_FINALITY, STANDARD_FINALITY, type ForwardFee } from './fees.js';
-import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from '../cctp/messages.js';
+import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from '@stablepay/platform/cctp/message-v2';
 import type { ObservedMessage } from './store.js';
 
 /*

@@ -6,7 +6,7 @@ import {
   fillAttestedFields,
   type BurnMessageV2,
   type MessageV2,
-} from '../cctp/messages.js';
+} from '@stablepay/platform/cctp/message-v2';
 import type { ChainClient, SentMessage } from './chain-client.js';
 import {
   FAST_FINALITY,

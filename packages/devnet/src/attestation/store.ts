@@ -1,6 +1,6 @@
 import { AbiCoder, keccak256 } from 'ethers';
 import type { FeeDecision } from './fees.js';
-import type { BurnMessageV2 } from '../cctp/messages.js';
+import type { BurnMessageV2 } from '@stablepay/platform/cctp/message-v2';
 
 export type ForwardState = 'PENDING' | 'CONFIRMED' | 'COMPLETE' | 'FAILED';
 

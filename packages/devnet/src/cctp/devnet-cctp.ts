@@ -17,7 +17,7 @@ import {
   encodeBurnMessageV2,
   encodeMessageV2,
   fillAttestedFields,
-} from './messages.js';
+} from '@stablepay/platform/cctp/message-v2';
 
 /** The devnet's CCTP settings and attester, as `devnet.cctp` offers them. */
 export const devnetCctp = (): DevnetCctp => {

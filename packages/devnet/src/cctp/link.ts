@@ -3,7 +3,7 @@ import { fiatTokenAbi } from '../artifacts.js';
 import type { DeployerRequest } from '../chain-node.js';
 import { tokenMessengerV2Abi, tokenMinterV2Abi } from './abi.js';
 import type { CctpChainInput, CctpContracts, RemoteCctpChain } from './deploy.js';
-import { EMPTY_BYTES32, addressToBytes32 } from './messages.js';
+import { EMPTY_BYTES32, addressToBytes32 } from '@stablepay/platform/cctp/message-v2';
 
 /** USDC per burn, in base units: the $10M Circle documents. */
 export const CCTP_BURN_LIMIT_PER_MESSAGE = 10_000_000n * 10n ** 6n;

@@ -15,6 +15,9 @@ export interface DatabaseOptions {
   poolMax?: number;
 }
 
+/** What a repository function queries through: the pool, or the transaction it is part of. */
+export type Db = Knex | Knex.Transaction;
+
 export interface Migration {
   name: string;
   up(db: Knex): Promise<void>;

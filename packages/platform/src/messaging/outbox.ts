@@ -11,6 +11,7 @@ import {
 } from '@stablepay/contracts';
 import { currentContext } from '../context.js';
 import type { Migration } from '../db/database.js';
+import { leaseRows } from '../db/lease-rows.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorText, type BusMessage, type EventBus } from './bus.js';
@@ -95,6 +96,14 @@ export const eventWriter =
   async (trx, type, merchantId, data) => {
     await enqueueEvent(trx, buildEvent({ type, producer, merchantId, data }));
   };
+
+/** An outbox row leased for publishing. */
+interface ClaimedOutboxRow {
+  id: string;
+  type: string;
+  envelope: IntegrationEvent | string;
+  created_at: string;
+}
 
 export interface OutboxRelayOptions {
   db: Knex;
@@ -195,20 +204,16 @@ export class OutboxRelay implements Worker {
     const { db, bus } = this.opts;
     const batchSize = this.opts.batchSize ?? 100;
     const leaseMs = this.opts.leaseMs ?? 30_000;
-    const claimed = (await db.raw(
-      `update ${OUTBOX_TABLE} set locked_until = now() + (? * interval '1 millisecond'), attempts = attempts + 1
-         where id in (
-           select id from ${OUTBOX_TABLE}
-            where published_at is null and (locked_until is null or locked_until < now())
-            order by created_at
-            limit ?
-            for update skip locked)
-       returning id, type, envelope, created_at`,
-      [leaseMs, batchSize],
-    )) as {
-      rows: Array<{ id: string; type: string; envelope: IntegrationEvent | string; created_at: string }>;
-    };
-    const rows = [...claimed.rows].sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    const claimed = await leaseRows<ClaimedOutboxRow>(db, {
+      table: OUTBOX_TABLE,
+      open: 'published_at is null',
+      alsoSet: 'attempts = attempts + 1',
+      orderBy: 'created_at',
+      returning: 'id, type, envelope, created_at',
+      limit: batchSize,
+      leaseMs,
+    });
+    const rows = claimed.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     if (rows.length === 0) return { count: 0, full: false };
     // The whole batch goes out on the confirm channel at once, in order, and the confirms are awaited
     // together: one broker round trip per batch instead of one per row. A row counts as published

@@ -8,7 +8,7 @@ import {
   type OwningService,
   type ServiceName,
 } from '@stablepay/contracts';
-import { INTERNAL_TOKEN_HEADER, signInternalToken, type CallerKind } from '../auth/internal-token.js';
+import { INTERNAL_TOKEN_HEADER, signInternalToken, type InternalClaims } from '../auth/internal-token.js';
 import type { BaseServiceConfig, ServiceRole } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { createMetrics } from '../metrics.js';
@@ -36,21 +36,13 @@ export const scrapeMetrics = async (baseUrl: string, token = TEST_METRICS_TOKEN)
   return res.text();
 };
 
-export interface CallOptions {
-  /** Who calls; `api_key` when a merchant is given, `public` otherwise. */
-  caller?: CallerKind;
-  merchantId?: string;
-  merchantPublicId?: string;
-  /** The dashboard user or API key the token names; a fresh id by default, as the gateway always names one. */
-  userId?: string;
-  apiKeyId?: string;
-  /**
-   * The scopes an `api_key` caller's token carries: every scope by default (the gateway has
-   * checked the route's), so a test narrows them only where scopes are what it is about.
-   */
-  scopes?: string[];
-  /** The step-up the gateway checked (a `stepUp` route refuses a user call without one). */
-  stepUp?: 'mfa' | 'recent_sign_in';
+/**
+ * The claims default as the gateway fills them: caller `api_key` when a merchant is given, `public`
+ * otherwise; a fresh user or API key id, as the gateway always names one; and for an `api_key`
+ * caller every scope (the gateway has checked the route's), so a test narrows them only where scopes
+ * are what it is about. A `stepUp` route refuses a user call without `stepUp`.
+ */
+export interface CallOptions extends Partial<InternalClaims> {
   body?: unknown;
   /** A body sent as is (malformed JSON, wrong content type). */
   rawBody?: string;

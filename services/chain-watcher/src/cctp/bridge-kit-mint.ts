@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
+import { decodeBurnMessageV2 } from '@stablepay/platform/cctp/message-v2';
 import { isSigned } from '../chain/attestation-api.js';
 import {
   CCTP_TOPICS,
@@ -16,6 +17,7 @@ import { claimTransaction } from '../verification/claims-repo.js';
 import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
 import type { BridgeKitRoute } from './bridge-kit.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
+import { announceMinted } from './announce.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import { ClaimTaken, bookCctpPayment, deepEnough, duration, pastDeadline } from './steps.js';
 
@@ -52,7 +54,7 @@ const mintIn = (
     if (!m || m.emitter !== transmitter || m.sourceDomain !== r.source.cctpDomain) return false;
     if (nonce && m.nonce !== nonce) return false;
     try {
-      const body = decodeCctpMessageBody(m.messageBody);
+      const body = decodeBurnMessageV2(m.messageBody);
       return (
         addressFromWord(body.mintRecipient) === getAddress(r.wallet) &&
         addressFromWord(body.burnToken) === getAddress(r.source.tokens.USDC!) &&
@@ -86,9 +88,6 @@ const mintIn = (
     logIndex: credited?.logIndex,
   };
 };
-
-const decodeCctpMessageBody = (body: string) =>
-  decodeCctpMessage(`0x${'00'.repeat(148)}${body.slice(2)}`).body;
 
 /** A MessageReceived of this nonce on the destination, within the log window. */
 const findMintByNonce = async (
@@ -148,15 +147,7 @@ const announceMint = async (
   seen: { blockTimestamp: number; head: number },
 ): Promise<void> => {
   const { short, feeFact, detail } = verdictOf(p, mint);
-  await ctx.writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
-    paymentId: p.paymentId,
-    flow: 'bridge_kit',
-    mintTxHash: mint.txHash,
-    destinationChainId: r.destination.chainId,
-    recipient: getAddress(r.wallet),
-    mintedAmount: baseUnitsToDecimal(mint.minted),
-    blockNumber: mint.blockNumber,
-  });
+  await announceMinted(ctx, trx, p, { ...mint, destination: r.destination, recipient: getAddress(r.wallet) });
   if (short) {
     // What was minted is in the merchant wallet all the same: the payment says so, for a refund.
     await ctx.writeEvent(trx, EventTypes.ChainCctpFailed, p.merchantId, {

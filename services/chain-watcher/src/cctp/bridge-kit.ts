@@ -1,7 +1,8 @@
-import { EventTypes, baseUnitsToDecimal, chainById, type ChainConfig } from '@stablepay/contracts';
+import { chainById, type ChainConfig } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { claimTransaction } from '../verification/claims-repo.js';
+import { announceBurnVerified } from './announce.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { checkBridgeKitMint } from './bridge-kit-mint.js';
@@ -53,16 +54,12 @@ const checkBurn = async (
       }))
     )
       return;
-    await ctx.writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
-      paymentId: p.paymentId,
-      flow: 'bridge_kit',
-      burnTxHash: p.burnTxHash,
-      sourceChainId: r.source.chainId,
-      sourceDomain: r.source.cctpDomain,
+    await announceBurnVerified(ctx, trx, p, {
+      source: r.source,
       destinationDomain: burn.destinationDomain,
-      amount: baseUnitsToDecimal(burn.amount),
-      mintRecipient: getAddress(r.wallet),
+      amount: burn.amount,
       blockNumber: receipt.blockNumber,
+      mintRecipient: getAddress(r.wallet),
     });
   });
   return undefined;

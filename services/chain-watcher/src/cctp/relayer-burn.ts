@@ -1,8 +1,8 @@
-import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { ZeroHash, getAddress, keccak256 } from 'ethers';
 import { addressFromWord, decodeMessageSent } from '../chain/cctp.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { claimTransaction } from '../verification/claims-repo.js';
+import { announceBurnVerified } from './announce.js';
 import { advanceCctp, type CctpPaymentRecord } from './cctp-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
@@ -58,16 +58,12 @@ export const checkRelayedBurn = async (
       mintSearchFrom: Math.max(0, destinationHead - ctx.transfers.logWindowBlocks),
     });
     if (!moved) return;
-    await ctx.writeEvent(trx, EventTypes.ChainCctpBurnVerified, p.merchantId, {
-      paymentId: p.paymentId,
-      flow: 'relayer',
-      burnTxHash: p.burnTxHash,
-      sourceChainId: r.source.chainId,
-      sourceDomain: r.source.cctpDomain,
+    await announceBurnVerified(ctx, trx, p, {
+      source: r.source,
       destinationDomain: burn.destinationDomain,
-      amount: baseUnitsToDecimal(burn.amount),
-      mintRecipient: r.relay,
+      amount: burn.amount,
       blockNumber: receipt.blockNumber,
+      mintRecipient: r.relay,
     });
   });
   return undefined;

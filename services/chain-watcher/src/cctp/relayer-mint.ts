@@ -1,4 +1,3 @@
-import { EventTypes, baseUnitsToDecimal } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
 import {
   CCTP_RECEIVE_REVERTS,
@@ -12,6 +11,7 @@ import {
 import { tokenRefusal } from '../chain/fiat-token.js';
 import type { ReceiptFacts } from '../chain/rpc-facts.js';
 import { claimTransaction } from '../verification/claims-repo.js';
+import { announceMinted } from './announce.js';
 import { advanceCctp, noteCctpFacts, type CctpPaymentRecord } from './cctp-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { fail, waitFor, type CctpOutcome } from './burn-rules.js';
@@ -117,15 +117,7 @@ const settleMint = async (
       mintBlock: confirmed.blockNumber,
     });
     if (!moved) return;
-    await ctx.writeEvent(trx, EventTypes.ChainCctpMinted, p.merchantId, {
-      paymentId: p.paymentId,
-      flow: 'relayer',
-      mintTxHash: confirmed.txHash,
-      destinationChainId: r.destination.chainId,
-      recipient: r.relay,
-      mintedAmount: baseUnitsToDecimal(confirmed.minted),
-      blockNumber: confirmed.blockNumber,
-    });
+    await announceMinted(ctx, trx, p, { ...confirmed, destination: r.destination, recipient: r.relay });
   });
   ctx.logger.info('relay minted', { paymentId: p.paymentId, txHash: confirmed.txHash });
   return undefined;

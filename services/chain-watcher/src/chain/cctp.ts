@@ -1,13 +1,11 @@
+import { AbiCoder, Interface, getAddress } from 'ethers';
 import {
-  AbiCoder,
-  Interface,
-  dataLength,
-  dataSlice,
-  getAddress,
-  keccak256,
-  toBigInt,
-  toNumber,
-} from 'ethers';
+  decodeBurnMessageV2,
+  decodeMessageV2,
+  messageHash,
+  type BurnMessageV2,
+  type MessageV2,
+} from '@stablepay/platform/cctp/message-v2';
 import type { ChainRpc } from './chain-rpc.js';
 import type { RawLog } from './rpc-facts.js';
 
@@ -144,71 +142,16 @@ export const decodeMessageReceived = (log: RawLog): MessageReceived | undefined 
 };
 
 /** MessageV2 and its BurnMessageV2 body, as the attestation API returns them (nonce filled in). */
-export interface CctpMessage {
-  version: number;
-  sourceDomain: number;
-  destinationDomain: number;
-  nonce: string;
-  sender: string;
-  recipient: string;
-  destinationCaller: string;
-  minFinalityThreshold: number;
-  finalityThresholdExecuted: number;
-  body: BurnMessage;
+export interface CctpMessage extends Omit<MessageV2, 'messageBody'> {
+  body: BurnMessageV2;
   /** keccak256 of the whole message: what the attesters sign and the v1 API is keyed by */
   hash: string;
 }
 
-export interface BurnMessage {
-  version: number;
-  burnToken: string;
-  mintRecipient: string;
-  amount: bigint;
-  messageSender: string;
-  maxFee: bigint;
-  feeExecuted: bigint;
-  expirationBlock: bigint;
-  hookData: string;
-}
-
-export class MalformedCctpMessage extends Error {
-  override readonly name = 'MalformedCctpMessage';
-}
-
-const u32 = (bytes: string, offset: number) => toNumber(dataSlice(bytes, offset, offset + 4));
-const word = (bytes: string, offset: number) => dataSlice(bytes, offset, offset + 32);
-
-/** Decodes the burn body of a message (offsets within the body). */
-export const decodeBurnMessage = (body: string): BurnMessage => {
-  if (dataLength(body) < 228) throw new MalformedCctpMessage(`burn body of ${dataLength(body)} bytes`);
-  return {
-    version: u32(body, 0),
-    burnToken: word(body, 4),
-    mintRecipient: word(body, 36),
-    amount: toBigInt(word(body, 68)),
-    messageSender: word(body, 100),
-    maxFee: toBigInt(word(body, 132)),
-    feeExecuted: toBigInt(word(body, 164)),
-    expirationBlock: toBigInt(word(body, 196)),
-    hookData: dataSlice(body, 228),
-  };
-};
-
+/** Decodes a burn's message, header and body (a message too short for either is refused). */
 export const decodeCctpMessage = (message: string): CctpMessage => {
-  if (dataLength(message) < 148) throw new MalformedCctpMessage(`message of ${dataLength(message)} bytes`);
-  return {
-    version: u32(message, 0),
-    sourceDomain: u32(message, 4),
-    destinationDomain: u32(message, 8),
-    nonce: word(message, 12).toLowerCase(),
-    sender: word(message, 44),
-    recipient: word(message, 76),
-    destinationCaller: word(message, 108),
-    minFinalityThreshold: u32(message, 140),
-    finalityThresholdExecuted: u32(message, 144),
-    body: decodeBurnMessage(dataSlice(message, 148)),
-    hash: keccak256(message),
-  };
+  const { messageBody, ...header } = decodeMessageV2(message);
+  return { ...header, body: decodeBurnMessageV2(messageBody), hash: messageHash(message) };
 };
 
 export const encodeReceiveMessage = (message: string, attestation: string): string =>

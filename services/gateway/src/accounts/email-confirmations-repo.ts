@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-
-type Db = Knex | Knex.Transaction;
+import type { Db } from '@stablepay/platform';
 
 export interface EmailConfirmationRow {
   id: string;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-
-type Db = Knex | Knex.Transaction;
+import type { Db } from '@stablepay/platform';
 
 export const replaceRecoveryCodes = async (db: Db, userId: string, digests: string[]): Promise<void> => {
   await db('recovery_codes').where({ user_id: userId }).delete();

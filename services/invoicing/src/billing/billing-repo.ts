@@ -1,9 +1,7 @@
-import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import type { InvoiceLanguage, UpdateBillingProfileBody } from '@stablepay/contracts';
 import { BILLING_PROFILES } from '../db/migrations.js';
 import { column, firstOf, rowMapper } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 export interface StoredBillingProfile {
   legalName: string;

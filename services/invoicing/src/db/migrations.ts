@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { InvoiceLanguage, InvoiceStatus, TaxCase, WithdrawalStatus } from '@stablepay/contracts';
-import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import {
+  alterTableMigration,
+  inboxMigration,
+  merchantContactColumns,
+  outboxMigration,
+  sqlInList,
+  timestampMs,
+  type Migration,
+} from '@stablepay/platform';
 
 export const MERCHANTS = 'merchants';
 export const BILLING_PROFILES = 'billing_profiles';
@@ -14,9 +22,6 @@ export const WITHDRAWAL_ADDRESSES = 'withdrawal_addresses';
 /** The states of one of a withdrawal's two transfers. */
 export const LEG_STATES = ['requested', 'submitted', 'confirmed', 'failed'] as const;
 
-/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
-const inList = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 const money = (t: Knex.CreateTableBuilder, name: string) => t.decimal(name, 20, 6);
 
 const merchantsMigration: Migration = {
@@ -24,12 +29,9 @@ const merchantsMigration: Migration = {
   async up(db) {
     // merchant.created, projected: the name an invoice falls back to before a billing profile exists.
     await db.schema.createTable(MERCHANTS, (t) => {
-      t.uuid('merchant_id').primary();
-      t.text('public_id').notNullable();
-      t.text('name').notNullable();
-      t.text('email').notNullable();
+      merchantContactColumns(t);
       t.text('blockchain').notNullable();
-      ts(t, 'projected_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'projected_at').notNullable().defaultTo(db.fn.now());
     });
     await db.schema.createTable(BILLING_PROFILES, (t) => {
       t.uuid('merchant_id').primary();
@@ -41,9 +43,9 @@ const merchantsMigration: Migration = {
       t.text('country').notNullable();
       t.text('vat_number');
       t.text('language').notNullable();
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
-      t.check(`language in (${inList(InvoiceLanguage.options)})`, [], 'billing_language_check');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      t.check(`language in (${sqlInList(InvoiceLanguage.options)})`, [], 'billing_language_check');
     });
   },
 };
@@ -60,7 +62,7 @@ const refundsMigration: Migration = {
       money(t, 'amount').notNullable();
       // null while the refund may still send; its end (completed, failed, cancelled) otherwise.
       t.text('outcome');
-      ts(t, 'closed_at');
+      timestampMs(t, 'closed_at');
     });
     await db.raw(
       `create index refunds_in_flight_merchant_idx on ${REFUNDS_IN_FLIGHT} (merchant_id, currency, blockchain)`,
@@ -88,18 +90,18 @@ const withdrawalsMigration: Migration = {
       // The two transfers: net to the destination, fee to the treasury.
       t.text('net_state').notNullable().defaultTo('requested');
       t.text('net_tx_hash');
-      ts(t, 'net_confirmed_at');
+      timestampMs(t, 'net_confirmed_at');
       t.text('fee_state').notNullable().defaultTo('requested');
       t.text('fee_tx_hash');
-      ts(t, 'fee_confirmed_at');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'processing_at');
-      ts(t, 'completed_at');
-      ts(t, 'failed_at');
-      t.check(`status in (${inList(WithdrawalStatus.options)})`, [], 'withdrawals_status_check');
-      t.check(`net_state in (${inList(LEG_STATES)})`, [], 'withdrawals_net_state_check');
-      t.check(`fee_state in (${inList(LEG_STATES)})`, [], 'withdrawals_fee_state_check');
+      timestampMs(t, 'fee_confirmed_at');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'processing_at');
+      timestampMs(t, 'completed_at');
+      timestampMs(t, 'failed_at');
+      t.check(`status in (${sqlInList(WithdrawalStatus.options)})`, [], 'withdrawals_status_check');
+      t.check(`net_state in (${sqlInList(LEG_STATES)})`, [], 'withdrawals_net_state_check');
+      t.check(`fee_state in (${sqlInList(LEG_STATES)})`, [], 'withdrawals_fee_state_check');
       t.check(
         'net_amount > 0 and fee_amount >= 0 and gross_amount = net_amount + fee_amount',
         [],
@@ -135,7 +137,7 @@ const invoicesMigration: Migration = {
       t.integer('year').notNullable();
       t.integer('sequence').notNullable();
       t.text('status').notNullable();
-      ts(t, 'issued_at').notNullable();
+      timestampMs(t, 'issued_at').notNullable();
       t.text('currency').notNullable();
       t.text('blockchain').notNullable();
       money(t, 'gross_amount').notNullable();
@@ -160,18 +162,18 @@ const invoicesMigration: Migration = {
       t.text('destination_address').notNullable();
       t.text('net_tx_hash').notNullable();
       t.text('fee_tx_hash').notNullable();
-      ts(t, 'withdrawal_completed_at').notNullable();
+      timestampMs(t, 'withdrawal_completed_at').notNullable();
       t.uuid('rectifies_invoice_id').references('id').inTable(INVOICES).unique();
       t.uuid('rectified_by_invoice_id');
       t.text('rectification_reason');
       t.text('pdf_key').notNullable();
-      ts(t, 'pdf_stored_at');
+      timestampMs(t, 'pdf_stored_at');
       // The PDF worker's lease on a row whose PDF is not stored yet.
-      ts(t, 'pdf_lease_until');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'pdf_lease_until');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
       t.unique(['prefix', 'year', 'sequence']);
-      t.check(`status in (${inList(InvoiceStatus.options)})`, [], 'invoices_status_check');
-      t.check(`tax_case in (${inList(TaxCase.options)})`, [], 'invoices_tax_case_check');
+      t.check(`status in (${sqlInList(InvoiceStatus.options)})`, [], 'invoices_status_check');
+      t.check(`tax_case in (${sqlInList(TaxCase.options)})`, [], 'invoices_tax_case_check');
     });
     // Exactly one invoice is first issued for a withdrawal; rectifying ones follow it.
     await db.raw(
@@ -193,7 +195,7 @@ const ratesMigration: Migration = {
       t.text('rate_date').notNullable();
       t.decimal('eur_per_unit', 20, 6).notNullable();
       t.text('source').notNullable();
-      ts(t, 'fetched_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'fetched_at').notNullable().defaultTo(db.fn.now());
       t.primary(['currency', 'rate_date']);
     });
   },
@@ -213,27 +215,25 @@ const withdrawalRequestKeysMigration: Migration = {
   },
 };
 
-const withdrawalRequestFingerprintsMigration: Migration = {
-  name: '0007_withdrawal_request_fingerprints',
-  async up(db) {
-    // The fingerprint of the request that named the key: the key reused with another body is
-    // refused. Withdrawals made before it have none and are taken as the same request.
-    await db.schema.alterTable(WITHDRAWALS, (t) => {
-      t.text('request_fingerprint');
-    });
+// The fingerprint of the request that named the key: the key reused with another body is
+// refused. Withdrawals made before it have none and are taken as the same request.
+const withdrawalRequestFingerprintsMigration = alterTableMigration(
+  '0007_withdrawal_request_fingerprints',
+  WITHDRAWALS,
+  (t) => {
+    t.text('request_fingerprint');
   },
-};
+);
 
-const merchantEmailConfirmedMigration: Migration = {
-  name: '0008_merchant_email_confirmed',
-  async up(db) {
-    // merchant.email_confirmed, projected: withdrawals wait for it. Merchants projected before
-    // confirmation existed never had to confirm, so they count as confirmed.
-    await db.schema.alterTable(MERCHANTS, (t) => {
-      t.boolean('email_confirmed').notNullable().defaultTo(true);
-    });
+// merchant.email_confirmed, projected: withdrawals wait for it. Merchants projected before
+// confirmation existed never had to confirm, so they count as confirmed.
+const merchantEmailConfirmedMigration = alterTableMigration(
+  '0008_merchant_email_confirmed',
+  MERCHANTS,
+  (t) => {
+    t.boolean('email_confirmed').notNullable().defaultTo(true);
   },
-};
+);
 
 const withdrawalAddressesMigration: Migration = {
   name: '0009_withdrawal_addresses',
@@ -245,9 +245,9 @@ const withdrawalAddressesMigration: Migration = {
       // EIP-55 checksummed, as shown; matched lower-cased.
       t.text('address').notNullable();
       t.text('label').notNullable();
-      ts(t, 'created_at').notNullable();
-      ts(t, 'usable_from').notNullable();
-      ts(t, 'removed_at');
+      timestampMs(t, 'created_at').notNullable();
+      timestampMs(t, 'usable_from').notNullable();
+      timestampMs(t, 'removed_at');
       t.uuid('added_by_user_id').notNullable();
       t.uuid('removed_by_user_id');
       t.check('usable_from >= created_at', [], 'withdrawal_addresses_hold_check');

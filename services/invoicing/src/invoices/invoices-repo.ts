@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import type { InvoiceStatus } from '@stablepay/contracts';
+import { leaseRows, type Db } from '@stablepay/platform';
 import { INVOICE_SEQUENCES, INVOICES } from '../db/migrations.js';
 import { column, firstOf, rowMapper, type Row } from '../db/rows.js';
 import type { InvoiceParty, InvoiceRecord } from './records.js';
-
-type Db = Knex | Knex.Transaction;
 
 const toInvoice = rowMapper<InvoiceRecord>({
   id: column.text,
@@ -142,18 +141,16 @@ export const listInvoices = async (db: Db, q: InvoiceQuery): Promise<InvoiceReco
  * rendering and none holds a transaction while it renders.
  */
 export const claimPdfPending = async (db: Knex, limit: number, leaseMs: number): Promise<string[]> => {
-  const result = (await db.raw(
-    `update ${INVOICES} set pdf_lease_until = now() + (? * interval '1 millisecond')
-      where id in (
-        select id from ${INVOICES}
-         where pdf_stored_at is null and (pdf_lease_until is null or pdf_lease_until < now())
-         order by created_at
-         limit ?
-         for update skip locked)
-     returning id`,
-    [leaseMs, limit],
-  )) as { rows: Row[] };
-  return result.rows.map((r) => String(r.id));
+  const rows = await leaseRows<Row>(db, {
+    table: INVOICES,
+    leaseColumn: 'pdf_lease_until',
+    open: 'pdf_stored_at is null',
+    orderBy: 'created_at',
+    returning: 'id',
+    limit,
+    leaseMs,
+  });
+  return rows.map((r) => String(r.id));
 };
 
 /** Marks the PDF stored; false when another replica (or a download) did first. */

@@ -1,9 +1,7 @@
-import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import type { WithdrawalAddressRecord } from './records.js';
 import { WITHDRAWAL_ADDRESSES } from '../db/migrations.js';
 import { column, firstOf, rowMapper, type Row } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 /** Every entry with whether its hold has passed, by the database's clock (the one that set it). */
 const withUsable = (db: Db) =>

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { MadeByKey } from '@stablepay/platform';
+import { type MadeByKey, type Db } from '@stablepay/platform';
 import {
   baseUnitsToDecimal,
   decimalToBaseUnits,
@@ -11,8 +11,6 @@ import type { Leg, LegState, WithdrawalRecord } from './records.js';
 import { INVOICES, WITHDRAWALS } from '../db/migrations.js';
 import { refundsOwed } from '../projections/refunds-in-flight-repo.js';
 import { column, firstOf, date, dateOrNull, rowMapper, str, sumToDecimal, type Row } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 /** One of the two transfers, from its `<leg>_` columns. */
 const legOf =

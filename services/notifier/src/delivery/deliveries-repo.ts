@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import type { WebhookEventName } from '@stablepay/contracts';
 import { ATTEMPTS, DELIVERIES, EVENTS } from '../migrations.js';
 
 export type DeliveryTrigger = 'event' | 'test' | 'redeliver' | 'replay';
-type Db = Knex | Knex.Transaction;
-
 export interface StoredEvent {
   id: string;
   merchantId: string;

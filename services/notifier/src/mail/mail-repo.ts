@@ -1,58 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { merchantContacts, type Db } from '@stablepay/platform';
 import { EMAILS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
 
-type Db = Knex | Knex.Transaction;
+/**
+ * merchant.created and merchant.email_confirmed, projected: the merchant's name and address for the
+ * notices it is sent, and nothing sent to the address before it is confirmed.
+ */
+export const merchants = merchantContacts({ table: MERCHANTS, touchedColumn: 'updated_at' });
 
-export interface MerchantContact {
-  merchantId: string;
-  publicId: string;
-  name: string;
-  email: string;
-  /** false until merchant.email_confirmed: nothing is sent to the address before */
-  emailConfirmed: boolean;
-}
-
-/** merchant.created. A confirmation seen first (or before a re-delivered copy) is kept. */
-export const upsertMerchant = async (db: Db, m: MerchantContact): Promise<void> => {
-  await db(MERCHANTS)
-    .insert({
-      merchant_id: m.merchantId,
-      public_id: m.publicId,
-      name: m.name,
-      email: m.email,
-      email_confirmed: m.emailConfirmed,
-    })
-    .onConflict('merchant_id')
-    .merge({
-      public_id: m.publicId,
-      name: m.name,
-      email: m.email,
-      email_confirmed: db.raw(`${MERCHANTS}.email_confirmed or excluded.email_confirmed`),
-      updated_at: db.fn.now(),
-    });
-};
-
-/** merchant.email_confirmed; false when the merchant is not known yet (merchant.created comes first). */
-export const confirmMerchantEmail = async (db: Db, merchantId: string): Promise<boolean> =>
-  (await db(MERCHANTS)
-    .where({ merchant_id: merchantId })
-    .update({ email_confirmed: true, updated_at: db.fn.now() })) === 1;
-
-export const findMerchant = async (db: Db, merchantId: string): Promise<MerchantContact | undefined> => {
-  const row = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as
-    | { merchant_id: string; public_id: string; name: string; email: string; email_confirmed: boolean }
-    | undefined;
-  return (
-    row && {
-      merchantId: row.merchant_id,
-      publicId: row.public_id,
-      name: row.name,
-      email: row.email,
-      emailConfirmed: row.email_confirmed,
-    }
-  );
-};
+export const findMerchant = merchants.find;
 
 export const rememberCustomer = async (
   db: Db,

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import type { MerchantContact } from '@stablepay/platform';
 import type { NotifierContext } from '../context.js';
 import type { RenderedEmail } from './layout.js';
-import { enqueueEmail, type AttachmentRef, type MerchantContact } from './mail-repo.js';
+import { enqueueEmail, type AttachmentRef } from './mail-repo.js';
 import { messageIdFor } from './message-ids.js';
 import type { TemplateName } from './templates.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { WebhookEventName } from '@stablepay/contracts';
-import type { RequestKey } from '@stablepay/platform';
+import { type RequestKey, type Db } from '@stablepay/platform';
 import { ENDPOINTS } from '../migrations.js';
 
 export interface EndpointRecord {
@@ -48,8 +48,6 @@ const toRecord = (r: EndpointRow): EndpointRecord => ({
   createdAt: new Date(r.created_at),
   requestFingerprint: r.request_fingerprint ?? null,
 });
-
-type Db = Knex | Knex.Transaction;
 
 export const insertEndpoint = async (
   db: Db,

@@ -1,11 +1,9 @@
 import type { Knex } from 'knex';
 import type { Currency } from '@stablepay/contracts';
-import type { RequestKey } from '@stablepay/platform';
+import { type RequestKey, type Db } from '@stablepay/platform';
 import type { CheckoutSessionRecord } from '../records.js';
 import { CHECKOUT_SESSIONS } from '../db/tables.js';
 import { toSession, type Row } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 export interface NewSessionRow {
   id: string;

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import { normalizeDecimal, type TopUpStatus } from '@stablepay/contracts';
 import { PAYMENTS } from '../db/tables.js';
 import { PAYMENT_TOP_UPS } from '../db/top-ups-migration.js';
 import { toPayment, type Row } from '../db/rows.js';
 import type { PaymentRecord } from '../records.js';
-
-type Db = Knex | Knex.Transaction;
 
 export interface TopUpRecord {
   id: string;

@@ -1,5 +1,10 @@
-import type { Knex } from 'knex';
-import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import {
+  alterTableMigration,
+  inboxMigration,
+  outboxMigration,
+  timestampMs,
+  type Migration,
+} from '@stablepay/platform';
 import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
@@ -8,9 +13,6 @@ import { topUpsMigration } from './top-ups-migration.js';
 import { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES } from './tables.js';
 
 export { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES };
-
-/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
 
 const PAYMENT_STATUSES = [
   'pending',
@@ -35,8 +37,8 @@ const merchantsMigration: Migration = {
       t.text('wallet_address');
       t.text('wallet_blockchain');
       t.integer('wallet_chain_id');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
     });
   },
 };
@@ -74,9 +76,9 @@ const paymentsMigration: Migration = {
       t.text('description');
       t.jsonb('metadata').notNullable().defaultTo('{}');
       t.text('failure_reason');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'completed_at');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'completed_at');
       t.check(`status in (${PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ')})`, [], 'payments_status_check');
     });
     await db.raw(
@@ -103,11 +105,11 @@ const checkoutSessionsMigration: Migration = {
       t.text('cancel_url');
       t.jsonb('metadata').notNullable().defaultTo('{}');
       t.uuid('payment_id');
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'expires_at').notNullable();
-      ts(t, 'completed_at');
-      ts(t, 'expired_at');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'expires_at').notNullable();
+      timestampMs(t, 'completed_at');
+      timestampMs(t, 'expired_at');
       t.check(`status in ('open', 'complete', 'expired')`, [], 'checkout_sessions_status_check');
     });
     await db.raw(
@@ -116,15 +118,10 @@ const checkoutSessionsMigration: Migration = {
   },
 };
 
-const failureDetailMigration: Migration = {
-  name: '0004_payment_failure_detail',
-  async up(db) {
-    // failure_reason holds a documented code; the sentence explaining it goes here.
-    await db.schema.alterTable(PAYMENTS, (t) => {
-      t.text('failure_detail');
-    });
-  },
-};
+// failure_reason holds a documented code; the sentence explaining it goes here.
+const failureDetailMigration = alterTableMigration('0004_payment_failure_detail', PAYMENTS, (t) => {
+  t.text('failure_detail');
+});
 
 const feeQuoteUsesMigration: Migration = {
   name: '0005_fee_quote_uses',
@@ -134,22 +131,17 @@ const feeQuoteUsesMigration: Migration = {
     await db.schema.createTable(FEE_QUOTE_USES, (t) => {
       t.text('signature').primary({ constraintName: 'fee_quote_uses_pkey' });
       t.uuid('payment_id').notNullable();
-      ts(t, 'valid_until').notNullable();
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'valid_until').notNullable();
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
     });
   },
 };
 
-const minedAtMigration: Migration = {
-  name: '0006_payment_mined_at',
-  async up(db) {
-    // When the paying transfer was mined (its block's timestamp, from the verdict): a session linked
-    // after the fact is paid only by a transfer made after the session was created.
-    await db.schema.alterTable(PAYMENTS, (t) => {
-      ts(t, 'mined_at');
-    });
-  },
-};
+// When the paying transfer was mined (its block's timestamp, from the verdict): a session linked
+// after the fact is paid only by a transfer made after the session was created.
+const minedAtMigration = alterTableMigration('0006_payment_mined_at', PAYMENTS, (t) => {
+  timestampMs(t, 'mined_at');
+});
 
 const statusChangesMigration: Migration = {
   name: '0007_payment_status_changes',
@@ -160,7 +152,7 @@ const statusChangesMigration: Migration = {
       t.bigIncrements('id');
       t.uuid('payment_id').notNullable().references('id').inTable(PAYMENTS).onDelete('CASCADE');
       t.text('status').notNullable();
-      ts(t, 'changed_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'changed_at').notNullable().defaultTo(db.fn.now());
     });
     await db.raw(
       `create index payment_status_changes_payment_idx on ${PAYMENT_STATUS_CHANGES} (payment_id, id)`,

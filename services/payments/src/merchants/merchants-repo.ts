@@ -1,10 +1,8 @@
-import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import type { MerchantCreatedData, WalletAssignedData } from '@stablepay/contracts';
 import type { MerchantRecord } from '../records.js';
 import { MERCHANTS } from '../db/tables.js';
 import { toMerchant, type Row } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 /** Idempotent: a replayed merchant.created leaves the same row. */
 export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<void> => {

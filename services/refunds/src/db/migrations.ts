@@ -1,14 +1,15 @@
-import type { Knex } from 'knex';
 import { RefundReason, RefundStatus } from '@stablepay/contracts';
-import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import {
+  alterTableMigration,
+  inboxMigration,
+  outboxMigration,
+  sqlInList,
+  timestampMs,
+  type Migration,
+} from '@stablepay/platform';
 
 export const PAYMENTS = 'refundable_payments';
 export const REFUNDS = 'refunds';
-
-/** Millisecond precision, so a timestamp that went out as JSON compares equal when it comes back. */
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
-
-const inList = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 
 const paymentsMigration: Migration = {
   name: '0001_refundable_payments',
@@ -24,9 +25,9 @@ const paymentsMigration: Migration = {
       t.text('blockchain').notNullable();
       t.text('from_address').notNullable();
       t.text('tx_hash').notNullable();
-      ts(t, 'payment_created_at').notNullable();
-      ts(t, 'completed_at').notNullable();
-      ts(t, 'projected_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'payment_created_at').notNullable();
+      timestampMs(t, 'completed_at').notNullable();
+      timestampMs(t, 'projected_at').notNullable().defaultTo(db.fn.now());
     });
   },
 };
@@ -50,16 +51,16 @@ const refundsMigration: Migration = {
       // Set by the dispatcher when the merchant wallet last held too little of the token.
       t.boolean('waiting_for_funds').notNullable().defaultTo(false);
       // The dispatcher's lease on a pending refund, and its backoff when the balance was unknown.
-      ts(t, 'dispatch_not_before');
+      timestampMs(t, 'dispatch_not_before');
       t.integer('dispatch_failures').notNullable().defaultTo(0);
-      ts(t, 'created_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'updated_at').notNullable().defaultTo(db.fn.now());
-      ts(t, 'processing_at');
-      ts(t, 'completed_at');
-      ts(t, 'failed_at');
-      ts(t, 'cancelled_at');
-      t.check(`status in (${inList(RefundStatus.options)})`, [], 'refunds_status_check');
-      t.check(`reason in (${inList(RefundReason.options)})`, [], 'refunds_reason_check');
+      timestampMs(t, 'created_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'updated_at').notNullable().defaultTo(db.fn.now());
+      timestampMs(t, 'processing_at');
+      timestampMs(t, 'completed_at');
+      timestampMs(t, 'failed_at');
+      timestampMs(t, 'cancelled_at');
+      t.check(`status in (${sqlInList(RefundStatus.options)})`, [], 'refunds_status_check');
+      t.check(`reason in (${sqlInList(RefundReason.options)})`, [], 'refunds_reason_check');
       t.check('amount > 0', [], 'refunds_amount_positive');
     });
     await db.raw(
@@ -85,40 +86,29 @@ const refundRequestKeysMigration: Migration = {
   },
 };
 
-const refundCorrelationMigration: Migration = {
-  name: '0004_refund_correlation',
-  async up(db) {
-    // The correlation id of the request that asked for the refund: the dispatcher's transfer
-    // command, made later by a background pass, carries it on to the chain-watcher and back.
-    await db.schema.alterTable(REFUNDS, (t) => {
-      t.text('correlation_id');
-    });
-  },
-};
+// The correlation id of the request that asked for the refund: the dispatcher's transfer
+// command, made later by a background pass, carries it on to the chain-watcher and back.
+const refundCorrelationMigration = alterTableMigration('0004_refund_correlation', REFUNDS, (t) => {
+  t.text('correlation_id');
+});
 
-const refundRequestFingerprintsMigration: Migration = {
-  name: '0005_refund_request_fingerprints',
-  async up(db) {
-    // The fingerprint of the request that named the key: the key reused with another body is
-    // refused. Refunds made before it have none and are taken as the same request.
-    await db.schema.alterTable(REFUNDS, (t) => {
-      t.text('request_fingerprint');
-    });
+// The fingerprint of the request that named the key: the key reused with another body is
+// refused. Refunds made before it have none and are taken as the same request.
+const refundRequestFingerprintsMigration = alterTableMigration(
+  '0005_refund_request_fingerprints',
+  REFUNDS,
+  (t) => {
+    t.text('request_fingerprint');
   },
-};
+);
 
 /**
  * What the chain showed reached the merchant wallet: the refund ceiling. Rows projected before it
  * was kept have none, and are held to their amount as before.
  */
-const receivedAmountMigration: Migration = {
-  name: '0006_refundable_received_amount',
-  async up(db) {
-    await db.schema.alterTable(PAYMENTS, (t) => {
-      t.decimal('received_amount', 20, 6);
-    });
-  },
-};
+const receivedAmountMigration = alterTableMigration('0006_refundable_received_amount', PAYMENTS, (t) => {
+  t.decimal('received_amount', 20, 6);
+});
 
 /** In order; each runs once per database. */
 export const refundsMigrations: Migration[] = [

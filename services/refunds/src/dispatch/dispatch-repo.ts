@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import type { Currency } from '@stablepay/contracts';
 import { REFUNDS } from '../db/migrations.js';
 import { column, rowMapper, sumToDecimal, type Row } from '../db/rows.js';
-
-type Db = Knex | Knex.Transaction;
 
 /** A pending refund the dispatcher has leased for one pass. */
 export interface DueRefund {

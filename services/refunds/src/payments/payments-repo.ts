@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
+import type { Db } from '@stablepay/platform';
 import { PAYMENTS } from '../db/migrations.js';
 import { column, firstOf, rowMapper } from '../db/rows.js';
 import type { RefundablePayment } from './refundable-payment.js';
-
-type Db = Knex | Knex.Transaction;
 
 const toPayment = rowMapper<RefundablePayment>({
   paymentId: column.text,

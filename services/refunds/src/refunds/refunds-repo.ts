@@ -1,12 +1,9 @@
-import type { Knex } from 'knex';
-import { currentContext, type MadeByKey } from '@stablepay/platform';
+import { currentContext, type MadeByKey, type Db } from '@stablepay/platform';
 import type { Currency, RefundReason, RefundStatus } from '@stablepay/contracts';
 import { REFUNDS } from '../db/migrations.js';
 import { column, firstOf, rowMapper, sumToDecimal, type Row } from '../db/rows.js';
 import type { RefundRecord } from './records.js';
 import { COMMITTED_REFUND_STATUSES } from './rules.js';
-
-type Db = Knex | Knex.Transaction;
 
 export const toRefund = rowMapper<RefundRecord>({
   id: column.text,

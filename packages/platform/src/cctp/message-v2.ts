@@ -13,6 +13,9 @@ import {
 /*
  * CCTP v2 messages exactly as MessageTransmitterV2 and TokenMessengerV2 pack them: big-endian, no ABI
  * padding, addresses as bytes32 with twelve leading zero bytes. Byte offsets in the interfaces below.
+ * One codec for both ends: the devnet's attester builds and signs messages with it, the chain-watcher
+ * reads with it what the chains and the attestation API return. Imported by its own path, so that
+ * services which never see a CCTP message do not load ethers.
  */
 
 /** A MessageV2: the header, then the body from byte 148. bytes32 fields are 0x-prefixed lower-case hex. */

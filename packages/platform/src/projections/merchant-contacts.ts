@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import { EventTypes, type MerchantCreatedData } from '@stablepay/contracts';
+import type { Db } from '../db/database.js';
+import type { EventHandlers } from '../messaging/consumer.js';
+
+/** A merchant as merchant.created announced it: whom to address, and whether that address is confirmed. */
+export interface MerchantContact {
+  merchantId: string;
+  publicId: string;
+  name: string;
+  email: string;
+  /** false until merchant.email_confirmed */
+  emailConfirmed: boolean;
+}
+
+/**
+ * The contact's columns as the services' first migrations created them (email_confirmed came later,
+ * in a migration of its own): part of those migrations' history, so never to change.
+ */
+export const merchantContactColumns = (t: Knex.CreateTableBuilder): void => {
+  t.uuid('merchant_id').primary();
+  t.text('public_id').notNullable();
+  t.text('name').notNullable();
+  t.text('email').notNullable();
+};
+
+export interface MerchantContactsOptions {
+  /** The service's own table: merchant_id (primary key), public_id, name, email, email_confirmed. */
+  table: string;
+  /** Further columns the service keeps from merchant.created. */
+  alsoKeep?: (data: MerchantCreatedData) => Record<string, unknown>;
+  /** A column set to now() whenever the row changes. */
+  touchedColumn?: string;
+}
+
+export interface MerchantContacts {
+  /** merchant.created and merchant.email_confirmed, for the service's list of consumers. */
+  handlers: EventHandlers;
+  find(db: Db, merchantId: string): Promise<MerchantContact | undefined>;
+}
+
+interface ContactRow {
+  merchant_id: string;
+  public_id: string;
+  name: string;
+  email: string;
+  email_confirmed: boolean;
+}
+
+/**
+ * The gateway's merchants as a service keeps them in its own table. The latest name and address win
+ * (a re-delivered older copy changes nothing new); a confirmation already recorded stays, and one
+ * that arrives before its merchant.created is retried until that arrives (the gateway publishes it
+ * first). Merchants announced before confirmation existed count as confirmed.
+ */
+export const merchantContacts = (opts: MerchantContactsOptions): MerchantContacts => {
+  const { table } = opts;
+  const touched = (db: Db) => (opts.touchedColumn ? { [opts.touchedColumn]: db.fn.now() } : {});
+  return {
+    handlers: {
+      [EventTypes.MerchantCreated]: async ({ data }, trx) => {
+        const kept = {
+          public_id: data.publicId,
+          name: data.name,
+          email: data.email,
+          ...opts.alsoKeep?.(data),
+        };
+        await trx(table)
+          .insert({ merchant_id: data.merchantId, ...kept, email_confirmed: data.emailConfirmed ?? true })
+          .onConflict('merchant_id')
+          .merge({
+            ...kept,
+            email_confirmed: trx.raw(`${table}.email_confirmed or excluded.email_confirmed`),
+            ...touched(trx),
+          });
+      },
+      [EventTypes.MerchantEmailConfirmed]: async ({ data }, trx) => {
+        const marked = await trx(table)
+          .where({ merchant_id: data.merchantId })
+          .update({ email_confirmed: true, ...touched(trx) });
+        if (marked !== 1)
+          throw new Error(
+            `merchant ${data.merchantId} not known yet; its confirmation waits for merchant.created`,
+          );
+      },
+    },
+    async find(db, merchantId) {
+      const row = (await db(table).where({ merchant_id: merchantId }).first()) as ContactRow | undefined;
+      return (
+        row && {
+          merchantId: row.merchant_id,
+          publicId: row.public_id,
+          name: row.name,
+          email: row.email,
+          emailConfirmed: row.email_confirmed === true,
+        }
+      );
+    },
+  };
+};
