@@ -22,6 +22,7 @@ describe('route catalogue', () => {
       'getCctpFeeInputs',
       'getInternalInvoicePdf',
       'getInternalPayment',
+      'checkGaslessAuthorization',
     ]);
     expect(routes.some((r) => r.internal)).to.equal(false);
     const doc = buildOpenApiDocument();
