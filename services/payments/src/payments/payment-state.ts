@@ -80,6 +80,11 @@ export interface CompletionFacts {
   merchantTransferTxHash?: string;
   /** the verified transfer's block time */
   minedAt?: Date;
+  /**
+   * The verified transaction: a gasless payment takes it (whoever sent it, it is the one that used
+   * the authorization); a transfer payment keeps the hash it was reported with.
+   */
+  txHash?: string;
 }
 
 /**
@@ -101,6 +106,13 @@ const completionPatch = (trx: Knex.Transaction, facts: CompletionFacts): Record<
     ? { merchant_transfer_tx_hash: facts.merchantTransferTxHash }
     : {}),
   ...(facts.minedAt !== undefined ? { mined_at: facts.minedAt } : {}),
+  ...(facts.txHash !== undefined
+    ? {
+        tx_hash: trx.raw(`case when funding = 'authorization' then ? else tx_hash end`, [
+          facts.txHash.toLowerCase(),
+        ]),
+      }
+    : {}),
 });
 
 /** completePayment inside the caller's transaction (an event handler's inbox transaction). */
