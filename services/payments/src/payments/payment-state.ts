@@ -39,11 +39,13 @@ export const transitionPayment = async (
 
 /**
  * What arrived beyond the payment's amount: received − amount for a completed payment whose
- * received amount is known ("0.000000" when exact), null otherwise.
+ * received amount is known ("0.000000" when exact), null otherwise. A gasless payment's customer
+ * authorised the amount plus the fees they bear (expected_amount): those fees are no surplus.
  */
 export const surplusOf = (p: PaymentRecord): string | null => {
   if (p.status !== 'completed' || p.receivedAmount === null) return null;
-  const surplus = decimalToBaseUnits(p.receivedAmount) - decimalToBaseUnits(p.amount);
+  const due = p.funding === 'authorization' && p.expectedAmount !== null ? p.expectedAmount : p.amount;
+  const surplus = decimalToBaseUnits(p.receivedAmount) - decimalToBaseUnits(due);
   return baseUnitsToDecimal(surplus > 0n ? surplus : 0n);
 };
 
