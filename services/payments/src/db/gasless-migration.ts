@@ -7,7 +7,8 @@ export const PAYMENTS_AUTHORIZATION_KEY = 'payments_authorization_key';
 
 /**
  * Gasless payments: the customer signs an EIP-3009 authorization and the relay submits it.
- * - `funding` says how the money moved; `authorization` keeps what was signed, as the relay sends it.
+ * - `funding` says how the money moved; `signed_authorization` keeps what was signed, as the relay
+ *   sends it.
  * - One authorization is one payment: (chain, payer, nonce) is unique, as FiatToken's own
  *   `authorizationState(from, nonce)` is, except for payments that failed (an authorization that
  *   expired unused may be signed again with the same derived nonce).
@@ -20,7 +21,7 @@ export const gaslessMigration: Migration = {
   async up(db) {
     await db.schema.alterTable(PAYMENTS, (t) => {
       t.text('funding').notNullable().defaultTo('transfer');
-      t.jsonb('authorization');
+      t.jsonb('signed_authorization');
       t.text('authorization_nonce');
       t.decimal('network_fee', 20, 6);
       t.decimal('cctp_fee', 20, 6);

@@ -69,10 +69,10 @@ export const toPayment = (r: Row): PaymentRecord => ({
 });
 
 const toGaslessTerms = (r: Row): GaslessTerms | null =>
-  r.authorization === null || r.authorization === undefined
+  r.signed_authorization === null || r.signed_authorization === undefined
     ? null
     : {
-        authorization: json<GaslessTerms['authorization']>(r.authorization),
+        authorization: json<GaslessTerms['authorization']>(r.signed_authorization),
         networkFee: decimal(r.network_fee ?? 0),
         cctpFee: decimal(r.cctp_fee ?? 0),
         feeBearer: r.fee_bearer === 'merchant' ? 'merchant' : 'customer',

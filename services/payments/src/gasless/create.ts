@@ -142,7 +142,7 @@ const gaslessRow = (
     description: body.description ?? null,
     metadata: JSON.stringify(body.metadata ?? {}),
     funding: 'authorization',
-    authorization: JSON.stringify(auth),
+    signed_authorization: JSON.stringify(auth),
     authorization_nonce: auth.nonce,
     network_fee: t.networkFee,
     cctp_fee: t.cctpFee,

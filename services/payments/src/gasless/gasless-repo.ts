@@ -24,7 +24,7 @@ export const findAuthorizedPayment = async (
     .andWhere((q) =>
       q
         .whereNot({ status: 'failed' })
-        .orWhereRaw(`lower(authorization->>'signature') = ?`, [a.signature.toLowerCase()]),
+        .orWhereRaw(`lower(signed_authorization->>'signature') = ?`, [a.signature.toLowerCase()]),
     )
     .orderByRaw(`status <> 'failed' desc, created_at desc`)
     .first()) as Row | undefined;

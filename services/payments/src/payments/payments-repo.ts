@@ -39,7 +39,7 @@ export interface NewPaymentRow {
   metadata: string;
   /** gasless payments only (the columns' defaults describe a transfer) */
   funding?: 'authorization';
-  authorization?: string;
+  signed_authorization?: string;
   authorization_nonce?: string;
   network_fee?: string;
   cctp_fee?: string;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { Wallet, keccak256, toUtf8Bytes } from 'ethers';
+import { keccak256, toUtf8Bytes, type BaseWallet } from 'ethers';
 import {
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   transferAuthorizationMessage,
@@ -101,7 +101,7 @@ export interface AuthorizationTerms {
 
 /** An authorization signed by `wallet` as a customer's wallet signs it (eth_signTypedData_v4). */
 export const signAuthorization = async (
-  wallet: Wallet,
+  wallet: BaseWallet,
   domain: TokenDomainView,
   t: AuthorizationTerms,
 ): Promise<TransferAuthorization> => {
