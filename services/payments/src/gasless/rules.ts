@@ -50,8 +50,9 @@ export const quoteProblems = (
   if (quote.sessionId !== (body.sessionId ?? null)) mismatch('sessionId', 'checkout session');
   if (quote.chainId !== body.chainId) mismatch('chainId', 'chain');
   if (quote.token !== body.token) mismatch('token', 'token');
-  if (quote.destinationChainId !== (body.destinationChainId ?? null))
-    mismatch('destinationChainId', 'destination chain');
+  // A destination equal to the source is a same-chain payment, quoted without one.
+  const destination = body.destinationChainId === body.chainId ? null : (body.destinationChainId ?? null);
+  if (quote.destinationChainId !== destination) mismatch('destinationChainId', 'destination chain');
   const owed = session?.amount ?? body.amount;
   if (
     owed !== undefined &&
