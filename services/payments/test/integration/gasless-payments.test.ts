@@ -173,6 +173,30 @@ describe('gasless payments (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', 
     expect(relay.checks.at(-1)!.destinationChainId).to.equal(31337);
   });
 
+  it('lets one of several payers racing for one session have it; the others get 409 and spend nothing', async () => {
+    const sessionId = await openSession(h, shop);
+    const quotes = await Promise.all(
+      [0, 1, 2].map(() =>
+        getQuote(h, { merchantId: shop.publicId, chainId: 31337, token: 'USDC', sessionId }),
+      ),
+    );
+    const bodies = await Promise.all(
+      quotes.map(async (q) =>
+        bodyOf(q, await signAuthorization(Wallet.createRandom(), q.domain, q.authorization)),
+      ),
+    );
+    const answers = await Promise.all(bodies.map((b) => create(b)));
+    expect(answers.map((r) => r.status).sort()).to.deep.equal([201, 409, 409]);
+    for (const r of answers.filter((x) => x.status === 409)) expect(codes(r)).to.deep.equal(['session_used']);
+    const winner = answers.find((r) => r.status === 201)!.body.data.paymentId;
+    expect((await h.db('checkout_sessions').where({ id: sessionId }).first()).payment_id).to.equal(winner);
+    const spent = await h.db('fee_quote_uses').whereIn(
+      'signature',
+      quotes.map((q) => q.signature),
+    );
+    expect(spent.map((u) => u.payment_id)).to.deep.equal([winner]);
+  });
+
   it('refuses an authorization that does not pay exactly this payment (422, nothing stored, nothing sent)', async () => {
     const now = Math.floor(Date.now() / 1000);
     const cases: Array<[Partial<AuthorizationTerms>, string]> = [
