@@ -205,9 +205,9 @@ const insertGaslessPayment = async (
 ): Promise<PaymentRecord | undefined> => {
   try {
     return await ctx.db.transaction(async (trx) => {
-      await claimPayerAllowance(trx, body.authorization.from, ctx.gasless.payerLimitPerMinute);
       const inserted = await insertPaymentIfNew(trx, gaslessRow(merchant, body, t));
       if (!inserted) return undefined;
+      await claimPayerAllowance(trx, body.authorization.from, ctx.gasless.payerLimitPerMinute);
       if (body.quote) await spendQuote(trx, body.quote, inserted.id);
       const sessionCreatedAt = body.sessionId
         ? await linkSessionByAuthorization(trx, body.sessionId, inserted)

@@ -61,8 +61,10 @@ export const requirePayerAllowance = async (db: Db, from: string, limit: number)
 };
 
 /**
- * The same, decided for good inside the payment's transaction: the payer's requests take turns on a
- * transaction-scoped advisory lock, so replicas racing for one payer cannot both pass the count.
+ * The same, decided for good in the transaction that has just inserted the payer's new payment (so a
+ * replay, which inserts nothing, is never refused): the payer's transactions take turns on a
+ * transaction-scoped advisory lock, and each counts the others' committed payments with its own, so
+ * replicas racing for one payer cannot both pass.
  */
 export const claimPayerAllowance = async (
   trx: Knex.Transaction,
@@ -72,7 +74,7 @@ export const claimPayerAllowance = async (
   await trx.raw(`select pg_advisory_xact_lock(hashtext(?))`, [
     `payments:gasless-payer:${from.toLowerCase()}`,
   ]);
-  await requirePayerAllowance(trx, from, limit);
+  if ((await recentPayerPayments(trx, from)) > limit) throw rateLimited();
 };
 
 /**

@@ -86,15 +86,24 @@ for (const backend of backends) {
       await db('payments').where({ id: p.id }).update({ status: 'completed' });
       expect(await recordRelayedTransaction(db, { ...relayed, txHash: hash() })).to.equal(false);
       expect((await db('payments').where({ id: p.id }).first()).tx_hash).to.equal(relayed.txHash);
-      await db.transaction((trx) => claimPayerAllowance(trx, payer, 2));
-      await insertPaymentIfNew(db, gaslessRow(m.merchantId, authorizationOf(payer)));
+      // Counted with the payment its own transaction has just inserted: two pass, a third does not.
+      await db.transaction(async (trx) => {
+        await insertPaymentIfNew(trx, gaslessRow(m.merchantId, authorizationOf(payer)));
+        await claimPayerAllowance(trx, payer, 2);
+      });
       const refused = await db
-        .transaction((trx) => claimPayerAllowance(trx, payer.toUpperCase(), 2))
+        .transaction(async (trx) => {
+          await insertPaymentIfNew(trx, gaslessRow(m.merchantId, authorizationOf(payer)));
+          await claimPayerAllowance(trx, payer.toUpperCase(), 2);
+        })
         .then(
           () => undefined,
           (err: { status?: number }) => err,
         );
       expect(refused?.status).to.equal(429);
+      expect(await db('payments').whereRaw('lower(from_address) = ?', [payer.toLowerCase()])).to.have.length(
+        2,
+      );
     });
   });
 }
