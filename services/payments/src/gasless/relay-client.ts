@@ -33,6 +33,8 @@ export interface GaslessRelay {
 const relayUnavailable = () =>
   new AppError('unavailable', 'Gasless payments are unavailable right now; try again shortly', [], 5);
 
+const RELAYERS_FRESH_MS = 60_000;
+
 /** The statuses of the check route's refusals, passed through to the customer as they came. */
 const REFUSAL_KINDS: Record<number, ErrorKind> = {
   422: 'unprocessable',
@@ -46,6 +48,8 @@ const REFUSAL_KINDS: Record<number, ErrorKind> = {
  */
 export class ChainWatcherRelay implements GaslessRelay {
   private readonly routes: InternalRouteClient;
+  private readonly domains = new Map<string, TokenDomainView>();
+  private relayers?: { at: number; list: Array<{ chainId: number; address: string }> };
 
   constructor(private readonly opts: { baseUrl: string; internalTokenSecret: string; timeoutMs: number }) {
     this.routes = new InternalRouteClient({
@@ -56,19 +60,31 @@ export class ChainWatcherRelay implements GaslessRelay {
     });
   }
 
+  /** A token's domain never changes on its chain: read once per process. */
   async tokenDomain(chainId: number, token: Currency): Promise<TokenDomainView | undefined> {
+    const key = `${chainId}:${token}`;
+    const known = this.domains.get(key);
+    if (known) return known;
     const answer = await this.routes.get('getGaslessTokenDomain', {
       params: undefined,
       query: { chainId: String(chainId), token },
       what: 'token domain',
       absentOn: [404],
     });
+    if (answer) this.domains.set(key, answer.data);
     return answer?.data;
   }
 
+  /**
+   * The relayer list reads every relay's gas balance on its chain, and its addresses change only
+   * with the configuration: it is read again after RELAYERS_FRESH_MS.
+   */
   async relayerOn(chainId: number): Promise<string | undefined> {
-    const answer = await this.routes.get('listRelayers', { params: undefined, what: 'relayer' });
-    return answer?.data.relayers.find((r) => r.chainId === chainId)?.address;
+    if (!this.relayers || Date.now() - this.relayers.at > RELAYERS_FRESH_MS) {
+      const answer = await this.routes.get('listRelayers', { params: undefined, what: 'relayer' });
+      this.relayers = { at: Date.now(), list: answer?.data.relayers ?? [] };
+    }
+    return this.relayers.list.find((r) => r.chainId === chainId)?.address;
   }
 
   async check(body: GaslessCheckBody): Promise<GaslessCheck> {
