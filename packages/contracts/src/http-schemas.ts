@@ -16,6 +16,7 @@ export * from './payments/list.js';
 export * from './payments/internal.js';
 export * from './cctp/fee.js';
 export * from './cctp/fee-inputs.js';
+export * from './gasless/schemas.js';
 export * from './checkout/schemas.js';
 export * from './checkout/list.js';
 export * from './top-ups/schemas.js';

@@ -12,4 +12,5 @@ export * from './catalogue/routes.js';
 export * from './openapi/document.js';
 export * from './chains/index.js';
 export * from './checkout/payment-proof.js';
+export * from './gasless/authorization.js';
 export * from './chains/explorer-links.js';

@@ -6,6 +6,7 @@ import { chainRoutes } from '../chains/routes.js';
 import { checkoutRoutes } from '../checkout/routes.js';
 import { invoiceRoutes } from '../invoices/routes.js';
 import { balanceTransactionRoutes, reconciliationRoutes } from '../ledger/routes.js';
+import { gaslessRoutes } from '../gasless/routes.js';
 import { merchantRoutes } from '../merchants/routes.js';
 import { paymentRoutes } from '../payments/routes.js';
 import { refundRoutes } from '../refunds/routes.js';
@@ -37,6 +38,7 @@ const declared = [
   ...securityRoutes,
   // The fee quote's static path before `/payments/:id`, so that even a table mounted in this order works.
   ...cctpRoutes,
+  ...gaslessRoutes,
   ...paymentRoutes,
   ...checkoutRoutes,
   ...topUpRoutes,

@@ -8,6 +8,7 @@ import {
   CctpTransferredData,
 } from '../cctp/events.js';
 import { CheckoutSessionCompletedData, CheckoutSessionExpiredData } from '../checkout/events.js';
+import { ChainPaymentRelayedData, PaymentAuthorizationReceivedData } from '../gasless/events.js';
 import { InvoiceIssuedData } from '../invoices/events.js';
 import { MerchantCreatedData } from '../merchants/events.js';
 import { PaymentCompletedData, PaymentCreatedData, PaymentFailedData } from '../payments/events.js';
@@ -50,10 +51,12 @@ export const eventCatalog = {
   [EventTypes.PaymentCompleted]: { 1: PaymentCompletedData },
   [EventTypes.PaymentFailed]: { 1: PaymentFailedData },
   [EventTypes.PaymentTopUpReported]: { 1: PaymentTopUpReportedData },
+  [EventTypes.PaymentAuthorizationReceived]: { 1: PaymentAuthorizationReceivedData },
   [EventTypes.CheckoutSessionCompleted]: { 1: CheckoutSessionCompletedData },
   [EventTypes.CheckoutSessionExpired]: { 1: CheckoutSessionExpiredData },
   [EventTypes.ChainPaymentVerified]: { 1: ChainPaymentVerifiedData },
   [EventTypes.ChainPaymentRejected]: { 1: ChainPaymentRejectedData },
+  [EventTypes.ChainPaymentRelayed]: { 1: ChainPaymentRelayedData },
   [EventTypes.ChainTopUpVerified]: { 1: ChainTopUpVerifiedData },
   [EventTypes.ChainTopUpRejected]: { 1: ChainTopUpRejectedData },
   [EventTypes.ChainCctpBurnVerified]: { 1: CctpBurnVerifiedData },

@@ -7,6 +7,7 @@ export * from '../payments/events.js';
 export * from '../checkout/events.js';
 export * from '../verification/events.js';
 export * from '../cctp/events.js';
+export * from '../gasless/events.js';
 export * from '../top-ups/events.js';
 export * from '../transfers/events.js';
 export * from '../refunds/events.js';

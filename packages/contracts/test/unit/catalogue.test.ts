@@ -22,6 +22,8 @@ describe('route catalogue', () => {
       'getCctpFeeInputs',
       'getInternalInvoicePdf',
       'getInternalPayment',
+      'checkGaslessAuthorization',
+      'getGaslessTokenDomain',
     ]);
     expect(routes.some((r) => r.internal)).to.equal(false);
     const doc = buildOpenApiDocument();
