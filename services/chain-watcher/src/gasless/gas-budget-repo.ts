@@ -29,14 +29,17 @@ export const addGasUsage = async (
   key: { merchantId: string; chainId: number; day: string },
   change: { reservedWei: bigint; spentWei: bigint },
 ): Promise<void> => {
+  const reserved = change.reservedWei.toString();
+  const spent = change.spentWei.toString();
+  // A release never takes a day below zero (a reservation made before a day's row was reset by hand).
   await trx.raw(
     `insert into ${GASLESS_GAS_USAGE} as u (merchant_id, chain_id, day, reserved_wei, spent_wei)
      values (?, ?, ?, greatest(?::numeric, 0), ?)
      on conflict (merchant_id, chain_id, day) do update
-       set reserved_wei = greatest(u.reserved_wei + excluded.reserved_wei, 0),
+       set reserved_wei = greatest(u.reserved_wei + ?::numeric, 0),
            spent_wei = u.spent_wei + excluded.spent_wei,
            updated_at = now()`,
-    [key.merchantId, key.chainId, key.day, change.reservedWei.toString(), change.spentWei.toString()],
+    [key.merchantId, key.chainId, key.day, reserved, spent, reserved],
   );
 };
 
