@@ -79,11 +79,11 @@ const nativeUsdPrices = jsonVariable(
   '{"ETH":"3150.25","POL":"0.21"}',
 );
 
-/** A wei amount as decimal digits (JSON and environment variables cannot hold uint256 as numbers). */
-const weiAmount = z
-  .string()
-  .regex(/^\d{1,78}$/, 'must be a whole number of wei in decimal digits')
-  .transform((text) => BigInt(text));
+/**
+ * A wei amount as decimal digits (JSON and environment variables cannot hold uint256 as numbers).
+ * Kept a string in the configuration, which must stay JSON-serialisable; read with BigInt where used.
+ */
+const weiAmount = z.string().regex(/^\d{1,78}$/, 'must be a whole number of wei in decimal digits');
 
 const weiByChain = jsonVariable(z.partialRecord(BlockchainName, weiAmount), '{"ETH":"200000000000000000"}');
 
@@ -184,7 +184,7 @@ export const chainWatcherConfigSchema = z.object({
    * day, in wei of the chain's native coin (spent and reserved for submissions not settled yet). The
    * check refuses new authorizations with 429 relay_gas_budget_spent once it is used up.
    */
-  GASLESS_DAILY_GAS_BUDGET_WEI: weiAmount.default(50_000_000_000_000_000n),
+  GASLESS_DAILY_GAS_BUDGET_WEI: weiAmount.default('50000000000000000'),
   /** Per-chain overrides of GASLESS_DAILY_GAS_BUDGET_WEI as JSON, e.g. {"ETH":"200000000000000000"}. */
   GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN: weiByChain.optional(),
   /**

@@ -64,8 +64,10 @@ const settingsOf = (
       maxBackoffMs: config.TRANSFER_MAX_BACKOFF_MS,
       leaseMs: config.TRANSFER_LEASE_MS ?? 30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS,
       dailyGasBudgetWei: (chainName) =>
-        config.GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN?.[chainName as BlockchainName] ??
-        config.GASLESS_DAILY_GAS_BUDGET_WEI,
+        BigInt(
+          config.GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN?.[chainName as BlockchainName] ??
+            config.GASLESS_DAILY_GAS_BUDGET_WEI,
+        ),
       gasMargin: config.GASLESS_RELAY_GAS_MARGIN,
       lowGasRetryAfterS: config.GASLESS_LOW_GAS_RETRY_AFTER_S,
       crashPoint: config.GASLESS_CRASH_POINT,
