@@ -4,7 +4,12 @@ import { authorizationState, findAuthorizationEvent } from '../chain/fiat-token.
 import type { WatcherContext } from '../context/watcher-context.js';
 import { noteSearchFrom, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessRoute, type GaslessWait } from './outcome.js';
-import { advanceSubmission, listSubmissions, type SubmissionTransaction } from './relay-submission.js';
+import {
+  advanceSubmission,
+  listSubmissions,
+  settleOwnNonce,
+  type SubmissionTransaction,
+} from './relay-submission.js';
 import { handOver, rejectUnused } from './settle.js';
 
 const routeOf = (ctx: WatcherContext, p: GaslessPaymentRecord): GaslessRoute | GaslessWait => {
@@ -41,6 +46,8 @@ const settleSpent = async (
   if (!found) return waitFor('the authorization is spent; its transaction is not found yet');
   if (head - found.blockNumber + 1 < r.chain.confirmations)
     return waitFor('confirmations of the transaction that spent the authorization', { steady: true });
+  const ownNonce = await settleOwnNonce(ctx, p, r, txs);
+  if (ownNonce) return ownNonce;
   if (found.kind === 'canceled') {
     await rejectUnused(ctx, p, r, txs, {
       outcome: 'cancelled',

@@ -129,3 +129,28 @@ export const advanceSubmission = async (
   });
   return waitFor(WAITING[progress.kind], { steady: true });
 };
+
+/**
+ * Once the authorization is spent, whoever spent it: the relay's latest transaction must still take
+ * its nonce on the chain (mined, even reverting), or every later transaction of the relay would wait
+ * behind it. Until then it is followed as any other (replaced when stuck); undefined once mined.
+ */
+export const settleOwnNonce = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  txs: SubmissionTransaction[],
+): Promise<GaslessWait | undefined> => {
+  const latest = txs.at(-1);
+  if (!latest) return undefined;
+  if ((await r.rpc.transactionCount(latest.relayerAddress, 'latest')) > latest.relayerNonce) return undefined;
+  const series = submissionSeries(ctx, p);
+  const progress = await followUnmined(ctx, { rpc: r.rpc, chain: r.chain, series }, txs, {
+    data: encodeAuthorization(p.authorization),
+    // Spent already: a nonce taken by another transaction needs no new one.
+    doneElsewhere: () => Promise.resolve(true),
+  });
+  return waitFor(`the relay's own transaction takes its nonce first: ${WAITING[progress.kind]}`, {
+    steady: true,
+  });
+};

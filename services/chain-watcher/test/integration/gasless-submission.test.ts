@@ -122,6 +122,53 @@ describe('gasless payments: the relay submits a customer’s authorization once 
     expect(await base.nonce(relayer, 'pending')).to.equal(nonceBefore);
   });
 
+  it('verifies a payment front-run while the relay’s own transaction waits in the pool; the relay’s nonce is still used', async () => {
+    const payer = await customer('20');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shop.address,
+      value: units('6.01'),
+    });
+    const frontRunner = freshWallet();
+    await devnet.fund('BASE', frontRunner.address, { native: parseEther('1') });
+    const nonceBefore = await base.nonce(relayer);
+    await base.setAutomine(false);
+    let theirs: string;
+    let paymentId: string;
+    try {
+      paymentId = await publishAuthorization(h, shop, authorization);
+      const ours = await waitFor(
+        async () => {
+          const [row] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+          return row?.broadcast_at ? (row.tx_hash as string) : undefined;
+        },
+        15_000,
+        'the relay’s transaction in the pool',
+      );
+      // Someone else submits the same authorization with a higher tip: it goes first in the block.
+      theirs = await submitAuthorization(base, frontRunner, authorization, {
+        mined: false,
+        maxPriorityFeePerGas: 500_000_000_000n,
+        maxFeePerGas: 1_000_000_000_000n,
+      });
+      expect(await base.pooled()).to.include.members([ours, theirs]);
+      await base.mine();
+    } finally {
+      await base.setAutomine(true);
+    }
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    expect(verdict.data).to.deep.include({ txHash: theirs, receivedAmount: '6.010000' });
+    expect(await transfersIn(theirs)).to.have.length(1);
+    // The relay's transaction reverted in the same block: its nonce is used, nothing waits behind it.
+    const [ours] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+    expect((await base.receipt(ours.tx_hash))!.status).to.equal('0x0');
+    expect(await base.nonce(relayer)).to.equal(nonceBefore + 1);
+    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+    expect(row).to.deep.include({ step: 'handed_over', used_tx_hash: theirs });
+    expect(BigInt(row.gas_spent_wei) > 0n).to.equal(true);
+  });
+
   it('rejects a payment whose authorization expired unused', async () => {
     // The payer holds less than they signed for: the token refuses the submission until it expires.
     const payer = await customer('1');

@@ -62,13 +62,18 @@ export const submitAuthorization = async (
   probe: ChainProbe,
   sender: Wallet,
   a: TransferAuthorization,
+  opts: { mined?: boolean; maxPriorityFeePerGas?: bigint; maxFeePerGas?: bigint } = {},
 ): Promise<string> => {
   const { v, r, s } = Signature.from(a.signature);
   const token = probe.token('USDC', sender.connect(probe.provider));
+  const { mined = true, ...fees } = opts;
   const tx = (await token.getFunction(
     'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
-  )(a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v, r, s)) as TransactionResponse;
-  await tx.wait();
+  )(a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v, r, s, {
+    gasLimit: 200_000n,
+    ...fees,
+  })) as TransactionResponse;
+  if (mined) await tx.wait();
   return tx.hash.toLowerCase();
 };
 
