@@ -186,6 +186,8 @@ export const GaslessRefusalCode = z.enum([
   'authorization_value_mismatch',
   'authorization_recipient_mismatch',
   'token_not_supported',
+  /** the token itself refuses the transfer (paused, or the payer or recipient blacklisted by the issuer) */
+  'authorization_refused_by_token',
   'relay_gas_budget_spent',
   'relay_low_on_gas',
   /** the payer's new gasless payments per minute are spent (429 with Retry-After) */
