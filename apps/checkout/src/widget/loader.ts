@@ -124,8 +124,11 @@ const createOverlay = (url: URL) => {
   return { overlay, frame, close };
 };
 
-/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
-export const open = (options: WidgetOptions): Promise<WidgetResult> => {
+/**
+ * Opens the overlay; the result event is dispatched once, on `target`, bubbling (a button of bind()
+ * tells its element, from where the event reaches the document).
+ */
+const openFor = (options: WidgetOptions, target: EventTarget): Promise<WidgetResult> => {
   const url = embedUrl(options);
   const previousFocus = document.activeElement as HTMLElement | null;
   const { overlay, frame, close } = createOverlay(url);
@@ -144,7 +147,7 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
         previousFocus?.focus?.();
       }, delayMs);
       options.onResult?.(result);
-      document.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result }));
+      target.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result, bubbles: true }));
       resolve(result);
     };
     const onMessage = (e: MessageEvent) => {
@@ -170,12 +173,15 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
   });
 };
 
+/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
+export const open = (options: WidgetOptions): Promise<WidgetResult> => openFor(options, document);
+
 /**
  * Script-tag use: every element with `data-stablepay-merchant` opens the widget when clicked, with
  * `data-amount` (fixed), `data-amount-from` (a CSS selector of an element or input holding the cart
  * total) or neither (the customer enters it), and `data-currency`, `data-reference`, `data-email`;
  * or with `data-stablepay-session`, a checkout session your server created.
- * The result is also dispatched on that element as the bubbling `stablepay:result` event.
+ * The `stablepay:result` event is dispatched once, on that element, and bubbles to the document.
  */
 export const bind = (root: ParentNode = document): void => {
   root.querySelectorAll<HTMLElement>('[data-stablepay-merchant],[data-stablepay-session]').forEach((el) => {
@@ -190,15 +196,18 @@ export const bind = (root: ParentNode = document): void => {
         (source
           ? ((source as HTMLInputElement).value ?? source.textContent ?? '').trim() || undefined
           : undefined);
-      void open({
-        merchantId: d.stablepayMerchant,
-        sessionId: d.stablepaySession,
-        amount,
-        currency: d.currency as WidgetOptions['currency'],
-        reference: d.reference,
-        email: d.email,
-        lang: d.lang,
-      }).then((result) => el.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result, bubbles: true })));
+      void openFor(
+        {
+          merchantId: d.stablepayMerchant,
+          sessionId: d.stablepaySession,
+          amount,
+          currency: d.currency as WidgetOptions['currency'],
+          reference: d.reference,
+          email: d.email,
+          lang: d.lang,
+        },
+        el,
+      );
     });
   });
 };
