@@ -226,6 +226,13 @@ describe('embeddable widget on a shop page of another origin (Chromium, devnet)'
       return_url: `${unlisted.origin}/thanks`,
       cancel_url: `${unlisted.origin}/cart`,
     });
+    const frameAncestors = async (origin: string) => {
+      const url = `${s.h.stack.checkoutUrl}embed.html?session=${session.id}&origin=${encodeURIComponent(origin)}`;
+      const csp = (await fetch(url)).headers.get('content-security-policy')!;
+      return /frame-ancestors ([^;]+)/.exec(csp)![1];
+    };
+    expect(await frameAncestors(unlisted.origin)).to.equal(unlisted.origin);
+    expect(await frameAncestors(listed.origin)).to.equal("'none'");
     const sessionButton = `<button data-stablepay-session="${session.id}">Check out</button>`;
     // The stack's checkout server lists no shop at all: the session alone decides.
     const page = shopPage(`${s.h.stack.checkoutUrl}widget.js`, sessionButton);
