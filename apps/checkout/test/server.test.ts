@@ -20,7 +20,13 @@ describe('checkout page server', () => {
     writeFileSync(join(dir, 'embed.html'), '<div id="app"></div>');
     writeFileSync(join(dir, 'assets', 'main-abc.js'), 'export {};');
     writeFileSync(join(dir, 'widget.js'), '(()=>{})();');
-    server = await startCheckoutServer({ dir, host: '127.0.0.1', port: 0 });
+    writeFileSync(join(dir, 'widget-example.html'), '<button data-stablepay-merchant>Pay</button>');
+    server = await startCheckoutServer({
+      dir,
+      host: '127.0.0.1',
+      port: 0,
+      widgetOrigins: ['https://shop.example', 'http://127.0.0.1:9999/'],
+    });
   });
   after(async () => {
     await server.stop();
@@ -42,7 +48,7 @@ describe('checkout page server', () => {
     expect((await fetch(new URL('readyz', server.url))).status).to.equal(200);
   });
 
-  it('serves the page under a strict CSP that only embed.html relaxes for framing', async () => {
+  it('serves the page under a strict CSP that no page may frame', async () => {
     const page = await fetch(server.url);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).to.contain("default-src 'none'").and.contain("script-src 'self'");
@@ -50,13 +56,62 @@ describe('checkout page server', () => {
     expect(csp).to.contain("frame-ancestors 'none'");
     expect(page.headers.get('cache-control')).to.equal('no-cache');
     const embed = await fetch(new URL('embed.html', server.url));
-    expect(embed.headers.get('content-security-policy')).to.contain('frame-ancestors *');
+    expect(embed.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
     const asset = await fetch(new URL('assets/main-abc.js', server.url));
     expect(asset.headers.get('content-type')).to.match(/^text\/javascript/);
     expect(asset.headers.get('cache-control')).to.contain('immutable');
     expect(
       (await fetch(new URL('widget.js', server.url))).headers.get('access-control-allow-origin'),
     ).to.equal('*');
+  });
+
+  const frameAncestors = async (query: string) => {
+    const res = await fetch(new URL(`embed.html?${query}`, server.url));
+    return /frame-ancestors ([^;]+)/.exec(res.headers.get('content-security-policy')!)![1];
+  };
+
+  it("lets embed.html be framed only by a listed shop origin the loader names, or the checkout's own", async () => {
+    const merchant = 'merchant=sp_live_00000000-0000-4000-8000-000000000000';
+    const ask = (origin: string) => frameAncestors(`${merchant}&origin=${encodeURIComponent(origin)}`);
+    expect(await ask('https://shop.example')).to.equal('https://shop.example');
+    expect(await ask('http://127.0.0.1:9999')).to.equal('http://127.0.0.1:9999');
+    expect(await ask(new URL(server.url).origin)).to.equal("'self'");
+    for (const refused of [
+      'https://evil.example',
+      'https://shop.example.evil.example',
+      'https://shop.example/path',
+      'https://shop.example https://evil.example',
+      "https://shop.example; script-src 'unsafe-inline'",
+      'javascript:alert(1)',
+      'null',
+      '*',
+    ])
+      expect(await ask(refused), refused).to.equal("'none'");
+    expect(await frameAncestors(merchant)).to.equal("'none'");
+    // A session's URLs decide for it, not the list: here the gateway does not know the session.
+    expect(await frameAncestors('session=cs_live_nope&origin=https%3A%2F%2Fshop.example')).to.equal("'none'");
+    expect(await frameAncestors('session=..%2F..%2Fx&origin=https%3A%2F%2Fshop.example')).to.equal("'none'");
+    expect(
+      (await fetch(new URL('?session=cs_x&origin=https%3A%2F%2Fshop.example', server.url))).headers.get(
+        'content-security-policy',
+      ),
+    ).to.contain("frame-ancestors 'none'");
+  });
+
+  it('serves the example shop page under the policy a shop needs: our script and our frame', async () => {
+    const csp = (await fetch(new URL('widget-example.html', server.url))).headers.get(
+      'content-security-policy',
+    )!;
+    expect(csp).to.contain("script-src 'self'").and.contain("frame-src 'self'");
+    expect(csp).to.contain("frame-ancestors 'none'").and.not.contain('connect-src');
+  });
+
+  it('sends HSTS on every answer, as the gateway does (browsers honour it over HTTPS only)', async () => {
+    for (const path of ['', 'embed.html', 'widget.js', 'config.json', 'healthz', 'nope.js'])
+      expect(
+        (await fetch(new URL(path, server.url))).headers.get('strict-transport-security'),
+        path,
+      ).to.equal('max-age=31536000; includeSubDomains');
   });
 
   it('answers HEAD with the length, refuses writes and never leaves its folder', async () => {

@@ -48,6 +48,9 @@ describe('the @stablepay/widget package', function () {
     );
     expect(JSON.parse(out)).to.deep.equal({ open: 'function', bind: 'function', event: 'stablepay:result' });
     const types = readFileSync(join(project, 'node_modules/@stablepay/widget/dist/loader.d.ts'), 'utf8');
-    expect(types).to.contain('export interface WidgetOptions').and.contain('merchantId: string');
+    expect(types)
+      .to.contain('export interface WidgetOptions')
+      .and.contain('merchantId?: string')
+      .and.contain('sessionId?: string');
   });
 });

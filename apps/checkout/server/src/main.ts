@@ -23,6 +23,14 @@ export const checkoutConfigSchema = z.object({
    * attestation API the cross-chain flow polls. Nothing else is allowed by the page's CSP.
    */
   CONNECT_SRC: urlList.default([]),
+  /**
+   * Origins of shop pages that may open the widget without a checkout session (the widget framed by
+   * any other page is refused). A session-bound widget needs no entry: its return and cancel URLs name
+   * the shop's origin.
+   */
+  WIDGET_ORIGINS: urlList.default([]),
+  /** The gateway as this server reaches it, when GATEWAY_URL (the browsers' address) is not reachable from here. */
+  GATEWAY_INTERNAL_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** The built app (default: apps/checkout/dist beside this server). */
   CHECKOUT_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
@@ -41,6 +49,8 @@ try {
     dir: config.CHECKOUT_DIR,
     host: config.HOST,
     port: config.PORT,
+    widgetOrigins: config.WIDGET_ORIGINS,
+    gatewayLookupUrl: config.GATEWAY_INTERNAL_URL,
   });
   server.configure({ gatewayUrl: config.GATEWAY_URL }, [config.GATEWAY_URL, ...config.CONNECT_SRC]);
   logger.info('checkout page listening', { url: server.url, gateway: config.GATEWAY_URL });

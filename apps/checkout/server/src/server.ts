@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { startStaticSite } from '@stablepay/platform';
+import { embedFraming, type FrameAncestors } from './embed-framing.js';
 
 /** What the page learns at run time: one build serves every deployment. */
 export interface CheckoutRuntimeConfig {
@@ -11,6 +12,13 @@ export interface CheckoutServerOptions {
   dir?: string;
   host: string;
   port: number;
+  /** Origins whose pages may frame the widget without a checkout session (WIDGET_ORIGINS). */
+  widgetOrigins?: readonly string[];
+  /**
+   * The gateway as this server reaches it, to read a session's return and cancel URLs (who may frame
+   * the widget for that session); default: the configured gatewayUrl.
+   */
+  gatewayLookupUrl?: string;
 }
 
 export interface CheckoutServer {
@@ -31,9 +39,13 @@ const origin = (url: string): string => new URL(url).origin;
 /**
  * The checkout page's Content-Security-Policy: nothing but its own files run, and it talks only to
  * the origins the deployment names. The hosted page may not be framed (clickjacking of the pay
- * button); embed.html is what the widget frames on merchants' sites, so any ancestor may frame it.
+ * button); embed.html, what the widget frames on a shop's page, only by the origin `frameAncestors`
+ * names (see embed-framing.ts).
  */
-export const checkoutCsp = (connectTo: readonly string[], framable: boolean): string =>
+export const checkoutCsp = (
+  connectTo: readonly string[],
+  frameAncestors: FrameAncestors = "'none'",
+): string =>
   [
     "default-src 'none'",
     "script-src 'self'",
@@ -43,7 +55,22 @@ export const checkoutCsp = (connectTo: readonly string[], framable: boolean): st
     `connect-src 'self' ${[...new Set(connectTo.map(origin))].join(' ')}`.trim(),
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${framable ? '*' : "'none'"}`,
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+
+/**
+ * The example shop page served beside the widget: it runs the widget's script and frames embed.html
+ * from this origin, the two things a shop's own policy must allow for the checkout's origin.
+ */
+export const widgetExampleCsp = (): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "frame-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
   ].join('; ');
 
 const securityHeaders = (csp: string): Record<string, string> => ({
@@ -62,12 +89,21 @@ const securityHeaders = (csp: string): Record<string, string> => ({
 export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<CheckoutServer> => {
   let config: CheckoutRuntimeConfig | undefined;
   let connectTo: readonly string[] = [];
+  const frameAncestors = embedFraming({
+    widgetOrigins: opts.widgetOrigins ?? [],
+    gatewayUrl: () => opts.gatewayLookupUrl ?? config?.gatewayUrl,
+  });
   const site = await startStaticSite({
     dir: opts.dir ?? defaultCheckoutDir(),
     host: opts.host,
     port: opts.port,
     notBuiltMessage: 'The checkout app is not built: run `npm run build`.',
-    securityHeaders: (path) => securityHeaders(checkoutCsp(connectTo, path === '/embed.html')),
+    securityHeaders: async (path, request) => {
+      if (path === '/widget-example.html') return securityHeaders(widgetExampleCsp());
+      if (path === '/embed.html')
+        return securityHeaders(checkoutCsp(connectTo, await frameAncestors(request)));
+      return securityHeaders(checkoutCsp(connectTo));
+    },
     runtimeConfig: () => config,
     // The widget's host pages never read it; the page itself is same-origin.
     configHeaders: { 'access-control-allow-origin': '*' },

@@ -6,8 +6,16 @@
  */
 
 export interface WidgetOptions {
-  /** The merchant's public id (`<prefix>_live_<uuid>`). */
-  merchantId: string;
+  /**
+   * The merchant's public id (`<prefix>_live_<uuid>`). Without a session, the checkout frames only for
+   * the shop origins its deployment lists (WIDGET_ORIGINS).
+   */
+  merchantId?: string;
+  /**
+   * A checkout session your server created (`cs_…`): the customer pays it, and the checkout frames
+   * only for the origin of its return_url or cancel_url. Its amount and currency are the session's.
+   */
+  sessionId?: string;
   /** Decimal amount; absent: the customer enters it. */
   amount?: string | number;
   currency?: 'USDC' | 'EURC';
@@ -41,19 +49,27 @@ const embedUrl = (options: WidgetOptions): URL => {
   const base = new URL('./', options.checkoutUrl ?? loadedFrom ?? window.location.href);
   const url = new URL('embed.html', base);
   const params: Record<string, string | undefined> = {
-    merchant: options.merchantId,
+    session: options.sessionId,
+    merchant: options.sessionId ? undefined : options.merchantId,
     amount: options.amount === undefined || options.amount === '' ? undefined : String(options.amount),
     currency: options.currency,
     email: options.email,
     reference: options.reference,
     lang: options.lang,
+    // The page's origin: the checkout lets only it frame the payment, and answers only to it.
     origin: window.location.origin,
   };
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
   return url;
 };
 
-/** The modal overlay: a dimmed backdrop holding the checkout frame and a close button. */
+/** Until the page inside tells its height. */
+const INITIAL_HEIGHT = '28rem';
+
+/**
+ * The modal overlay: a dimmed backdrop holding the checkout frame, as tall as the page inside it (up
+ * to the viewport), and the one close control just above the frame's corner.
+ */
 const createOverlay = (url: URL) => {
   const overlay = document.createElement('div');
   overlay.setAttribute('role', 'dialog');
@@ -68,15 +84,18 @@ const createOverlay = (url: URL) => {
     display: 'flex',
     alignItems: 'center',
     justifyContent: 'center',
-    padding: '1rem',
+    padding: '3rem 1rem 1rem',
   });
+  const box = document.createElement('div');
+  style(box, { position: 'relative', width: 'min(30rem, 100%)', maxHeight: '100%', display: 'flex' });
   const frame = document.createElement('iframe');
   frame.src = url.href;
   frame.title = 'Payment';
   frame.allow = 'clipboard-write';
   style(frame, {
-    width: 'min(30rem, 100%)',
-    height: 'min(44rem, 100%)',
+    width: '100%',
+    height: INITIAL_HEIGHT,
+    maxHeight: 'calc(100vh - 4rem)',
     border: '0',
     borderRadius: '0.75rem',
     background: '#f3f5f9',
@@ -86,10 +105,13 @@ const createOverlay = (url: URL) => {
   close.type = 'button';
   close.textContent = '×';
   close.setAttribute('aria-label', 'Close');
+  close.dataset.stablepayClose = '';
   style(close, {
     position: 'absolute',
-    top: '0.5rem',
-    right: '0.75rem',
+    bottom: '100%',
+    right: '0',
+    width: '2.5rem',
+    height: '2.5rem',
     fontSize: '2rem',
     lineHeight: '1',
     color: '#fff',
@@ -97,12 +119,16 @@ const createOverlay = (url: URL) => {
     border: '0',
     cursor: 'pointer',
   });
-  overlay.append(frame, close);
+  box.append(frame, close);
+  overlay.append(box);
   return { overlay, frame, close };
 };
 
-/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
-export const open = (options: WidgetOptions): Promise<WidgetResult> => {
+/**
+ * Opens the overlay; the result event is dispatched once, on `target`, bubbling (a button of bind()
+ * tells its element, from where the event reaches the document).
+ */
+const openFor = (options: WidgetOptions, target: EventTarget): Promise<WidgetResult> => {
   const url = embedUrl(options);
   const previousFocus = document.activeElement as HTMLElement | null;
   const { overlay, frame, close } = createOverlay(url);
@@ -121,15 +147,19 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
         previousFocus?.focus?.();
       }, delayMs);
       options.onResult?.(result);
-      document.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result }));
+      target.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result, bubbles: true }));
       resolve(result);
     };
     const onMessage = (e: MessageEvent) => {
       // Only the frame this call opened, from the checkout origin, may answer.
       if (e.origin !== url.origin || e.source !== frame.contentWindow) return;
-      const data = e.data as { source?: string; type?: string } & WidgetResult;
+      const data = e.data as { source?: string; type?: string; height?: unknown } & WidgetResult;
       if (data?.source !== 'stablepay-checkout') return;
-      if (data.type === 'result' && data.status === 'completed')
+      if (data.type === 'resize' && typeof data.height === 'number' && data.height > 0)
+        frame.style.height = `${Math.ceil(data.height)}px`;
+      // Escape pressed inside the frame, whose keys this page never sees.
+      else if (data.type === 'close') finish({ status: 'cancelled' });
+      else if (data.type === 'result' && data.status === 'completed')
         finish({ status: 'completed', paymentId: data.paymentId, txHash: data.txHash }, 1500);
       else if (data.type === 'result' && data.status === 'cancelled') finish({ status: 'cancelled' });
       else if (data.type === 'error') finish({ status: 'error', error: data.error }, 3000);
@@ -143,14 +173,18 @@ export const open = (options: WidgetOptions): Promise<WidgetResult> => {
   });
 };
 
+/** Opens the payment overlay; resolves once the customer has paid, cancelled or the page failed. */
+export const open = (options: WidgetOptions): Promise<WidgetResult> => openFor(options, document);
+
 /**
  * Script-tag use: every element with `data-stablepay-merchant` opens the widget when clicked, with
  * `data-amount` (fixed), `data-amount-from` (a CSS selector of an element or input holding the cart
- * total) or neither (the customer enters it), and `data-currency`, `data-reference`, `data-email`.
- * The result is also dispatched on that element as the bubbling `stablepay:result` event.
+ * total) or neither (the customer enters it), and `data-currency`, `data-reference`, `data-email`;
+ * or with `data-stablepay-session`, a checkout session your server created.
+ * The `stablepay:result` event is dispatched once, on that element, and bubbles to the document.
  */
 export const bind = (root: ParentNode = document): void => {
-  root.querySelectorAll<HTMLElement>('[data-stablepay-merchant]').forEach((el) => {
+  root.querySelectorAll<HTMLElement>('[data-stablepay-merchant],[data-stablepay-session]').forEach((el) => {
     if (el.dataset.stablepayBound) return;
     el.dataset.stablepayBound = 'true';
     el.addEventListener('click', (e) => {
@@ -162,14 +196,18 @@ export const bind = (root: ParentNode = document): void => {
         (source
           ? ((source as HTMLInputElement).value ?? source.textContent ?? '').trim() || undefined
           : undefined);
-      void open({
-        merchantId: d.stablepayMerchant!,
-        amount,
-        currency: d.currency as WidgetOptions['currency'],
-        reference: d.reference,
-        email: d.email,
-        lang: d.lang,
-      }).then((result) => el.dispatchEvent(new CustomEvent(RESULT_EVENT, { detail: result, bubbles: true })));
+      void openFor(
+        {
+          merchantId: d.stablepayMerchant,
+          sessionId: d.stablepaySession,
+          amount,
+          currency: d.currency as WidgetOptions['currency'],
+          reference: d.reference,
+          email: d.email,
+          lang: d.lang,
+        },
+        el,
+      );
     });
   });
 };

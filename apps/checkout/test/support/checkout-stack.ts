@@ -164,10 +164,14 @@ const startHarness = async (env: Record<string, string>): Promise<Harness & { cl
 };
 
 /** A merchant on BASE with an API key, once its wallet is assigned. */
-const register = async ({ gw, stack, mailDir }: Harness, email: string): Promise<Merchant> => {
+export const register = async (
+  { gw, stack, mailDir }: Harness,
+  email: string,
+  merchantName = 'Shop',
+): Promise<Merchant> => {
   const password = 'correct horse battery staple';
   const r = await gw.call('POST', '/auth/register', {
-    body: { email, password, merchantName: 'Shop', blockchain: 'BASE' },
+    body: { email, password, merchantName, blockchain: 'BASE' },
   });
   expect(r.status, JSON.stringify(r.body)).to.equal(201);
   await confirmEmailFromMail(stack.gatewayUrl, mailDir, email);

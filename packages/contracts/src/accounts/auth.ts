@@ -3,6 +3,7 @@
  * open); served by the gateway under /auth/*.
  */
 import { z } from 'zod';
+import { MerchantName } from '../merchants/schemas.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
 import { Currency } from '../shared/money.js';
 import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
@@ -15,7 +16,7 @@ const Email = z.email().max(255).toLowerCase();
 export const RegisterBody = z.object({
   email: Email,
   password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
-  merchantName: z.string().trim().min(1).max(100),
+  merchantName: MerchantName,
   blockchain: BlockchainName,
   acceptedCurrencies: z
     .array(Currency)

@@ -5,6 +5,22 @@ import { extname, join, normalize, sep } from 'node:path';
 
 type Headers = Record<string, string>;
 
+/**
+ * The gateway's HSTS (helmet's default), on every answer of both page servers. Browsers honour it only
+ * on an answer that came over HTTPS and ignore it over plain HTTP (RFC 6797 §8.1), so it takes hold
+ * exactly when the page is served over HTTPS, by a TLS-terminating proxy or otherwise, without the
+ * server having to believe a forwarded header about the scheme.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/** What the security headers of an answer may depend on besides its path. */
+export interface StaticRequest {
+  /** The query of the request's URL. */
+  query: URLSearchParams;
+  /** The Host header the browser sent (host and port), as it reached this site. */
+  host: string | undefined;
+}
+
 export const STATIC_CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -25,8 +41,11 @@ export interface StaticSiteOptions {
   port: number;
   /** Named in the answer while the app is not built ("The checkout app is not built: …"). */
   notBuiltMessage: string;
-  /** The security headers of every answer to `path` (a CSP that may depend on the path or config). */
-  securityHeaders(path: string): Headers;
+  /**
+   * The security headers of every answer to `path`: a CSP that may depend on the path, the query or
+   * config, and may need a look-up (which page may frame the widget's document).
+   */
+  securityHeaders(path: string, request: StaticRequest): Headers | Promise<Headers>;
   /** What /config.json answers; undefined until the deployment configured it (503 until then). */
   runtimeConfig(): unknown;
   /** Added to config.json's answer. */
@@ -56,9 +75,13 @@ const fileFor = (dir: string, relative: string): string | undefined => {
 
 const handler = (opts: StaticSiteOptions) => {
   const built = () => existsSync(join(opts.dir, 'index.html'));
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://static.invalid').pathname);
-    const headers = opts.securityHeaders(path);
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://static.invalid');
+    const path = decodeURIComponent(url.pathname);
+    const headers = {
+      ...(await opts.securityHeaders(path, { query: url.searchParams, host: req.headers.host })),
+      'strict-transport-security': STRICT_TRANSPORT_SECURITY,
+    };
     const text = (status: number, body: string, more: Headers = {}) =>
       send(res, status, body, { ...headers, 'content-type': TEXT, ...opts.textHeaders, ...more });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -102,11 +125,9 @@ const handler = (opts: StaticSiteOptions) => {
 export const startStaticSite = async (opts: StaticSiteOptions): Promise<StaticSite> => {
   const handle = handler(opts);
   const server: Server = createServer((req, res) => {
-    try {
-      handle(req, res);
-    } catch {
+    handle(req, res).catch(() => {
       if (!res.headersSent) send(res, 400, 'Bad Request', { 'content-type': TEXT });
-    }
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
