@@ -4,9 +4,9 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
+      sortBy?: 'status' | 'updated_at' | 'amount' | 'created_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
-      status?: 'pending' | 'completed' | 'failed' | undefined;
+      status?: 'completed' | 'pending' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -20,8 +20,8 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -53,6 +53,7 @@ export interface Operations {
         reference: string | null;
         metadata: { [x: string]: unknown };
         created_at: string;
+        funding: 'transfer' | 'authorization';
       }[];
       total: number;
       limit: number;
@@ -67,8 +68,8 @@ export interface Operations {
       amount: string;
       currency: 'USDC' | 'EURC';
       status:
-        | 'pending'
         | 'completed'
+        | 'pending'
         | 'failed'
         | 'pending_attestation'
         | 'ready_to_mint'
@@ -100,6 +101,7 @@ export interface Operations {
       reference: string | null;
       metadata: { [x: string]: unknown };
       created_at: string;
+      funding: 'transfer' | 'authorization';
       expected_amount: string | null;
       destination_chain:
         | 'ETH'
@@ -131,8 +133,8 @@ export interface Operations {
       cctp_fee_amount: string | null;
       status_history: {
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -179,8 +181,8 @@ export interface Operations {
         payment: {
           id: string;
           status:
-            | 'pending'
             | 'completed'
+            | 'pending'
             | 'failed'
             | 'pending_attestation'
             | 'ready_to_mint'
@@ -212,8 +214,8 @@ export interface Operations {
       payment: {
         id: string;
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -239,7 +241,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -267,7 +269,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled' | undefined;
+      status?: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       search?: string | undefined;
     };
@@ -278,7 +280,7 @@ export interface Operations {
         payment_id: string;
         amount: string;
         currency: 'USDC' | 'EURC';
-        status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+        status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
         destination_address: string;
         blockchain:
           | 'ETH'
@@ -316,7 +318,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -343,19 +345,19 @@ export interface Operations {
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
-        amount: string;
-        currency: 'USDC' | 'EURC';
+        id: string;
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
+        amount: string;
+        currency: 'USDC' | 'EURC';
+        created_at: string;
         tx_hash: string;
         from_address: string;
-        created_at: string;
-        id: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -373,7 +375,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -386,7 +388,7 @@ export interface Operations {
     body: {
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
       )[];
       description?: string | undefined;
     };
@@ -394,7 +396,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -410,7 +412,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -423,7 +425,7 @@ export interface Operations {
     body: {
       url?: string | undefined;
       events?:
-        | ('refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed')[]
+        | ('payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed')[]
         | undefined;
       description?: string | null | undefined;
       is_active?: boolean | undefined;
@@ -432,7 +434,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -469,7 +471,7 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
-          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+          'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
         status: 'pending' | 'failed' | 'succeeded';
         attempt: number;
         response_status: number | null;
@@ -486,7 +488,7 @@ export interface Operations {
     query: never;
     body: never;
     response: {
-      name: 'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+      name: 'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
       description: string;
     }[];
   };
@@ -495,9 +497,9 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | undefined;
@@ -507,7 +509,7 @@ export interface Operations {
       events: {
         id: string;
         type:
-          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+          'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
         created_at: string;
         data: { [x: string]: unknown };
         deliveries: {
@@ -729,7 +731,7 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee' | undefined;
+        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -741,7 +743,7 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee';
+        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
@@ -790,7 +792,7 @@ export type PaymentWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'pending' | 'completed' | 'failed';
+    status: 'completed' | 'pending' | 'failed';
     tx_hash: string | null;
     from_address: string | null;
     to_address: string | null;
@@ -815,7 +817,7 @@ export type RefundWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+    status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
     destination_address: string;
     blockchain: string;
     reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
