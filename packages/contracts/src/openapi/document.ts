@@ -203,8 +203,13 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
   };
 }
 
+/**
+ * The body as the client sends it (zod's input: fields with a default are optional), inlined rather
+ * than referenced: generators such as openapi-typescript make a field with a default required in a
+ * named schema, but keep it optional in an operation's own request body.
+ */
 function requestBody(body: z.ZodType, components: ComponentSet, example: OperationExample | undefined) {
-  const json = { schema: { $ref: components.inputRef(body) } };
+  const json = { schema: components.inputSchema(body) };
   const value = example?.request?.body;
   return {
     required: true,
