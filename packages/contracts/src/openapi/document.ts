@@ -9,7 +9,7 @@ import {
   WEBHOOK_EVENT_NAMES,
   WebhookHeaders,
 } from '../webhooks/payloads.js';
-import { type OperationExample, exampleOf } from '../examples/index.js';
+import { exampleOf } from '../examples/index.js';
 import { type ComponentSet, type JsonSchema, buildComponents } from './components.js';
 import { errorResponses, errorResponsesFor } from './errors.js';
 import { commonHeaders, deprecationHeaders, replayHeaders, responseHeaders } from './headers.js';
@@ -161,6 +161,14 @@ const isDeprecatedWhole = (route: RouteSpec): boolean => {
   return deprecation !== undefined && !deprecation.bodyField;
 };
 
+/** The body schema with its deprecated field, if the operation has one, marked `deprecated`. */
+const markDeprecatedField = (route: RouteSpec, schema: JsonSchema): JsonSchema => {
+  const field = deprecationOf(route.operationId)?.bodyField;
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!field || !properties?.[field]) return schema;
+  return { ...schema, properties: { ...properties, [field]: { ...properties[field], deprecated: true } } };
+};
+
 /** Headers of a success answer: the common ones, replays on POST, deprecation where it applies. */
 const successHeaders = (route: RouteSpec) => ({
   ...commonHeaders,
@@ -192,7 +200,7 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
     tags: [...route.tags],
     security: securityOf(route),
     ...(parameters.length ? { parameters } : {}),
-    ...(route.request?.body ? { requestBody: requestBody(route.request.body, components, example) } : {}),
+    ...(route.request?.body ? { requestBody: requestBody(route, route.request.body, components) } : {}),
     responses,
     ...(route.deprecated || isDeprecatedWhole(route) ? { deprecated: true } : {}),
     'x-service': route.service,
@@ -208,8 +216,9 @@ function operation(route: RouteSpec, components: ComponentSet): Record<string, u
  * than referenced: generators such as openapi-typescript make a field with a default required in a
  * named schema, but keep it optional in an operation's own request body.
  */
-function requestBody(body: z.ZodType, components: ComponentSet, example: OperationExample | undefined) {
-  const json = { schema: components.inputSchema(body) };
+function requestBody(route: RouteSpec, body: z.ZodType, components: ComponentSet) {
+  const json = { schema: markDeprecatedField(route, components.inputSchema(body)) };
+  const example = exampleOf(route);
   const value = example?.request?.body;
   return {
     required: true,
