@@ -39,7 +39,7 @@ export const responseHeaders = {
     description:
       'RFC 9745: the operation (or a field the request used) is deprecated since this date, as ' +
       '`@<unix seconds>`.',
-    schema: { type: 'string', examples: ['@1764201600'] },
+    schema: { type: 'string', examples: ['@1795737600'] },
   },
   Sunset: {
     description: 'RFC 8594: after this HTTP-date the deprecated operation or field may stop working.',
