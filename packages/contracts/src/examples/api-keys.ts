@@ -18,7 +18,7 @@ export const apiKeysExamples: ExampleTable = {
           created_at: '2026-11-27T10:15:00.000Z',
           scopes: ['payments:read'],
         },
-        message: 'Store this key now: it is not shown again',
+        message: 'API key created. Store it now: it will not be shown again.',
       },
     },
   },
@@ -47,7 +47,7 @@ export const apiKeysExamples: ExampleTable = {
     responses: {
       200: {
         success: true,
-        message: 'API key deleted',
+        message: 'API key revoked',
       },
     },
   },

@@ -143,7 +143,7 @@ export const webhooksExamples: ExampleTable = {
     responses: {
       200: {
         success: true,
-        message: 'Webhook deleted',
+        message: 'Webhook endpoint deleted',
       },
     },
   },
