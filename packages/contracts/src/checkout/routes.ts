@@ -42,6 +42,8 @@ export const checkoutRoutes = routeTable([
     path: '/checkout/sessions/:id/public',
     auth: 'public',
     summary: 'Checkout session for the payment widget (no metadata)',
+    description:
+      "The session as the payment widget renders it: amount, currency, status, where to pay (the merchant's chain and address) and the linked payment, never `metadata`. 404 for an unknown id.",
     request: { params: CheckoutSessionIdParams },
     responses: ok('Public session view', PublicCheckoutSessionResponse),
   },
@@ -68,6 +70,8 @@ export const checkoutRoutes = routeTable([
     auth: 'key',
     scope: 'checkout:read',
     summary: 'Get a checkout session with its linked payment',
+    description:
+      "A session with its status and linked payment: `completed` once a payment for it is completed, `expired` after `expires_at`. Another merchant's session is 404.",
     request: { params: CheckoutSessionIdParams },
     responses: ok('Session', CheckoutSessionResponse),
   },

@@ -70,6 +70,8 @@ export const invoiceRoutes = routeTable([
     method: 'get',
     path: '/billing-profile',
     summary: 'The billing profile invoices are addressed with',
+    description:
+      'The name, address and VAT number invoices are issued to. Invoices already issued keep the profile they were issued with.',
     responses: ok('Billing profile', BillingProfileResponse),
   },
   {
@@ -78,6 +80,8 @@ export const invoiceRoutes = routeTable([
     method: 'put',
     path: '/billing-profile',
     summary: 'Replace the billing profile (applies to invoices issued from now on)',
+    description:
+      'Replaces the billing profile; the next invoice is issued to it. An issued invoice is corrected with POST /invoices/{id}/rectify, not by this.',
     request: { body: UpdateBillingProfileBody },
     responses: ok('Billing profile', BillingProfileResponse),
   },
