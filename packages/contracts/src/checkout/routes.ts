@@ -17,6 +17,11 @@ const createSession = {
   auth: 'key',
   scope: 'checkout:write',
   summary: 'Create a hosted checkout session',
+  description:
+    'Answers the session with the `url` of its hosted payment page: send the customer there. `currency` ' +
+    'defaults to USDC and `expires_in` to 1800 seconds; after it the session is expired and takes no ' +
+    'payment. Once paid the session is `completed` and the customer is sent to `return_url`; check the ' +
+    'session and its linked payment with GET /checkout/sessions/{id} before fulfilling the order.',
   request: { body: CreateCheckoutSessionBody },
   responses: created('Session created', CreateCheckoutSessionResponse),
 } as const;

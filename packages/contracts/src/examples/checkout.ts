@@ -18,8 +18,8 @@ export const checkoutExamples: ExampleTable = {
         success: true,
         data: {
           id: 'cs_live_3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          url: 'https://shop.example/webhooks/stablepay',
-          expires_at: '2026-11-27T10:15:00.000Z',
+          url: 'https://pay.example.com/checkout?session=cs_live_3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
+          expires_at: '2026-11-27T10:45:00.000Z',
         },
       },
     },
@@ -76,7 +76,7 @@ export const checkoutExamples: ExampleTable = {
         success: true,
         data: {
           id: 'cs_live_3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          url: 'https://shop.example/webhooks/stablepay',
+          url: 'https://pay.example.com/checkout?session=cs_live_3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
           expires_at: '2026-11-27T10:15:00.000Z',
         },
       },

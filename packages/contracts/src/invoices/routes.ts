@@ -21,6 +21,9 @@ const listInvoices = {
   ...invoices,
   method: 'get',
   summary: 'List invoices, newest first',
+  description:
+    "The merchant's invoices of platform fees, filtered by year and status; each names its number, " +
+    'amounts and status: `issued`, or `rectified` when a later invoice corrected it.',
   request: { query: InvoiceListQuery },
   responses: ok('Invoices', InvoiceListResponse),
 } as const;
@@ -29,6 +32,9 @@ const invoicePdf = {
   ...invoices,
   method: 'get',
   summary: 'Invoice PDF (mode=view: inline, mode=download: attachment)',
+  description:
+    "The invoice as a PDF, streamed. Another merchant's invoice is 404. The file is the one issued: " +
+    'it never changes, even when the billing profile does.',
   request: { params: InvoiceIdParams, query: InvoicePdfQuery },
   responses: pdf,
 } as const;
