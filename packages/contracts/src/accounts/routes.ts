@@ -72,6 +72,8 @@ export const accountRoutes = routeTable([
     path: '/auth/login',
     auth: 'public',
     summary: 'Obtain an access token and a refresh token (or a two-factor challenge)',
+    description:
+      'Signs in with e-mail and password and answers a token pair: the access token for `Authorization: Bearer` and a single-use refresh token. When two-factor sign-in is on, answers instead an MFA challenge (`mfa_token`) to complete with POST /auth/login/mfa. A wrong e-mail and a wrong password are the same 401; repeated failures lock the account for a while (429, `details[0].code` `account_locked`).',
     request: { body: LoginBody },
     responses: ok('Tokens, or a two-factor challenge', LoginResponse),
   },
@@ -82,6 +84,8 @@ export const accountRoutes = routeTable([
     path: '/auth/refresh',
     auth: 'public',
     summary: 'Exchange a refresh token for a new token pair (the old refresh token is revoked)',
+    description:
+      'Exchanges a refresh token for a new token pair. A refresh token works once: the answer carries a new one and the old one is revoked, so a stolen token that was already used is refused (401).',
     request: { body: RefreshBody },
     responses: ok('Tokens', TokenResponse),
   },
@@ -92,6 +96,8 @@ export const accountRoutes = routeTable([
     path: '/auth/logout',
     auth: 'public',
     summary: 'Revoke a refresh token',
+    description:
+      'Revokes the refresh token, so it cannot be exchanged again; access tokens already issued expire on their own.',
     request: { body: LogoutBody },
     responses: ok('Logged out', LogoutResponse),
   },
@@ -102,6 +108,8 @@ export const accountRoutes = routeTable([
     path: '/auth/me',
     auth: 'jwt',
     summary: 'The signed-in user and merchant',
+    description:
+      'The signed-in user and their merchant: id, name, chain, accepted currencies and whether the e-mail address is confirmed.',
     responses: ok('User and merchant', MeResponse),
   },
   {
@@ -110,6 +118,8 @@ export const accountRoutes = routeTable([
     method: 'post',
     path: '/api-keys',
     summary: 'Create an API key (the full key is returned only here)',
+    description:
+      'Creates a key for server-to-server calls. The key is in this answer only: store it now (only a digest is kept). `scopes` limits what it may do; without `scopes` it holds every scope but `withdrawals:write`. Only a dashboard session may manage keys: an API key here is 403.',
     request: { body: CreateApiKeyBody },
     responses: created('Key created', CreateApiKeyResponse),
   },
@@ -119,6 +129,8 @@ export const accountRoutes = routeTable([
     method: 'get',
     path: '/api-keys',
     summary: 'List API keys (masked)',
+    description:
+      "The merchant's active keys, newest first, with their scopes and last four characters, never the key itself.",
     responses: ok('Keys', ApiKeyListResponse),
   },
   {
@@ -127,6 +139,8 @@ export const accountRoutes = routeTable([
     method: 'delete',
     path: '/api-keys/:id',
     summary: 'Revoke an API key immediately',
+    description:
+      "Revokes the key at once: later calls with it are 401. Another merchant's key, or one already revoked, is 404.",
     request: { params: ApiKeyIdParams },
     responses: ok('Key revoked', DeleteApiKeyResponse),
   },

@@ -21,6 +21,9 @@ const listInvoices = {
   ...invoices,
   method: 'get',
   summary: 'List invoices, newest first',
+  description:
+    "The merchant's invoices of platform fees, filtered by year and status; each names its number, " +
+    'amounts and status: `issued`, or `rectified` when a later invoice corrected it.',
   request: { query: InvoiceListQuery },
   responses: ok('Invoices', InvoiceListResponse),
 } as const;
@@ -29,6 +32,9 @@ const invoicePdf = {
   ...invoices,
   method: 'get',
   summary: 'Invoice PDF (mode=view: inline, mode=download: attachment)',
+  description:
+    "The invoice as a PDF, streamed. Another merchant's invoice is 404. The file is the one issued: " +
+    'it never changes, even when the billing profile does.',
   request: { params: InvoiceIdParams, query: InvoicePdfQuery },
   responses: pdf,
 } as const;
@@ -70,6 +76,8 @@ export const invoiceRoutes = routeTable([
     method: 'get',
     path: '/billing-profile',
     summary: 'The billing profile invoices are addressed with',
+    description:
+      'The name, address and VAT number invoices are issued to. Invoices already issued keep the profile they were issued with.',
     responses: ok('Billing profile', BillingProfileResponse),
   },
   {
@@ -78,6 +86,8 @@ export const invoiceRoutes = routeTable([
     method: 'put',
     path: '/billing-profile',
     summary: 'Replace the billing profile (applies to invoices issued from now on)',
+    description:
+      'Replaces the billing profile; the next invoice is issued to it. An issued invoice is corrected with POST /invoices/{id}/rectify, not by this.',
     request: { body: UpdateBillingProfileBody },
     responses: ok('Billing profile', BillingProfileResponse),
   },

@@ -11,6 +11,8 @@ export const merchantRoutes = routeTable([
     method: 'get',
     path: '/merchants/:id/wallet',
     summary: "The merchant's receiving wallet",
+    description:
+      "The merchant's receiving address, chain and chain id: what the payment widget sends the customer's transfer to. 404 for an unknown merchant id.",
     request: { params: MerchantIdParams },
     responses: ok('Wallet', MerchantWalletResponse),
   },
@@ -20,6 +22,8 @@ export const merchantRoutes = routeTable([
     method: 'get',
     path: '/merchants/:id/info',
     summary: 'Public merchant information',
+    description:
+      "The merchant's public profile (name, chain, accepted currencies) for the payment widget. 404 for an unknown merchant id.",
     request: { params: MerchantIdParams },
     responses: ok('Merchant info', MerchantInfoResponse),
   },

@@ -32,6 +32,8 @@ export const paymentRoutes = routeTable([
     auth: 'key',
     scope: 'payments:read',
     summary: 'List payments',
+    description:
+      'Newest first by default; filter by status, currency, date range or a search (tx hash, payer address, customer e-mail, reference), and page with `limit` and `offset`. For polling, `since` answers only payments created strictly after an instant.',
     request: { query: ApiPaymentListQuery },
     responses: ok('A page of payments', PaymentListResponse),
   },
@@ -54,6 +56,7 @@ export const paymentRoutes = routeTable([
     path: '/payments',
     auth: 'jwt',
     summary: 'List payments (dashboard)',
+    description: "The dashboard's view of GET /payments/api/list, for a signed-in user.",
     request: { query: PaymentListQuery },
     responses: ok('A page of payments', PaymentListResponse),
   },
@@ -64,6 +67,8 @@ export const paymentRoutes = routeTable([
     path: '/payments/:id/status',
     auth: 'public',
     summary: 'Public payment status',
+    description:
+      "Status of one payment for the payment widget and the customer, without the merchant's details. Poll it after POST /payments/create-public until the status is final (`completed` or `failed`). 404 for an unknown id.",
     request: { params: PaymentIdParams },
     responses: ok('Status view', PaymentStatusResponse),
   },
@@ -74,6 +79,8 @@ export const paymentRoutes = routeTable([
     path: '/payments/:id',
     auth: 'jwt',
     summary: 'Get a payment with all cross-chain fields (dashboard)',
+    description:
+      "One payment as the dashboard shows it: amounts, addresses, status history and every cross-chain field. Another merchant's payment is 404.",
     request: { params: PaymentIdParams },
     responses: ok('Payment detail', MerchantPaymentDetailResponse),
   },

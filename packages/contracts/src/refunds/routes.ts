@@ -35,6 +35,8 @@ export const refundRoutes = routeTable([
     dashboard: '/refunds',
     scope: 'refunds:read',
     summary: 'List refunds',
+    description:
+      'Newest first, filtered by status and currency or a search, paged with `limit` and `offset`.',
     request: { query: RefundListQuery },
     responses: ok('A page of refunds', RefundListResponse),
   },
@@ -46,6 +48,8 @@ export const refundRoutes = routeTable([
     dashboard: '/refunds/:id',
     scope: 'refunds:read',
     summary: 'Get a refund',
+    description:
+      "One refund with its status and, once sent, its transaction hash. Another merchant's refund is 404.",
     request: { params: RefundIdParams },
     responses: ok('Refund detail', RefundDetailResponse),
   },

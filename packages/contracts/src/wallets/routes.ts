@@ -22,6 +22,8 @@ export const walletRoutes = routeTable([
     auth: 'key',
     scope: 'balance:read',
     summary: 'Token balances of the primary wallet (Cache-Control: no-store)',
+    description:
+      "What the merchant's wallet holds, per chain and token, read from the chain at the time of the request (never cached): the balance a withdrawal can draw on.",
     noStore: true,
     responses: ok('Balances', WalletBalanceResponse),
   },

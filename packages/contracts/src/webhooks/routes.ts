@@ -35,6 +35,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/list',
     dashboard: '/merchant-webhooks',
     summary: 'List webhook endpoints',
+    description:
+      "The merchant's endpoints with their subscriptions, state (`is_active`, `failure_count`) and last delivery, never their secrets.",
     responses: ok('Endpoints', WebhookListResponse),
   },
   {
@@ -45,6 +47,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/create',
     dashboard: '/merchant-webhooks',
     summary: 'Create a webhook endpoint (the secret is returned here)',
+    description:
+      'Registers an HTTPS endpoint for the listed events. The secret (`whsec_\u2026`) is in this answer and in regenerate-secret only: store it to verify signatures. A URL that is not HTTPS, carries credentials or reaches a private address is 400 (`details[].code` says which); a 21st endpoint is 422 `endpoint_limit_reached`.',
     request: { body: CreateWebhookBody },
     responses: created('Endpoint with its secret', CreateWebhookResponse),
   },
@@ -56,6 +60,7 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/events',
     dashboard: '/merchant-webhooks/events',
     summary: 'Subscribable events with descriptions',
+    description: 'The events an endpoint may subscribe to, each with what it means.',
     responses: ok('Events', WebhookEventsResponse),
   },
   {
@@ -79,6 +84,7 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id',
     dashboard: '/merchant-webhooks/:id',
     summary: 'Get a webhook endpoint',
+    description: "One endpoint, without its secret. Another merchant's endpoint is 404.",
     request: byId,
     responses: ok('Endpoint', WebhookResponse),
   },
@@ -90,6 +96,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id',
     dashboard: '/merchant-webhooks/:id',
     summary: 'Update a webhook endpoint (is_active: true re-enables it)',
+    description:
+      'Changes only the fields given. `is_active: true` re-enables a disabled endpoint and resets `failure_count`; `description: null` clears it. The URL is checked as on create (400).',
     request: { ...byId, body: UpdateWebhookBody },
     responses: ok('Updated endpoint', WebhookResponse),
   },
@@ -101,6 +109,7 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id',
     dashboard: '/merchant-webhooks/:id',
     summary: 'Delete a webhook endpoint',
+    description: 'Deletes the endpoint: it receives nothing more, and its waiting attempts are dropped.',
     request: byId,
     responses: ok('Deleted', DeleteWebhookResponse),
   },
@@ -112,6 +121,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id/regenerate-secret',
     dashboard: '/merchant-webhooks/:id/regenerate-secret',
     summary: 'Replace the signing secret (the old one stops working immediately)',
+    description:
+      'Answers a new secret; the old one stops working at once, so deploy the new one to the receiver right away.',
     request: byId,
     responses: ok('New secret', RegenerateWebhookSecretResponse),
   },
@@ -123,6 +134,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id/test',
     dashboard: '/merchant-webhooks/:id/test',
     summary: 'Send a payment.completed test event (X-Service-Test: true) and report the outcome',
+    description:
+      'Sends a signed test delivery (`X-Service-Test: true`) now and answers how the endpoint responded: status code, time and error. A test never counts towards disabling the endpoint.',
     request: byId,
     responses: ok('Test delivery outcome', WebhookTestResponse),
   },
@@ -134,6 +147,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id/logs',
     dashboard: '/merchant-webhooks/:id/logs',
     summary: 'Delivery log, newest first',
+    description:
+      'The newest delivery attempts to this endpoint: event, attempt number, status code, duration, the start of the answer and what triggered it (event, test, redeliver, replay).',
     request: { ...byId, query: WebhookLogsQuery },
     responses: ok('Delivery attempts', WebhookLogsResponse),
   },
@@ -145,6 +160,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id/deliveries/:deliveryId/redeliver',
     dashboard: '/merchant-webhooks/:id/deliveries/:deliveryId/redeliver',
     summary: 'Send a logged delivery again (same event id, fresh signature)',
+    description:
+      'Queues the event of a logged attempt again for this endpoint, as a new delivery with the same event id and body and a fresh signature (202). 409 `endpoint_disabled` while the endpoint is disabled.',
     request: { params: WebhookDeliveryParams },
     responses: accepted('Redelivery queued', WebhookRedeliverResponse),
     extension: true,
@@ -157,6 +174,8 @@ export const webhookRoutes = routeTable([
     path: '/merchant-webhooks/api/:id/replay',
     dashboard: '/merchant-webhooks/:id/replay',
     summary: 'Queue every subscribed event since a point in time (at most 30 days back)',
+    description:
+      'Queues every event since `since` (at most 30 days back) that the endpoint has not received, oldest first, at most 10,000 per request; events already delivered or waiting are left out, so repeating a replay never sends an event twice (202). 409 `endpoint_disabled` while the endpoint is disabled.',
     request: { ...byId, body: WebhookReplayBody },
     responses: accepted('Replay queued', WebhookReplayResponse),
     extension: true,

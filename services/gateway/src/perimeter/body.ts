@@ -28,13 +28,13 @@ export const jsonBody = (): RequestHandler =>
 export const payloadTooLarge = (): AppError => new AppError('payload_too_large', 'Request body too large');
 
 /**
- * Forwarded bodies are streamed, except for a POST carrying an Idempotency-Key: its bytes are
- * needed to fingerprint the request before anything is sent, so it is read here (bounded).
+ * Reads a forwarded body into `res.locals.rawBody` (bounded) when `wanted` says its bytes are needed
+ * before anything is sent; the forward then sends those bytes. A body already read is not read again.
  */
-export const bufferForIdempotency =
-  (limit = PROXY_BODY_LIMIT): RequestHandler =>
+export const bufferBodyWhen =
+  (wanted: (req: Request) => boolean, limit = PROXY_BODY_LIMIT): RequestHandler =>
   (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST' || req.header('idempotency-key') === undefined) return next();
+    if (res.locals.rawBody || !wanted(req)) return next();
     if (Number(req.header('content-length') ?? 0) > limit) return next(payloadTooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
@@ -61,3 +61,10 @@ export const bufferForIdempotency =
       next(err);
     });
   };
+
+/**
+ * Forwarded bodies are streamed, except for a POST carrying an Idempotency-Key: its bytes are
+ * needed to fingerprint the request before anything is sent, so it is read here (bounded).
+ */
+export const bufferForIdempotency = (limit = PROXY_BODY_LIMIT): RequestHandler =>
+  bufferBodyWhen((req) => req.method === 'POST' && req.header('idempotency-key') !== undefined, limit);

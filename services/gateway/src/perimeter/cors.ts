@@ -17,7 +17,16 @@ export const corsPolicyFor = (auth: RouteAuth, path: string): CorsPolicy => {
   return 'closed';
 };
 
-const EXPOSED = ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'];
+const EXPOSED = [
+  'X-Request-Id',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Stablepay-Version',
+  'Deprecation',
+  'Sunset',
+];
 const OPEN_HEADERS = ['Content-Type', 'Idempotency-Key', 'X-Request-Id'];
 const DASHBOARD_HEADERS = [...OPEN_HEADERS, 'Authorization', 'X-Mfa-Code'];
 

@@ -28,6 +28,7 @@ import { createRateLimiters, type RateLimiters } from './rate-limit.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import { requireStepUp } from '../mfa/step-up-middleware.js';
 import { ownRoutes } from './own-routes.js';
+import { apiVersionHeader, deprecatedFieldHeaders, deprecatedOperationHeaders } from './versioning.js';
 
 /**
  * Routes where a password is checked, an account created or an account e-mailed: their own, tighter,
@@ -120,8 +121,8 @@ type Step = RequestHandler | ErrorRequestHandler;
  * needs, and a step-up where the route asks for one.
  */
 const guardsFor = (ctx: GatewayContext, p: Perimeter, spec: RouteSpec): Step[] => {
-  // First, so that every answer carries it, the gateway's own refusals included.
-  const chain: Step[] = spec.noStore ? [noStoreHeader] : [];
+  // First, so that every answer carries them, the gateway's own refusals included.
+  const chain: Step[] = [...(spec.noStore ? [noStoreHeader] : []), ...deprecatedOperationHeaders(spec)];
   chain.push(p.cors.forRoute(corsPolicyFor(spec.auth, spec.path)));
   // Limits that need no verified identity run before authentication, so floods cost no lookups.
   if (spec.auth === 'public')
@@ -150,10 +151,18 @@ const finalHandlers = (
   spec: RouteSpec,
 ): RequestHandler[] => {
   if (spec.planned) return [notServedYet(spec.planned)];
-  if (spec.service === 'gateway') return [canonicalPath(spec), p.json, p.idempotent, p.own(spec)];
+  if (spec.service === 'gateway')
+    return [
+      canonicalPath(spec),
+      p.json,
+      ...deprecatedFieldHeaders(spec, { read: false }),
+      p.idempotent,
+      p.own(spec),
+    ];
   return [
     canonicalPath(spec),
     validateForwarded(spec),
+    ...deprecatedFieldHeaders(spec, { read: true }),
     p.buffered,
     p.idempotent,
     forwardFor(ctx, upstreams, spec),
@@ -193,6 +202,7 @@ export const buildGatewayRouter = (
   assertStepUpOnJwtRoutes(served);
 
   const router = Router();
+  router.use(apiVersionHeader);
   router.use(apiSecurityHeaders());
   router.use(docsRouter(perimeter.cors));
   const ordered = orderRoutes(served);
