@@ -4,6 +4,7 @@ import { authExamples } from './auth.js';
 import { balanceTransactionsExamples } from './balance-transactions.js';
 import { chainsExamples } from './chains.js';
 import { checkoutExamples } from './checkout.js';
+import { gaslessExamples } from './gasless.js';
 import { invoicesExamples } from './invoices.js';
 import { merchantsExamples } from './merchants.js';
 import { paymentsExamples } from './payments.js';
@@ -23,6 +24,7 @@ export const operationExamples: ExampleTable = {
   ...chainsExamples,
   ...auditExamples,
   ...paymentsExamples,
+  ...gaslessExamples,
   ...checkoutExamples,
   ...balanceTransactionsExamples,
   ...invoicesExamples,

@@ -4,7 +4,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'updated_at' | 'amount' | 'created_at' | undefined;
+      sortBy?: 'status' | 'created_at' | 'amount' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
       status?: 'completed' | 'pending' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
@@ -346,6 +346,9 @@ export interface Operations {
       completed_at: string | null;
       payment: {
         id: string;
+        created_at: string;
+        amount: string;
+        currency: 'USDC' | 'EURC';
         status:
           | 'completed'
           | 'pending'
@@ -353,9 +356,6 @@ export interface Operations {
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
-        amount: string;
-        currency: 'USDC' | 'EURC';
-        created_at: string;
         tx_hash: string;
         from_address: string;
       };
@@ -731,7 +731,7 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
+        'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -743,7 +743,7 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
+        type: 'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
