@@ -45,9 +45,12 @@ export interface TransferGas {
   short?: GasNeed;
 }
 
-/** The signature by default for a wallet short of gas; the transfer when gas is there or unknown. */
-export const defaultFunding = (gas: TransferGas | undefined): Funding =>
-  gas?.short ? 'authorization' : 'transfer';
+/**
+ * The signature by default for a wallet that holds the token but is short of gas; the transfer when
+ * gas is there or unknown, or when there is no token to sign for (the balance is then the news).
+ */
+export const defaultFunding = (gas: TransferGas | undefined, tokenBalance: bigint): Funding =>
+  gas?.short && tokenBalance > 0n ? 'authorization' : 'transfer';
 
 const needOn = async (chain: PublicChain, account: string, units: Promise<bigint>): Promise<GasNeed> => {
   const [u, priceWei, nativeWei] = await Promise.all([

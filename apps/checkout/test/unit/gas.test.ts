@@ -54,11 +54,14 @@ describe('checkout gas decision', () => {
     expect(gasShortfall([need(eth, 10n ** 18n), need(base, 10n ** 18n)])).to.equal(undefined);
   });
 
-  it('offers the signature by default only to a wallet short of gas; unknown gas keeps the transfer', () => {
-    expect(defaultFunding(undefined)).to.equal('transfer');
-    expect(defaultFunding({ needs: [need(base, 10n ** 18n)] })).to.equal('transfer');
+  it('offers the signature by default only to a wallet with the token and short of gas', () => {
+    const usdc = 50_000_000n;
+    expect(defaultFunding(undefined, usdc), 'gas unknown').to.equal('transfer');
+    expect(defaultFunding({ needs: [need(base, 10n ** 18n)] }, usdc), 'gas enough').to.equal('transfer');
     const short = need(base, 0n);
-    expect(defaultFunding({ needs: [short], short })).to.equal('authorization');
+    expect(defaultFunding({ needs: [short], short }, usdc), 'no gas').to.equal('authorization');
+    // Neither gas nor token: nothing to sign for; the balance is what the customer needs to hear.
+    expect(defaultFunding({ needs: [short], short }, 0n), 'no token').to.equal('transfer');
   });
 
   it('signs a quote only while it has time left for the wallet prompt', () => {

@@ -83,7 +83,7 @@ export const useWalletOptions = (
     choice,
     setChoice,
     option,
-    funding: chosenFunding ?? defaultFunding(option?.gas),
+    funding: chosenFunding ?? defaultFunding(option?.gas, option?.balance ?? 0n),
     setFunding: setChosenFunding,
     connect,
   };
