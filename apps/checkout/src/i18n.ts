@@ -115,6 +115,8 @@ const en = {
   refusedRelayLow:
     'Payments by signature are paused for a few minutes. Try again in {minutes} min, or send a transaction.',
   receiptTitle: 'Receipt',
+  refusedByToken:
+    'The token refuses this transfer (it is paused, or an address is blocked by its issuer). Nothing was sent; pay from another wallet or contact the merchant.',
 };
 export type Messages = typeof en;
 
@@ -241,6 +243,8 @@ const de: Messages = {
   refusedRelayLow:
     'Zahlungen per Signatur sind für einige Minuten pausiert. Versuchen Sie es in {minutes} Min. erneut oder senden Sie eine Transaktion.',
   receiptTitle: 'Beleg',
+  refusedByToken:
+    'Der Token lehnt diese Überweisung ab (er ist pausiert oder eine Adresse ist vom Herausgeber gesperrt). Es wurde nichts gesendet; zahlen Sie mit einer anderen Wallet oder wenden Sie sich an den Händler.',
 };
 
 const fr: Messages = {
@@ -362,6 +366,8 @@ const fr: Messages = {
   refusedRelayLow:
     'Les paiements par signature sont suspendus quelques minutes. Réessayez dans {minutes} min, ou envoyez une transaction.',
   receiptTitle: 'Reçu',
+  refusedByToken:
+    "Le jeton refuse ce virement (il est suspendu, ou une adresse est bloquée par son émetteur). Rien n'a été envoyé ; payez avec un autre portefeuille ou contactez le marchand.",
 };
 
 const es: Messages = {
@@ -477,6 +483,8 @@ const es: Messages = {
   refusedRelayLow:
     'Los pagos con firma están en pausa unos minutos. Vuelva a intentarlo en {minutes} min o envíe una transacción.',
   receiptTitle: 'Recibo',
+  refusedByToken:
+    'El token rechaza esta transferencia (está en pausa o su emisor bloqueó una dirección). No se envió nada; pague con otro monedero o contacte con el comercio.',
 };
 
 export const LANGUAGES = { en, de, fr, es } as const;

@@ -12,6 +12,8 @@ export interface QuoteState {
   loading: boolean;
 }
 
+export type GaslessQuoteState = QuoteState & { refresh(): void };
+
 /**
  * The gasless quote for the chosen way to pay, fetched as soon as the customer would sign (so every
  * fee shows before the signature) and fetched again shortly before it ends, except while a payment
@@ -24,7 +26,7 @@ export const useGaslessQuote = (p: {
   amount: bigint | undefined;
   enabled: boolean;
   running: boolean;
-}): QuoteState => {
+}): GaslessQuoteState => {
   const { api, target, option, amount } = p;
   const [state, setState] = useState<QuoteState>({ loading: false });
   const [round, setRound] = useState(0);
@@ -70,5 +72,5 @@ export const useGaslessQuote = (p: {
     return () => clearTimeout(timer);
   }, [state.quote, p.running]);
 
-  return state;
+  return { ...state, refresh: () => setRound((n) => n + 1) };
 };

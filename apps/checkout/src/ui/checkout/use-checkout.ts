@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { blockNumber } from '../../eth/rpc.js';
 import { injectedProvider } from '../../eth/wallet.js';
 import { formatAmount, toDecimal } from '../../money.js';
@@ -35,6 +35,10 @@ export const useCheckout = (props: CheckoutProps) => {
     enabled: wallet.funding === 'authorization',
     running: payment.running,
   });
+  // The gateway found the quote too old to sign: the customer gets a new one, and sees its fees.
+  useEffect(() => {
+    if (payment.error?.problem === 'quote_expired') gasless.refresh();
+  }, [payment.error]);
   const [qrOpen, setQrOpen] = useState(!provider);
   const [resuming, setResuming] = useState(false);
   /** The amount the QR code asks for, once the customer chose to pay that way. */
