@@ -64,21 +64,18 @@ export const FeeLines = ({ quote, locale, t }: { quote: QuoteFees; locale: strin
   const bearer = quote.feeBearer === 'customer' ? t('feeInTotal') : t('feeByMerchant');
   const crossChain = quote.destinationChainId !== null;
   return (
-    <dl class="facts fees" data-fees data-fee-bearer={quote.feeBearer}>
+    <dl class="fees" data-fees data-fee-bearer={quote.feeBearer}>
       <dt>{t('feeAmount')}</dt>
       <dd data-fee="amount">{money(quote.amount)}</dd>
       <dt>{t('feeNetwork')}</dt>
-      <dd data-fee="network">
-        {money(quote.networkFee)} <small>({bearer})</small>
-      </dd>
+      <dd data-fee="network">{money(quote.networkFee)}</dd>
       {crossChain && (
         <>
           <dt>{t('feeCctp')}</dt>
-          <dd data-fee="cctp">
-            {money(quote.cctpFee)} <small>({bearer})</small>
-          </dd>
+          <dd data-fee="cctp">{money(quote.cctpFee)}</dd>
         </>
       )}
+      <dd class="fee-note">{bearer}</dd>
       <dt class="total">{t('feeTotal')}</dt>
       <dd class="total" data-fee="total">
         {money(quote.total)}
