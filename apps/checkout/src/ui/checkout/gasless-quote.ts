@@ -1,5 +1,5 @@
 import type { GaslessQuote } from '@stablepay/contracts';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../../api.js';
 import { toDecimal } from '../../money.js';
 import { payError, type PayError } from '../../pay/errors.js';
@@ -35,28 +35,39 @@ export const useGaslessQuote = (p: {
       ? `${option.chain.chainId}:${option.token}:${option.crossChain}:${amount}`
       : undefined;
 
+  const shownKey = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!key || !option || amount === undefined) {
+      shownKey.current = undefined;
       setState({ loading: false });
       return;
     }
     let current = true;
-    setState({ loading: true });
-    api
-      .gaslessQuote({
-        merchantId: target.merchantId,
-        chainId: option.chain.chainId,
-        token: option.token,
-        // A session fixes the amount; without one the quote opens a payment intent for it.
-        ...(target.sessionId ? { sessionId: target.sessionId } : { amount: toDecimal(amount) }),
-        ...(option.crossChain ? { destinationChainId: target.merchantChain.chainId } : {}),
-      })
-      .then(
-        (quote) => current && setState({ quote, loading: false }),
-        (err: unknown) => current && setState({ error: payError(err), loading: false }),
-      );
+    // The same way to pay again (its quote grew old): its lines stay until the new ones arrive.
+    const same = shownKey.current === key;
+    shownKey.current = key;
+    setState((s) => (same ? { ...s, loading: true } : { loading: true }));
+    const ask = () =>
+      api
+        .gaslessQuote({
+          merchantId: target.merchantId,
+          chainId: option.chain.chainId,
+          token: option.token,
+          // The amount is the session's own, the one its customer entered, or (no session) the
+          // widget's: without a session the quote opens a payment intent for it.
+          ...(target.sessionId ? { sessionId: target.sessionId } : {}),
+          amount: toDecimal(amount),
+          ...(option.crossChain ? { destinationChainId: target.merchantChain.chainId } : {}),
+        })
+        .then(
+          (quote) => current && setState({ quote, loading: false }),
+          (err: unknown) => current && setState({ error: payError(err), loading: false }),
+        );
+    // A new amount is asked for once the customer stops typing, not at every key.
+    const timer = setTimeout(() => void ask(), same ? 0 : 300);
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [key, round]);
 
