@@ -25,7 +25,7 @@ const Receipt = ({ outcome, locale, t }: { outcome: PaymentOutcome; locale: stri
       <h2 class="subtitle" id="receipt-title">
         {t('receiptTitle')}
       </h2>
-      {outcome.fees && <FeeLines quote={outcome.fees} locale={locale} t={t} />}
+      {outcome.fees && <FeeLines quote={outcome.fees} locale={locale} t={t} paid />}
       {tx &&
         (url ? (
           <a class="tx" href={url} target="_blank" rel="noopener noreferrer" data-tx={outcome.txHash}>

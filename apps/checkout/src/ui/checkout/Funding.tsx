@@ -59,7 +59,18 @@ export const FundingChoice = ({
 };
 
 /** Every figure of a gasless quote: what the merchant gets, each fee and who bears it, the total signed. */
-export const FeeLines = ({ quote, locale, t }: { quote: QuoteFees; locale: string; t: Translate }) => {
+export const FeeLines = ({
+  quote,
+  locale,
+  t,
+  paid = false,
+}: {
+  quote: QuoteFees;
+  locale: string;
+  t: Translate;
+  /** on the receipt: the total was paid, not to be authorised */
+  paid?: boolean;
+}) => {
   const money = (decimal: string) => `${shown(decimal, locale)} ${quote.token}`;
   const bearer = quote.feeBearer === 'customer' ? t('feeInTotal') : t('feeByMerchant');
   const crossChain = quote.destinationChainId !== null;
@@ -76,7 +87,7 @@ export const FeeLines = ({ quote, locale, t }: { quote: QuoteFees; locale: strin
         </>
       )}
       <dd class="fee-note">{bearer}</dd>
-      <dt class="total">{t('feeTotal')}</dt>
+      <dt class="total">{t(paid ? 'feeTotalPaid' : 'feeTotal')}</dt>
       <dd class="total" data-fee="total">
         {money(quote.total)}
       </dd>
