@@ -79,6 +79,14 @@ const nativeUsdPrices = jsonVariable(
   '{"ETH":"3150.25","POL":"0.21"}',
 );
 
+/**
+ * A wei amount as decimal digits (JSON and environment variables cannot hold uint256 as numbers).
+ * Kept a string in the configuration, which must stay JSON-serialisable; read with BigInt where used.
+ */
+const weiAmount = z.string().regex(/^\d{1,78}$/, 'must be a whole number of wei in decimal digits');
+
+const weiByChain = jsonVariable(z.partialRecord(BlockchainName, weiAmount), '{"ETH":"200000000000000000"}');
+
 export const chainWatcherConfigSchema = z.object({
   ...baseConfigShape,
   PORT: envPort.default(8102),
@@ -171,6 +179,21 @@ export const chainWatcherConfigSchema = z.object({
    * source of fee quotes. A coin left out keeps a built-in round figure meant for the devnet.
    */
   NATIVE_TOKEN_USD_PRICES: nativeUsdPrices.optional(),
+  /**
+   * What the relay may spend on gas submitting one merchant's gasless payments on one chain per UTC
+   * day, in wei of the chain's native coin (spent and reserved for submissions not settled yet). The
+   * check refuses new authorizations with 429 relay_gas_budget_spent once it is used up.
+   */
+  GASLESS_DAILY_GAS_BUDGET_WEI: weiAmount.default('50000000000000000'),
+  /** Per-chain overrides of GASLESS_DAILY_GAS_BUDGET_WEI as JSON, e.g. {"ETH":"200000000000000000"}. */
+  GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN: weiByChain.optional(),
+  /**
+   * The relay accepts a gasless payment only while its native balance covers this many submissions at
+   * today's worst-case fee: a relay that could send one more but not its replacement is low on gas.
+   */
+  GASLESS_RELAY_GAS_MARGIN: envInt.pipe(z.number().int().min(1).max(1_000)).default(5),
+  /** Retry-After of the 503 a relay low on gas answers, in seconds. */
+  GASLESS_LOW_GAS_RETRY_AFTER_S: envInt.pipe(z.number().int().min(1).max(86_400)).default(300),
   /** Fault injection for the crash tests; read only when NODE_ENV=test. */
   TRANSFER_CRASH_POINT: z.enum(['after_sign', 'after_broadcast']).optional(),
   /**
@@ -180,6 +203,11 @@ export const chainWatcherConfigSchema = z.object({
   CCTP_CRASH_POINT: z
     .enum(['mint_signed', 'mint_broadcast', 'transfer_signed', 'transfer_broadcast'])
     .optional(),
+  /**
+   * Fault injection for the gasless crash tests; read only when NODE_ENV=test: the relay's submission
+   * of a customer's authorization signed and stored but not broadcast, or broadcast but not recorded.
+   */
+  GASLESS_CRASH_POINT: z.enum(['submission_signed', 'submission_broadcast']).optional(),
 });
 
 export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;
@@ -189,6 +217,7 @@ export type ChainWatcherConfig = ChainWatcherEnv & { registry: ChainRegistry };
 
 export type TransferCrashPoint = NonNullable<ChainWatcherEnv['TRANSFER_CRASH_POINT']>;
 export type CctpCrashPoint = NonNullable<ChainWatcherEnv['CCTP_CRASH_POINT']>;
+export type GaslessCrashPoint = NonNullable<ChainWatcherEnv['GASLESS_CRASH_POINT']>;
 
 /** Relayer keys for chains the registry does not serve are a mistake in the deployment, not noise. */
 const checkRelayerChains = (env: ChainWatcherEnv, registry: ChainRegistry): void => {
@@ -210,6 +239,7 @@ export const loadChainWatcherConfig = (
   if (parsed.NODE_ENV !== 'test') {
     parsed.TRANSFER_CRASH_POINT = undefined;
     parsed.CCTP_CRASH_POINT = undefined;
+    parsed.GASLESS_CRASH_POINT = undefined;
   }
   const registry = chainRegistryFromEnv(parsed);
   checkRelayerChains(parsed, registry);

@@ -35,6 +35,12 @@ export interface ChainWatcherMetrics {
   /** attestation API requests by operation (messages, reattest) and outcome (ok, not_found or the failure kind) */
   attestationRequests: Counter<'operation' | 'outcome'>;
   attestationDuration: Histogram<'operation'>;
+  /** gas the relay paid submitting customers' authorizations, in ether units of the chain's coin */
+  gaslessGasSpent: Counter<'chain' | 'merchant'>;
+  /** gasless submissions settled, by outcome (relayed, used_elsewhere, expired, cancelled) */
+  gaslessSubmissions: Counter<'chain' | 'outcome'>;
+  /** authorizations the check refused, by refusal code (relay_low_on_gas, relay_gas_budget_spent, ...) */
+  gaslessRefusals: Counter<'chain' | 'code'>;
 }
 
 /** Series read from the database or the chains at each scrape (see gauges/). */
@@ -177,6 +183,24 @@ const attestationSeries = (registers: Registers) => ({
   }),
 });
 
+const gaslessSeries = (registers: Registers) => ({
+  gaslessGasSpent: counter(registers, {
+    name: 'chain_gasless_relay_gas_spent_ether_total',
+    help: "Gas the relay paid submitting customers' signed authorizations, per chain and merchant, in ether units",
+    labelNames: ['chain', 'merchant'],
+  }),
+  gaslessSubmissions: counter(registers, {
+    name: 'chain_gasless_submissions_total',
+    help: 'Gasless payments whose submission settled, by outcome (relayed, used_elsewhere, expired, cancelled)',
+    labelNames: ['chain', 'outcome'],
+  }),
+  gaslessRefusals: counter(registers, {
+    name: 'chain_gasless_refusals_total',
+    help: 'Authorizations the gasless check refused, by refusal code (relay_low_on_gas, relay_gas_budget_spent, ...)',
+    labelNames: ['chain', 'code'],
+  }),
+});
+
 export const createChainWatcherMetrics = (
   base: Metrics,
   source?: { db: Knex; registry: ChainRegistry },
@@ -198,6 +222,7 @@ export const createChainWatcherMetrics = (
     ...rpcSeries(registers),
     ...transferSeries(registers),
     ...attestationSeries(registers),
+    ...gaslessSeries(registers),
   };
 };
 

@@ -2,6 +2,9 @@ import { defineService } from '@stablepay/platform';
 import { cctpFeeInputRoutes } from './cctp/fee-inputs-routes.js';
 import { cctpWorkers } from './cctp/workers.js';
 import { loadChainWatcherConfig } from './config.js';
+import { gaslessHandlers } from './gasless/handlers.js';
+import { gaslessRoutes } from './gasless/routes.js';
+import { gaslessWorkers } from './gasless/worker.js';
 import { buildWatcherContext } from './context/build-context.js';
 import { combineWorkers } from './context/capability-workers.js';
 import type { WalletSigner } from './custody/wallet-signer.js';
@@ -39,6 +42,7 @@ export const chainWatcherService = defineService({
       transferWorkers(ctx, config),
       cctpWorkers(ctx, config),
       ledgerWorkers(ctx, config),
+      gaslessWorkers(ctx, config),
     ]);
     return {
       routes: {
@@ -47,8 +51,14 @@ export const chainWatcherService = defineService({
         ...relayerRoutes(ctx),
         ...cctpFeeInputRoutes(ctx, config),
         ...reconciliationRoutes(ctx),
+        ...gaslessRoutes(ctx),
       },
-      consumers: { ...walletHandlers(ctx), ...verificationHandlers(ctx), ...transferHandlers(ctx) },
+      consumers: {
+        ...walletHandlers(ctx),
+        ...verificationHandlers(ctx),
+        ...transferHandlers(ctx),
+        ...gaslessHandlers(ctx),
+      },
       workers,
       afterConsume: wake,
       // Runs after the workers stopped: nothing uses the RPC clients or the keys any more.

@@ -50,6 +50,18 @@ export const paymentsConfigSchema = z.object({
   FEE_QUOTE_MIN_GAS_FEE: envDecimal(6, 1000).default('0.50'),
   /** Circle's fast-transfer fee on the burned amount, in basis points (fractions down to 1/1000 bp). */
   FEE_QUOTE_ATTESTATION_FEE_BPS: envDecimal(3, 1000).default('1'),
+  /** Gas the relay's transferWithAuthorization takes (a FiatToken v2 transfer with a signature check). */
+  GASLESS_SUBMIT_GAS_UNITS: envInt.pipe(z.number().int().min(21000).max(10_000_000)).default(90000),
+  /** Gas of the relay's CCTP burn (approve and depositForBurn) after a cross-chain authorization. */
+  GASLESS_BURN_GAS_UNITS: envInt.pipe(z.number().int().min(21000).max(10_000_000)).default(200000),
+  /**
+   * Who bears the relay's network fee (and Circle's fee) of a gasless payment: added to what the
+   * customer authorises, or recorded against the merchant's balance. The deployment's default until
+   * merchants choose it themselves.
+   */
+  GASLESS_FEE_BEARER: z.enum(['customer', 'merchant']).default('customer'),
+  /** New gasless payments one payer address may open per minute (shared by every replica). */
+  GASLESS_PAYER_LIMIT_PER_MINUTE: envInt.pipe(z.number().int().min(1).max(1000)).default(5),
 });
 
 /** The variables, plus the chain registry they resolve to (the chains a payment may come from). */

@@ -1,11 +1,12 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
-import { decimalToBaseUnits, type ChainRegistry } from '@stablepay/contracts';
+import { decimalToBaseUnits, type ChainRegistry, type NetworkFeeBearer } from '@stablepay/contracts';
 import { afterCommit, defineStateMachine, wakingEventWriter, type EventWriter } from '@stablepay/platform';
 import { SESSION_MACHINE, type SessionMachine } from './checkout/session-machine.js';
 import { chainWatcherFeeInputs, type FeeInputsSource } from './fee-quote/fee-inputs.js';
 import type { PaymentsConfig } from './config.js';
 import type { FeePolicy } from './fee-quote/arithmetic.js';
+import { chainWatcherRelay, type GaslessRelay } from './gasless/relay-client.js';
 import { PAYMENT_MACHINE, type PaymentMachine } from './payments/payment-machine.js';
 
 /** How cross-chain fee quotes are priced, signed and limited in time. */
@@ -15,6 +16,17 @@ export interface FeeQuoteSettings extends FeePolicy {
   validForSeconds: number;
   /** where the destination chain's gas price and gas-coin price come from */
   inputs: FeeInputsSource;
+}
+
+/** How gasless payments are priced and limited, and the relay they go through. */
+export interface GaslessSettings {
+  relay: GaslessRelay;
+  /** gas of the relay's transferWithAuthorization, and of its CCTP burn after a cross-chain one */
+  submitGasUnits: bigint;
+  burnGasUnits: bigint;
+  feeBearer: NetworkFeeBearer;
+  /** new gasless payments per payer address per minute */
+  payerLimitPerMinute: number;
 }
 
 /** What the service is configured with. */
@@ -29,6 +41,7 @@ export interface PaymentsSettings {
   /** When false, return and cancel URLs must be https. */
   allowInsecureUrls: boolean;
   feeQuotes: FeeQuoteSettings;
+  gasless: GaslessSettings;
   now: () => Date;
 }
 
@@ -65,11 +78,20 @@ export const feeQuoteSettings = (config: PaymentsConfig, inputs: FeeInputsSource
   inputs,
 });
 
+export const gaslessSettings = (config: PaymentsConfig, relay: GaslessRelay): GaslessSettings => ({
+  relay,
+  submitGasUnits: BigInt(config.GASLESS_SUBMIT_GAS_UNITS),
+  burnGasUnits: BigInt(config.GASLESS_BURN_GAS_UNITS),
+  feeBearer: config.GASLESS_FEE_BEARER,
+  payerLimitPerMinute: config.GASLESS_PAYER_LIMIT_PER_MINUTE,
+});
+
 export const createPaymentsContext = (
   config: PaymentsConfig,
   db: Knex,
   eventsCommitted: () => void,
   feeInputs: FeeInputsSource = chainWatcherFeeInputs(config),
+  relay: GaslessRelay = chainWatcherRelay(config),
 ): PaymentsContext => ({
   db,
   chains: config.chainRegistry,
@@ -77,6 +99,7 @@ export const createPaymentsContext = (
   sessionIdPrefix: `cs_${config.ENVIRONMENT}_`,
   allowInsecureUrls: config.ALLOW_INSECURE_URLS,
   feeQuotes: feeQuoteSettings(config, feeInputs),
+  gasless: gaslessSettings(config, relay),
   now: () => new Date(),
   ...paymentsRecording(eventsCommitted),
 });

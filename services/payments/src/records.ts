@@ -1,4 +1,12 @@
-import type { BlockchainName, CheckoutSessionStatus, Currency, PaymentStatus } from '@stablepay/contracts';
+import type {
+  BlockchainName,
+  CheckoutSessionStatus,
+  Currency,
+  NetworkFeeBearer,
+  PaymentFunding,
+  PaymentStatus,
+  TransferAuthorization,
+} from '@stablepay/contracts';
 
 /** What the service knows about a merchant (a projection of the gateway's merchant events). */
 export interface MerchantRecord {
@@ -49,6 +57,18 @@ export interface PaymentRecord {
   minedAt: Date | null;
   /** while a short same-chain session payment waits for the rest: when the window closes */
   awaitingTopUpUntil: Date | null;
+  /** a transaction of the customer's, or a signed authorization the relay submits (gasless) */
+  funding: PaymentFunding;
+  /** gasless only: what the customer signed, and the fees the quote priced */
+  gasless: GaslessTerms | null;
+}
+
+/** What a gasless payment was accepted on. Amounts are exact 6-decimal strings. */
+export interface GaslessTerms {
+  authorization: TransferAuthorization;
+  networkFee: string;
+  cctpFee: string;
+  feeBearer: NetworkFeeBearer;
 }
 
 export interface CheckoutSessionRecord {

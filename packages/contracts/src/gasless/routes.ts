@@ -6,6 +6,8 @@ import {
   GaslessCheckResponse,
   GaslessQuoteQuery,
   GaslessQuoteResponse,
+  GaslessTokenDomainQuery,
+  GaslessTokenDomainResponse,
 } from './schemas.js';
 
 const payments = { service: 'payments', tags: ['Payments'] } as const;
@@ -54,5 +56,15 @@ export const gaslessRoutes = routeTable([
     noStore: true,
     request: { body: GaslessCheckBody },
     responses: { 200: { description: 'The relay can submit it', schema: GaslessCheckResponse } },
+  },
+  {
+    ...internalRoute,
+    service: 'chain-watcher',
+    operationId: 'getGaslessTokenDomain',
+    method: 'get',
+    path: '/internal/gasless/token-domain',
+    summary: "A token's EIP-712 domain on a chain, its name read from the contract",
+    request: { query: GaslessTokenDomainQuery },
+    responses: { 200: { description: 'The domain', schema: GaslessTokenDomainResponse } },
   },
 ]);

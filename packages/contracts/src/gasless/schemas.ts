@@ -59,6 +59,20 @@ export const TokenDomainView = z.object({
   chainId: ChainId,
   verifyingContract: EvmAddress,
 });
+export type TokenDomainView = z.infer<typeof TokenDomainView>;
+
+/**
+ * GET /internal/gasless/token-domain (chain-watcher): the token's EIP-712 domain on a chain, its name
+ * as the contract reports it (the same token is "USD Coin" on one chain and "USDC" on another), so
+ * that a quote names exactly what the customer's wallet must sign. 404 when the chain has no such token.
+ */
+export const GaslessTokenDomainQuery = z.object({
+  chainId: queryInt({ min: 1 }),
+  token: Currency,
+});
+export type GaslessTokenDomainQuery = z.infer<typeof GaslessTokenDomainQuery>;
+export const GaslessTokenDomainResponse = successEnvelope(TokenDomainView);
+export type GaslessTokenDomainResponse = z.infer<typeof GaslessTokenDomainResponse>;
 
 /**
  * Every figure the customer sees before signing, and what to sign. Signed (HMAC-SHA256 over the
@@ -172,7 +186,19 @@ export const GaslessRefusalCode = z.enum([
   'authorization_value_mismatch',
   'authorization_recipient_mismatch',
   'token_not_supported',
+  /** the token itself refuses the transfer (paused, or the payer or recipient blacklisted by the issuer) */
+  'authorization_refused_by_token',
   'relay_gas_budget_spent',
   'relay_low_on_gas',
+  /** the payer's new gasless payments per minute are spent (429 with Retry-After) */
+  'payer_rate_limited',
+  /** the quote does not carry this service's signature for exactly its values */
+  'quote_signature_invalid',
+  /** the quote's expiresAt has passed: ask for a new one */
+  'quote_expired',
+  /** the quote is for another merchant, session, chain, token or amount than this payment */
+  'quote_mismatch',
+  /** the quote has already paid for another payment (409) */
+  'quote_used',
 ]);
 export type GaslessRefusalCode = z.infer<typeof GaslessRefusalCode>;

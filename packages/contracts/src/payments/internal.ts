@@ -3,6 +3,7 @@ import { successEnvelope } from '../shared/envelope.js';
 import { Currency, DecimalString } from '../shared/money.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { PaymentStatus } from './status.js';
+import { PaymentFunding } from './views.js';
 
 /** Service-to-service route of the payments service: one payment as its merchant's. */
 export const InternalPaymentParams = z.object({ merchantId: Uuid, id: Uuid });
@@ -34,6 +35,8 @@ export const InternalPayment = z.object({
   received_amount: DecimalString.nullable().optional(),
   failure_reason: z.string().nullable().optional(),
   failed_at: IsoTimestamp.nullable().optional(),
+  /** transfer, or a gasless authorization; optional so that answers of earlier releases still parse */
+  funding: PaymentFunding.optional(),
 });
 export type InternalPayment = z.infer<typeof InternalPayment>;
 export const InternalPaymentResponse = successEnvelope(InternalPayment);

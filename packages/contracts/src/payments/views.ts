@@ -19,7 +19,15 @@ export const PaymentStatusResponse = successEnvelope(PaymentStatusView);
 export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponse>;
 
 /**
- * List view: exactly the spec's fields. `reference` is null when the payer gave none; `metadata` is
+ * How the customer's money moved (an extension, docs/api/README.md#gasless-payments): `transfer`, a
+ * transaction of the customer's own; `authorization`, an EIP-3009 authorization the customer signed
+ * and the service's relay submitted (the customer spent no gas).
+ */
+export const PaymentFunding = z.enum(['transfer', 'authorization']);
+export type PaymentFunding = z.infer<typeof PaymentFunding>;
+
+/**
+ * List view: the spec's fields, plus `funding` (an extension). `reference` is null when the payer gave none; `metadata` is
  * `{}` when none was given.
  */
 export const PaymentListItem = z.object({
@@ -36,6 +44,7 @@ export const PaymentListItem = z.object({
   reference: z.string().nullable(),
   metadata: JsonObject,
   created_at: IsoTimestamp,
+  funding: PaymentFunding,
 });
 export type PaymentListItem = z.infer<typeof PaymentListItem>;
 

@@ -23,6 +23,7 @@ describe('route catalogue', () => {
       'getInternalInvoicePdf',
       'getInternalPayment',
       'checkGaslessAuthorization',
+      'getGaslessTokenDomain',
     ]);
     expect(routes.some((r) => r.internal)).to.equal(false);
     const doc = buildOpenApiDocument();

@@ -15,6 +15,9 @@ export interface ReceiptFacts {
   blockHash: string;
   blockNumber: number;
   logs: RawLog[];
+  /** what the sender paid: gasUsed × effectiveGasPrice wei (absent where a node leaves them out) */
+  gasUsed?: bigint;
+  effectiveGasPrice?: bigint;
 }
 
 export interface BlockFacts {
@@ -48,6 +51,9 @@ const record = (value: unknown): Record<string, unknown> => {
   return value as Record<string, unknown>;
 };
 
+const optionalBig = (r: Record<string, unknown>, key: 'gasUsed' | 'effectiveGasPrice') =>
+  typeof r[key] === 'string' && QUANTITY.test(r[key]) ? { [key]: BigInt(r[key]) } : {};
+
 /**
  * null: no receipt, or one for a transaction not yet in a block (some nodes answer for pending
  * transactions with a null block hash).
@@ -74,6 +80,8 @@ export const parseReceipt = (answer: unknown): ReceiptFacts | null => {
         removed: log.removed === true,
       };
     }),
+    ...optionalBig(r, 'gasUsed'),
+    ...optionalBig(r, 'effectiveGasPrice'),
   };
 };
 

@@ -1,3 +1,4 @@
+import type { BlockchainName } from '@stablepay/contracts';
 import type { Logger, ServiceKit } from '@stablepay/platform';
 import { AttestationApi } from '../chain/attestation-api.js';
 import { ChainClients } from '../chain/chain-rpc.js';
@@ -17,7 +18,7 @@ const settingsOf = (
   config: ChainWatcherConfig,
   metrics: ChainWatcherMetrics,
   logger: Logger,
-): Pick<WatcherContext, 'verification' | 'transfers' | 'cctp'> => {
+): Pick<WatcherContext, 'verification' | 'transfers' | 'cctp' | 'gasless'> => {
   const maxUrls = Math.max(1, ...config.registry.chains.map((c) => c.rpcUrls.length));
   return {
     verification: {
@@ -56,6 +57,20 @@ const settingsOf = (
             logger,
           })
         : undefined,
+    },
+    gasless: {
+      // A submission is a payment waiting: it moves at the pace of the relayer's transfers.
+      pollMs: config.TRANSFER_POLL_MS,
+      maxBackoffMs: config.TRANSFER_MAX_BACKOFF_MS,
+      leaseMs: config.TRANSFER_LEASE_MS ?? 30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS,
+      dailyGasBudgetWei: (chainName) =>
+        BigInt(
+          config.GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN?.[chainName as BlockchainName] ??
+            config.GASLESS_DAILY_GAS_BUDGET_WEI,
+        ),
+      gasMargin: config.GASLESS_RELAY_GAS_MARGIN,
+      lowGasRetryAfterS: config.GASLESS_LOW_GAS_RETRY_AFTER_S,
+      crashPoint: config.GASLESS_CRASH_POINT,
     },
   };
 };

@@ -9,7 +9,7 @@ import {
 } from '@stablepay/platform';
 import type { AttestationApi } from '../chain/attestation-api.js';
 import type { ChainClients } from '../chain/chain-rpc.js';
-import type { CctpCrashPoint, TransferCrashPoint } from '../config.js';
+import type { CctpCrashPoint, GaslessCrashPoint, TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
 import type { ChainWatcherMetrics } from '../metrics.js';
@@ -55,6 +55,20 @@ export interface CctpSettings {
   crashPoint?: CctpCrashPoint;
 }
 
+/** The relay's rules for customers' signed authorizations (gasless payments), from configuration. */
+export interface GaslessSettings {
+  pollMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+  /** wei of native coin per merchant, chain and UTC day */
+  dailyGasBudgetWei: (chainName: string) => bigint;
+  /** the relay's native balance must cover this many submissions at the worst-case fee */
+  gasMargin: number;
+  lowGasRetryAfterS: number;
+  /** tests only: where the submission kills its own process */
+  crashPoint?: GaslessCrashPoint;
+}
+
 /** How the chain-watcher writes its events: each wakes the outbox relay once its transaction commits. */
 export interface WatcherRecording {
   /** Writes an integration event in the caller's transaction. */
@@ -90,6 +104,7 @@ export interface WatcherContext extends WatcherRecording {
   relayers: RelayerWallets;
   transfers: TransferSettings;
   cctp: CctpSettings;
+  gasless: GaslessSettings;
   /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
   tokenNames: Map<string, string>;
 }

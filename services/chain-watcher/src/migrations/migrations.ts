@@ -1,4 +1,5 @@
 import { inboxMigration, outboxMigration, type Migration } from '@stablepay/platform';
+import { gaslessMigration } from '../gasless/migration.js';
 import { ledgerBackfillMigration } from '../ledger/backfill.js';
 import { ledgerMigration } from '../ledger/migration.js';
 import { cctpMigration, cctpRelayerMigration } from './cctp-migrations.js';
@@ -27,4 +28,5 @@ export const chainWatcherMigrations: Migration[] = [
   ledgerMigration,
   ledgerBackfillMigration,
   topUpVerificationsMigration,
+  gaslessMigration,
 ];

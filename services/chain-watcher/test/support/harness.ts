@@ -80,6 +80,7 @@ const OBSERVED = [
   'wallet.assigned',
   'chain.payment.verified',
   'chain.payment.rejected',
+  'chain.payment.relayed',
   'chain.top_up.verified',
   'chain.top_up.rejected',
   // Transfer outcomes are addressed to their requester: `<type>.<purpose>`.
@@ -145,6 +146,7 @@ const withHelpers = async (run: Run, events: EventObserver) => {
     bus,
     events,
     call: (path: string, opts?: CallOptions) => callService(run.url, 'GET', path, opts),
+    post: (path: string, opts?: CallOptions) => callService(run.url, 'POST', path, opts),
     publish,
     event,
     createMerchant: async (
@@ -193,7 +195,12 @@ const withHelpers = async (run: Run, events: EventObserver) => {
     },
     /** The verdict event of a payment, once it arrives. */
     verdict: (paymentId: string, timeoutMs = 15_000) =>
-      event((e) => e.type.startsWith('chain.payment.') && e.data.paymentId === paymentId, timeoutMs),
+      event(
+        (e) =>
+          (e.type === 'chain.payment.verified' || e.type === 'chain.payment.rejected') &&
+          e.data.paymentId === paymentId,
+        timeoutMs,
+      ),
     metrics: () => scrapeMetrics(run.url),
     close: async (): Promise<void> => {
       await run.service.stop();

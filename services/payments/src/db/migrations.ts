@@ -4,6 +4,7 @@ import { sessionListMigration } from './session-list-migration.js';
 import { sessionRequestKeysMigration } from './session-request-keys-migration.js';
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 import { topUpsMigration } from './top-ups-migration.js';
+import { gaslessMigration } from './gasless-migration.js';
 
 import { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES } from './tables.js';
 
@@ -189,4 +190,5 @@ export const paymentsMigrations: Migration[] = [
   cctpFeeMigration,
   txOwnershipMigration,
   topUpsMigration,
+  gaslessMigration,
 ];

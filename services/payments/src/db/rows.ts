@@ -1,5 +1,5 @@
 import { normalizeDecimal } from '@stablepay/contracts';
-import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../records.js';
+import type { CheckoutSessionRecord, GaslessTerms, MerchantRecord, PaymentRecord } from '../records.js';
 
 /** A row as the driver returns it (pg and PGlite differ in a few types, handled below). */
 export type Row = Record<string, unknown>;
@@ -64,7 +64,19 @@ export const toPayment = (r: Row): PaymentRecord => ({
   completedAt: dateOrNull(r.completed_at),
   minedAt: dateOrNull(r.mined_at),
   awaitingTopUpUntil: dateOrNull(r.awaiting_top_up_until),
+  funding: r.funding === 'authorization' ? 'authorization' : 'transfer',
+  gasless: toGaslessTerms(r),
 });
+
+const toGaslessTerms = (r: Row): GaslessTerms | null =>
+  r.signed_authorization === null || r.signed_authorization === undefined
+    ? null
+    : {
+        authorization: json<GaslessTerms['authorization']>(r.signed_authorization),
+        networkFee: decimal(r.network_fee ?? 0),
+        cctpFee: decimal(r.cctp_fee ?? 0),
+        feeBearer: r.fee_bearer === 'merchant' ? 'merchant' : 'customer',
+      };
 
 export const toSession = (r: Row): CheckoutSessionRecord => ({
   id: String(r.id),

@@ -39,11 +39,13 @@ export const transitionPayment = async (
 
 /**
  * What arrived beyond the payment's amount: received − amount for a completed payment whose
- * received amount is known ("0.000000" when exact), null otherwise.
+ * received amount is known ("0.000000" when exact), null otherwise. A gasless payment's customer
+ * authorised the amount plus the fees they bear (expected_amount): those fees are no surplus.
  */
 export const surplusOf = (p: PaymentRecord): string | null => {
   if (p.status !== 'completed' || p.receivedAmount === null) return null;
-  const surplus = decimalToBaseUnits(p.receivedAmount) - decimalToBaseUnits(p.amount);
+  const due = p.funding === 'authorization' && p.expectedAmount !== null ? p.expectedAmount : p.amount;
+  const surplus = decimalToBaseUnits(p.receivedAmount) - decimalToBaseUnits(due);
   return baseUnitsToDecimal(surplus > 0n ? surplus : 0n);
 };
 
@@ -80,6 +82,11 @@ export interface CompletionFacts {
   merchantTransferTxHash?: string;
   /** the verified transfer's block time */
   minedAt?: Date;
+  /**
+   * The verified transaction: a gasless payment takes it (whoever sent it, it is the one that used
+   * the authorization); a transfer payment keeps the hash it was reported with.
+   */
+  txHash?: string;
 }
 
 /**
@@ -101,6 +108,13 @@ const completionPatch = (trx: Knex.Transaction, facts: CompletionFacts): Record<
     ? { merchant_transfer_tx_hash: facts.merchantTransferTxHash }
     : {}),
   ...(facts.minedAt !== undefined ? { mined_at: facts.minedAt } : {}),
+  ...(facts.txHash !== undefined
+    ? {
+        tx_hash: trx.raw(`case when funding = 'authorization' then ? else tx_hash end`, [
+          facts.txHash.toLowerCase(),
+        ]),
+      }
+    : {}),
 });
 
 /** completePayment inside the caller's transaction (an event handler's inbox transaction). */

@@ -37,6 +37,13 @@ export interface NewPaymentRow {
   reference: string | null;
   description: string | null;
   metadata: string;
+  /** gasless payments only (the columns' defaults describe a transfer) */
+  funding?: 'authorization';
+  signed_authorization?: string;
+  authorization_nonce?: string;
+  network_fee?: string;
+  cctp_fee?: string;
+  fee_bearer?: string;
 }
 
 /**
@@ -45,8 +52,9 @@ export interface NewPaymentRow {
  * is never a window between a check and an insert.
  */
 export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<PaymentRecord | undefined> => {
-  // The only unique key an insert can meet is payments_tx_hash_key (the id is new, the session is
-  // linked afterwards): its partial predicate cannot be named in ON CONFLICT by knex.
+  // The unique keys an insert can meet are payments_tx_hash_key and, for a gasless payment,
+  // payments_authorization_key (the id is new, the session is linked afterwards): their partial
+  // predicates cannot be named in ON CONFLICT by knex.
   const rows = (await db(PAYMENTS).insert(row).onConflict().ignore().returning('*')) as Row[];
   return rows[0] ? toPayment(rows[0]) : undefined;
 };

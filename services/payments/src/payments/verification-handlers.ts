@@ -40,6 +40,7 @@ export const verificationHandlers = (ctx: PaymentsContext, logger: Logger): Even
         cctpFeeAmount: data.cctpFeeAmount,
         mintTxHash: data.mintTxHash,
         minedAt: new Date(data.blockTimestamp),
+        txHash: data.txHash,
       });
     }),
     // An underpaid session payment may wait for a top-up instead of failing (checkout/top-up-verdicts.ts).

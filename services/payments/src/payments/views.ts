@@ -34,6 +34,7 @@ export const toListItem = (p: PaymentRecord): PaymentListItem => ({
   reference: p.reference,
   metadata: p.metadata,
   created_at: p.createdAt.toISOString(),
+  funding: p.funding,
 });
 
 export const toDetail = (
@@ -90,4 +91,5 @@ export const toInternalPayment = (p: PaymentRecord): InternalPayment => ({
   received_amount: p.receivedAmount,
   failure_reason: p.failureReason,
   failed_at: p.status === 'failed' ? p.updatedAt.toISOString() : null,
+  funding: p.funding,
 });

@@ -65,6 +65,17 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
       feeInputs: () => Promise.reject(new Error('these tests issue no quotes')),
     },
   },
+  gasless: {
+    relay: {
+      tokenDomain: () => Promise.reject(new Error('these tests take no gasless payments')),
+      relayerOn: () => Promise.reject(new Error('these tests take no gasless payments')),
+      check: () => Promise.reject(new Error('these tests take no gasless payments')),
+    },
+    submitGasUnits: 90_000n,
+    burnGasUnits: 200_000n,
+    feeBearer: 'customer',
+    payerLimitPerMinute: 5,
+  },
   now: () => new Date(),
   ...paymentsRecording(() => undefined),
   ...overrides,

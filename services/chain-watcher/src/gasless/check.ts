@@ -1,0 +1,177 @@
+import {
+  GASLESS_MAX_VALIDITY_SECONDS,
+  chainById,
+  type ChainConfig,
+  type GaslessCheck,
+  type GaslessCheckBody,
+  type GaslessRefusalCode,
+} from '@stablepay/contracts';
+import { AppError } from '@stablepay/platform';
+import { getAddress, verifyTypedData } from 'ethers';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { balanceOf } from '../chain/erc20.js';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES, authorizationState } from '../chain/fiat-token.js';
+import { sameAddress } from '../chain/same-address.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { gasLimitFor } from '../relayer/fees.js';
+import { tokenDomain } from '../relayer/token-domain.js';
+import { gasUsedOn, recordGasQuote, utcDay } from './gas-budget-repo.js';
+import { authorizationOf, encodeAuthorization, simulateSubmission } from './submission.js';
+
+/** A refused authorization: 422, its code in details[].code (nothing is stored or sent). */
+export const refusal = (code: GaslessRefusalCode, message: string, path = 'authorization'): AppError =>
+  new AppError('unprocessable', message, [{ path, message, code }]);
+
+/** Clock skew allowed between the payments service that bounded the window and this one. */
+const WINDOW_SKEW_SECONDS = 60;
+
+interface Placement {
+  chain: ChainConfig;
+  rpc: ChainRpc;
+  token: string;
+  relayer: string;
+}
+
+/** The chain, its token contract and its relay, and whether the authorization pays whom it must. */
+const placementOf = async (ctx: WatcherContext, body: GaslessCheckBody): Promise<Placement> => {
+  const chain = chainById(ctx.registry, body.chainId);
+  const token = chain?.tokens[body.token];
+  const rpc = ctx.chains.get(body.chainId);
+  if (!chain || !token || !rpc)
+    throw refusal('token_not_supported', `${body.token} is not served on chain ${body.chainId}`, 'token');
+  const relayer = ctx.relayers.addressOn(chain.chainId);
+  if (!relayer)
+    throw refusal('token_not_supported', `no relay submits authorizations on ${chain.name}`, 'chainId');
+  if (body.destinationChainId !== null)
+    throw refusal(
+      'token_not_supported',
+      'cross-chain payments by authorization are not available yet',
+      'destinationChainId',
+    );
+  const wallet = await ctx.wallets.primary(body.merchantId);
+  if (!wallet || wallet.chainId !== chain.chainId)
+    throw refusal(
+      'authorization_recipient_mismatch',
+      `the merchant has no wallet on ${chain.name} for a same-chain payment`,
+      'authorization.to',
+    );
+  if (!sameAddress(body.authorization.to, wallet.address))
+    throw refusal(
+      'authorization_recipient_mismatch',
+      `the authorization pays ${body.authorization.to}, not the merchant wallet ${getAddress(wallet.address)}`,
+      'authorization.to',
+    );
+  return { chain, rpc, token: getAddress(token), relayer };
+};
+
+/** The window by this service's clock: open now, and no longer than a signature should live. */
+const checkWindow = (body: GaslessCheckBody): void => {
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const { validAfter, validBefore } = body.authorization;
+  if (BigInt(validAfter) > now)
+    throw refusal('authorization_not_yet_valid', `the authorization is valid only after ${validAfter}`);
+  if (BigInt(validBefore) <= now)
+    throw refusal('authorization_expired', `the authorization expired at ${validBefore}`);
+  if (BigInt(validBefore) > now + BigInt(GASLESS_MAX_VALIDITY_SECONDS + WINDOW_SKEW_SECONDS))
+    throw refusal(
+      'authorization_window_too_long',
+      `validBefore may be at most ${GASLESS_MAX_VALIDITY_SECONDS} seconds ahead`,
+    );
+};
+
+/** The signer of the authorization under the token's EIP-712 domain must be its `from`. */
+const checkSignature = async (ctx: WatcherContext, body: GaslessCheckBody, p: Placement): Promise<void> => {
+  const domain = await tokenDomain(ctx, p.rpc, p.token);
+  const { signature, ...message } = authorizationOf(body.authorization);
+  let signer: string | undefined;
+  try {
+    signer = verifyTypedData(domain, TRANSFER_WITH_AUTHORIZATION_TYPES, message, signature);
+  } catch {
+    signer = undefined;
+  }
+  if (!signer || !sameAddress(signer, message.from))
+    throw refusal('authorization_signature_invalid', `the signature is not ${message.from}'s`);
+};
+
+/** What the token says now: the nonce unused, the balance enough, and the submission itself passing. */
+const checkOnChain = async (body: GaslessCheckBody, p: Placement): Promise<string> => {
+  const auth = authorizationOf(body.authorization);
+  if (await authorizationState(p.rpc, p.token, auth.from, auth.nonce))
+    throw refusal('authorization_nonce_used', 'this authorization was already used or cancelled');
+  const balance = await balanceOf(p.rpc, p.token, auth.from);
+  if (balance < auth.value)
+    throw refusal(
+      'authorization_insufficient_balance',
+      `${auth.from} holds less ${body.token} than the authorization moves`,
+    );
+  const data = encodeAuthorization(auth);
+  const refused = await simulateSubmission(p.rpc, { from: p.relayer, to: p.token, data });
+  if (refused) throw refusal(refused.code, refused.message);
+  return data;
+};
+
+/** The submission's gas and today's worst-case price; the relay's gas and the merchant's budget. */
+const priceSubmission = async (
+  ctx: WatcherContext,
+  body: GaslessCheckBody,
+  p: Placement,
+  data: string,
+): Promise<GaslessCheck> => {
+  const [estimate, fees, native] = await Promise.all([
+    p.rpc.estimateGas({ from: p.relayer, to: p.token, data }),
+    p.rpc.feeSuggestion(),
+    p.rpc.call('eth_getBalance', (provider) => provider.getBalance(p.relayer)),
+  ]);
+  const gasUnits = gasLimitFor(estimate);
+  const gasPrice = fees.kind === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
+  const cost = gasUnits * gasPrice;
+  const chain = p.chain.name;
+  if (native < cost * BigInt(ctx.gasless.gasMargin)) {
+    ctx.logger.warn('relay low on gas: gasless payments refused', { chain, relayer: p.relayer });
+    throw new AppError(
+      'unavailable',
+      `the relay on ${chain} is low on gas; try again later`,
+      [{ path: '', message: 'the relay is low on gas', code: 'relay_low_on_gas' }],
+      ctx.gasless.lowGasRetryAfterS,
+    );
+  }
+  const used = await gasUsedOn(ctx.db, body.merchantId, p.chain.chainId, utcDay(new Date()));
+  if (used + cost > ctx.gasless.dailyGasBudgetWei(chain)) {
+    throw new AppError(
+      'rate_limited',
+      `the merchant's relay gas budget on ${chain} is spent for today`,
+      [{ path: '', message: 'the daily relay gas budget is spent', code: 'relay_gas_budget_spent' }],
+      secondsToMidnightUtc(),
+    );
+  }
+  const auth = authorizationOf(body.authorization);
+  await recordGasQuote(ctx.db, {
+    chainId: p.chain.chainId,
+    from: auth.from,
+    nonce: auth.nonce,
+    gasWei: cost,
+  });
+  return { relayer: p.relayer, gasUnits: gasUnits.toString(), gasPriceWei: gasPrice.toString() };
+};
+
+const secondsToMidnightUtc = (): number => {
+  const now = new Date();
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+};
+
+/**
+ * POST /internal/gasless/check: whether the relay could submit this authorization now, and what it
+ * would cost. Every rule a customer can fix is a 422 with its code; the relay's own state is a 503
+ * (low on gas) or a 429 (the merchant's daily gas budget). RPC failures propagate (503).
+ */
+export const checkGaslessAuthorization = async (
+  ctx: WatcherContext,
+  body: GaslessCheckBody,
+): Promise<GaslessCheck> => {
+  const placement = await placementOf(ctx, body);
+  checkWindow(body);
+  await checkSignature(ctx, body, placement);
+  const data = await checkOnChain(body, placement);
+  return priceSubmission(ctx, body, placement, data);
+};

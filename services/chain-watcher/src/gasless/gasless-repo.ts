@@ -1,0 +1,215 @@
+import type { Knex } from 'knex';
+import type { BlockchainName, Currency, NetworkFeeBearer } from '@stablepay/contracts';
+import { currentContext } from '@stablepay/platform';
+import { GASLESS_PAYMENTS } from '../migrations/tables.js';
+import { insertOnce } from '../work-rows/insert-once.js';
+import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+
+/** submit: the relay submits it; handed_over: its transaction is found and verified as any payment's. */
+export type GaslessStep = 'submit' | 'handed_over' | 'rejected';
+
+/** A gasless payment as the submission worker sees it. */
+export interface GaslessPaymentRecord {
+  paymentId: string;
+  merchantId: string;
+  chainId: number;
+  sourceChain: BlockchainName;
+  token: Currency;
+  /** the customer's signed authorization, exactly as submitted */
+  authorization: {
+    from: string;
+    to: string;
+    value: bigint;
+    validAfter: bigint;
+    validBefore: bigint;
+    nonce: string;
+    signature: string;
+  };
+  expectedUnits: bigint;
+  feeBearer: NetworkFeeBearer;
+  networkFeeUnits: bigint;
+  sessionCreatedAt: Date | null;
+  paymentCreatedAt: Date;
+  step: GaslessStep;
+  searchFromBlock: number | null;
+  relayedTxHash: string | null;
+  reservedWei: bigint;
+  budgetDay: string;
+  backoffStep: number;
+  correlationId: string | null;
+}
+
+interface GaslessPaymentRow {
+  payment_id: string;
+  merchant_id: string;
+  chain_id: number;
+  source_chain: BlockchainName;
+  token: Currency;
+  from_address: string;
+  to_address: string;
+  value: string;
+  valid_after: string;
+  valid_before: string;
+  nonce: string;
+  signature: string;
+  expected_units: string;
+  fee_bearer: NetworkFeeBearer;
+  network_fee_units: string;
+  session_created_at: Date | null;
+  payment_created_at: Date;
+  step: GaslessStep;
+  search_from_block: string | null;
+  relayed_tx_hash: string | null;
+  reserved_wei: string;
+  budget_day: string;
+  backoff_step: number;
+  correlation_id: string | null;
+}
+
+const toRecord = (row: GaslessPaymentRow): GaslessPaymentRecord => ({
+  paymentId: row.payment_id,
+  merchantId: row.merchant_id,
+  chainId: row.chain_id,
+  sourceChain: row.source_chain,
+  token: row.token,
+  authorization: {
+    from: row.from_address,
+    to: row.to_address,
+    value: BigInt(row.value),
+    validAfter: BigInt(row.valid_after),
+    validBefore: BigInt(row.valid_before),
+    nonce: row.nonce,
+    signature: row.signature,
+  },
+  expectedUnits: BigInt(row.expected_units),
+  feeBearer: row.fee_bearer,
+  networkFeeUnits: BigInt(row.network_fee_units),
+  sessionCreatedAt: row.session_created_at,
+  paymentCreatedAt: row.payment_created_at,
+  step: row.step,
+  searchFromBlock: row.search_from_block === null ? null : Number(row.search_from_block),
+  relayedTxHash: row.relayed_tx_hash,
+  reservedWei: BigInt(row.reserved_wei),
+  budgetDay: row.budget_day,
+  backoffStep: row.backoff_step,
+  correlationId: row.correlation_id,
+});
+
+export type NewGaslessPayment = Omit<
+  GaslessPaymentRecord,
+  'step' | 'searchFromBlock' | 'relayedTxHash' | 'backoffStep' | 'correlationId'
+>;
+
+/** Inserts once per payment; a redelivered event finds the row and changes nothing. */
+export const insertGaslessPayment = (trx: Knex.Transaction, p: NewGaslessPayment): Promise<boolean> =>
+  insertOnce(
+    trx,
+    GASLESS_PAYMENTS,
+    {
+      payment_id: p.paymentId,
+      merchant_id: p.merchantId,
+      chain_id: p.chainId,
+      source_chain: p.sourceChain,
+      token: p.token,
+      from_address: p.authorization.from,
+      to_address: p.authorization.to,
+      value: p.authorization.value.toString(),
+      valid_after: p.authorization.validAfter.toString(),
+      valid_before: p.authorization.validBefore.toString(),
+      nonce: p.authorization.nonce.toLowerCase(),
+      signature: p.authorization.signature,
+      expected_units: p.expectedUnits.toString(),
+      fee_bearer: p.feeBearer,
+      network_fee_units: p.networkFeeUnits.toString(),
+      cctp_fee_units: '0',
+      session_created_at: p.sessionCreatedAt,
+      payment_created_at: p.paymentCreatedAt,
+      reserved_wei: p.reservedWei.toString(),
+      budget_day: p.budgetDay,
+      correlation_id: currentContext().correlationId ?? null,
+    },
+    ['payment_id'],
+    'payment_id',
+  );
+
+export const leaseDueGaslessPayments = async (db: Knex, limit: number, leaseMs: number) =>
+  (
+    await leaseDueRows<GaslessPaymentRow>(db, {
+      table: GASLESS_PAYMENTS,
+      key: 'payment_id',
+      open: `step = 'submit'`,
+      alsoSet: 'check_count = check_count + 1',
+      limit,
+      leaseMs,
+    })
+  ).map(toRecord);
+
+export const releaseGaslessLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
+  if (paymentIds.length === 0) return;
+  await db(GASLESS_PAYMENTS).whereIn('payment_id', paymentIds).update({ locked_until: null });
+};
+
+/** Look again later; the lease ends. */
+export const rescheduleGasless = async (
+  db: Knex,
+  paymentId: string,
+  r: { delayMs: number; backoffStep: number },
+): Promise<void> => {
+  await db(GASLESS_PAYMENTS)
+    .where({ payment_id: paymentId })
+    .update({
+      next_check_at: db.raw(`now() + (? * interval '1 millisecond')`, [r.delayMs]),
+      backoff_step: r.backoffStep,
+      locked_until: null,
+      updated_at: db.fn.now(),
+    });
+};
+
+/** Where the search for the authorization's log starts, remembered the first time it is known. */
+export const noteSearchFrom = async (db: Knex, paymentId: string, block: number): Promise<void> => {
+  await db(GASLESS_PAYMENTS)
+    .where({ payment_id: paymentId })
+    .whereNull('search_from_block')
+    .update({ search_from_block: block });
+};
+
+/** The payment's row locked for the rest of the caller's transaction; undefined once gone. */
+export const lockGaslessPayment = async (trx: Knex.Transaction, paymentId: string) => {
+  const row = (await trx(GASLESS_PAYMENTS).where({ payment_id: paymentId }).forUpdate().first()) as
+    GaslessPaymentRow | undefined;
+  return row ? toRecord(row) : undefined;
+};
+
+export const findGaslessPayment = async (db: Knex, paymentId: string) => {
+  const row = (await db(GASLESS_PAYMENTS).where({ payment_id: paymentId }).first()) as
+    GaslessPaymentRow | undefined;
+  return row ? toRecord(row) : undefined;
+};
+
+/**
+ * Records the first relay transaction a node accepted; true only for the call that recorded it, so
+ * that chain.payment.relayed is published once whatever replicas and replacements follow.
+ */
+export const noteRelayed = async (trx: Knex.Transaction, paymentId: string, txHash: string) =>
+  (await trx(GASLESS_PAYMENTS)
+    .where({ payment_id: paymentId })
+    .whereNull('relayed_tx_hash')
+    .update({ relayed_tx_hash: txHash, updated_at: trx.fn.now() })) === 1;
+
+/** Leaves `submit` for good (a guarded transition): false when another worker did first. */
+export const finishSubmission = async (
+  trx: Knex.Transaction,
+  paymentId: string,
+  to: Exclude<GaslessStep, 'submit'>,
+  facts: { usedTxHash?: string; failureDetail?: string; gasSpentWei: bigint },
+): Promise<boolean> =>
+  (await trx(GASLESS_PAYMENTS)
+    .where({ payment_id: paymentId, step: 'submit' })
+    .update({
+      step: to,
+      used_tx_hash: facts.usedTxHash ?? null,
+      failure_detail: facts.failureDetail ?? null,
+      gas_spent_wei: facts.gasSpentWei.toString(),
+      locked_until: null,
+      updated_at: trx.fn.now(),
+    })) === 1;

@@ -1,0 +1,102 @@
+import { chainById } from '@stablepay/contracts';
+import { getAddress } from 'ethers';
+import { authorizationState, findAuthorizationEvent } from '../chain/fiat-token.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { noteSearchFrom, type GaslessPaymentRecord } from './gasless-repo.js';
+import { waitFor, type GaslessRoute, type GaslessWait } from './outcome.js';
+import {
+  advanceSubmission,
+  listSubmissions,
+  settleOwnNonce,
+  type SubmissionTransaction,
+} from './relay-submission.js';
+import { handOver, rejectUnused } from './settle.js';
+
+const routeOf = (ctx: WatcherContext, p: GaslessPaymentRecord): GaslessRoute | GaslessWait => {
+  const chain = chainById(ctx.registry, p.chainId);
+  const token = chain?.tokens[p.token];
+  const rpc = ctx.chains.get(p.chainId);
+  if (!chain || !token || !rpc) return waitFor(`${p.token} on chain ${p.chainId} is no longer configured`);
+  return { chain, rpc, token: getAddress(token) };
+};
+
+/** Where the search for the authorization's log starts: a log window below the head at the first look. */
+const searchFromOf = async (ctx: WatcherContext, p: GaslessPaymentRecord, r: GaslessRoute) => {
+  if (p.searchFromBlock !== null) return p.searchFromBlock;
+  const from = Math.max(0, (await r.rpc.blockNumber()) - ctx.transfers.logWindowBlocks);
+  await noteSearchFrom(ctx.db, p.paymentId, from);
+  return from;
+};
+
+/**
+ * The token used or cancelled the nonce: the log that did it, once deep enough, settles the
+ * submission (whoever's transaction it was: the relay's hash is a hint, the log the proof).
+ */
+const settleSpent = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  txs: SubmissionTransaction[],
+  searchFrom: number,
+): Promise<GaslessWait | undefined> => {
+  const { from, nonce } = p.authorization;
+  const head = await r.rpc.blockNumber();
+  const window = ctx.transfers.logWindowBlocks;
+  const found = await findAuthorizationEvent(r.rpc, r.token, from, nonce, searchFrom, head, window);
+  if (!found) return waitFor('the authorization is spent; its transaction is not found yet');
+  if (head - found.blockNumber + 1 < r.chain.confirmations)
+    return waitFor('confirmations of the transaction that spent the authorization', { steady: true });
+  const ownNonce = await settleOwnNonce(ctx, p, r, txs);
+  if (ownNonce) return ownNonce;
+  if (found.kind === 'canceled') {
+    await rejectUnused(ctx, p, r, txs, {
+      outcome: 'cancelled',
+      txHash: found.txHash,
+      detail: `the payer cancelled the authorization before it was used (transaction ${found.txHash})`,
+    });
+    return undefined;
+  }
+  await handOver(ctx, p, r, txs, found);
+  return undefined;
+};
+
+/**
+ * Whether the authorization can never be used: a block deep enough is at or past validBefore (the
+ * token takes it only while block.timestamp < validBefore) and the nonce is still unused after it.
+ */
+const expiredUnused = async (
+  r: GaslessRoute,
+  p: GaslessPaymentRecord,
+  used: () => Promise<boolean>,
+): Promise<boolean> => {
+  const settled = (await r.rpc.blockNumber()) - r.chain.confirmations + 1;
+  const block = await r.rpc.block(Math.max(0, settled));
+  if (!block || BigInt(block.timestamp) < p.authorization.validBefore) return false;
+  return !(await used());
+};
+
+/**
+ * One look at a gasless payment being submitted. The token is asked first, before sending and
+ * after any restart: once the nonce is spent, its transaction is found rather than sent again.
+ */
+export const lookAtGasless = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+): Promise<GaslessWait | undefined> => {
+  const r = routeOf(ctx, p);
+  if ('kind' in r) return r;
+  const { from, nonce, validBefore } = p.authorization;
+  const used = () => authorizationState(r.rpc, r.token, from, nonce);
+  const searchFrom = await searchFromOf(ctx, p, r);
+  const txs = await listSubmissions(ctx, p);
+  if (await used()) return settleSpent(ctx, p, r, txs, searchFrom);
+  if (await expiredUnused(r, p, used)) {
+    const at = new Date(Number(validBefore) * 1000).toISOString();
+    await rejectUnused(ctx, p, r, txs, {
+      outcome: 'expired',
+      detail: `authorization_expired: the customer's authorization expired at ${at} before any transaction used it`,
+    });
+    return undefined;
+  }
+  return advanceSubmission(ctx, p, r, txs, async () => !(await used()));
+};

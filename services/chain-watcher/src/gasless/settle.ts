@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import { EventTypes } from '@stablepay/contracts';
+import { ZeroHash, formatEther } from 'ethers';
+import type { AuthorizationEvent } from '../chain/fiat-token.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { flushUnsent } from '../relayer/broadcast.js';
+import { minedOf } from '../relayer/follow.js';
+import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
+import { insertVerification } from '../verification/verifications-repo.js';
+import { addGasUsage } from './gas-budget-repo.js';
+import { finishSubmission, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
+import type { GaslessRoute } from './outcome.js';
+import { submissionSeries, type SubmissionTransaction } from './relay-submission.js';
+
+/*
+ * How a submission ends: the authorization used (by the relay's transaction or anyone's), and the
+ * payment handed to verification with the transaction that used it; or never used before it
+ * expired (or cancelled by the payer), and the payment rejected. Either way the relay's gas is
+ * settled against the merchant's day, in the transaction of the transition.
+ */
+
+/** What the relay's mined transactions cost, once any stored but unsent one reached a node. */
+const relayGasSpent = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  txs: SubmissionTransaction[],
+): Promise<{ wei: bigint; minedHashes: Set<string> }> => {
+  // A nonce the relay allocated must reach the chain even when its transaction is no longer needed.
+  await flushUnsent(ctx, r.rpc, submissionSeries(ctx, p), txs);
+  const mined = await minedOf(r.rpc, txs);
+  const wei = mined.reduce(
+    (sum, m) => sum + (m.receipt.gasUsed ?? 0n) * (m.receipt.effectiveGasPrice ?? 0n),
+    0n,
+  );
+  return { wei, minedHashes: new Set(mined.map((m) => m.tx.txHash)) };
+};
+
+/** The reservation released and the spending recorded, on the day the payment reserved. */
+const settleGas = (trx: Knex.Transaction, p: GaslessPaymentRecord, spentWei: bigint) =>
+  addGasUsage(
+    trx,
+    { merchantId: p.merchantId, chainId: p.chainId, day: p.budgetDay },
+    { reservedWei: -p.reservedWei, spentWei },
+  );
+
+const afterSettled = (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  outcome: string,
+  spentWei: bigint,
+): void => {
+  ctx.metrics.gaslessSubmissions.inc({ chain: r.chain.name, outcome });
+  if (spentWei > 0n)
+    ctx.metrics.gaslessGasSpent.inc(
+      { chain: r.chain.name, merchant: p.merchantId },
+      Number(formatEther(spentWei)),
+    );
+  ctx.logger.info('gasless submission settled', { paymentId: p.paymentId, chain: r.chain.name, outcome });
+};
+
+/**
+ * The authorization was used by `found`'s transaction: the payment becomes a verification of that
+ * transaction, which the verifier judges like any same-chain payment (the Transfer to the merchant
+ * wallet, the amount, confirmations, reorgs) and publishes chain.payment.verified or rejected for.
+ */
+export const handOver = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  txs: SubmissionTransaction[],
+  found: AuthorizationEvent,
+): Promise<void> => {
+  const { wei, minedHashes } = await relayGasSpent(ctx, p, r, txs);
+  const ours = txs.find((t) => t.txHash === found.txHash);
+  const moved = await ctx.db.transaction(async (trx) => {
+    if (
+      !(await finishSubmission(trx, p.paymentId, 'handed_over', {
+        usedTxHash: found.txHash,
+        gasSpentWei: wei,
+      }))
+    )
+      return false;
+    await settleGas(trx, p, wei);
+    // Ours, mined before a node was known to hold it (a restart in between): relayed is still due.
+    if (ours && minedHashes.has(ours.txHash) && (await noteRelayed(trx, p.paymentId, ours.txHash))) {
+      await ctx.writeEvent(trx, EventTypes.ChainPaymentRelayed, p.merchantId, {
+        paymentId: p.paymentId,
+        merchantId: p.merchantId,
+        chainId: p.chainId,
+        txHash: ours.txHash,
+        relayer: ours.relayerAddress,
+      });
+    }
+    await lockTransaction(trx, p.chainId, found.txHash);
+    await insertVerification(trx, {
+      paymentId: p.paymentId,
+      merchantId: p.merchantId,
+      txHash: found.txHash,
+      chainId: p.chainId,
+      sourceChain: p.sourceChain,
+      token: p.token,
+      fromAddress: p.authorization.from,
+      toAddress: p.authorization.to,
+      expectedUnits: p.expectedUnits,
+      sessionCreatedAt: p.sessionCreatedAt,
+      paymentCreatedAt: p.paymentCreatedAt,
+    });
+    await markMatched(trx, p.chainId, found.txHash, p.paymentId);
+    return true;
+  });
+  if (moved) afterSettled(ctx, p, r, ours ? 'relayed' : 'used_elsewhere', wei);
+};
+
+/**
+ * Nothing used the authorization and nothing can any more (expired unused, or cancelled by the
+ * payer): chain.payment.rejected. The rejection names the relay's latest transaction when there is
+ * one (the payment's tx_hash is a transaction hash); the detail says what happened.
+ */
+export const rejectUnused = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: GaslessRoute,
+  txs: SubmissionTransaction[],
+  why: { outcome: 'expired' | 'cancelled'; detail: string; txHash?: string },
+): Promise<void> => {
+  const { wei } = await relayGasSpent(ctx, p, r, txs);
+  const moved = await ctx.db.transaction(async (trx) => {
+    if (
+      !(await finishSubmission(trx, p.paymentId, 'rejected', { failureDetail: why.detail, gasSpentWei: wei }))
+    )
+      return false;
+    await settleGas(trx, p, wei);
+    await ctx.writeEvent(trx, EventTypes.ChainPaymentRejected, p.merchantId, {
+      paymentId: p.paymentId,
+      txHash: why.txHash ?? txs.at(-1)?.txHash ?? ZeroHash,
+      reason: 'tx_not_found',
+      receivedAmount: null,
+      detail: why.detail,
+    });
+    return true;
+  });
+  if (moved) afterSettled(ctx, p, r, why.outcome, wei);
+};

@@ -1,0 +1,239 @@
+import { expect } from 'chai';
+import { parseEther, type Wallet } from 'ethers';
+import { ChainPaymentRelayedData, ChainPaymentVerifiedData } from '@stablepay/contracts';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
+import { startDevnet, type Devnet } from '@stablepay/devnet';
+import { units } from '../support/chain.js';
+import {
+  checkAuthorization,
+  eventsAbout,
+  freshWallet,
+  nowSeconds,
+  publishAuthorization,
+  signAuthorization,
+  submitAuthorization,
+} from '../support/gasless.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+
+describe('gasless payments: the relay submits a customer’s authorization once (anvil + PostgreSQL + RabbitMQ)', function () {
+  this.timeout(60_000);
+  let devnet: Devnet;
+  let h: Harness;
+  let base: ChainProbe;
+  let shop: Merchant;
+  let relayer: string;
+  const env = (devnet: Devnet) => ({
+    RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
+    TRANSFER_POLL_MS: '50',
+    TRANSFER_MAX_BACKOFF_MS: '300',
+    TRANSFER_LEASE_MS: '2000',
+  });
+
+  before(async () => {
+    devnet = await startDevnet({ basePort: 0, customers: 0 });
+    h = await startHarness({ registry: devnet.registry(), env: env(devnet) });
+    base = new ChainProbe(devnet.chain('BASE'));
+    relayer = devnet.relayers.BASE!.address;
+    shop = await h.createMerchant('BASE');
+  });
+  after(async () => {
+    base?.destroy();
+    await h?.close();
+    await devnet?.stop();
+  });
+
+  /** A customer holding only USDC. */
+  const customer = async (usdc: string): Promise<Wallet> => {
+    const payer = freshWallet();
+    await devnet.fund('BASE', payer.address, { USDC: units(usdc) });
+    return payer;
+  };
+
+  const transfersIn = async (txHash: string) =>
+    (await base.transfersTo('USDC', shop.address)).filter((t) => t.txHash.toLowerCase() === txHash);
+
+  it('sends the authorization once and publishes chain.payment.relayed, then chain.payment.verified', async () => {
+    const payer = await customer('50');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shop.address,
+      value: units('10.01'),
+    });
+    expect((await checkAuthorization(h, shop, authorization)).status).to.equal(200);
+    const before = await base.balance('USDC', shop.address);
+    const paymentId = await publishAuthorization(h, shop, authorization, { copies: 2 });
+
+    const relayed = await h.event(
+      (e) => e.type === 'chain.payment.relayed' && e.data.paymentId === paymentId,
+    );
+    expect(ChainPaymentRelayedData.parse(relayed.data)).to.deep.include({
+      merchantId: shop.merchantId,
+      chainId: shop.chainId,
+      relayer,
+    });
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    expect(ChainPaymentVerifiedData.parse(verdict.data)).to.deep.include({
+      txHash: relayed.data.txHash,
+      fromAddress: payer.address,
+      toAddress: shop.address,
+      receivedAmount: '10.010000',
+    });
+    await h.events.drain();
+    expect(eventsAbout(h, paymentId).map((e) => e.type)).to.have.members([
+      'chain.payment.relayed',
+      'chain.payment.verified',
+    ]);
+    expect(await base.balance('USDC', shop.address)).to.equal(before + units('10.01'));
+    expect(await transfersIn(relayed.data.txHash)).to.have.length(1);
+    // The customer spent no gas: they never had any.
+    expect(await base.native(payer.address)).to.equal(0n);
+    expect(await h.db('gasless_relay_transactions').where({ payment_id: paymentId })).to.have.length(1);
+    // The reservation became what the relay really paid.
+    const usage = await h.db('gasless_gas_usage').where({ merchant_id: shop.merchantId }).first();
+    expect(usage.reserved_wei).to.equal('0');
+    expect(BigInt(usage.spent_wei) > 0n).to.equal(true);
+    const metrics = await h.metrics();
+    expect(
+      metricValue(metrics, 'chain_gasless_submissions_total', { chain: 'BASE', outcome: 'relayed' }),
+    ).to.equal(1);
+  });
+
+  it('verifies a payment whose authorization someone else submitted first, and sends nothing', async () => {
+    const payer = await customer('20');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shop.address,
+      value: units('5.01'),
+    });
+    const frontRunner = freshWallet();
+    await devnet.fund('BASE', frontRunner.address, { native: parseEther('1') });
+    const theirs = await submitAuthorization(base, frontRunner, authorization);
+    const nonceBefore = await base.nonce(relayer, 'pending');
+
+    const paymentId = await publishAuthorization(h, shop, authorization);
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    expect(verdict.data).to.deep.include({ txHash: theirs, receivedAmount: '5.010000' });
+    await h.events.drain();
+    expect(eventsAbout(h, paymentId).map((e) => e.type)).to.deep.equal(['chain.payment.verified']);
+    expect(await h.db('gasless_relay_transactions').where({ payment_id: paymentId })).to.deep.equal([]);
+    expect(await base.nonce(relayer, 'pending')).to.equal(nonceBefore);
+  });
+
+  it('verifies a payment front-run while the relay’s own transaction waits in the pool; the relay’s nonce is still used', async () => {
+    const payer = await customer('20');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shop.address,
+      value: units('6.01'),
+    });
+    const frontRunner = freshWallet();
+    await devnet.fund('BASE', frontRunner.address, { native: parseEther('1') });
+    const nonceBefore = await base.nonce(relayer);
+    await base.setAutomine(false);
+    let theirs: string;
+    let paymentId: string;
+    try {
+      paymentId = await publishAuthorization(h, shop, authorization);
+      const ours = await waitFor(
+        async () => {
+          const [row] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+          return row?.broadcast_at ? (row.tx_hash as string) : undefined;
+        },
+        15_000,
+        'the relay’s transaction in the pool',
+      );
+      // Someone else submits the same authorization with a higher tip: it goes first in the block.
+      theirs = await submitAuthorization(base, frontRunner, authorization, {
+        mined: false,
+        maxPriorityFeePerGas: 500_000_000_000n,
+        maxFeePerGas: 1_000_000_000_000n,
+      });
+      expect(await base.pooled()).to.include.members([ours, theirs]);
+      await base.mine();
+    } finally {
+      await base.setAutomine(true);
+    }
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    expect(verdict.data).to.deep.include({ txHash: theirs, receivedAmount: '6.010000' });
+    expect(await transfersIn(theirs)).to.have.length(1);
+    // The relay's transaction reverted in the same block: its nonce is used, nothing waits behind it.
+    const [ours] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+    expect((await base.receipt(ours.tx_hash))!.status).to.equal('0x0');
+    expect(await base.nonce(relayer)).to.equal(nonceBefore + 1);
+    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+    expect(row).to.deep.include({ step: 'handed_over', used_tx_hash: theirs });
+    expect(BigInt(row.gas_spent_wei) > 0n).to.equal(true);
+  });
+
+  it('rejects a payment whose authorization expired unused', async () => {
+    // The payer holds less than they signed for: the token refuses the submission until it expires.
+    const payer = await customer('1');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shop.address,
+      value: units('30'),
+      validBefore: nowSeconds() + 3,
+    });
+    const paymentId = await publishAuthorization(h, shop, authorization);
+    await new Promise((r) => setTimeout(r, 4_000));
+    await devnet.mine('BASE');
+    const verdict = await h.verdict(paymentId, 20_000);
+    expect(verdict.type).to.equal('chain.payment.rejected');
+    expect(verdict.data.detail).to.match(/^authorization_expired: /);
+    expect(await h.db('gasless_relay_transactions').where({ payment_id: paymentId })).to.deep.equal([]);
+    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+    expect(row.step).to.equal('rejected');
+  });
+
+  it('submits each authorization once with two replicas consuming and sending side by side', async () => {
+    const replica = await startHarness({
+      registry: devnet.registry(),
+      env: env(devnet),
+      share: { databaseUrl: h.databaseUrl, amqpUrl: h.amqpUrl, prefix: h.prefix },
+    });
+    try {
+      const payments = await Promise.all(
+        [1, 2, 3, 4].map(async (n) => {
+          const payer = await customer('10');
+          const authorization = await signAuthorization(base, {
+            signer: payer,
+            to: shop.address,
+            value: units(`${n}`),
+          });
+          return publishAuthorization(h, shop, authorization, { copies: 2 });
+        }),
+      );
+      for (const paymentId of payments) {
+        const verdict = await h.verdict(paymentId, 30_000);
+        expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+        expect(await transfersIn(verdict.data.txHash)).to.have.length(1);
+      }
+      await waitFor(
+        async () =>
+          (await h.db('gasless_payments').whereIn('payment_id', payments).where({ step: 'submit' }))
+            .length === 0,
+        10_000,
+        'settled',
+      );
+      await h.events.drain();
+      for (const paymentId of payments) {
+        const types = eventsAbout(h, paymentId).map((e) => e.type);
+        expect(
+          types.filter((t) => t === 'chain.payment.relayed'),
+          paymentId,
+        ).to.have.length(1);
+        expect(
+          types.filter((t) => t === 'chain.payment.verified'),
+          paymentId,
+        ).to.have.length(1);
+        expect(await h.db('gasless_relay_transactions').where({ payment_id: paymentId })).to.have.length(1);
+      }
+    } finally {
+      await replica.close();
+    }
+  });
+});
