@@ -45,8 +45,14 @@ const REFUSALS: Record<GaslessRefusalCode, true> = {
   authorization_value_mismatch: true,
   authorization_recipient_mismatch: true,
   token_not_supported: true,
+  authorization_refused_by_token: true,
   relay_gas_budget_spent: true,
   relay_low_on_gas: true,
+  payer_rate_limited: true,
+  quote_signature_invalid: true,
+  quote_expired: true,
+  quote_mismatch: true,
+  quote_used: true,
 };
 
 export const isRefusal = (code: string | undefined): code is GaslessRefusalCode =>
@@ -58,6 +64,10 @@ const minutes = (seconds: number | undefined): string => String(Math.max(1, Math
 const fromApi = (err: ApiError): PayError | undefined => {
   if (err.code === 'session_expired') return new PayError('session_expired', err.message);
   if (err.code === 'session_used') return new PayError('session_complete', err.message);
+  // Two refusals the customer meets elsewhere too: waiting out a rate limit, and a quote grown old.
+  if (err.code === 'payer_rate_limited' || (err.status === 429 && !isRefusal(err.code)))
+    return new PayError('rate_limited', err.message, { minutes: minutes(err.retryAfter) });
+  if (err.code === 'quote_expired') return new PayError('quote_expired', err.message);
   if (isRefusal(err.code))
     return new PayError('refused', err.message, { code: err.code, minutes: minutes(err.retryAfter) });
   if (err.status === 429)

@@ -14,8 +14,14 @@ const REFUSAL_TEXT: Record<GaslessRefusalCode, keyof Messages> = {
   authorization_value_mismatch: 'refusedStale',
   authorization_recipient_mismatch: 'refusedStale',
   token_not_supported: 'refusedToken',
+  authorization_refused_by_token: 'refusedByToken',
   relay_gas_budget_spent: 'refusedBudget',
   relay_low_on_gas: 'refusedRelayLow',
+  payer_rate_limited: 'errRateLimited',
+  quote_signature_invalid: 'refusedStale',
+  quote_expired: 'errQuoteExpired',
+  quote_mismatch: 'refusedStale',
+  quote_used: 'refusedStale',
 };
 
 /** The customer's sentence for a problem, with the payment's words (amount, token, chain) filled in. */

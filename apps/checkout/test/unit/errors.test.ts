@@ -76,8 +76,12 @@ describe('checkout error mapping: one plain sentence per problem', () => {
       for (const code of GaslessRefusalCode.options) {
         const err = new ApiError(422, 'Authorization refused', code, 'authorization');
         const problem = payError(err);
-        expect(problem.problem, code).to.equal('refused');
-        expect(problem.vars.code).to.equal(code);
+        const expected = { payer_rate_limited: 'rate_limited', quote_expired: 'quote_expired' } as Record<
+          string,
+          string
+        >;
+        expect(problem.problem, code).to.equal(expected[code] ?? 'refused');
+        if (problem.problem === 'refused') expect(problem.vars.code).to.equal(code);
         const text = problemText(problem, t, vars);
         expect(text, `${lang} ${code}`).to.not.equal(t('errFailed'));
         expect(text, `${lang} ${code}`).to.not.contain(code).and.not.match(/[{}]/);
@@ -91,7 +95,8 @@ describe('checkout error mapping: one plain sentence per problem', () => {
     expect(say(new ApiError(503, 'x', 'relay_low_on_gas'))).to.contain('1 min');
   });
 
-  it("a plain 429 is a rate limit; a 429 with the merchant's spent relay budget is that refusal", () => {
+  it("a plain 429 or the payer's limit is a rate limit; the merchant's spent relay budget is that refusal", () => {
+    expect(say(new ApiError(429, 'Slow down', 'payer_rate_limited', undefined, 60))).to.contain('1 min');
     expect(payError(new ApiError(429, 'Too many requests', undefined, undefined, 120)).problem).to.equal(
       'rate_limited',
     );
