@@ -142,6 +142,8 @@ export const payGasless = async (
   option: PayOption,
   pending: PendingPayment,
 ): Promise<PaymentOutcome> => {
+  // The relay sends on the customer's chain, also when the merchant's is another: named from the start.
+  ctx.onStep({ kind: 'relay', state: 'waiting', chainId: option.chain.chainId });
   if (!pending.authorization) await sign(ctx, option, pending);
   else
     for (const kind of ['switch', 'sign'] as const)
