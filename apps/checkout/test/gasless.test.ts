@@ -188,6 +188,27 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     expect(wallet!.sent).to.deep.equal([]);
   });
 
+  it('resumes after a reload once the authorization is signed, asking the wallet once', async () => {
+    const session = await s.createSession({ amount: '5.25', currency: 'USDC' });
+    const c = await customerWithoutGas('10');
+    const { page, wallet } = c;
+    await page.goto(session.url);
+    const root = page.locator('body');
+    await connect(root);
+    await expectFees(root, c, { amount: '5.25' });
+    await root.locator('[data-pay]').click();
+    // Signed and sent to the gateway: the page goes away before it sees the relay's transaction.
+    await root.locator('[data-step="record"][data-state="done"]').waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.waitForURL(`${SHOP}/thanks`, { timeout: 60_000 });
+    const paid = await s.expectPaid(session.id);
+    const signed = wallet!.signed.filter((d) => d.primaryType === 'TransferWithAuthorization');
+    expect(signed, 'one signature').to.have.length(1);
+    expect(paid.payment.tx_hash).to.equal(
+      await authorizationUse('BASE', wallet!.address, signed[0].message.nonce),
+    );
+  });
+
   it('shows a refusal as its sentence, and nothing is stored or sent', async () => {
     const session = await s.createSession({ amount: '3.00', currency: 'USDC' });
     const c = await customerWithoutGas('10');
