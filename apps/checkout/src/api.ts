@@ -1,6 +1,8 @@
 import type {
   CreatedPayment,
+  CreateGaslessPaymentInput,
   CreatePublicPaymentInput,
+  GaslessQuote,
   MerchantInfo,
   MerchantWallet,
   PaymentStatusView,
@@ -16,6 +18,8 @@ export class ApiError extends Error {
     message: string,
     readonly code?: string,
     readonly path?: string,
+    /** seconds, from Retry-After (a 429 or 503) */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -30,14 +34,32 @@ export interface GatewayClient {
   createPayment(body: CreatePublicPaymentInput): Promise<CreatedPayment>;
   paymentStatus(id: string): Promise<PaymentStatusView>;
   reportTopUp(sessionId: string, txHash: string): Promise<TopUp>;
+  gaslessQuote(query: GaslessQuoteRequest): Promise<GaslessQuote>;
+  createGasless(body: CreateGaslessPaymentInput): Promise<CreatedPayment>;
+}
+
+/** GET /payments/gasless-quote's query: a session fixes the amount, the widget names it. */
+export interface GaslessQuoteRequest {
+  merchantId: string;
+  chainId: number;
+  token: string;
+  sessionId?: string;
+  amount?: string;
+  destinationChainId?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const retryAfterSeconds = (res: Response): number | undefined => {
+  const value = Number(res.headers.get('retry-after'));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+};
+
 /**
- * The gateway's public endpoints, and nothing else: the page never holds a credential. A 429 is
- * waited out (Retry-After) rather than shown, since public routes are rate limited per address and
- * several customers may share one.
+ * The gateway's public endpoints, and nothing else: the page never holds a credential. A plain 429
+ * is waited out (Retry-After) rather than shown, since public routes are rate limited per address
+ * and several customers may share one; a 429 with a reason (a merchant's relay budget spent) is the
+ * customer's to see.
  */
 export const gatewayClient = (baseUrl: string): GatewayClient => {
   const base = baseUrl.replace(/\/$/, '');
@@ -48,16 +70,17 @@ export const gatewayClient = (baseUrl: string): GatewayClient => {
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (res.status === 429 && attempt < 5) {
-        await sleep(Math.min(10, Number(res.headers.get('retry-after') ?? '2') || 2) * 1000);
-        continue;
-      }
       const json = (await res.json().catch(() => undefined)) as
         | { success: boolean; data?: T; error?: string; details?: Array<{ code?: string; path?: string }> }
         | undefined;
       if (res.ok && json?.success) return json.data as T;
       const detail = json?.details?.[0];
-      throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`, detail?.code, detail?.path);
+      if (res.status === 429 && !detail?.code && attempt < 5) {
+        await sleep(Math.min(10, retryAfterSeconds(res) ?? 2) * 1000);
+        continue;
+      }
+      const message = json?.error ?? `HTTP ${res.status}`;
+      throw new ApiError(res.status, message, detail?.code, detail?.path, retryAfterSeconds(res));
     }
   };
   const id = encodeURIComponent;
@@ -71,6 +94,12 @@ export const gatewayClient = (baseUrl: string): GatewayClient => {
     paymentStatus: (paymentId) => request('GET', `/payments/${id(paymentId)}/status`),
     reportTopUp: (sessionId, txHash) =>
       request('POST', `/checkout/sessions/${id(sessionId)}/top-ups`, { txHash }),
+    gaslessQuote: (query) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+      return request('GET', `/payments/gasless-quote?${params}`);
+    },
+    createGasless: (body) => request('POST', '/payments/create-gasless', body),
   };
 };
 

@@ -67,14 +67,57 @@ const en = {
   errRejected: 'You declined the request in your wallet. Nothing was sent; you can try again.',
   errWrongNetwork: 'Your wallet could not switch to {chain}. Switch it by hand, then try again.',
   errBalance: 'Your wallet holds {balance} {token} on {chain}, less than {amount}.',
-  errFailed: 'The payment could not be completed: {reason}',
+  errFailed: 'The payment could not be completed. Please try again; if it fails again, contact the merchant.',
   errReverted: 'The transaction failed on the network. Nothing was sent; you can try again.',
-  errPaymentFailed: 'The network did not confirm the payment ({reason}). Contact the merchant.',
+  errPaymentFailed: 'The network did not confirm the payment. Please contact the merchant.',
   retry: 'Try again',
   resume: 'Resuming your payment…',
   language: 'Language',
   widgetDone: 'Payment complete',
   close: 'Close',
+  fundingLegend: 'How to send the payment',
+  fundingTransfer: 'Send a transaction',
+  fundingTransferHint: 'Your wallet pays the network fee in {native}.',
+  fundingSignature: 'Pay with a signature',
+  fundingSignatureHint: 'No {native} needed: you sign once, and the network fee is paid in {token}.',
+  gasShort: 'Your wallet holds too little {native} on {chain} to pay a network fee itself.',
+  feesTitle: 'What you authorise',
+  feesLoading: 'Getting the fees…',
+  feeAmount: 'Payment',
+  feeNetwork: 'Network fee',
+  feeCctp: 'Bridge fee (CCTP)',
+  feeInTotal: 'Fees are included in your total.',
+  feeByMerchant: 'The merchant pays the fees; you authorise only the payment.',
+  feeTotal: 'Total you authorise',
+  feeTotalPaid: 'Total paid',
+  paySign: 'Sign to pay {amount} {token}',
+  stepSign: 'Sign the payment of {amount} {token} in your wallet',
+  stepRelay: 'The payment is sent on {chain} for you',
+  errGas:
+    'Your wallet holds too little {native} on {payChain} to pay the network fee. Pay with a signature instead: no {native} is needed, and the fee is paid in {token}.',
+  useSignature: 'Pay with a signature instead',
+  errRateLimited: 'Too many attempts in a short time. Wait {minutes} min, then try again.',
+  errQuoteExpired: 'The fees were updated while you were paying. Check the new total, then sign again.',
+  refusedSignature:
+    "Your wallet's signature does not match this payment. Nothing was sent; please sign again.",
+  refusedBalance:
+    'Your wallet holds less {token} than the total to authorise. Nothing was sent; add {token} or choose another way to pay.',
+  refusedNonceUsed:
+    'This checkout was already paid with a signature from your wallet. Reload the page to see the payment.',
+  refusedStale:
+    'The signed payment no longer matches this checkout. Nothing was sent; reload the page and sign again.',
+  refusedNotYetValid:
+    "Your signature is not valid yet. Check that your device's clock is right, then sign again.",
+  refusedExpired: 'Your signature expired before it could be sent. Nothing was taken; please sign again.',
+  refusedToken:
+    'Paying with a signature is not available for {token} on {payChain}. Send a transaction or pay from another wallet instead.',
+  refusedBudget:
+    'The merchant takes no more payments by signature today. Send a transaction or pay from another wallet instead.',
+  refusedRelayLow:
+    'Payments by signature are paused for a few minutes. Try again in {minutes} min, or send a transaction.',
+  receiptTitle: 'Receipt',
+  refusedByToken:
+    'The token refuses this transfer (it is paused, or an address is blocked by its issuer). Nothing was sent; pay from another wallet or contact the merchant.',
 };
 export type Messages = typeof en;
 
@@ -147,16 +190,63 @@ const de: Messages = {
   errWrongNetwork:
     'Ihre Wallet konnte nicht zu {chain} wechseln. Wechseln Sie von Hand und versuchen Sie es erneut.',
   errBalance: 'Ihre Wallet hat {balance} {token} auf {chain}, weniger als {amount}.',
-  errFailed: 'Die Zahlung konnte nicht abgeschlossen werden: {reason}',
+  errFailed:
+    'Die Zahlung konnte nicht abgeschlossen werden. Versuchen Sie es erneut; wenn es wieder fehlschlägt, wenden Sie sich an den Händler.',
   errReverted:
     'Die Transaktion ist im Netzwerk fehlgeschlagen. Es wurde nichts gesendet; versuchen Sie es erneut.',
-  errPaymentFailed:
-    'Das Netzwerk hat die Zahlung nicht bestätigt ({reason}). Wenden Sie sich an den Händler.',
+  errPaymentFailed: 'Das Netzwerk hat die Zahlung nicht bestätigt. Bitte wenden Sie sich an den Händler.',
   retry: 'Erneut versuchen',
   resume: 'Ihre Zahlung wird fortgesetzt…',
   language: 'Sprache',
   widgetDone: 'Zahlung abgeschlossen',
   close: 'Schließen',
+  fundingLegend: 'Wie die Zahlung gesendet wird',
+  fundingTransfer: 'Eine Transaktion senden',
+  fundingTransferHint: 'Ihre Wallet zahlt die Netzwerkgebühr in {native}.',
+  fundingSignature: 'Mit einer Signatur bezahlen',
+  fundingSignatureHint:
+    'Kein {native} nötig: Sie signieren einmal, die Netzwerkgebühr wird in {token} bezahlt.',
+  gasShort: 'Ihre Wallet hat zu wenig {native} auf {chain}, um selbst eine Netzwerkgebühr zu zahlen.',
+  feesTitle: 'Was Sie autorisieren',
+  feesLoading: 'Gebühren werden abgefragt…',
+  feeAmount: 'Zahlung',
+  feeNetwork: 'Netzwerkgebühr',
+  feeCctp: 'Brückengebühr (CCTP)',
+  feeInTotal: 'Die Gebühren sind in Ihrer Summe enthalten.',
+  feeByMerchant: 'Der Händler zahlt die Gebühren; Sie autorisieren nur die Zahlung.',
+  feeTotal: 'Summe, die Sie autorisieren',
+  feeTotalPaid: 'Bezahlte Summe',
+  paySign: 'Signieren und {amount} {token} zahlen',
+  stepSign: 'Die Zahlung von {amount} {token} in Ihrer Wallet signieren',
+  stepRelay: 'Die Zahlung wird für Sie auf {chain} gesendet',
+  errGas:
+    'Ihre Wallet hat zu wenig {native} auf {payChain}, um die Netzwerkgebühr zu zahlen. Bezahlen Sie stattdessen mit einer Signatur: Sie brauchen kein {native}, die Gebühr wird in {token} bezahlt.',
+  useSignature: 'Stattdessen mit einer Signatur bezahlen',
+  errRateLimited:
+    'Zu viele Versuche in kurzer Zeit. Warten Sie {minutes} Min. und versuchen Sie es dann erneut.',
+  errQuoteExpired:
+    'Die Gebühren wurden während Ihrer Zahlung aktualisiert. Prüfen Sie die neue Summe und signieren Sie erneut.',
+  refusedSignature:
+    'Die Signatur Ihrer Wallet passt nicht zu dieser Zahlung. Es wurde nichts gesendet; bitte signieren Sie erneut.',
+  refusedBalance:
+    'Ihre Wallet hat weniger {token} als die zu autorisierende Summe. Es wurde nichts gesendet; laden Sie {token} auf oder wählen Sie eine andere Zahlungsart.',
+  refusedNonceUsed:
+    'Dieser Checkout wurde bereits mit einer Signatur Ihrer Wallet bezahlt. Laden Sie die Seite neu, um die Zahlung zu sehen.',
+  refusedStale:
+    'Die signierte Zahlung passt nicht mehr zu diesem Checkout. Es wurde nichts gesendet; laden Sie die Seite neu und signieren Sie erneut.',
+  refusedNotYetValid:
+    'Ihre Signatur ist noch nicht gültig. Prüfen Sie die Uhrzeit Ihres Geräts und signieren Sie erneut.',
+  refusedExpired:
+    'Ihre Signatur ist abgelaufen, bevor sie gesendet werden konnte. Es wurde nichts abgebucht; bitte signieren Sie erneut.',
+  refusedToken:
+    'Das Bezahlen mit Signatur ist für {token} auf {payChain} nicht verfügbar. Senden Sie stattdessen eine Transaktion oder zahlen Sie mit einer anderen Wallet.',
+  refusedBudget:
+    'Der Händler nimmt heute keine Zahlungen per Signatur mehr an. Senden Sie stattdessen eine Transaktion oder zahlen Sie mit einer anderen Wallet.',
+  refusedRelayLow:
+    'Zahlungen per Signatur sind für einige Minuten pausiert. Versuchen Sie es in {minutes} Min. erneut oder senden Sie eine Transaktion.',
+  receiptTitle: 'Beleg',
+  refusedByToken:
+    'Der Token lehnt diese Überweisung ab (er ist pausiert oder eine Adresse ist vom Herausgeber gesperrt). Es wurde nichts gesendet; zahlen Sie mit einer anderen Wallet oder wenden Sie sich an den Händler.',
 };
 
 const fr: Messages = {
@@ -228,14 +318,59 @@ const fr: Messages = {
   errWrongNetwork:
     "Votre portefeuille n'a pas pu passer sur {chain}. Changez de réseau à la main, puis réessayez.",
   errBalance: 'Votre portefeuille détient {balance} {token} sur {chain}, moins que {amount}.',
-  errFailed: "Le paiement n'a pas pu aboutir : {reason}",
+  errFailed: "Le paiement n'a pas pu aboutir. Réessayez ; si l'échec se répète, contactez le marchand.",
   errReverted: "La transaction a échoué sur le réseau. Rien n'a été envoyé ; vous pouvez réessayer.",
-  errPaymentFailed: "Le réseau n'a pas confirmé le paiement ({reason}). Contactez le marchand.",
+  errPaymentFailed: "Le réseau n'a pas confirmé le paiement. Veuillez contacter le marchand.",
   retry: 'Réessayer',
   resume: 'Reprise de votre paiement…',
   language: 'Langue',
   widgetDone: 'Paiement effectué',
   close: 'Fermer',
+  fundingLegend: 'Comment envoyer le paiement',
+  fundingTransfer: 'Envoyer une transaction',
+  fundingTransferHint: 'Votre portefeuille paie les frais de réseau en {native}.',
+  fundingSignature: 'Payer avec une signature',
+  fundingSignatureHint:
+    'Aucun {native} nécessaire : vous signez une fois, et les frais de réseau sont payés en {token}.',
+  gasShort: 'Votre portefeuille a trop peu de {native} sur {chain} pour payer lui-même des frais de réseau.',
+  feesTitle: 'Ce que vous autorisez',
+  feesLoading: 'Calcul des frais…',
+  feeAmount: 'Paiement',
+  feeNetwork: 'Frais de réseau',
+  feeCctp: 'Frais de pont (CCTP)',
+  feeInTotal: 'Les frais sont inclus dans votre total.',
+  feeByMerchant: "Le marchand paie les frais ; vous n'autorisez que le paiement.",
+  feeTotal: 'Total que vous autorisez',
+  feeTotalPaid: 'Total payé',
+  paySign: 'Signer pour payer {amount} {token}',
+  stepSign: 'Signer le paiement de {amount} {token} dans votre portefeuille',
+  stepRelay: 'Le paiement est envoyé pour vous sur {chain}',
+  errGas:
+    "Votre portefeuille a trop peu de {native} sur {payChain} pour payer les frais de réseau. Payez plutôt avec une signature : aucun {native} n'est nécessaire, et les frais sont payés en {token}.",
+  useSignature: 'Payer plutôt avec une signature',
+  errRateLimited: 'Trop de tentatives en peu de temps. Attendez {minutes} min, puis réessayez.',
+  errQuoteExpired:
+    'Les frais ont été mis à jour pendant votre paiement. Vérifiez le nouveau total, puis signez à nouveau.',
+  refusedSignature:
+    "La signature de votre portefeuille ne correspond pas à ce paiement. Rien n'a été envoyé ; signez à nouveau.",
+  refusedBalance:
+    "Votre portefeuille détient moins de {token} que le total à autoriser. Rien n'a été envoyé ; ajoutez des {token} ou choisissez un autre moyen de paiement.",
+  refusedNonceUsed:
+    'Ce paiement a déjà été réglé avec une signature de votre portefeuille. Rechargez la page pour le voir.',
+  refusedStale:
+    "Le paiement signé ne correspond plus à ce paiement en cours. Rien n'a été envoyé ; rechargez la page et signez à nouveau.",
+  refusedNotYetValid:
+    "Votre signature n'est pas encore valable. Vérifiez l'heure de votre appareil, puis signez à nouveau.",
+  refusedExpired: "Votre signature a expiré avant d'être envoyée. Rien n'a été prélevé ; signez à nouveau.",
+  refusedToken:
+    "Le paiement par signature n'est pas disponible pour {token} sur {payChain}. Envoyez plutôt une transaction ou payez avec un autre portefeuille.",
+  refusedBudget:
+    "Le marchand n'accepte plus de paiements par signature aujourd'hui. Envoyez plutôt une transaction ou payez avec un autre portefeuille.",
+  refusedRelayLow:
+    'Les paiements par signature sont suspendus quelques minutes. Réessayez dans {minutes} min, ou envoyez une transaction.',
+  receiptTitle: 'Reçu',
+  refusedByToken:
+    "Le jeton refuse ce virement (il est suspendu, ou une adresse est bloquée par son émetteur). Rien n'a été envoyé ; payez avec un autre portefeuille ou contactez le marchand.",
 };
 
 const es: Messages = {
@@ -305,14 +440,55 @@ const es: Messages = {
   errRejected: 'Rechazó la solicitud en su monedero. No se envió nada; puede intentarlo de nuevo.',
   errWrongNetwork: 'Su monedero no pudo cambiar a {chain}. Cámbielo a mano e inténtelo de nuevo.',
   errBalance: 'Su monedero tiene {balance} {token} en {chain}, menos de {amount}.',
-  errFailed: 'No se pudo completar el pago: {reason}',
+  errFailed:
+    'No se pudo completar el pago. Inténtelo de nuevo; si vuelve a fallar, contacte con el comercio.',
   errReverted: 'La transacción falló en la red. No se envió nada; puede intentarlo de nuevo.',
-  errPaymentFailed: 'La red no confirmó el pago ({reason}). Contacte con el comercio.',
+  errPaymentFailed: 'La red no confirmó el pago. Contacte con el comercio, por favor.',
   retry: 'Reintentar',
   resume: 'Reanudando su pago…',
   language: 'Idioma',
   widgetDone: 'Pago completado',
   close: 'Cerrar',
+  fundingLegend: 'Cómo enviar el pago',
+  fundingTransfer: 'Enviar una transacción',
+  fundingTransferHint: 'Su monedero paga la comisión de red en {native}.',
+  fundingSignature: 'Pagar con una firma',
+  fundingSignatureHint: 'No necesita {native}: firma una vez y la comisión de red se paga en {token}.',
+  gasShort: 'Su monedero tiene muy poco {native} en {chain} para pagar una comisión de red.',
+  feesTitle: 'Lo que autoriza',
+  feesLoading: 'Consultando las comisiones…',
+  feeAmount: 'Pago',
+  feeNetwork: 'Comisión de red',
+  feeCctp: 'Comisión del puente (CCTP)',
+  feeInTotal: 'Las comisiones están incluidas en su total.',
+  feeByMerchant: 'El comercio paga las comisiones; usted solo autoriza el pago.',
+  feeTotal: 'Total que autoriza',
+  feeTotalPaid: 'Total pagado',
+  paySign: 'Firmar para pagar {amount} {token}',
+  stepSign: 'Firmar el pago de {amount} {token} en su monedero',
+  stepRelay: 'El pago se envía por usted en {chain}',
+  errGas:
+    'Su monedero tiene muy poco {native} en {payChain} para pagar la comisión de red. Pague con una firma: no necesita {native} y la comisión se paga en {token}.',
+  useSignature: 'Pagar con una firma',
+  errRateLimited: 'Demasiados intentos en poco tiempo. Espere {minutes} min y vuelva a intentarlo.',
+  errQuoteExpired: 'Las comisiones se actualizaron mientras pagaba. Revise el nuevo total y vuelva a firmar.',
+  refusedSignature: 'La firma de su monedero no corresponde a este pago. No se envió nada; vuelva a firmar.',
+  refusedBalance:
+    'Su monedero tiene menos {token} que el total a autorizar. No se envió nada; añada {token} o elija otra forma de pago.',
+  refusedNonceUsed: 'Este pago ya se realizó con una firma de su monedero. Recargue la página para verlo.',
+  refusedStale:
+    'El pago firmado ya no corresponde a este pago. No se envió nada; recargue la página y vuelva a firmar.',
+  refusedNotYetValid: 'Su firma aún no es válida. Compruebe la hora de su dispositivo y vuelva a firmar.',
+  refusedExpired: 'Su firma caducó antes de poder enviarse. No se cobró nada; vuelva a firmar.',
+  refusedToken:
+    'El pago con firma no está disponible para {token} en {payChain}. Envíe una transacción o pague con otro monedero.',
+  refusedBudget:
+    'El comercio no acepta más pagos con firma hoy. Envíe una transacción o pague con otro monedero.',
+  refusedRelayLow:
+    'Los pagos con firma están en pausa unos minutos. Vuelva a intentarlo en {minutes} min o envíe una transacción.',
+  receiptTitle: 'Recibo',
+  refusedByToken:
+    'El token rechaza esta transferencia (está en pausa o su emisor bloqueó una dirección). No se envió nada; pague con otro monedero o contacte con el comercio.',
 };
 
 export const LANGUAGES = { en, de, fr, es } as const;

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { Wallet, formatUnits } from 'ethers';
 import { qrTagUnits } from '@stablepay/payments';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './support/axe.js';
 import {
   startCheckoutStack,
   SHOP,
@@ -11,19 +10,6 @@ import {
   type CheckoutStack,
   type Customer,
 } from './support/checkout-stack.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core run inside the page (through the devtools protocol, which the page's CSP does not govern). */
-const seriousViolations = async (page: Page) => {
-  const result = (await page.evaluate(`${axeSource}
-    axe.run(document, { resultTypes: ['violations'] })`)) as {
-    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-};
 
 /**
  * The hosted checkout page in headless Chromium against the whole stack on the devnet: a customer

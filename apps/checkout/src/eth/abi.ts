@@ -36,6 +36,9 @@ export const SELECTORS = {
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
+/** keccak256("AuthorizationUsed(address,bytes32)"): FiatToken's log of a used EIP-3009 authorization. */
+export const AUTHORIZATION_USED_TOPIC = '0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5';
+
 export const encodeTransfer = (to: string, amount: bigint): Hex =>
   `0x${SELECTORS.transfer}${addressWord(to)}${word(amount)}`;
 

@@ -56,6 +56,20 @@ export const rpc = async <T>(urls: readonly string[], method: string, params: un
 export const tokenBalance = async (urls: readonly string[], token: string, owner: string): Promise<bigint> =>
   decodeUint(await rpc<Hex>(urls, 'eth_call', [{ to: token, data: encodeBalanceOf(owner) }, 'latest']));
 
+/** The account's native balance (what pays gas), in wei. */
+export const nativeBalance = async (urls: readonly string[], owner: string): Promise<bigint> =>
+  BigInt(await rpc<string>(urls, 'eth_getBalance', [owner, 'latest']));
+
+/** The chain's suggested gas price, in wei. */
+export const gasPrice = async (urls: readonly string[]): Promise<bigint> =>
+  BigInt(await rpc<string>(urls, 'eth_gasPrice', []));
+
+/** Gas units of a call as the chain would run it now. */
+export const estimateGas = async (
+  urls: readonly string[],
+  tx: { from: string; to: string; data: Hex },
+): Promise<bigint> => BigInt(await rpc<string>(urls, 'eth_estimateGas', [tx]));
+
 export const receipt = (urls: readonly string[], hash: string): Promise<Receipt | null> =>
   rpc<Receipt | null>(urls, 'eth_getTransactionReceipt', [hash]);
 

@@ -8,7 +8,7 @@ export interface Eip1193Provider {
 }
 
 /** What went wrong, in the terms the customer can act on. */
-export type WalletProblem = 'rejected' | 'unsupported_chain' | 'no_account' | 'failed';
+export type WalletProblem = 'rejected' | 'unsupported_chain' | 'no_account' | 'no_gas' | 'failed';
 
 export class WalletError extends Error {
   constructor(
@@ -26,13 +26,20 @@ const codeOf = (err: unknown): number | undefined => {
   return typeof code === 'number' ? code : undefined;
 };
 
-/** EIP-1193 4001 is the user saying no; 4902 a chain the wallet does not know. */
+/**
+ * EIP-1193 4001 is the user saying no; 4902 a chain the wallet does not know, 4901 one it is not
+ * connected to. Wallets report a balance short of the gas only in words (geth's and anvil's
+ * "insufficient funds for gas * price + value" or "... for intrinsic transaction cost"), and a
+ * typed-data domain of another chain as MetaMask's "must match the active chainId".
+ */
 export const walletError = (err: unknown): WalletError => {
   if (err instanceof WalletError) return err;
   const code = codeOf(err);
   const message = (err as Error | undefined)?.message ?? String(err);
   if (code === 4001 || /user (rejected|denied)/i.test(message)) return new WalletError('rejected', message);
-  if (code === 4902) return new WalletError('unsupported_chain', message);
+  if (code === 4902 || code === 4901 || /must match the active chain ?id/i.test(message))
+    return new WalletError('unsupported_chain', message);
+  if (/insufficient funds/i.test(message)) return new WalletError('no_gas', message);
   return new WalletError('failed', message);
 };
 

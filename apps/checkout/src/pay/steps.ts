@@ -86,5 +86,5 @@ export const recordAndSettle = async (
   ctx.onStep({ kind: 'settle', state: 'active' });
   const outcome = await waitForSettlement(ctx, pending.paymentId!, report.txHash);
   ctx.onStep({ kind: 'settle', state: 'done' });
-  return outcome;
+  return { ...outcome, chainId: report.chainId };
 };

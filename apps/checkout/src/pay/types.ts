@@ -1,6 +1,7 @@
-import type { Currency, PublicChain, PublicChains } from '@stablepay/contracts';
+import type { Currency, GaslessQuote, PublicChain, PublicChains } from '@stablepay/contracts';
 import type { GatewayClient } from '../api.js';
 import type { Eip1193Provider } from '../eth/wallet.js';
+import type { TransferGas } from './gas.js';
 
 /** What is being paid, to whom: from a checkout session, or from the widget's options. */
 export interface PaymentTarget {
@@ -20,10 +21,23 @@ export interface PayOption {
   token: Currency;
   crossChain: boolean;
   balance: bigint;
+  /** the native gas the transfer path needs on each chain it sends on; undefined when unread */
+  gas?: TransferGas;
 }
 
 export type StepKind =
-  'switch' | 'proof' | 'transfer' | 'approve' | 'burn' | 'attest' | 'mint' | 'confirm' | 'record' | 'settle';
+  | 'switch'
+  | 'proof'
+  | 'sign'
+  | 'transfer'
+  | 'approve'
+  | 'burn'
+  | 'attest'
+  | 'mint'
+  | 'confirm'
+  | 'record'
+  | 'relay'
+  | 'settle';
 export type StepState = 'waiting' | 'active' | 'done' | 'failed';
 
 export interface Step {
@@ -41,7 +55,7 @@ export interface Step {
  */
 export interface PendingPayment {
   key: string;
-  kind: 'same-chain' | 'cross-chain' | 'qr';
+  kind: 'same-chain' | 'cross-chain' | 'qr' | 'gasless';
   account: string;
   sourceChainId: number;
   token: Currency;
@@ -60,8 +74,22 @@ export interface PendingPayment {
   approveTxHash?: string;
   mintTxHash?: string;
   attestation?: { message: string; attestation: string };
+  /** gasless: the quote the customer saw and agreed to, and their signed authorization of its total */
+  quote?: GaslessQuote;
+  authorization?: SignedAuthorization;
   paymentId?: string;
   startedAt: number;
+}
+
+/** An EIP-3009 TransferWithAuthorization as the wallet signed it (integers as decimal strings). */
+export interface SignedAuthorization {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+  signature: string;
 }
 
 export interface PayContext {
@@ -80,4 +108,14 @@ export interface PaymentOutcome {
   txHash: string;
   status: 'completed' | 'failed';
   failureReason?: string;
+  /** where the transaction is (its explorer link), when the page knows it */
+  chainId?: number;
+  /** gasless: the fees the customer saw and the total they authorised, for the receipt */
+  fees?: QuoteFees;
 }
+
+/** A gasless quote's figures: what the customer saw before signing, and their receipt shows after. */
+export type QuoteFees = Pick<
+  GaslessQuote,
+  'token' | 'amount' | 'networkFee' | 'cctpFee' | 'feeBearer' | 'total' | 'destinationChainId'
+>;

@@ -55,6 +55,7 @@ export const Checkout = (props: CheckoutProps) => {
         notice={notice}
         hint={hint}
         backUrl={returnUrl}
+        outcome={outcome}
       />
     );
   }

@@ -7,6 +7,7 @@ import { shortHash } from './links.js';
 const LABEL: Record<StepKind, Parameters<Translate>[0]> = {
   switch: 'stepSwitch',
   proof: 'stepProof',
+  sign: 'stepSign',
   transfer: 'stepTransfer',
   approve: 'stepApprove',
   burn: 'stepBurn',
@@ -14,6 +15,7 @@ const LABEL: Record<StepKind, Parameters<Translate>[0]> = {
   mint: 'stepMint',
   confirm: 'stepConfirm',
   record: 'stepRecord',
+  relay: 'stepRelay',
   settle: 'stepSettle',
 };
 

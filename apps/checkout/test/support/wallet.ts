@@ -27,6 +27,15 @@ export interface TestWallet {
   /** Refuse wallet_switchEthereumChain, as a wallet that stays on its network. */
   refuseSwitch: boolean;
   sent: string[];
+  /** Every typed-data document the page asked the wallet to sign (eth_signTypedData_v4), parsed. */
+  signed: any[];
+  /**
+   * Runs while the wallet's signature prompt is open, before it answers: a test can look at the
+   * page as the customer sees it then.
+   */
+  beforeSign?: (typed: any, page: Page | Frame) => Promise<void>;
+  /** Changes what the wallet signs, as a wallet that signs something other than what it was shown. */
+  alterSign?: (typed: any) => any;
 }
 
 /**
@@ -53,6 +62,7 @@ export const injectWallet = async (
     chainId: initialChainId,
     calls: [],
     sent: [],
+    signed: [],
     refuseSwitch: false,
     rejectNext: (method) => rejections.add(method),
   };
@@ -79,7 +89,10 @@ export const injectWallet = async (
             return { result: null };
           }
           case 'eth_signTypedData_v4': {
-            const typed = JSON.parse(params[1]);
+            const asked = JSON.parse(params[1]);
+            state.signed.push(asked);
+            if (state.beforeSign) await state.beforeSign(asked, source.frame);
+            const typed = state.alterSign ? state.alterSign(structuredClone(asked)) : asked;
             const { EIP712Domain: _domain, ...types } = typed.types;
             return { result: await signer.signTypedData(typed.domain, types, typed.message) };
           }

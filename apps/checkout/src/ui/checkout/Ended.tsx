@@ -1,5 +1,10 @@
+import { explorerTxUrl } from '@stablepay/contracts/chains/explorer-links';
+import type { Translate } from '../../i18n.js';
+import type { PaymentOutcome } from '../../pay/types.js';
+import { shortHash } from '../links.js';
 import type { SummaryProps } from '../Summary.js';
 import { CheckoutCard } from './Card.js';
+import { FeeLines } from './Funding.js';
 
 export interface EndedProps extends Omit<SummaryProps, 'timeLeft'> {
   state: 'complete' | 'expired';
@@ -7,16 +12,45 @@ export interface EndedProps extends Omit<SummaryProps, 'timeLeft'> {
   /** Shown under the notice, e.g. that the page is about to return to the shop. */
   hint?: string;
   backUrl?: string;
+  /** the payment this page made: its fees and its transaction, as a receipt */
+  outcome?: PaymentOutcome;
 }
 
+/** What was paid: the fees and total of a signature, and the transaction that moved it. */
+const Receipt = ({ outcome, locale, t }: { outcome: PaymentOutcome; locale: string; t: Translate }) => {
+  const url = outcome.txHash ? explorerTxUrl(outcome.chainId, outcome.txHash) : undefined;
+  const tx = outcome.txHash && t('viewTx', { hash: shortHash(outcome.txHash) });
+  return (
+    <section class="receipt" aria-labelledby="receipt-title" data-receipt>
+      <h2 class="subtitle" id="receipt-title">
+        {t('receiptTitle')}
+      </h2>
+      {outcome.fees && <FeeLines quote={outcome.fees} locale={locale} t={t} paid />}
+      {tx &&
+        (url ? (
+          <a class="tx" href={url} target="_blank" rel="noopener noreferrer" data-tx={outcome.txHash}>
+            {tx}
+          </a>
+        ) : (
+          <code class="tx" title={outcome.txHash} data-tx={outcome.txHash}>
+            {tx}
+          </code>
+        ))}
+    </section>
+  );
+};
+
 /** Paid, or too late: what happened, and the way back to the shop when the merchant gave one. */
-export const Ended = ({ notice, hint, backUrl, ...card }: EndedProps) => {
+export const Ended = ({ notice, hint, backUrl, outcome, ...card }: EndedProps) => {
   const complete = card.state === 'complete';
   return (
     <CheckoutCard {...card}>
       <p class={complete ? 'notice success' : 'notice warning'} role={complete ? 'status' : 'alert'}>
         {notice}
       </p>
+      {outcome && (outcome.fees || outcome.txHash) && (
+        <Receipt outcome={outcome} locale={card.locale} t={card.t} />
+      )}
       {hint && <p class="hint">{hint}</p>}
       {backUrl && (
         <a class="button" href={backUrl}>

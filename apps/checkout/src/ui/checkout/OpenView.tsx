@@ -1,5 +1,7 @@
 import type { Translate } from '../../i18n.js';
 import { formatAmount } from '../../money.js';
+import type { PayError } from '../../pay/errors.js';
+import { nativeSymbol } from '../native.js';
 import { ProblemNotice, problemText } from '../problems.js';
 import { Progress } from '../Progress.js';
 import type { CheckoutProps } from '../Checkout.js';
@@ -39,11 +41,49 @@ const Cancel = ({ props, cancelUrl, t }: { props: CheckoutProps; cancelUrl?: str
   );
 };
 
+/**
+ * A problem of the wallet payment, in the customer's words; a wallet short of gas for its own
+ * transfer is offered the signature right there.
+ */
+const PaymentProblem = ({
+  c,
+  error,
+  text,
+  t,
+}: {
+  c: CheckoutState;
+  error: PayError;
+  text: string;
+  t: Translate;
+}) => (
+  <>
+    <ProblemNotice error={error} text={text} />
+    {error.problem === 'gas' && c.wallet.funding === 'transfer' && (
+      <button
+        type="button"
+        class="button"
+        data-use-signature
+        onClick={() => {
+          c.payment.setError(undefined);
+          c.wallet.setFunding('authorization');
+        }}
+      >
+        {t('useSignature')}
+      </button>
+    )}
+  </>
+);
+
 /** The page while the session is open: entries, the wallet's ways to pay, progress, and the QR code. */
-export const OpenView = ({ props, c, vars, cancelUrl, card }: OpenViewProps) => {
+export const OpenView = ({ props, c, vars: baseVars, cancelUrl, card }: OpenViewProps) => {
   const { target, t, locale } = props;
   const { form } = c;
   const { steps, running, error } = c.payment;
+  // Sentences about the wallet's own chain (gas, balance) name the way chosen, not the merchant's.
+  const payChain =
+    c.wallet.option?.gas?.short?.chain.name ?? c.wallet.option?.chain.name ?? target.merchantChain.name;
+  const vars = { ...baseVars, payChain, native: nativeSymbol(payChain) };
+  const sentence = (err: PayError) => problemText(err, t, vars);
   // The QR path shows its steps once the transfer is seen; until then the code is what matters.
   const showSteps =
     steps.length > 0 && !(c.qr.amount !== undefined && steps.every((st) => st.state === 'waiting'));
@@ -61,13 +101,15 @@ export const OpenView = ({ props, c, vars, cancelUrl, card }: OpenViewProps) => 
           resuming={c.resuming}
           locale={locale}
           t={t}
+          gasless={c.gasless}
+          problemText={sentence}
           onConnect={() => void c.wallet.connect(form.amount)}
           onPay={c.pay}
         />
       ) : (
         <p class="notice">{t('noWallet')}</p>
       )}
-      {error && <ProblemNotice error={error} text={problemText(error, t, vars)} />}
+      {error && <PaymentProblem c={c} error={error} text={sentence(error)} t={t} />}
       {showSteps && (
         <Progress
           steps={steps}

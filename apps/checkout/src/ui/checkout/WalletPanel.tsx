@@ -1,6 +1,9 @@
 import type { Translate } from '../../i18n.js';
 import { formatAmount } from '../../money.js';
+import type { PayError } from '../../pay/errors.js';
 import type { PayOption } from '../../pay/types.js';
+import { FundingChoice, GaslessFees, signedTotal } from './Funding.js';
+import type { QuoteState } from './gasless-quote.js';
 import type { WalletOptions } from './wallet.js';
 
 interface PanelProps {
@@ -14,6 +17,9 @@ interface PanelProps {
   resuming: boolean;
   locale: string;
   t: Translate;
+  /** the gasless quote of the chosen way, while the customer would pay with a signature */
+  gasless: QuoteState;
+  problemText(err: PayError): string;
   onConnect(): void;
   onPay(): void;
 }
@@ -65,7 +71,29 @@ const PayOptions = ({
   </fieldset>
 );
 
-/** Paying from the injected wallet: connect, choose a way, pay. */
+/** The pay button: the amount sent, or the total signed once its fees are known. */
+const PayButton = (props: PanelProps) => {
+  const { wallet, amount, running, locale, t } = props;
+  const signing = wallet.funding === 'authorization';
+  const total = signedTotal(props.gasless, locale);
+  const vars = {
+    amount: props.amountValid ? formatAmount(amount!, locale) : '',
+    token: props.currency,
+  };
+  return (
+    <button
+      type="button"
+      class="button primary"
+      onClick={props.onPay}
+      disabled={running || (signing && total === undefined)}
+      data-pay={signing ? 'authorization' : 'transfer'}
+    >
+      {signing ? t('paySign', { ...vars, amount: total ?? vars.amount }) : t('pay', vars)}
+    </button>
+  );
+};
+
+/** Paying from the injected wallet: connect, choose a way and how to fund it, see the fees, pay. */
 export const WalletPanel = (props: PanelProps) => {
   const { wallet, amount, running, t } = props;
   const { account, options } = wallet;
@@ -91,13 +119,18 @@ export const WalletPanel = (props: PanelProps) => {
         <p class="notice warning">{t('noWay', { token: props.currency })}</p>
       )}
       {account && wallet.option && (
-        <button type="button" class="button primary" onClick={props.onPay} disabled={running} data-pay>
-          {t('pay', {
-            amount: props.amountValid ? formatAmount(amount!, props.locale) : '',
-            token: props.currency,
-          })}
-        </button>
+        <FundingChoice
+          option={wallet.option}
+          funding={wallet.funding}
+          disabled={running}
+          t={t}
+          onFunding={wallet.setFunding}
+        />
       )}
+      {account && wallet.option && wallet.funding === 'authorization' && props.amountValid && (
+        <GaslessFees state={props.gasless} locale={props.locale} t={t} problemText={props.problemText} />
+      )}
+      {account && wallet.option && <PayButton {...props} />}
     </div>
   );
 };

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../../api.js';
 import type { Eip1193Provider } from '../../eth/wallet.js';
 import { payError, type PayError } from '../../pay/errors.js';
+import { payGasless } from '../../pay/gasless.js';
 import { clearPending, savePending } from '../../pay/pending.js';
 import { watchForQrTransfer } from '../../pay/qr-watch.js';
 import { paySameChain } from '../../pay/same-chain.js';
@@ -18,13 +19,14 @@ import type {
 
 const stepsFor = (kind: PendingPayment['kind'], withProof: boolean): Step[] => {
   const proof = withProof ? (['proof'] as const) : [];
-  const kinds: StepKind[] =
-    kind === 'qr'
-      ? ['transfer', 'record', 'settle']
-      : kind === 'same-chain'
-        ? ['switch', ...proof, 'transfer', 'confirm', 'record', 'settle']
-        : ['switch', ...proof, 'approve', 'burn', 'attest', 'mint', 'record', 'settle'];
-  return kinds.map((k) => ({ kind: k, state: 'waiting' }));
+  const kinds: Record<PendingPayment['kind'], StepKind[]> = {
+    qr: ['transfer', 'record', 'settle'],
+    'same-chain': ['switch', ...proof, 'transfer', 'confirm', 'record', 'settle'],
+    'cross-chain': ['switch', ...proof, 'approve', 'burn', 'attest', 'mint', 'record', 'settle'],
+    // The authorization's nonce ties it to the session: no separate proof.
+    gasless: ['switch', 'sign', 'record', 'relay', 'settle'],
+  };
+  return kinds[kind].map((k) => ({ kind: k, state: 'waiting' }));
 };
 
 /** A step's news merged into the list: a hash or chain once known stays known. */
@@ -42,6 +44,7 @@ const payWith = async (
 ): Promise<PaymentOutcome> => {
   if (pending.kind === 'qr') return watchForQrTransfer(ctx, pending);
   if (pending.kind === 'same-chain') return paySameChain(ctx, option!, pending);
+  if (pending.kind === 'gasless') return payGasless(ctx, option!, pending);
   return (await import('../../pay/cross-chain.js')).payCrossChain(ctx, option!, pending);
 };
 
@@ -75,8 +78,8 @@ export const usePayment = (deps: PaymentDeps) => {
   const fail = async (err: unknown, pending: PendingPayment) => {
     const problem = payError(err);
     setSteps((all) => all.map((s) => (s.state === 'active' ? { ...s, state: 'failed' } : s)));
-    // Declined or unaffordable before anything was sent: start afresh next time.
-    if (!pending.txHash && problem.problem !== 'failed') clearPending(pending.key);
+    // Declined, refused or unaffordable before anything was sent or recorded: start afresh next time.
+    if (!pending.txHash && !pending.paymentId && problem.problem !== 'failed') clearPending(pending.key);
     if (problem.problem === 'top_up_needed') {
       // Not an error: the session asks for the rest, and the top-up view takes over.
       clearPending(pending.key);
@@ -91,7 +94,7 @@ export const usePayment = (deps: PaymentDeps) => {
   const run = async (pending: PendingPayment, option?: PayOption) => {
     setRunning(true);
     setError(undefined);
-    setSteps(stepsFor(pending.kind, !!target.sessionId && pending.kind !== 'qr'));
+    setSteps(stepsFor(pending.kind, !!target.sessionId));
     savePending(pending);
     try {
       const ctx: PayContext = {

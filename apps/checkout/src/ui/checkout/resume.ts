@@ -24,7 +24,8 @@ export interface ResumeDeps {
 /** The way a stored payment was paying; its balance no longer matters, the payment is under way. */
 const optionFor = (chains: PublicChains, pending: PendingPayment): PayOption | undefined => {
   const chain = chains.chains.find((c) => c.chainId === pending.sourceChainId);
-  return chain && { chain, token: pending.token, crossChain: pending.kind === 'cross-chain', balance: 0n };
+  const crossChain = pending.kind === 'cross-chain' || (pending.quote?.destinationChainId ?? null) !== null;
+  return chain && { chain, token: pending.token, crossChain, balance: 0n };
 };
 
 /**

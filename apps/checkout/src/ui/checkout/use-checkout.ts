@@ -1,12 +1,14 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { blockNumber } from '../../eth/rpc.js';
 import { injectedProvider } from '../../eth/wallet.js';
 import { formatAmount, toDecimal } from '../../money.js';
 import { PayError } from '../../pay/errors.js';
+import { quoteUsable } from '../../pay/gasless.js';
 import { pendingKey } from '../../pay/pending.js';
 import { qrTagUnits } from '../../pay/qr-tag.js';
 import type { CheckoutProps } from '../Checkout.js';
 import { useCustomerForm } from './form.js';
+import { useGaslessQuote } from './gasless-quote.js';
 import { usePayment } from './payment.js';
 import { useResume } from './resume.js';
 import { useSession, useTopUpReturn } from './session.js';
@@ -25,6 +27,18 @@ export const useCheckout = (props: CheckoutProps) => {
   const payment = usePayment({ api, chains, provider, target, refreshSession, onFinished: props.onFinished });
   useTopUpReturn(sessionState, payment.outcome, payment.finish);
   const wallet = useWalletOptions(provider, chains, target, payment.setError);
+  const gasless = useGaslessQuote({
+    api,
+    target,
+    option: wallet.option,
+    amount: form.amountValid ? form.amount : undefined,
+    enabled: wallet.funding === 'authorization',
+    running: payment.running,
+  });
+  // The gateway found the quote too old to sign: the customer gets a new one, and sees its fees.
+  useEffect(() => {
+    if (payment.error?.problem === 'quote_expired') gasless.refresh();
+  }, [payment.error]);
   const [qrOpen, setQrOpen] = useState(!provider);
   const [resuming, setResuming] = useState(false);
   /** The amount the QR code asks for, once the customer chose to pay that way. */
@@ -52,10 +66,14 @@ export const useCheckout = (props: CheckoutProps) => {
       payment.setError(new PayError('balance', 'Not enough balance', { balance, chain: option.chain.name }));
       return;
     }
+    const { quote } = gasless;
+    const signing = wallet.funding === 'authorization';
+    // The customer signs only fees they saw: a quote about to end is replaced (and shown) first.
+    if (signing && (!quote || !quoteUsable(quote))) return;
     const fromBlock = await blockNumber(option.chain.rpcUrls).catch(() => 0n);
-    const kind = option.crossChain ? 'cross-chain' : 'same-chain';
+    const kind = signing ? 'gasless' : option.crossChain ? 'cross-chain' : 'same-chain';
     const from = { account, sourceChainId: option.chain.chainId, token: option.token };
-    await payment.run({ ...started(fromBlock), kind, ...from }, option);
+    await payment.run({ ...started(fromBlock), kind, ...from, ...(signing ? { quote } : {}) }, option);
   };
 
   const watchQr = async () => {
@@ -75,6 +93,7 @@ export const useCheckout = (props: CheckoutProps) => {
     ...sessionState,
     payment,
     wallet,
+    gasless,
     resuming,
     qr: { open: qrOpen, setOpen: setQrOpen, amount: qrAmount },
     pay,

@@ -2,12 +2,36 @@ import type { PublicChains } from '@stablepay/contracts';
 import { useState } from 'preact/hooks';
 import { requestAccount, type Eip1193Provider } from '../../eth/wallet.js';
 import { payError, type PayError } from '../../pay/errors.js';
+import { defaultFunding, readTransferGas, type Funding } from '../../pay/gas.js';
 import type { PaymentTarget, PayOption } from '../../pay/types.js';
 import { readOptions } from '../options.js';
 
+/** Each way to pay with the native gas its transfer path would need, read from the chains. */
+const withGas = (
+  options: PayOption[],
+  target: PaymentTarget,
+  account: string,
+  amount: bigint | undefined,
+): Promise<PayOption[]> =>
+  Promise.all(
+    options.map(async (o) => ({
+      ...o,
+      gas: await readTransferGas({
+        chain: o.chain,
+        token: o.chain.tokens[o.token]!,
+        crossChain: o.crossChain,
+        account,
+        recipient: target.walletAddress,
+        merchantChain: target.merchantChain,
+        amount: amount ?? o.balance,
+      }),
+    })),
+  );
+
 /**
  * The connected account and the ways it can pay, read once it connects; the first way that covers
- * the amount is chosen for the customer.
+ * the amount is chosen for the customer, and with it how to fund it: the signature for a wallet
+ * short of gas on that way's chains, the customer's own transfer otherwise, unless they choose.
  */
 export const useWalletOptions = (
   provider: Eip1193Provider | undefined,
@@ -18,7 +42,10 @@ export const useWalletOptions = (
   const [account, setAccount] = useState<string>();
   const [connecting, setConnecting] = useState(false);
   const [options, setOptions] = useState<PayOption[]>();
-  const [choice, setChoice] = useState(0);
+  const [choice, setChoiceIndex] = useState(0);
+  /** The customer's own choice of funding for the chosen way; undefined: the default. */
+  const [chosenFunding, setChosenFunding] = useState<Funding>();
+  const option = options?.[choice];
 
   const connect = async (amount: bigint | undefined) => {
     if (!provider) return;
@@ -27,14 +54,15 @@ export const useWalletOptions = (
     try {
       const acct = await requestAccount(provider);
       setAccount(acct);
-      const found = await readOptions(chains, target, acct);
+      const found = await withGas(await readOptions(chains, target, acct), target, acct, amount);
       setOptions(found);
-      setChoice(
+      setChoiceIndex(
         Math.max(
           0,
           found.findIndex((o) => amount === undefined || o.balance >= amount),
         ),
       );
+      setChosenFunding(undefined);
     } catch (err) {
       setError(payError(err));
     } finally {
@@ -42,7 +70,23 @@ export const useWalletOptions = (
     }
   };
 
-  return { account, setAccount, connecting, options, choice, setChoice, option: options?.[choice], connect };
+  const setChoice = (index: number) => {
+    setChoiceIndex(index);
+    setChosenFunding(undefined);
+  };
+
+  return {
+    account,
+    setAccount,
+    connecting,
+    options,
+    choice,
+    setChoice,
+    option,
+    funding: chosenFunding ?? defaultFunding(option?.gas, option?.balance ?? 0n),
+    setFunding: setChosenFunding,
+    connect,
+  };
 };
 
 export type WalletOptions = ReturnType<typeof useWalletOptions>;
