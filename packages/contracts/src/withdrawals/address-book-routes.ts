@@ -27,6 +27,8 @@ export const withdrawalAddressRoutes = routeTable([
     method: 'get',
     path: '/withdrawal-addresses',
     summary: 'The withdrawal address book: addresses on hold and active, oldest first',
+    description:
+      'Every address withdrawals may go to, with its label, chain and status: `on_hold` until its hold ends (the time is given), then `active`. Removed addresses are not listed. Dashboard only: an API key cannot read or change the book.',
     responses: ok('Address book', WithdrawalAddressListResponse),
   },
   {
