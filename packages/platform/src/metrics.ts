@@ -87,7 +87,11 @@ export const createMetrics = (service: string, withDefaults = true): Metrics => 
   registry.setDefaultLabels({ service });
   if (withDefaults) {
     collectDefaultMetrics({ register: registry });
-    registerRuntimeMetrics(registry);
+    registerRuntimeMetrics(registry, {
+      eventLoopDelay: { name: 'nodejs_eventloop_delay_seconds' },
+      // prom-client's own, replaced by one that counts every pause.
+      gcPauses: { name: 'nodejs_gc_duration_seconds' },
+    });
   }
   let poolProbe: (() => PoolState) | undefined;
   poolGauges(registry, () => poolProbe?.());

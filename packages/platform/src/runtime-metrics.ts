@@ -46,7 +46,7 @@ const countAtMost = (h: IntervalHistogram, count: number, bound: number): number
  * It records the whole time between two of its ticks, so an idle loop reads as the resolution:
  * that is taken off, leaving the delay.
  */
-const eventLoopDelay = (registry: Registry): void => {
+const eventLoopDelay = (registry: Registry, name: string): void => {
   const monitor = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
   monitor.enable();
   const tick = EVENT_LOOP_RESOLUTION_MS * 1e6;
@@ -54,7 +54,7 @@ const eventLoopDelay = (registry: Registry): void => {
   const middles = EVENT_LOOP_BUCKETS.map((upper, i) => (upper + (EVENT_LOOP_BUCKETS[i - 1] ?? 0)) / 2);
   let counted = bounds.map(() => 0);
   new Histogram({
-    name: 'nodejs_eventloop_delay_seconds',
+    name,
     help: `Event loop delay, sampled every ${EVENT_LOOP_RESOLUTION_MS} ms (a stall of d ms is one sample of about d ms)`,
     buckets: EVENT_LOOP_BUCKETS,
     registers: [registry],
@@ -78,10 +78,10 @@ const eventLoopDelay = (registry: Registry): void => {
  * batches (dozens of minor ones between two deliveries under load), and its buckets jump from 1 ms
  * to 10 ms to 100 ms.
  */
-const gcPauses = (registry: Registry): void => {
-  registry.removeSingleMetric('nodejs_gc_duration_seconds');
+const gcPauses = (registry: Registry, name: string): void => {
+  registry.removeSingleMetric(name);
   const histogram = new Histogram({
-    name: 'nodejs_gc_duration_seconds',
+    name,
     help: 'Garbage collection pause by kind, one of major, minor, incremental or weakcb.',
     labelNames: ['kind'],
     buckets: GC_BUCKETS,
@@ -95,8 +95,14 @@ const gcPauses = (registry: Registry): void => {
   }).observe({ entryTypes: ['gc'] });
 };
 
-/** What the process itself adds to prom-client's defaults: the loop's stalls and the GC's pauses. */
-export const registerRuntimeMetrics = (registry: Registry): void => {
-  eventLoopDelay(registry);
-  gcPauses(registry);
+/**
+ * What the process itself adds to prom-client's defaults: the loop's stalls and the GC's pauses,
+ * under the names the caller gives (the platform's metrics module names every metric it exposes).
+ */
+export const registerRuntimeMetrics = (
+  registry: Registry,
+  names: { eventLoopDelay: { name: string }; gcPauses: { name: string } },
+): void => {
+  eventLoopDelay(registry, names.eventLoopDelay.name);
+  gcPauses(registry, names.gcPauses.name);
 };
