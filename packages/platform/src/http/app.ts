@@ -36,6 +36,13 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** The bearer token /metrics asks for; without one /metrics is not served (404). */
   metricsToken?: string;
+  /**
+   * Which answers carry this process's Server-Timing entries: `all`, or only those of requests it
+   * passed on to another service (`proxied`), for a process that answers the public itself where
+   * an answer's timing is kept from depending on the caller's input (sign-in, registration): there
+   * the database's share of it would tell what the total hides. Default `all`.
+   */
+  serverTiming?: 'all' | 'proxied';
   /** Run before the JSON parser (the gateway's proxy must see the raw stream). */
   beforeBody?: RequestHandler[];
 }
@@ -59,7 +66,7 @@ const observeStages = (metrics: Metrics, route: string, timing: RequestTiming): 
  * went (a Server-Timing header and the stage histogram).
  */
 const trackRequest =
-  (opts: Pick<HttpAppOptions, 'service' | 'metrics'>): RequestHandler =>
+  (opts: Pick<HttpAppOptions, 'service' | 'metrics' | 'serverTiming'>): RequestHandler =>
   (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -71,7 +78,10 @@ const trackRequest =
     res.setHeader('X-Request-Id', requestId);
     const context = { requestId, correlationId };
     const timing = startRequestTiming(context);
-    beforeHeaders(res, () => appendServerTiming(res, timing.header(opts.service)));
+    beforeHeaders(res, () => {
+      if (opts.serverTiming !== 'proxied' || timing.calledUpstream)
+        appendServerTiming(res, timing.header(opts.service));
+    });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -22,6 +22,11 @@ export class RequestTiming {
     this.firstUpstreamAt ??= at;
   }
 
+  /** Whether the request called another service (the gateway proxying it, for one). */
+  get calledUpstream(): boolean {
+    return this.firstUpstreamAt !== undefined;
+  }
+
   /** Only the stages the request went through. */
   stages(): Map<RequestStage, number> {
     const out = new Map(this.totals);
@@ -59,13 +64,13 @@ export const currentTiming = (): RequestTiming | undefined => timings.get(curren
  * Runs `beforeHeaders` once, just before the status line and headers go out, however they are sent
  * (an explicit writeHead, or the first write or end).
  */
-export const beforeHeaders = (res: Response, beforeHeaders: () => void): void => {
+export const beforeHeaders = (res: Response, run: () => void): void => {
   const writeHead = res.writeHead as (...args: unknown[]) => Response;
   let done = false;
   res.writeHead = function (this: Response, ...args: unknown[]) {
     if (!done) {
       done = true;
-      beforeHeaders();
+      run();
     }
     return writeHead.apply(this, args);
   } as typeof res.writeHead;

@@ -141,6 +141,14 @@ describe('measurements of the tail', function () {
       expect(timing.get('gw before_upstream')).to.be.at.least(0);
     });
 
+    it("a public-facing process's own answers carry no timing; the ones it proxied do", async () => {
+      const own = await fetch(`${gateway.url}/own`);
+      expect(own.status).to.equal(200);
+      expect(own.headers.get('server-timing')).to.equal(null);
+      const proxied = parseServerTiming((await fetch(`${gateway.url}/sleepy`)).headers.get('server-timing'));
+      expect(proxied.has('gw upstream')).to.equal(true);
+    });
+
     it('an answer without queries has only its own time', async () => {
       const res = await fetch(`${service.url}/healthz`);
       expect([...parseServerTiming(res.headers.get('server-timing')).keys()]).to.deep.equal(['svc app']);
@@ -163,14 +171,16 @@ const parseServerTiming = (header: string | null): Map<string, number> => {
   return out;
 };
 
-/** A minimal proxy on the platform's app, copying the answer's headers as the gateway does. */
+/** A minimal gateway on the platform's app: answers /own itself, proxies /sleepy copying the answer's headers. */
 const startProxy = async (upstreamPort: number): Promise<RunningServer> => {
   const http = createHttpApp({
     service: 'gw',
     logger: quietLogger(),
     metrics: createMetrics('gw', false),
     readiness: [],
+    serverTiming: 'proxied',
   });
+  http.app.get('/own', (_req, res) => void res.json({ success: true }));
   http.app.get('/sleepy', (req, res) => {
     const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, path: req.path }, (answer) => {
       res.status(answer.statusCode ?? 502);
