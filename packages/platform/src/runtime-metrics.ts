@@ -3,6 +3,7 @@ import { Histogram, type Registry } from 'prom-client';
 
 /** How often the loop is sampled: a stall shorter than this may fall between two samples. */
 export const EVENT_LOOP_RESOLUTION_MS = 10;
+const DRAIN_EVERY_MS = 5_000;
 
 /** Fine between 10 ms and 200 ms, where a request's tail is made. */
 const EVENT_LOOP_BUCKETS = [
@@ -40,11 +41,11 @@ const countAtMost = (h: IntervalHistogram, count: number, bound: number): number
  * before and after) has its own percentiles, whoever else scrapes. prom-client's
  * `nodejs_eventloop_lag_p99_seconds` and its siblings are reset by every scrape instead, so with two
  * scrapers each sees half the story. The native monitor (one libuv timer, no JS per sample) records;
- * each scrape adds the samples recorded since the last one to the buckets, each at the middle of its
- * bucket (the sum is approximate; the counts are exact). The monitor is never reset: its first tick
- * after a reset records nothing, and that tick is the one a stall spanning the scrape would be in.
- * It records the whole time between two of its ticks, so an idle loop reads as the resolution:
- * that is taken off, leaving the delay.
+ * each scrape, and every 5 s, adds the samples recorded since the time before to the buckets, each
+ * at the middle of its bucket (the sum is approximate; the counts are exact). The monitor is never
+ * reset: its first tick after a reset records nothing, and that tick is the one a stall spanning
+ * the reset would be in. It records the whole time between two of its ticks, so an idle loop reads
+ * as the resolution: that is taken off, leaving the delay.
  */
 const eventLoopDelay = (registry: Registry, name: string): void => {
   const monitor = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
@@ -53,23 +54,27 @@ const eventLoopDelay = (registry: Registry, name: string): void => {
   const bounds = [...EVENT_LOOP_BUCKETS.map((s) => s * 1e9 + tick), Infinity];
   const middles = EVENT_LOOP_BUCKETS.map((upper, i) => (upper + (EVENT_LOOP_BUCKETS[i - 1] ?? 0)) / 2);
   let counted = bounds.map(() => 0);
-  new Histogram({
+  const histogram = new Histogram({
     name,
     help: `Event loop delay, sampled every ${EVENT_LOOP_RESOLUTION_MS} ms (a stall of d ms is one sample of about d ms)`,
     buckets: EVENT_LOOP_BUCKETS,
     registers: [registry],
-    collect() {
-      const count = monitor.count;
-      if (count === 0) return;
-      const now = bounds.map((bound) => (bound === Infinity ? count : countAtMost(monitor, count, bound)));
-      for (let b = 0; b < bounds.length; b++) {
-        const added = now[b]! - (now[b - 1] ?? 0) - (counted[b]! - (counted[b - 1] ?? 0));
-        const value = middles[b] ?? Math.max(0, monitor.max - tick) / 1e9;
-        for (let i = 0; i < added; i++) this.observe(value);
-      }
-      counted = now;
-    },
+    collect: () => drain(),
   });
+  const drain = () => {
+    const count = monitor.count;
+    if (count === 0) return;
+    const now = bounds.map((bound) => (bound === Infinity ? count : countAtMost(monitor, count, bound)));
+    for (let b = 0; b < bounds.length; b++) {
+      const added = now[b]! - (now[b - 1] ?? 0) - (counted[b]! - (counted[b - 1] ?? 0));
+      const value = middles[b] ?? Math.max(0, monitor.max - tick) / 1e9;
+      for (let i = 0; i < added; i++) histogram.observe(value);
+    }
+    counted = now;
+  };
+  // Samples are moved one observation each: drained every few seconds, a late or missing scraper
+  // never leaves hours of them to move at once (a stall of its own).
+  setInterval(drain, DRAIN_EVERY_MS).unref();
 };
 
 /**
