@@ -49,7 +49,11 @@ const instrumentPool = (db: Knex, metrics: Metrics): void => {
   }));
 };
 
-/** Each query's time, from sending it to its answer, added to the request that ran it. */
+/**
+ * Each query's time, from sending it to its answer, added to the request that ran it. knex reports
+ * an answer only for the statements its builder and `raw` run: a transaction's BEGIN and COMMIT are
+ * not in it (their time shows as the request's own, in `app`).
+ */
 const instrumentQueries = (db: Knex): void => {
   const running = new Map<string, Started>();
   db.on('query', (query: QueryEvent) => {
