@@ -21,12 +21,37 @@ import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/pla
 import { pgbench } from './pgbench.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
+import {
+  describeTail,
+  scrapeMetrics,
+  slowestBreakdown,
+  tailFigures,
+  type Scrape,
+} from './service-metrics.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
 const INTERNAL_TOKEN_SECRET = randomBytes(32).toString('hex');
+const METRICS_TOKEN = randomBytes(32).toString('hex');
+const SERVICES = [
+  { name: 'payments', url: `http://127.0.0.1:${PAYMENTS_PORT}` },
+  { name: 'gateway', url: `http://127.0.0.1:${GATEWAY_PORT}` },
+];
+
+/** Both services' /metrics at once; scraping also starts prom-client's next "max since" window. */
+const scrapeAll = (): Promise<Scrape[]> =>
+  Promise.all(SERVICES.map((s) => scrapeMetrics(s.url, METRICS_TOKEN)));
+
+/** Each service's event-loop delay p99 / max, pool wait p99 and GC pauses over a run, as table cells. */
+const tailColumns = (before: Scrape[], after: Scrape[]): Record<string, string> =>
+  Object.fromEntries(
+    SERVICES.map((s, i) => [
+      `${s.name} loop p99/max, pool p99, gc ms`,
+      describeTail(tailFigures(before[i]!, after[i]!)),
+    ]),
+  );
 
 /** CPU_PROF_DIR=dir: each service process writes a CPU profile there (summarise: bench/profile-summary.ts). */
 const profileArgs = (entry: string): string[] =>
@@ -45,6 +70,7 @@ const startProcess = (entry: string, env: Record<string, string>): ChildProcess 
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
       INTERNAL_TOKEN_SECRET,
+      METRICS_TOKEN,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -169,6 +195,7 @@ const main = async () => {
       for (const target of targets) {
         const machineBefore = cpuByGroup(named);
         const cpuBefore = children.map(cpuMs);
+        const scrapedBefore = await scrapeAll();
         const result = await autocannon({
           url: target.url,
           method: 'POST',
@@ -178,6 +205,7 @@ const main = async () => {
           requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
         });
         const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
+        const tail = tailColumns(scrapedBefore, await scrapeAll());
         const served = Math.max(1, result.requests.total);
         machine.push(
           `${target.name}, ${connections} connections: ${cpuSpentPer(machineBefore, cpuByGroup(named), served, 8)}`,
@@ -194,6 +222,7 @@ const main = async () => {
           // CPU time per request holds still when other work shares the machine; req/s does not.
           'payments CPU ms/req': Number((paymentsCpu! / served).toFixed(2)),
           'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
+          ...tail,
         });
       }
     }
@@ -201,11 +230,15 @@ const main = async () => {
     // (at saturation latency is only the queue: connections / rate, Little's law). Requests are
     // sent at even intervals, not in bursts per connection as autocannon's own rate limit does.
     const peak = rows.find((r) => r.target === 'gateway' && r.connections === CONNECTIONS[0]);
+    let slowest: Array<Record<string, number | string>> = [];
     if (peak) {
       const rate = Math.max(1, Math.round(Number(peak['req/s']) / 2));
       const cpuBefore = children.map(cpuMs);
+      const scrapedBefore = await scrapeAll();
       const result = await pacedRun(targets[0]!.url, rate, DURATION, body);
       const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
+      const tail = tailColumns(scrapedBefore, await scrapeAll());
+      slowest = slowestBreakdown(result.timed);
       const served = Math.max(1, result.requests.total);
       rows.push({
         target: `gateway paced at ${rate}/s`,
@@ -218,6 +251,7 @@ const main = async () => {
         errors: result.errors + result.timeouts,
         'payments CPU ms/req': Number((paymentsCpu! / served).toFixed(2)),
         'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
+        ...tail,
       });
     }
     const reference = await referenceRun(db.url);
@@ -225,6 +259,13 @@ const main = async () => {
       `\ncreate-public on PostgreSQL + RabbitMQ, gateway and payments as separate processes, ${DURATION} s per run, node ${process.version}, ${cpus().length} cores (load generator on the same machine)`,
     );
     console.table(rows);
+    console.log(
+      `loop p99/max: the event loop's delay during the run (p99 from nodejs_eventloop_delay_seconds, max from nodejs_eventloop_lag_max_seconds); pool p99: the wait for a database connection (db_pool_acquire_seconds); gc: GC pauses summed`,
+    );
+    if (slowest.length > 0) {
+      console.log('The 10 slowest requests of the paced run, from their Server-Timing (ms):');
+      console.table(slowest);
+    }
     console.log(
       `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
     );
@@ -252,6 +293,7 @@ const main = async () => {
 const pacedRun = async (url: string, rate: number, seconds: number, body: () => string) => {
   const agent = new Agent({ connections: 64, pipelining: 1 });
   const latencies: number[] = [];
+  const timed: Array<{ ms: number; serverTiming: string | null }> = [];
   let non2xx = 0;
   let errors = 0;
   const inFlight: Array<Promise<void>> = [];
@@ -271,7 +313,10 @@ const pacedRun = async (url: string, rate: number, seconds: number, body: () => 
       }).then(
         async (r) => {
           await r.body.dump();
-          latencies.push(performance.now() - sent);
+          const ms = performance.now() - sent;
+          latencies.push(ms);
+          const serverTiming = r.headers['server-timing'];
+          timed.push({ ms, serverTiming: [serverTiming ?? []].flat().join(', ') || null });
           if (r.statusCode < 200 || r.statusCode > 299) non2xx++;
         },
         () => {
@@ -293,6 +338,7 @@ const pacedRun = async (url: string, rate: number, seconds: number, body: () => 
     non2xx,
     errors,
     timeouts: 0,
+    timed,
   };
 };
 

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerRuntimeMetrics } from './runtime-metrics.js';
 
 export interface Metrics {
   registry: Registry;
@@ -12,6 +13,18 @@ export interface Metrics {
    * be published and the age of the oldest, the lag an operator acts on.
    */
   observeOutbox(probe: () => Promise<OutboxBacklog>): void;
+  /** Time a query waited for a connection from the pool (PostgreSQL). */
+  poolAcquire: Histogram<string>;
+  /** Names what the pool gauge reads at each scrape (set once the database is instrumented). */
+  observePool(probe: () => PoolState): void;
+  /** Per request: time in the database, waiting for a connection, and in calls to other services. */
+  requestStage: Histogram<'route' | 'stage'>;
+}
+
+export interface PoolState {
+  pendingAcquires: number;
+  used: number;
+  free: number;
 }
 
 export interface OutboxBacklog {
@@ -19,14 +32,35 @@ export interface OutboxBacklog {
   oldestSeconds: number;
 }
 
-/** One registry per service instance, so tests can run several services in one process. */
-export const createMetrics = (service: string, withDefaults = true): Metrics => {
-  const registry = new Registry();
-  registry.setDefaultLabels({ service });
-  if (withDefaults) collectDefaultMetrics({ register: registry });
-  let outboxProbe: (() => Promise<OutboxBacklog>) | undefined;
+/** The pool's queue and occupancy, read at each scrape once a database is instrumented. */
+const poolGauges = (registry: Registry, read: () => PoolState | undefined): void => {
+  new Gauge({
+    name: 'db_pool_pending_acquires',
+    help: 'Queries waiting for a connection from the database pool',
+    registers: [registry],
+    collect() {
+      const p = read();
+      if (p) this.set(p.pendingAcquires);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections in use and idle',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const p = read();
+      if (!p) return;
+      this.set({ state: 'used' }, p.used);
+      this.set({ state: 'free' }, p.free);
+    },
+  });
+};
+
+/** The outbox's backlog, read at each scrape through the probe the service's relay names. */
+const outboxGauges = (registry: Registry, probe: () => (() => Promise<OutboxBacklog>) | undefined): void => {
   // A failed probe (database away) leaves the gauge out of the scrape rather than failing it.
-  const backlog = async (): Promise<OutboxBacklog | undefined> => outboxProbe?.().catch(() => undefined);
+  const backlog = async (): Promise<OutboxBacklog | undefined> => probe()?.().catch(() => undefined);
   new Gauge({
     name: 'outbox_waiting_events',
     help: 'Outbox events written and not yet published',
@@ -45,10 +79,44 @@ export const createMetrics = (service: string, withDefaults = true): Metrics => 
       if (b) this.set(b.oldestSeconds);
     },
   });
+};
+
+/** One registry per service instance, so tests can run several services in one process. */
+export const createMetrics = (service: string, withDefaults = true): Metrics => {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  if (withDefaults) {
+    collectDefaultMetrics({ register: registry });
+    registerRuntimeMetrics(registry, {
+      eventLoopDelay: { name: 'nodejs_eventloop_delay_seconds' },
+      // prom-client's own, replaced by one that counts every pause.
+      gcPauses: { name: 'nodejs_gc_duration_seconds' },
+    });
+  }
+  let poolProbe: (() => PoolState) | undefined;
+  poolGauges(registry, () => poolProbe?.());
+  let outboxProbe: (() => Promise<OutboxBacklog>) | undefined;
+  outboxGauges(registry, () => outboxProbe);
   return {
     observeOutbox: (probe) => {
       outboxProbe = probe;
     },
+    observePool: (probe) => {
+      poolProbe = probe;
+    },
+    poolAcquire: new Histogram({
+      name: 'db_pool_acquire_seconds',
+      help: 'Time a query waited for a database connection from the pool',
+      buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    requestStage: new Histogram({
+      name: 'http_request_stage_seconds',
+      help: 'Per request and route: time in database queries (db), waiting for a pooled connection (pool), in calls to other services until their answer began (upstream), and before the first such call (before_upstream)',
+      labelNames: ['route', 'stage'],
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
     registry,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',

@@ -107,6 +107,8 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
     bodyLimit: definition.http?.bodyLimit,
     trustProxy: definition.http?.trustProxy?.(config),
     metricsToken: config.METRICS_TOKEN,
+    // A service that authenticates callers itself faces the public (the gateway).
+    serverTiming: (definition.internalToken ?? true) ? 'all' : 'proxied',
     beforeBody: serveApi ? parts.beforeBody : undefined,
   });
   if (serveApi && parts.routes) {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { HttpApp, ReadinessCheck } from './http/app.js';
 import { pingDatabase } from './db/database.js';
+import { instrumentDatabase } from './db/instrument.js';
 import { listen, type RunningServer } from './http/server.js';
 import { shutdownInOrder, type ShutdownStep } from './lifecycle.js';
 import type { Logger } from './logger.js';
@@ -71,6 +72,7 @@ export interface StartServiceOptions {
  */
 export const startService = async (opts: StartServiceOptions): Promise<RunningService> => {
   const { deps, http } = opts;
+  instrumentDatabase(deps.db, deps.metrics);
   http.finalize();
   const server = await listen(http.app, opts.port, opts.host);
   for (const w of opts.workers ?? []) await w.start();

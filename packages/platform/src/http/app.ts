@@ -11,6 +11,13 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { requireMetricsToken } from './metrics-token.js';
+import {
+  appendServerTiming,
+  beforeHeaders,
+  startRequestTiming,
+  watchOutgoingCalls,
+  type RequestTiming,
+} from './server-timing.js';
 import type { TrustProxy } from './trusted-proxies.js';
 
 export interface ReadinessCheck {
@@ -29,6 +36,13 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** The bearer token /metrics asks for; without one /metrics is not served (404). */
   metricsToken?: string;
+  /**
+   * Which answers carry this process's Server-Timing entries: `all`, or only those of requests it
+   * passed on to another service (`proxied`), for a process that answers the public itself where
+   * an answer's timing is kept from depending on the caller's input (sign-in, registration): there
+   * the database's share of it would tell what the total hides. Default `all`.
+   */
+  serverTiming?: 'all' | 'proxied';
   /** Run before the JSON parser (the gateway's proxy must see the raw stream). */
   beforeBody?: RequestHandler[];
 }
@@ -43,13 +57,17 @@ export interface HttpApp {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', opts.trustProxy ?? false);
-  let ready = true;
+const observeStages = (metrics: Metrics, route: string, timing: RequestTiming): void => {
+  for (const [stage, ms] of timing.stages()) metrics.requestStage.observe({ route, stage }, ms / 1000);
+};
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
+/**
+ * Every request: its id and correlation id, its context, its duration by route, and where its time
+ * went (a Server-Timing header and the stage histogram).
+ */
+const trackRequest =
+  (opts: Pick<HttpAppOptions, 'service' | 'metrics' | 'serverTiming'>): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const incomingCorrelation = req.header('x-correlation-id');
@@ -58,6 +76,12 @@ export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
     res.locals.requestId = requestId;
     res.locals.correlationId = correlationId;
     res.setHeader('X-Request-Id', requestId);
+    const context = { requestId, correlationId };
+    const timing = startRequestTiming(context);
+    beforeHeaders(res, () => {
+      if (opts.serverTiming !== 'proxied' || timing.calledUpstream)
+        appendServerTiming(res, timing.header(opts.service));
+    });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -69,9 +93,19 @@ export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
         { method: req.method, route, status: String(res.statusCode) },
         seconds,
       );
+      observeStages(opts.metrics, route, timing);
     });
-    runWithContext({ requestId, correlationId }, next);
-  });
+    runWithContext(context, next);
+  };
+
+export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
+  const app = express();
+  app.disable('x-powered-by');
+  watchOutgoingCalls();
+  app.set('trust proxy', opts.trustProxy ?? false);
+  let ready = true;
+
+  app.use(trackRequest(opts));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: opts.service });
