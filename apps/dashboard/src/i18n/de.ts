@@ -135,6 +135,8 @@ export const de: Messages = {
   sourceChain: 'Quellnetzwerk',
   destinationChain: 'Zielnetzwerk',
   bridge: 'Bridge',
+  bridgeKit: 'Bridge Kit',
+  bridgeRelayer: 'CCTP-Relayer',
   burnTx: 'Burn-Transaktion',
   mintTx: 'Mint-Transaktion',
   merchantTransferTx: 'Überweisung an Ihre Wallet',

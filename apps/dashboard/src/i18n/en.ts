@@ -138,6 +138,8 @@ export const en = {
   sourceChain: 'Source network',
   destinationChain: 'Destination network',
   bridge: 'Bridge',
+  bridgeKit: 'Bridge Kit',
+  bridgeRelayer: 'CCTP relayer',
   burnTx: 'Burn transaction',
   mintTx: 'Mint transaction',
   merchantTransferTx: 'Transfer to your wallet',

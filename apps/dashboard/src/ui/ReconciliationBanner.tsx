@@ -1,4 +1,4 @@
-import { formatAmount, formatDateTime } from '../format.js';
+import { formatDateTime, formatMoney } from '../format.js';
 import { useDashboard } from './context.js';
 import { useLoad } from './use-load.js';
 
@@ -12,7 +12,7 @@ export const ReconciliationBanner = ({ section }: { section: string }) => {
   const [loaded] = useLoad(() => session.call('getReconciliation'), [section]);
   if (loaded.state !== 'ready' || loaded.data.discrepancies === 0) return null;
   const { data } = loaded;
-  const money = (amount: string | null, token: string) => `${formatAmount(amount ?? '0', lang)} ${token}`;
+  const money = (amount: string | null, token: string) => formatMoney(amount ?? '0', token, lang);
   return (
     <section class="reconciliation-banner" role="alert" aria-labelledby="reconciliation-title">
       <h2 id="reconciliation-title">{t('reconciliationTitle')}</h2>

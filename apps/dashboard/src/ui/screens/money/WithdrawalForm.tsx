@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatAmount, parseAmountInput } from '../../../format.js';
+import { formatAmount, parseAmountInput, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
@@ -81,7 +81,7 @@ const confirmRows = (pending: Pending, held: string | undefined, chain: string, 
     [
       t('colAmount'),
       pending.body.amount
-        ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
+        ? formatMoney(pending.body.amount, pending.body.currency, lang)
         : t('everythingAvailable', {
             held: held !== undefined ? formatAmount(held, lang) : '…',
             currency: pending.body.currency,

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { BodyOf } from '../../../api/operations.js';
-import { formatAmount, parseAmountInput } from '../../../format.js';
+import { formatAmount, parseAmountInput, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
@@ -97,7 +97,7 @@ const refundBody = (
 /** What the confirmation shows: the amount, back to the payer's address, on the merchant's chain. */
 const confirmRows = (amount: string, payment: PaymentDetailView, chain: string, t: Translate, lang: string) =>
   [
-    [t('colAmount'), `${formatAmount(amount, lang)} ${payment.currency}`],
+    [t('colAmount'), formatMoney(amount, payment.currency, lang)],
     [
       t('destination'),
       <>

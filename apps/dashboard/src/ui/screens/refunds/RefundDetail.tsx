@@ -1,12 +1,12 @@
-import { useState } from 'preact/hooks';
 import type { ResponseOf } from '../../../api/operations.js';
 import { formatAmount, formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
+import { Alert, LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { DetailList, useFollowedTransfer, type Detail } from '../../detail.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
+import { CancelRefund } from './CancelRefund.js';
 
 const LIVE = new Set(['pending', 'processing']);
 
@@ -67,49 +67,11 @@ export const RefundDetail = ({ id }: { id: string }) => {
             <section class="card" aria-labelledby="refund-details-title">
               <h2 id="refund-details-title">{t('details')}</h2>
               <DetailList items={refundDetails(r, t, lang)} />
-              {r.status === 'pending' && <CancelPending id={r.id} onDone={reload} />}
+              {r.status === 'pending' && <CancelRefund id={r.id} onDone={reload} />}
             </section>
           </>
         )}
       </LoadView>
     </>
-  );
-};
-
-const CancelPending = ({ id, onDone }: { id: string; onDone: () => void }) => {
-  const { session, t } = useDashboard();
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string>();
-  return (
-    <div class="actions">
-      {confirming ? (
-        <div class="confirm" role="group" aria-label={t('cancelRefund')}>
-          <p>{t('confirmCancelRefund')}</p>
-          <button
-            type="button"
-            class="danger"
-            onClick={async () => {
-              try {
-                await session.call('cancelRefundDashboard', { params: { id } });
-                setConfirming(false);
-              } catch (err) {
-                setError(errorText(t, err));
-              }
-              onDone();
-            }}
-          >
-            {t('cancelRefund')}
-          </button>{' '}
-          <button type="button" class="secondary" autoFocus onClick={() => setConfirming(false)}>
-            {t('keepRefund')}
-          </button>
-        </div>
-      ) : (
-        <button type="button" class="secondary" onClick={() => setConfirming(true)}>
-          {t('cancelRefundEllipsis')}
-        </button>
-      )}
-      {error && <Alert>{error}</Alert>}
-    </div>
   );
 };
