@@ -456,6 +456,7 @@ export const de: Messages = {
   billing_country: 'Land',
   billing_vat_number: 'USt-IdNr.',
   optional: '(optional)',
+  chooseCountry: 'Land wählen',
   countryHint: 'Zwei Buchstaben, z. B. DE oder FR.',
   vatHint: 'Für das Reverse-Charge-Verfahren eines EU-Unternehmens; sie muss zum Land oben gehören.',
   invoiceLanguage: 'Rechnungssprache',
@@ -539,6 +540,13 @@ export const de: Messages = {
   audit_withdrawal_address_added: 'Auszahlungsadresse hinzugefügt',
   audit_withdrawal_address_removed: 'Auszahlungsadresse entfernt',
   audit_auth_step_up_failed: 'Falscher Code zur Bestätigung einer Aktion',
+  widgetTitle: 'Zahlungs-Widget',
+  widgetIntro:
+    'Ihre öffentliche Händler-ID weist Ihren Shop beim Zahlungs-Widget aus. Sie ist kein Geheimnis und darf in Ihren Seiten stehen.',
+  publicMerchantId: 'Öffentliche Händler-ID',
+  widgetSnippet: 'Code für Ihre Seite',
+  widgetOriginPlaceholder:
+    'Ersetzen Sie https://checkout.example.com durch die Checkout-Adresse Ihrer Installation; sie wird eingesetzt, sobald Sie einen Checkout-Link erstellt haben.',
   auditSentence_auth_login_succeeded: '{who} hat sich angemeldet.',
   auditSentence_auth_login_failed: 'Eine Anmeldung als {email} ist fehlgeschlagen.',
   auditSentence_auth_mfa_failed: '{who} hat einen falschen Zwei-Faktor-Code eingegeben.',

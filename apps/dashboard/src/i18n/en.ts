@@ -451,6 +451,7 @@ export const en = {
   billing_country: 'Country',
   billing_vat_number: 'VAT number',
   optional: '(optional)',
+  chooseCountry: 'Choose a country',
   countryHint: 'Two letters, e.g. DE or FR.',
   vatHint: 'For the reverse charge of an EU business; it must belong to the country above.',
   invoiceLanguage: 'Invoice language',
@@ -533,6 +534,13 @@ export const en = {
   audit_withdrawal_address_added: 'Withdrawal address added',
   audit_withdrawal_address_removed: 'Withdrawal address removed',
   audit_auth_step_up_failed: 'Wrong code to confirm an action',
+  widgetTitle: 'Payment widget',
+  widgetIntro:
+    'Your public merchant id identifies your shop to the payment widget. It is not a secret: it may be published in your pages.',
+  publicMerchantId: 'Public merchant id',
+  widgetSnippet: 'Snippet for your page',
+  widgetOriginPlaceholder:
+    'Replace https://checkout.example.com with your deployment’s checkout address; it is filled in once you have made a checkout link.',
   auditSentence_auth_login_succeeded: '{who} signed in.',
   auditSentence_auth_login_failed: 'A sign-in as {email} failed.',
   auditSentence_auth_mfa_failed: '{who} entered a wrong two-factor code.',

@@ -1,4 +1,5 @@
 import { formatDateTime, formatMoney } from '../format.js';
+import { chainName } from './chain-name.js';
 import { useDashboard } from './context.js';
 import { useLoad } from './use-load.js';
 
@@ -21,7 +22,7 @@ export const ReconciliationBanner = ({ section }: { section: string }) => {
         .map((w) => (
           <p key={`${w.blockchain}-${w.address}-${w.token}`}>
             {t('reconciliationMismatch', {
-              chain: w.blockchain,
+              chain: chainName(w.blockchain),
               address: w.address,
               onchain: money(w.onchain_balance, w.token),
               ledger: money(w.ledger_balance, w.token),

@@ -20,3 +20,9 @@ export const bridgeName = (t: Translate, provider: string): string => {
   const key = BRIDGES[provider];
   return key ? t(key) : provider.replace(/_/g, ' ');
 };
+
+/** A value the API spells as an identifier (`wrong_token`), as words ("Wrong token"). */
+export const inWords = (value: string): string => {
+  const spaced = value.replace(/_/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+};

@@ -1,4 +1,5 @@
 import type { ResponseOf } from '../../../api/operations.js';
+import { chainName } from '../../chain-name.js';
 import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView, StatusBadge } from '../../common.js';
@@ -30,7 +31,7 @@ const amounts = (w: Withdrawal, t: Translate, lang: string): Detail[] => [
       />
     ),
   },
-  { label: t('colChain'), value: w.blockchain },
+  { label: t('colChain'), value: chainName(w.blockchain) },
   { label: t('historyCreated'), value: formatDateTime(w.created_at, lang) },
   { label: t('completedAt'), value: formatDateTime(w.completed_at, lang) },
 ];

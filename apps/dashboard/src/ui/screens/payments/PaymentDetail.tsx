@@ -1,6 +1,6 @@
 import type { ResponseOf } from '../../../api/operations.js';
 import type { ComponentChildren } from 'preact';
-import { bridgeName, chainName } from '../../chain-name.js';
+import { bridgeName, chainName, inWords } from '../../chain-name.js';
 import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import { LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -30,7 +30,7 @@ const History = ({ p }: { p: PaymentDetailView }) => {
         : change.status === 'completed'
           ? t('historyCompleted')
           : change.status === 'failed'
-            ? t('historyFailed', { reason: p.failure_reason ?? '—' })
+            ? t('historyFailed', { reason: p.failure_reason ? inWords(p.failure_reason) : '—' })
             : t(`status_${change.status}` as 'status_pending'),
     at: change.at,
   }));
@@ -74,7 +74,7 @@ const Details = ({ p, chains }: { p: PaymentDetailView; chains: PublicChain[] })
       {p.cctp_fee_amount && (
         <Row label={t('cctpFeeAmount')}>{formatMoney(p.cctp_fee_amount, p.currency, lang)}</Row>
       )}
-      {p.failure_reason && <Row label={t('failureReason')}>{p.failure_reason}</Row>}
+      {p.failure_reason && <Row label={t('failureReason')}>{inWords(p.failure_reason)}</Row>}
       <Row label={p.is_cross_chain ? t('sourceChain') : t('colChain')}>{chainName(p.source_chain)}</Row>
       {p.is_cross_chain && <Row label={t('destinationChain')}>{chainName(p.destination_chain)}</Row>}
       {p.bridge_provider && <Row label={t('bridge')}>{bridgeName(t, p.bridge_provider)}</Row>}

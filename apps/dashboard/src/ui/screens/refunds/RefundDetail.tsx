@@ -1,4 +1,5 @@
 import type { ResponseOf } from '../../../api/operations.js';
+import { chainName } from '../../chain-name.js';
 import { formatAmount, formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView, StatusBadge } from '../../common.js';
@@ -20,7 +21,7 @@ const refundDetails = (r: Refund, t: Translate, lang: string): Array<Detail | fa
     label: t('refundTo'),
     value: <OnChain value={r.destination_address} chainId={r.chainId} kind="address" label={t('refundTo')} />,
   },
-  { label: t('colChain'), value: r.blockchain },
+  { label: t('colChain'), value: chainName(r.blockchain) },
   {
     label: t('refundTx'),
     value: <OnChain value={r.tx_hash} chainId={r.chainId} kind="tx" label={t('refundTx')} />,

@@ -71,24 +71,27 @@ export const auditSentence = (e: Entry, t: Translate, lang: string, email: strin
         ? formatMoney(d.amount, d.currency, lang)
         : '—',
   });
-  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  // "The API key …" starts a sentence with a capital; an e-mail address stays as it is written.
+  return sentence.startsWith(email) ? sentence : sentence.charAt(0).toUpperCase() + sentence.slice(1);
 };
 const PAGE = 25;
 
-// The raw details stay in the sentence's title: the ids an investigation looks up.
+// Under the sentence, the record's ids and values as stored: what an investigation looks up.
 const columns = (t: Translate, lang: string, email: string): Column<Entry>[] => [
   { label: t('colDate'), cell: (e) => formatDateTime(e.occurred_at, lang) },
   {
     label: t('auditWhat'),
-    cell: (e) => (
-      <span
-        title={Object.entries(e.details)
-          .map(([k, v]) => `${k}: ${String(v)}`)
-          .join(' · ')}
-      >
-        {auditSentence(e, t, lang, email)}
-      </span>
-    ),
+    cell: (e) => {
+      const raw = Object.entries(e.details)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(' · ');
+      return (
+        <>
+          {auditSentence(e, t, lang, email)}
+          {raw && <div class="muted small-text">{raw}</div>}
+        </>
+      );
+    },
   },
   {
     label: t('auditFrom'),
