@@ -85,21 +85,22 @@ const columns = (t: Translate, lang: string, email: string): Column<Entry>[] => 
       const raw = Object.entries(e.details)
         .map(([k, v]) => `${k}: ${String(v)}`)
         .join(' · ');
+      // One element, so that a phone's stacked row keeps the sentence and its details together.
       return (
-        <>
+        <div>
           {auditSentence(e, t, lang, email)}
           {raw && <div class="muted small-text">{raw}</div>}
-        </>
+        </div>
       );
     },
   },
   {
     label: t('auditFrom'),
     cell: (e) => (
-      <>
+      <span>
         {t(`actor_${e.actor}`)}
         {e.ip && <span class="muted small-text"> · {e.ip}</span>}
-      </>
+      </span>
     ),
   },
 ];
