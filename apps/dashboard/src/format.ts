@@ -13,10 +13,20 @@ export const formatAmount = (amount: string, locale: string): string => {
   return `${m[1]}${whole}${sep}${frac}`;
 };
 
+/**
+ * An amount with its currency, the one way money is written everywhere in the dashboard: the
+ * locale's grouping and decimal sign, then the currency code ("1,234.50 USDC", "1.234,50 USDC").
+ */
+export const formatMoney = (amount: string, currency: string, locale: string): string =>
+  `${formatAmount(amount, locale)} ${currency}`;
+
 export const formatDateTime = (iso: string | null | undefined, locale: string): string =>
   iso
     ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
     : '—';
+
+export const formatDate = (iso: string | null | undefined, locale: string): string =>
+  iso ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso)) : '—';
 
 /** 0x1234…abcd: enough to recognise a hash or an address, the whole value in its title. */
 export const shortHex = (hex: string | null | undefined): string =>

@@ -186,7 +186,7 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
     await page.getByLabel('Adresse', { exact: true }).fill('Hauptstraße 1');
     await page.getByLabel('Postleitzahl').fill('10115');
     await page.getByLabel('Ort').fill('Berlin');
-    await page.getByLabel('Land').fill('de');
+    await page.getByLabel('Land').selectOption('DE');
     await page.getByLabel('USt-IdNr. (optional)').fill('FR12345678901');
     await page.getByLabel('Rechnungssprache').selectOption('de');
     await page.getByRole('button', { name: 'Rechnungsprofil speichern' }).click();

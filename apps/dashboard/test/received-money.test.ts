@@ -97,7 +97,7 @@ describe('dashboard: received money and refunds of it (Chromium, devnet)', funct
     await details.getByText('Received amount').waitFor();
     expect(await details.innerText())
       .to.contain('0.02 USDC')
-      .and.contain('underpaid');
+      .and.contain('Underpaid');
     expect(await page.locator('#refund-amount').getAttribute('placeholder')).to.equal('0.02');
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'payment-underpaid-desktop');

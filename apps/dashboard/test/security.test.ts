@@ -120,7 +120,10 @@ describe('dashboard: two-factor sign-in, password and audit log (Chromium)', fun
     expect(actions).to.include('auth.totp_enabled');
     await page.getByLabel('Action').selectOption('auth.mfa_failed');
     await page.locator('table[data-total="1"]').waitFor();
-    expect(await page.locator('[data-audit-action]').innerText()).to.contain('Wrong two-factor code');
+    // In a sentence, naming who acted.
+    expect(await page.locator('[data-audit-action]').innerText()).to.contain(
+      `${email} entered a wrong two-factor code.`,
+    );
   });
 
   it('changes the password and carries on with the session, on a phone and in German', async () => {
@@ -146,7 +149,11 @@ describe('dashboard: two-factor sign-in, password and audit log (Chromium)', fun
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
     await page.getByText('Passwort geändert.').waitFor();
     // The audit log shows it at once.
-    await page.locator('[data-audit-action]').first().filter({ hasText: 'Passwort geändert' }).waitFor();
+    await page
+      .locator('[data-audit-action]')
+      .first()
+      .filter({ hasText: 'hat das Passwort geändert.' })
+      .waitFor();
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'security-phone-de');
 

@@ -284,9 +284,13 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
       changes,
     );
     const text = await rows.allInnerTexts();
-    expect(text[0]).to.contain('Webhook-Endpunkt gelöscht').and.contain('Dashboard');
-    expect(text[1]).to.contain('Webhook-Signaturgeheimnis ersetzt');
-    expect(text[2]).to.contain('Webhook-Endpunkt hinzugefügt');
+    // In sentences naming the user who acted, from the dashboard.
+    expect(text[0])
+      .to.contain(`${email} hat den Webhook-Endpunkt`)
+      .and.contain('gelöscht.')
+      .and.contain('Dashboard');
+    expect(text[1]).to.contain(`${email} hat das Signatur-Geheimnis von`).and.contain('ersetzt.');
+    expect(text[2]).to.contain(`${email} hat den Webhook-Endpunkt`).and.contain('hinzugefügt.');
     expect(text.join(' ')).to.not.contain(secret);
     await page.getByLabel('Aktion').selectOption('webhook_endpoint.secret_regenerated');
     await page.locator('table[data-total="1"]').waitFor();

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Messages } from '../i18n.js';
+import { Clip } from './common.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { ReconciliationBanner } from './ReconciliationBanner.js';
 import { UnconfirmedBanner } from './UnconfirmedBanner.js';
@@ -36,11 +37,15 @@ export const Layout = ({
       <header class="top">
         <div class="brand">
           <span class="logo">{t('appName')}</span>
-          <span class="merchant">{account.merchant.name}</span>
+          <span class="merchant">
+            <Clip value={account.merchant.name} />
+          </span>
         </div>
         <div class="account">
           <LanguagePicker lang={lang} t={t} onChange={onLanguage} />
-          <span class="muted who">{t('signedInAs', { email: account.user.email })}</span>
+          <span class="muted who">
+            <Clip value={t('signedInAs', { email: account.user.email })} />
+          </span>
           <button type="button" class="secondary" onClick={() => void session.signOut()}>
             {t('signOut')}
           </button>

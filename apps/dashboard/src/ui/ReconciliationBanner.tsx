@@ -1,4 +1,5 @@
-import { formatAmount, formatDateTime } from '../format.js';
+import { formatDateTime, formatMoney } from '../format.js';
+import { chainName } from './chain-name.js';
 import { useDashboard } from './context.js';
 import { useLoad } from './use-load.js';
 
@@ -12,7 +13,7 @@ export const ReconciliationBanner = ({ section }: { section: string }) => {
   const [loaded] = useLoad(() => session.call('getReconciliation'), [section]);
   if (loaded.state !== 'ready' || loaded.data.discrepancies === 0) return null;
   const { data } = loaded;
-  const money = (amount: string | null, token: string) => `${formatAmount(amount ?? '0', lang)} ${token}`;
+  const money = (amount: string | null, token: string) => formatMoney(amount ?? '0', token, lang);
   return (
     <section class="reconciliation-banner" role="alert" aria-labelledby="reconciliation-title">
       <h2 id="reconciliation-title">{t('reconciliationTitle')}</h2>
@@ -21,7 +22,7 @@ export const ReconciliationBanner = ({ section }: { section: string }) => {
         .map((w) => (
           <p key={`${w.blockchain}-${w.address}-${w.token}`}>
             {t('reconciliationMismatch', {
-              chain: w.blockchain,
+              chain: chainName(w.blockchain),
               address: w.address,
               onchain: money(w.onchain_balance, w.token),
               ledger: money(w.ledger_balance, w.token),

@@ -57,6 +57,19 @@ export const LoadView = <T,>({
   return <>{children(loaded.data)}</>;
 };
 
+/**
+ * A value of any length in a list or a header: one line cut with an ellipsis, the whole value in
+ * its title (and read whole by screen readers); the detail view shows it in full.
+ */
+export const Clip = ({ value, wide = false }: { value: string | null | undefined; wide?: boolean }) =>
+  value ? (
+    <span class={wide ? 'clip wide' : 'clip'} title={value}>
+      {value}
+    </span>
+  ) : (
+    <>—</>
+  );
+
 export const StatusBadge = ({ status, t }: { status: string; t: Translate }) => {
   const key = `status_${status}` as keyof Messages;
   const label = key in STATUS_KEYS ? t(key) : status;

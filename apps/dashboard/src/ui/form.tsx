@@ -8,8 +8,23 @@ import type { Translate } from '../i18n.js';
 type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onInput' | 'label'>;
 
 /**
- * A labelled text input; `hint` goes under it and describes it. The label, input and hint are
- * siblings, as the `.form` layout places them.
+ * What is wrong with one field, under it, where the eye already is (not in a banner at the end of
+ * the form); announced as it appears. Its id is the field's with `-error`.
+ */
+export const FieldError = ({ id, error }: { id: string; error: string | undefined }) =>
+  error ? (
+    <p id={`${id}-error`} class="field-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+
+/** The ids describing a field: its error first (read before the hint), then its hint. */
+export const describedBy = (id: string, hint: boolean, error: string | undefined): string | undefined =>
+  [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+
+/**
+ * A labelled text input; `error` and `hint` go under it and describe it. The label, input and hint
+ * are siblings, as the `.form` layout places them.
  */
 export const TextField = ({
   id,
@@ -17,6 +32,7 @@ export const TextField = ({
   value,
   onValue,
   hint,
+  error,
   ...input
 }: InputProps & {
   id: string;
@@ -24,16 +40,19 @@ export const TextField = ({
   value: string;
   onValue: (value: string) => void;
   hint?: ComponentChildren;
+  error?: string;
 }) => (
   <>
     <label for={id}>{label}</label>
     <input
       id={id}
       value={value}
-      aria-describedby={hint ? `${id}-hint` : undefined}
+      aria-describedby={describedBy(id, !!hint, error)}
+      aria-invalid={error ? true : undefined}
       onInput={(e) => onValue(e.currentTarget.value)}
       {...input}
     />
+    <FieldError id={id} error={error} />
     {hint && (
       <p id={`${id}-hint`} class="hint">
         {hint}

@@ -1,5 +1,5 @@
 import type { Session } from '../../api/session.js';
-import { formatAmount } from '../../format.js';
+import { formatMoney } from '../../format.js';
 import type { Translate } from '../../i18n.js';
 import { Alert, LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
@@ -20,7 +20,7 @@ interface Item {
 
 /** Each source of things to act on, read on its own: one that fails is counted, not fatal. */
 const sources = (session: Session, t: Translate, lang: string): Array<Promise<Item[]>> => {
-  const money = (amount: string, currency: string) => `${formatAmount(amount, lang)} ${currency}`;
+  const money = (amount: string, currency: string) => formatMoney(amount, currency, lang);
   const disabledEndpoints = async (): Promise<Item[]> =>
     (await session.call('listWebhooksDashboard'))
       .filter((e) => !e.is_active)

@@ -9,6 +9,7 @@ import { ScopeChoice, ScopeSummary, type Access } from './api-keys/scopes.js';
 import { EndpointsCard } from './webhooks/EndpointsCard.js';
 import { EventLog } from './webhooks/EventLog.js';
 import { EventsCard } from './webhooks/EventsCard.js';
+import { WidgetCard } from './WidgetCard.js';
 import type { ResponseOf } from '../../api/operations.js';
 
 type ApiKey = ResponseOf<'listApiKeys'>[number];
@@ -143,6 +144,7 @@ export const Developers = () => {
   return (
     <>
       <h1>{t('developersTitle')}</h1>
+      <WidgetCard />
       <section class="card" aria-labelledby="keys-title">
         <h2 id="keys-title">{t('apiKeys')}</h2>
         <p class="muted">{t('apiKeysIntro')}</p>

@@ -1,4 +1,5 @@
 import { formatAmount, shortHex } from '../../format.js';
+import { chainName } from '../chain-name.js';
 import { Attention } from './Attention.js';
 import { LoadView } from '../common.js';
 import { useDashboard } from '../context.js';
@@ -36,7 +37,7 @@ export const Home = () => {
                 ))}
               </ul>
               <p class="muted" title={b.address}>
-                {t('walletOn', { address: shortHex(b.address), chain: b.blockchain })}
+                {t('walletOn', { address: shortHex(b.address), chain: chainName(b.blockchain) })}
               </p>
             </>
           )}

@@ -1,4 +1,4 @@
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import { chainIdOf } from '../../chains.js';
 import { useDashboard } from '../../context.js';
 import type { Translate } from '../../../i18n.js';
@@ -36,7 +36,7 @@ const columns = (t: Translate, lang: string, chains: PublicChain[]): Column<Bala
   {
     label: t('btBalanceAfter'),
     num: true,
-    cell: (r) => `${formatAmount(r.balance_after, lang)} ${r.currency}`,
+    cell: (r) => formatMoney(r.balance_after, r.currency, lang),
     cellProps: (r) => ({ 'data-balance-after': r.balance_after }),
   },
   { label: t('btFor'), cell: (r) => <Related row={r} /> },

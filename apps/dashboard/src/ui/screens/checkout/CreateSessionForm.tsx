@@ -4,7 +4,15 @@ import type { BodyOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
 import { parseAmountInput } from '../../../format.js';
 import { useDashboard } from '../../context.js';
-import { CurrencySelect, FormEnd, RadioOption, TextField, useSubmit } from '../../form.js';
+import {
+  CurrencySelect,
+  FieldError,
+  FormEnd,
+  RadioOption,
+  TextField,
+  describedBy,
+  useSubmit,
+} from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
 import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
@@ -33,15 +41,20 @@ interface Draft {
   pairs: Pair[];
 }
 
-/** The session as the gateway is asked for it, or why the form cannot be sent. */
+/** The fields whose mistakes are shown under them rather than at the end of the form. */
+type FieldName = 'amount' | 'returnUrl' | 'cancelUrl';
+type FieldErrors = Partial<Record<FieldName, string>>;
+
+/** The session as the gateway is asked for it, or why the form cannot be sent (and which field). */
 const sessionBody = (
   d: Draft,
   t: Translate,
-): { body: BodyOf<'createCheckoutSessionDashboard'> } | { refused: string } => {
+): { body: BodyOf<'createCheckoutSessionDashboard'> } | { refused: string; field?: FieldName } => {
   const exact = d.fixed ? parseAmountInput(d.amount) : undefined;
-  if (d.fixed && (!exact || !inBounds(exact))) return { refused: t('sessionAmountInvalid') };
-  if (!isWebUrl(d.returnUrl.trim())) return { refused: t('returnUrlInvalid') };
-  if (d.cancelUrl.trim() && !isWebUrl(d.cancelUrl.trim())) return { refused: t('cancelUrlInvalid') };
+  if (d.fixed && (!exact || !inBounds(exact))) return { refused: t('sessionAmountInvalid'), field: 'amount' };
+  if (!isWebUrl(d.returnUrl.trim())) return { refused: t('returnUrlInvalid'), field: 'returnUrl' };
+  if (d.cancelUrl.trim() && !isWebUrl(d.cancelUrl.trim()))
+    return { refused: t('cancelUrlInvalid'), field: 'cancelUrl' };
   const filled = d.pairs.filter((p) => p.key.trim() || p.value.trim());
   if (filled.some((p) => !p.key.trim()) || new Set(filled.map((p) => p.key.trim())).size !== filled.length)
     return { refused: t('metadataInvalid') };
@@ -116,11 +129,13 @@ const AmountFields = ({
   draft,
   set,
   currencies,
+  error,
 }: {
   t: Translate;
   draft: Draft;
   set: (next: Partial<Draft>) => void;
   currencies: readonly Currency[];
+  error: string | undefined;
 }) => (
   <>
     <fieldset>
@@ -142,7 +157,10 @@ const AmountFields = ({
             value={draft.amount}
             placeholder="25.00"
             onInput={(ev) => set({ amount: ev.currentTarget.value })}
+            aria-describedby={describedBy('session-amount', false, error)}
+            aria-invalid={error ? true : undefined}
           />
+          <FieldError id="session-amount" error={error} />
         </div>
       )}
       <CurrencySelect
@@ -191,6 +209,7 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
     onValue: (url: string) => set({ [name]: url }),
   });
   const { busy, error, submit } = useSubmit();
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   // A retried submit (a lost answer) replays instead of making a second session.
   const idempotency = useIdempotencyKey();
 
@@ -207,28 +226,32 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const checked = sessionBody(draft, t);
+    const field = 'refused' in checked ? checked.field : undefined;
+    setFieldErrors(field && 'refused' in checked ? { [field]: checked.refused } : {});
     void submit(
       () => ('body' in checked ? create(checked.body) : Promise.resolve()),
-      () => ('refused' in checked ? checked.refused : undefined),
+      () => ('refused' in checked && !checked.field ? checked.refused : undefined),
     );
   };
 
   return (
     <form class="card form" onSubmit={onSubmit} noValidate aria-labelledby="new-session-title">
       <h2 id="new-session-title">{t('newCheckoutLink')}</h2>
-      <AmountFields t={t} draft={draft} set={set} currencies={currencies} />
+      <AmountFields t={t} draft={draft} set={set} currencies={currencies} error={fieldErrors.amount} />
       <TextField
         id="session-return"
         {...urlField('returnUrl')}
         label={t('returnUrl')}
         placeholder="https://shop.example/thanks"
         hint={t('returnUrlHint')}
+        error={fieldErrors.returnUrl}
       />
       <TextField
         id="session-cancel"
         {...urlField('cancelUrl')}
         label={t('cancelUrlOptional')}
         placeholder="https://shop.example/cart"
+        error={fieldErrors.cancelUrl}
       />
       <MetadataPairs t={t} pairs={draft.pairs} onPairs={(pairs) => set({ pairs })} />
       <FormEnd error={error} busy={busy} label={busy ? t('creating') : t('createCheckoutLink')} />

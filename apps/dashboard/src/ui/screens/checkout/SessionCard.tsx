@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import { LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
@@ -72,7 +72,7 @@ export const SessionCard = ({ id }: { id: string }) => {
                   <dt>{t('sessionPayment')}</dt>
                   <dd>
                     <a href={href(`/payments/${s.payment.id}`)}>
-                      {formatAmount(s.payment.amount, lang)} {s.currency}
+                      {formatMoney(s.payment.amount, s.currency, lang)}
                     </a>{' '}
                     <StatusBadge status={s.payment.status} t={t} />
                   </dd>

@@ -1,6 +1,6 @@
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { formatDateTime, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { StatusBadge } from '../../common.js';
+import { Clip, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { CopyButton } from '../../OnChain.js';
 import { href, navigate, type Route } from '../../router.js';
@@ -32,14 +32,22 @@ const columns = (t: Translate, lang: string): Column<ListedSession>[] => [
     label: t('colAmount'),
     num: true,
     cell: (s) =>
-      s.amount
-        ? `${formatAmount(s.amount, lang)} ${s.currency}`
-        : t('customerChooses', { currency: s.currency }),
+      s.amount ? formatMoney(s.amount, s.currency, lang) : t('customerChooses', { currency: s.currency }),
   },
   { label: t('colStatus'), cell: (s) => <StatusBadge status={`session_${s.status}`} t={t} /> },
   {
     label: t('expiresAt'),
     cell: (s) => <time dateTime={s.expires_at}>{formatDateTime(s.expires_at, lang)}</time>,
+  },
+  {
+    label: t('metadata'),
+    cell: (s) => (
+      <Clip
+        value={Object.entries(s.metadata)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ')}
+      />
+    ),
   },
   { label: t('checkoutLinkColumn'), cell: (s) => <LinkCell s={s} t={t} lang={lang} /> },
 ];

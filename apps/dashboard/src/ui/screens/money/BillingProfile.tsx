@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { countryOptions } from '../../countries.js';
 import { formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView } from '../../common.js';
@@ -44,13 +45,43 @@ export const BillingProfile = () => {
   );
 };
 
-/** The profile's text fields, each with its limit, and hints for the country and VAT number. */
+/** The profile's fields, each with its limit; the country from a list, a hint for the VAT number. */
+/** The country from a list named in the reader's language; the stored code is what is sent. */
+const CountrySelect = ({
+  t,
+  lang,
+  value,
+  onChoose,
+}: {
+  t: Translate;
+  lang: string;
+  value: string;
+  onChoose: (code: string) => void;
+}) => (
+  <select
+    id="b-country"
+    value={value.toUpperCase()}
+    autoComplete="country"
+    aria-required="true"
+    onChange={(e) => onChoose(e.currentTarget.value)}
+  >
+    <option value="">{t('chooseCountry')}</option>
+    {countryOptions(lang).map((c) => (
+      <option key={c.code} value={c.code}>
+        {c.name}
+      </option>
+    ))}
+  </select>
+);
+
 const ProfileFields = ({
   t,
+  lang,
   values,
   onValues,
 }: {
   t: Translate;
+  lang: string;
   values: Record<Field, string>;
   onValues: (v: Record<Field, string>) => void;
 }) => (
@@ -61,18 +92,27 @@ const ProfileFields = ({
           {t(`billing_${f}`)}
           {!REQUIRED.has(f) && ` ${t('optional')}`}
         </label>
-        <input
-          id={`b-${f}`}
-          maxLength={MAX[f]}
-          value={values[f]}
-          autoComplete={AUTOCOMPLETE[f]}
-          aria-required={REQUIRED.has(f) ? 'true' : undefined}
-          aria-describedby={f === 'country' || f === 'vat_number' ? `b-${f}-hint` : undefined}
-          onInput={(e) => onValues({ ...values, [f]: e.currentTarget.value })}
-        />
-        {(f === 'country' || f === 'vat_number') && (
+        {f === 'country' ? (
+          <CountrySelect
+            t={t}
+            lang={lang}
+            value={values.country}
+            onChoose={(country) => onValues({ ...values, country })}
+          />
+        ) : (
+          <input
+            id={`b-${f}`}
+            maxLength={MAX[f]}
+            value={values[f]}
+            autoComplete={AUTOCOMPLETE[f]}
+            aria-required={REQUIRED.has(f) ? 'true' : undefined}
+            aria-describedby={f === 'vat_number' ? `b-${f}-hint` : undefined}
+            onInput={(e) => onValues({ ...values, [f]: e.currentTarget.value })}
+          />
+        )}
+        {f === 'vat_number' && (
           <p id={`b-${f}-hint`} class="hint">
-            {t(f === 'country' ? 'countryHint' : 'vatHint')}
+            {t('vatHint')}
           </p>
         )}
       </div>
@@ -120,7 +160,7 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
     >
       <h2 id="billing-title">{t('billingTitle')}</h2>
       <p class="muted">{t('billingIntro')}</p>
-      <ProfileFields t={t} values={values} onValues={setValues} />
+      <ProfileFields t={t} lang={lang} values={values} onValues={setValues} />
       <div class="field">
         <label for="b-language">{t('invoiceLanguage')}</label>
         <select

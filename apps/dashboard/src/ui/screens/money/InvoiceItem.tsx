@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { saveFile } from '../../../csv.js';
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import type { Messages, Translate } from '../../../i18n.js';
 import { Alert, StatusBadge, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -12,7 +12,7 @@ import type { Invoice } from './types.js';
 /** The amounts and tax of an invoice, its withdrawal, and the invoices it rectifies or is rectified by. */
 const invoiceDetails = (inv: Invoice, all: Invoice[], t: Translate, lang: string): Array<Detail | false> => {
   const numberOf = (id: string) => all.find((i) => i.id === id)?.invoice_number ?? id;
-  const money = (v: string) => `${formatAmount(v, lang)} ${inv.currency}`;
+  const money = (v: string) => formatMoney(v, inv.currency, lang);
   return [
     { label: t('withdrawnAmount'), value: money(inv.gross_amount) },
     {
@@ -22,7 +22,7 @@ const invoiceDetails = (inv: Invoice, all: Invoice[], t: Translate, lang: string
           {money(inv.service_fee)}{' '}
           <span class="muted">
             ({t('vatIncluded', { rate: formatAmount(inv.tax_rate, lang), vat: money(inv.tax_amount) })};{' '}
-            {formatAmount(inv.service_fee_eur, lang)} EUR)
+            {formatMoney(inv.service_fee_eur, 'EUR', lang)})
           </span>
         </>
       ),

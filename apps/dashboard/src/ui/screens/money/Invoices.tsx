@@ -7,6 +7,14 @@ import { MoneyNav } from './MoneyNav.js';
 import type { QueryOf } from '../../../api/operations.js';
 import { ChoiceField, useDraft } from '../../filters.js';
 
+/** This year back to the first invoice's (or only this year before any), with one chosen in the URL. */
+const yearsSince = (firstIssuedAt: string | undefined, chosen: string): string[] => {
+  const thisYear = new Date().getFullYear();
+  const first = firstIssuedAt ? Math.min(new Date(firstIssuedAt).getFullYear(), thisYear) : thisYear;
+  const years = Array.from({ length: thisYear - first + 1 }, (_, i) => String(thisYear - i));
+  return chosen && !years.includes(chosen) ? [...years, chosen] : years;
+};
+
 /** Invoices by year and status (kept in the URL), newest first; each viewed, downloaded or rectified. */
 export const Invoices = ({ route }: { route: Route }) => {
   const { session, t } = useDashboard();
@@ -19,8 +27,13 @@ export const Invoices = ({ route }: { route: Route }) => {
     const query = { year, status } as QueryOf<'listInvoices'>;
     return session.call('listInvoices', { query });
   }, [year, status]);
-  const thisYear = new Date().getFullYear();
-  const years = Array.from({ length: 6 }, (_, i) => String(thisYear - i));
+  // The unfiltered list is newest first: its last invoice is the merchant's first, and the years
+  // to choose run from that one's to this one (no route gives the first year on its own).
+  const [everything] = useLoad(() => session.call('listInvoices', { query: {} }), []);
+  const years = yearsSince(
+    everything.state === 'ready' ? everything.data.at(-1)?.issued_at : undefined,
+    year,
+  );
 
   return (
     <>

@@ -1,5 +1,6 @@
 import type { ResponseOf } from '../../../api/operations.js';
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { chainName } from '../../chain-name.js';
+import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -12,11 +13,11 @@ const LIVE = new Set(['requested', 'processing']);
 type Withdrawal = ResponseOf<'getWithdrawal'> & { chainId: number | undefined };
 
 const amounts = (w: Withdrawal, t: Translate, lang: string): Detail[] => [
-  { label: t('withdrawnAmount'), value: `${formatAmount(w.amount, lang)} ${w.currency}` },
-  { label: t('fee'), value: `${formatAmount(w.fee, lang)} ${w.currency}` },
+  { label: t('withdrawnAmount'), value: formatMoney(w.amount, w.currency, lang) },
+  { label: t('fee'), value: formatMoney(w.fee, w.currency, lang) },
   {
     label: t('netAmount'),
-    value: `${formatAmount(w.net_amount, lang)} ${w.currency}`,
+    value: formatMoney(w.net_amount, w.currency, lang),
     data: { 'data-net-amount': true },
   },
   {
@@ -30,7 +31,7 @@ const amounts = (w: Withdrawal, t: Translate, lang: string): Detail[] => [
       />
     ),
   },
-  { label: t('colChain'), value: w.blockchain },
+  { label: t('colChain'), value: chainName(w.blockchain) },
   { label: t('historyCreated'), value: formatDateTime(w.created_at, lang) },
   { label: t('completedAt'), value: formatDateTime(w.completed_at, lang) },
 ];

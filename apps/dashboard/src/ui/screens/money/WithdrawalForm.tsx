@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { formatAmount, parseAmountInput } from '../../../format.js';
+import { formatAmount, parseAmountInput, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
-import { CurrencySelect, useSubmit } from '../../form.js';
+import { CurrencySelect, FieldError, describedBy, useSubmit } from '../../form.js';
+import { chainName } from '../../chain-name.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
 import type { BodyOf } from '../../../api/operations.js';
@@ -81,7 +82,7 @@ const confirmRows = (pending: Pending, held: string | undefined, chain: string, 
     [
       t('colAmount'),
       pending.body.amount
-        ? `${formatAmount(pending.body.amount, lang)} ${pending.body.currency}`
+        ? formatMoney(pending.body.amount, pending.body.currency, lang)
         : t('everythingAvailable', {
             held: held !== undefined ? formatAmount(held, lang) : '…',
             currency: pending.body.currency,
@@ -107,6 +108,7 @@ const AmountFields = ({
   amount,
   onAmount,
   hint,
+  error,
   disabled,
 }: {
   t: Translate;
@@ -116,6 +118,7 @@ const AmountFields = ({
   amount: string;
   onAmount: (a: string) => void;
   hint: string;
+  error: string | undefined;
   disabled: boolean;
 }) => (
   <div class="filter-grid">
@@ -135,8 +138,10 @@ const AmountFields = ({
         value={amount}
         disabled={disabled}
         onInput={(ev) => onAmount(ev.currentTarget.value)}
-        aria-describedby="w-amount-hint"
+        aria-describedby={describedBy('w-amount', true, error)}
+        aria-invalid={error ? true : undefined}
       />
+      <FieldError id="w-amount" error={error} />
       <p id="w-amount-hint" class="hint">
         {hint}
       </p>
@@ -169,6 +174,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const [amount, setAmount] = useState('');
   const [destinationId, setDestinationId] = useState('');
   const [pending, setPending] = useState<Pending>();
+  const [amountError, setAmountError] = useState<string>();
   const { busy, error, setError, submit } = useSubmit();
   const idempotency = useIdempotencyKey();
   const chosen = approved.find((a) => a.id === destinationId) ?? approved[0];
@@ -176,7 +182,9 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const review = (e: Event) => {
     e.preventDefault();
     const reviewed = withdrawalOf(amount, currency, chosen, t);
-    setError(typeof reviewed === 'string' ? reviewed : undefined);
+    const amountWrong = reviewed === t('withdrawAmountInvalid');
+    setAmountError(amountWrong ? reviewed : undefined);
+    setError(typeof reviewed === 'string' && !amountWrong ? reviewed : undefined);
     if (typeof reviewed !== 'string') setPending(reviewed);
   };
 
@@ -197,7 +205,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   return (
     <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('requestWithdrawal')}</h2>
-      <p class="muted">{t('withdrawIntro', { chain: account.merchant.blockchain })}</p>
+      <p class="muted">{t('withdrawIntro', { chain: chainName(account.merchant.blockchain) })}</p>
       <AmountFields
         t={t}
         currencies={account.merchant.accepted_currencies}
@@ -210,6 +218,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
             ? t('withdrawAmountHint', { held: formatAmount(held, lang), currency })
             : t('withdrawAmountHintPlain')
         }
+        error={amountError}
         disabled={!!pending}
       />
       <DestinationChoice
@@ -224,7 +233,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
       {pending ? (
         <ConfirmMoney
           title={t('confirmWithdrawalTitle')}
-          rows={confirmRows(pending, held, account.merchant.blockchain, t, lang)}
+          rows={confirmRows(pending, held, chainName(account.merchant.blockchain), t, lang)}
           confirmLabel={busy ? t('withdrawing') : t('confirmWithdrawal')}
           busy={busy}
           onConfirm={send}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
+import { formatDateTime, shortHex, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -17,8 +17,8 @@ const columns = (t: Translate, lang: string): Column<Withdrawal>[] => [
     label: t('colDate'),
     cell: (w) => <a href={href(`/money/withdrawals/${w.id}`)}>{formatDateTime(w.created_at, lang)}</a>,
   },
-  { label: t('colAmount'), num: true, cell: (w) => `${formatAmount(w.amount, lang)} ${w.currency}` },
-  { label: t('fee'), num: true, cell: (w) => formatAmount(w.fee, lang) },
+  { label: t('colAmount'), num: true, cell: (w) => formatMoney(w.amount, w.currency, lang) },
+  { label: t('fee'), num: true, cell: (w) => formatMoney(w.fee, w.currency, lang) },
   { label: t('colStatus'), cell: (w) => <StatusBadge status={w.status} t={t} /> },
   {
     label: t('destination'),

@@ -1,6 +1,7 @@
 import type { ResponseOf } from '../../../api/operations.js';
 import type { ComponentChildren } from 'preact';
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { bridgeName, chainName, inWords } from '../../chain-name.js';
+import { formatAmount, formatDateTime, formatMoney } from '../../../format.js';
 import { LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { chainIdOf, loadChains } from '../../chains.js';
@@ -29,7 +30,7 @@ const History = ({ p }: { p: PaymentDetailView }) => {
         : change.status === 'completed'
           ? t('historyCompleted')
           : change.status === 'failed'
-            ? t('historyFailed', { reason: p.failure_reason ?? '—' })
+            ? t('historyFailed', { reason: p.failure_reason ? inWords(p.failure_reason) : '—' })
             : t(`status_${change.status}` as 'status_pending'),
     at: change.at,
   }));
@@ -62,29 +63,21 @@ const Details = ({ p, chains }: { p: PaymentDetailView; chains: PublicChain[] })
       <Row label={t('colReference')}>{p.reference ?? '—'}</Row>
       {p.description && <Row label={t('description')}>{p.description}</Row>}
       {p.expected_amount && (
-        <Row label={t('expectedAmount')}>
-          {formatAmount(p.expected_amount, lang)} {p.currency}
-        </Row>
+        <Row label={t('expectedAmount')}>{formatMoney(p.expected_amount, p.currency, lang)}</Row>
       )}
       {p.received_amount && (
-        <Row label={t('receivedAmount')}>
-          {formatAmount(p.received_amount, lang)} {p.currency}
-        </Row>
+        <Row label={t('receivedAmount')}>{formatMoney(p.received_amount, p.currency, lang)}</Row>
       )}
       {p.surplus_amount && (
-        <Row label={t('surplusAmount')}>
-          {formatAmount(p.surplus_amount, lang)} {p.currency}
-        </Row>
+        <Row label={t('surplusAmount')}>{formatMoney(p.surplus_amount, p.currency, lang)}</Row>
       )}
       {p.cctp_fee_amount && (
-        <Row label={t('cctpFeeAmount')}>
-          {formatAmount(p.cctp_fee_amount, lang)} {p.currency}
-        </Row>
+        <Row label={t('cctpFeeAmount')}>{formatMoney(p.cctp_fee_amount, p.currency, lang)}</Row>
       )}
-      {p.failure_reason && <Row label={t('failureReason')}>{p.failure_reason}</Row>}
-      <Row label={p.is_cross_chain ? t('sourceChain') : t('colChain')}>{p.source_chain}</Row>
-      {p.is_cross_chain && <Row label={t('destinationChain')}>{p.destination_chain ?? '—'}</Row>}
-      {p.bridge_provider && <Row label={t('bridge')}>{p.bridge_provider}</Row>}
+      {p.failure_reason && <Row label={t('failureReason')}>{inWords(p.failure_reason)}</Row>}
+      <Row label={p.is_cross_chain ? t('sourceChain') : t('colChain')}>{chainName(p.source_chain)}</Row>
+      {p.is_cross_chain && <Row label={t('destinationChain')}>{chainName(p.destination_chain)}</Row>}
+      {p.bridge_provider && <Row label={t('bridge')}>{bridgeName(t, p.bridge_provider)}</Row>}
       <Row label={p.is_cross_chain ? t('burnTx') : t('colTx')}>
         <OnChain value={p.tx_hash} chainId={source} kind="tx" label={t('colTx')} />
       </Row>

@@ -1,13 +1,14 @@
 import type { ResponseOf } from '../../../api/operations.js';
-import { useEffect, useState } from 'preact/hooks';
-import { formatAmount, formatDateTime } from '../../../format.js';
-import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
+import { useEffect } from 'preact/hooks';
+import { formatDateTime, formatMoney } from '../../../format.js';
+import { LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { OnChain } from '../../OnChain.js';
 import { useLoad } from '../../use-load.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 import { decimal, units } from './refund-amounts.js';
 import { RefundForm } from './refund-form.js';
+import { CancelRefund } from '../refunds/CancelRefund.js';
 
 export type RefundListItem = ResponseOf<'listRefundsDashboard'>['refunds'][number];
 
@@ -64,9 +65,7 @@ export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailVie
               {items.map((r) => (
                 <li key={r.id} data-refund-id={r.id}>
                   <div>
-                    <strong>
-                      {formatAmount(r.amount, lang)} {r.currency}
-                    </strong>{' '}
+                    <strong>{formatMoney(r.amount, r.currency, lang)}</strong>{' '}
                     <StatusBadge status={r.status} t={t} />
                   </div>
                   <div class="muted">
@@ -94,30 +93,5 @@ export const PaymentRefunds = ({ payment, chainId }: { payment: PaymentDetailVie
         />
       )}
     </section>
-  );
-};
-
-const CancelRefund = ({ id, onDone }: { id: string; onDone: () => void }) => {
-  const { session, t } = useDashboard();
-  const [error, setError] = useState<string>();
-  return (
-    <>
-      <button
-        type="button"
-        class="secondary small"
-        onClick={async () => {
-          if (!window.confirm(t('confirmCancelRefund'))) return;
-          try {
-            await session.call('cancelRefundDashboard', { params: { id } });
-          } catch (err) {
-            setError(errorText(t, err));
-          }
-          onDone();
-        }}
-      >
-        {t('cancelRefund')}
-      </button>
-      {error && <Alert>{error}</Alert>}
-    </>
   );
 };

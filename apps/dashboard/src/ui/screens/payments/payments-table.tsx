@@ -1,7 +1,8 @@
 import type { ResponseOf } from '../../../api/operations.js';
-import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
+import { formatDateTime, formatMoney, shortHex } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { StatusBadge } from '../../common.js';
+import { chainName } from '../../chain-name.js';
+import { Clip, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { DataTable, type Column } from '../../list.js';
 import { href } from '../../router.js';
@@ -13,10 +14,11 @@ const columns = (t: Translate, lang: string): Column<PaymentListItem>[] => [
     label: t('colDate'),
     cell: (p) => <a href={href(`/payments/${p.id}`)}>{formatDateTime(p.created_at, lang)}</a>,
   },
-  { label: t('colAmount'), num: true, cell: (p) => `${formatAmount(p.amount, lang)} ${p.currency}` },
+  { label: t('colAmount'), num: true, cell: (p) => formatMoney(p.amount, p.currency, lang) },
   { label: t('colStatus'), cell: (p) => <StatusBadge status={p.status} t={t} /> },
-  { label: t('colCustomer'), cell: (p) => p.customer_email ?? '—' },
-  { label: t('colChain'), cell: (p) => p.source_chain },
+  { label: t('colCustomer'), cell: (p) => <Clip value={p.customer_email} /> },
+  { label: t('colReference'), cell: (p) => <Clip value={p.reference} /> },
+  { label: t('colChain'), cell: (p) => chainName(p.source_chain) },
   { label: t('colTx'), cell: (p) => <code title={p.tx_hash}>{shortHex(p.tx_hash)}</code> },
 ];
 

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { BodyOf } from '../../../api/operations.js';
-import { formatAmount, parseAmountInput } from '../../../format.js';
+import { formatAmount, parseAmountInput, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
+import { chainName } from '../../chain-name.js';
 import { useDashboard } from '../../context.js';
 import { TextField, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
@@ -30,6 +31,7 @@ const RefundFields = ({
   suggested,
   draft,
   set,
+  amountError,
 }: {
   t: Translate;
   lang: string;
@@ -38,6 +40,7 @@ const RefundFields = ({
   suggested: string;
   draft: Draft;
   set: (next: Partial<Draft>) => void;
+  amountError: string | undefined;
 }) => (
   <>
     <TextField
@@ -47,6 +50,7 @@ const RefundFields = ({
       value={draft.amount}
       placeholder={formatAmount(suggested, lang)}
       onValue={(amount) => set({ amount })}
+      error={amountError}
       hint={
         suggested === refundable
           ? t('refundAmountHint', { max: formatAmount(refundable, lang), currency })
@@ -97,7 +101,7 @@ const refundBody = (
 /** What the confirmation shows: the amount, back to the payer's address, on the merchant's chain. */
 const confirmRows = (amount: string, payment: PaymentDetailView, chain: string, t: Translate, lang: string) =>
   [
-    [t('colAmount'), `${formatAmount(amount, lang)} ${payment.currency}`],
+    [t('colAmount'), formatMoney(amount, payment.currency, lang)],
     [
       t('destination'),
       <>
@@ -130,6 +134,7 @@ export const RefundForm = ({
   const [pending, setPending] = useState<{ body: RefundBody; amount: string }>();
   const { busy, error, setError, submit } = useSubmit();
   const [done, setDone] = useState<string>();
+  const [amountError, setAmountError] = useState<string>();
   // A retried submit (a lost answer) replays, never refunds twice; a changed form is a new refund.
   const idempotency = useIdempotencyKey();
 
@@ -138,7 +143,8 @@ export const RefundForm = ({
     setDone(undefined);
     const exact = draft.amount.trim() === '' ? suggested : parseAmountInput(draft.amount);
     const fits = !!exact && units(exact) > 0n && units(exact) <= units(refundable);
-    setError(fits ? undefined : t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
+    setError(undefined);
+    setAmountError(fits ? undefined : t('refundAmountInvalid', { max: formatAmount(refundable, lang) }));
     if (fits)
       setPending({
         body: refundBody(payment.id, draft.amount, exact, draft.reason, draft.note),
@@ -170,13 +176,14 @@ export const RefundForm = ({
         suggested={suggested}
         draft={draft}
         set={set}
+        amountError={amountError}
       />
       {error && <Alert>{error}</Alert>}
       {done && <Alert kind="ok">{done}</Alert>}
       {pending ? (
         <ConfirmMoney
           title={t('confirmRefundTitle')}
-          rows={confirmRows(pending.amount, payment, account.merchant.blockchain, t, lang)}
+          rows={confirmRows(pending.amount, payment, chainName(account.merchant.blockchain), t, lang)}
           confirmLabel={busy ? t('refunding') : t('confirmRefund')}
           busy={busy}
           onConfirm={send}

@@ -1,12 +1,13 @@
-import { useState } from 'preact/hooks';
 import type { ResponseOf } from '../../../api/operations.js';
+import { chainName } from '../../chain-name.js';
 import { formatAmount, formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
+import { Alert, LoadView, StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { DetailList, useFollowedTransfer, type Detail } from '../../detail.js';
 import { OnChain } from '../../OnChain.js';
 import { href } from '../../router.js';
+import { CancelRefund } from './CancelRefund.js';
 
 const LIVE = new Set(['pending', 'processing']);
 
@@ -20,7 +21,7 @@ const refundDetails = (r: Refund, t: Translate, lang: string): Array<Detail | fa
     label: t('refundTo'),
     value: <OnChain value={r.destination_address} chainId={r.chainId} kind="address" label={t('refundTo')} />,
   },
-  { label: t('colChain'), value: r.blockchain },
+  { label: t('colChain'), value: chainName(r.blockchain) },
   {
     label: t('refundTx'),
     value: <OnChain value={r.tx_hash} chainId={r.chainId} kind="tx" label={t('refundTx')} />,
@@ -67,49 +68,11 @@ export const RefundDetail = ({ id }: { id: string }) => {
             <section class="card" aria-labelledby="refund-details-title">
               <h2 id="refund-details-title">{t('details')}</h2>
               <DetailList items={refundDetails(r, t, lang)} />
-              {r.status === 'pending' && <CancelPending id={r.id} onDone={reload} />}
+              {r.status === 'pending' && <CancelRefund id={r.id} onDone={reload} />}
             </section>
           </>
         )}
       </LoadView>
     </>
-  );
-};
-
-const CancelPending = ({ id, onDone }: { id: string; onDone: () => void }) => {
-  const { session, t } = useDashboard();
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string>();
-  return (
-    <div class="actions">
-      {confirming ? (
-        <div class="confirm" role="group" aria-label={t('cancelRefund')}>
-          <p>{t('confirmCancelRefund')}</p>
-          <button
-            type="button"
-            class="danger"
-            onClick={async () => {
-              try {
-                await session.call('cancelRefundDashboard', { params: { id } });
-                setConfirming(false);
-              } catch (err) {
-                setError(errorText(t, err));
-              }
-              onDone();
-            }}
-          >
-            {t('cancelRefund')}
-          </button>{' '}
-          <button type="button" class="secondary" autoFocus onClick={() => setConfirming(false)}>
-            {t('keepRefund')}
-          </button>
-        </div>
-      ) : (
-        <button type="button" class="secondary" onClick={() => setConfirming(true)}>
-          {t('cancelRefundEllipsis')}
-        </button>
-      )}
-      {error && <Alert>{error}</Alert>}
-    </div>
   );
 };

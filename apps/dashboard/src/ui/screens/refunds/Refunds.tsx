@@ -1,5 +1,5 @@
 import type { QueryOf } from '../../../api/operations.js';
-import { formatAmount, formatDateTime, shortHex } from '../../../format.js';
+import { formatDateTime, shortHex, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
@@ -17,7 +17,7 @@ const columns = (t: Translate, lang: string): Column<RefundListItem>[] => [
     label: t('colDate'),
     cell: (r) => <a href={href(`/refunds/${r.id}`)}>{formatDateTime(r.created_at, lang)}</a>,
   },
-  { label: t('colAmount'), num: true, cell: (r) => `${formatAmount(r.amount, lang)} ${r.currency}` },
+  { label: t('colAmount'), num: true, cell: (r) => formatMoney(r.amount, r.currency, lang) },
   { label: t('colStatus'), cell: (r) => <StatusBadge status={r.status} t={t} /> },
   { label: t('reason'), cell: (r) => t(`reason_${r.reason}`) },
   {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AuditAction } from '@stablepay/contracts';
-import { formatDateTime } from '../../../format.js';
+import { formatDateTime, formatMoney } from '../../../format.js';
 import type { Messages, Translate } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
 import { ChoiceField } from '../../filters.js';
@@ -42,33 +42,72 @@ const ACTION_LABELS: Record<AuditAction, keyof Messages> = {
   'auth.registration_attempted': 'audit_auth_registration_attempted',
 };
 const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
+
+/**
+ * Who acted, as a reader names them. The entry says only the kind of actor, not which user: a
+ * merchant has one dashboard user, so a user's entry is the signed-in account's.
+ */
+const whoActed = (e: Entry, t: Translate, email: string): string => {
+  const keyName = e.details.apiKeyName ?? e.details.name;
+  if (e.actor === 'user') return email;
+  if (e.actor === 'api_key')
+    return typeof keyName === 'string' ? t('whoApiKey', { name: keyName }) : t('whoAnApiKey');
+  return t('whoSystem');
+};
+
+/** One entry as a sentence: who did what, to what ("owner@shop.example revoked an API key."). */
+export const auditSentence = (e: Entry, t: Translate, lang: string, email: string): string => {
+  const d = e.details;
+  const text = (v: unknown) => (v === undefined || v === null ? '—' : String(v));
+  const sentence = t(`auditSentence_${e.action.replace('.', '_')}` as keyof Messages, {
+    who: whoActed(e, t, email),
+    email: text(d.email),
+    name: text(d.name),
+    url: text(d.url),
+    label: text(d.label ?? d.address),
+    address: text(d.destinationAddress),
+    money:
+      typeof d.amount === 'string' && typeof d.currency === 'string'
+        ? formatMoney(d.amount, d.currency, lang)
+        : '—',
+  });
+  // "The API key …" starts a sentence with a capital; an e-mail address stays as it is written.
+  return sentence.startsWith(email) ? sentence : sentence.charAt(0).toUpperCase() + sentence.slice(1);
+};
 const PAGE = 25;
 
-const columns = (t: Translate, lang: string): Column<Entry>[] => [
+// Under the sentence, the record's ids and values as stored: what an investigation looks up.
+const columns = (t: Translate, lang: string, email: string): Column<Entry>[] => [
   { label: t('colDate'), cell: (e) => formatDateTime(e.occurred_at, lang) },
-  { label: t('auditAction'), cell: (e) => t(ACTION_LABELS[e.action]) },
   {
-    label: t('auditBy'),
-    cell: (e) => (
-      <>
-        {t(`actor_${e.actor}`)}
-        {e.ip && <span class="muted small-text"> · {e.ip}</span>}
-      </>
-    ),
+    label: t('auditWhat'),
+    cell: (e) => {
+      const raw = Object.entries(e.details)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(' · ');
+      // One element, so that a phone's stacked row keeps the sentence and its details together.
+      return (
+        <div>
+          {auditSentence(e, t, lang, email)}
+          {raw && <div class="muted small-text">{raw}</div>}
+        </div>
+      );
+    },
   },
   {
-    label: t('details'),
-    cell: (e) =>
-      Object.entries(e.details)
-        .map(([k, v]) => `${k}: ${String(v)}`)
-        .join(' · ') || '—',
-    cellProps: () => ({ class: 'small-text' }),
+    label: t('auditFrom'),
+    cell: (e) => (
+      <span>
+        {t(`actor_${e.actor}`)}
+        {e.ip && <span class="muted small-text"> · {e.ip}</span>}
+      </span>
+    ),
   },
 ];
 
 /** Sign-ins, key and secret changes, refunds and withdrawals, newest first, by action, in pages. */
 export const AuditLog = ({ round }: { round: number }) => {
-  const { session, t, lang } = useDashboard();
+  const { session, account, t, lang } = useDashboard();
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, reload] = useLoad(() => {
@@ -103,7 +142,7 @@ export const AuditLog = ({ round }: { round: number }) => {
         {(p) => (
           <DataTable
             caption={t('auditTitle')}
-            columns={columns(t, lang)}
+            columns={columns(t, lang, account.user.email)}
             rows={p.entries}
             rowKey={(e) => e.id}
             rowProps={(e) => ({ 'data-audit-action': e.action })}

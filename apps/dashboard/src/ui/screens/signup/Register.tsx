@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
+import { chainName } from '../../chain-name.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
 import { PasswordField, TextField, useFormFields } from '../../form.js';
@@ -38,7 +39,7 @@ const ChainSelect = ({
     <select id="blockchain" name="blockchain" value={value} onChange={(e) => onChoose(e.currentTarget.value)}>
       {chains.map((c) => (
         <option key={c} value={c}>
-          {c}
+          {chainName(c)}
         </option>
       ))}
     </select>

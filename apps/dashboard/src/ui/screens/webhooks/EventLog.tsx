@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatAmount, formatDateTime } from '../../../format.js';
+import { formatDateTime, formatMoney } from '../../../format.js';
 import { StatusBadge } from '../../common.js';
 import { useDashboard } from '../../context.js';
 import { href } from '../../router.js';
@@ -18,7 +18,7 @@ type MerchantEvent = ResponseOf<'listMerchantEventsDashboard'>['events'][number]
 const amountOf = (e: MerchantEvent, lang: string): string => {
   const { amount, currency } = e.data as { amount?: unknown; currency?: unknown };
   return typeof amount === 'string' && typeof currency === 'string'
-    ? `${formatAmount(amount, lang)} ${currency}`
+    ? formatMoney(amount, currency, lang)
     : '';
 };
 
