@@ -375,7 +375,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
+        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -388,7 +388,7 @@ export interface Operations {
     body: {
       url: string;
       events: (
-        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
+        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
       )[];
       description?: string | undefined;
     };
@@ -396,7 +396,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
+        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -412,7 +412,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
+        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -425,7 +425,7 @@ export interface Operations {
     body: {
       url?: string | undefined;
       events?:
-        | ('payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed')[]
+        | ('refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed')[]
         | undefined;
       description?: string | null | undefined;
       is_active?: boolean | undefined;
@@ -434,7 +434,7 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed'
+        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
       )[];
       description: string | null;
       is_active: boolean;
@@ -471,7 +471,7 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
-          'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
+          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
         status: 'pending' | 'failed' | 'succeeded';
         attempt: number;
         response_status: number | null;
@@ -488,7 +488,7 @@ export interface Operations {
     query: never;
     body: never;
     response: {
-      name: 'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
+      name: 'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
       description: string;
     }[];
   };
@@ -497,9 +497,9 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | undefined;
@@ -509,7 +509,7 @@ export interface Operations {
       events: {
         id: string;
         type:
-          'payment.completed' | 'payment.failed' | 'refund.created' | 'refund.completed' | 'refund.failed';
+          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
         created_at: string;
         data: { [x: string]: unknown };
         deliveries: {
