@@ -103,9 +103,9 @@ export const invoicingConfigSchema = z
     SELLER_NAME: z.string().trim().min(1).optional(),
     /** Street and number; a second line (building, floor) after `|`. Required in production. */
     SELLER_STREET: z.string().trim().min(1).optional(),
-    /** Required in production. */
+    /** The seller's postcode. Required in production. */
     SELLER_POSTCODE: z.string().trim().min(1).optional(),
-    /** Required in production. */
+    /** The seller's city. Required in production. */
     SELLER_CITY: z.string().trim().min(1).optional(),
     /**
      * Decides domestic VAT and the reverse charge: an EU member state. Required in production; `DE`
@@ -115,12 +115,13 @@ export const invoicingConfigSchema = z
       .refine(isEuMember, 'must be an EU member state (the VAT rules applied are the EU rules)')
       .optional(),
     /**
-     * The seller's VAT identification number, with its country prefix (`DE123456789`). Production
-     * requires it or SELLER_TAX_NUMBER; reverse-charge invoices need the VAT number.
+     * The seller's VAT identification number, with its country prefix (`DE123456789`), as Art. 226
+     * names it. Production requires it, or SELLER_TAX_NUMBER where the member state allows that.
      */
     SELLER_VAT_NUMBER: z.string().trim().min(1).optional(),
-    /** A national tax number, printed when the seller has no VAT number (`12/345/67890`). */
+    /** A national tax number (`12/345/67890`), printed only when the seller has no VAT number. */
     SELLER_TAX_NUMBER: z.string().trim().min(1).optional(),
+    /** Printed under the seller's address. */
     SELLER_EMAIL: z.string().optional(),
 
     /** `fixed`: the rates below (the devnet); `ecb`: the ECB's daily reference rates from ECB_RATES_URL. */
