@@ -34,6 +34,13 @@ const country = z
   .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
   .transform((v) => v.toUpperCase());
 
+/** A seller setting; blank is unset, as an empty variable is. */
+const sellerText = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .optional();
+
 /** The seller settings an invoice cannot be filed without: production refuses to start without them. */
 const REQUIRED_SELLER = [
   'SELLER_NAME',
@@ -100,13 +107,13 @@ export const invoicingConfigSchema = z
      * The seller's legal name, printed on every invoice (Art. 226 of Directive 2006/112/EC, as the
      * SELLER_* below). Required in production; elsewhere an unset seller prints as not configured.
      */
-    SELLER_NAME: z.string().trim().min(1).optional(),
+    SELLER_NAME: sellerText,
     /** Street and number; a second line (building, floor) after `|`. Required in production. */
-    SELLER_STREET: z.string().trim().min(1).optional(),
+    SELLER_STREET: sellerText,
     /** The seller's postcode. Required in production. */
-    SELLER_POSTCODE: z.string().trim().min(1).optional(),
+    SELLER_POSTCODE: sellerText,
     /** The seller's city. Required in production. */
-    SELLER_CITY: z.string().trim().min(1).optional(),
+    SELLER_CITY: sellerText,
     /**
      * Decides domestic VAT and the reverse charge: an EU member state. Required in production; `DE`
      * elsewhere.
@@ -118,9 +125,9 @@ export const invoicingConfigSchema = z
      * The seller's VAT identification number, with its country prefix (`DE123456789`), as Art. 226
      * names it. Production requires it, or SELLER_TAX_NUMBER where the member state allows that.
      */
-    SELLER_VAT_NUMBER: z.string().trim().min(1).optional(),
+    SELLER_VAT_NUMBER: sellerText,
     /** A national tax number (`12/345/67890`), printed only when the seller has no VAT number. */
-    SELLER_TAX_NUMBER: z.string().trim().min(1).optional(),
+    SELLER_TAX_NUMBER: sellerText,
     /** Printed under the seller's address. */
     SELLER_EMAIL: z.string().optional(),
 
