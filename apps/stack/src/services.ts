@@ -71,6 +71,20 @@ const chains = (input: StackEnvInput) => ({ CHAIN_REGISTRY: JSON.stringify(input
 export const DEVNET_TREASURY = devnetAccount(2500);
 
 /**
+ * The seller on the demo's invoices: a fictional company with everything an EU invoice names (a
+ * placeholder street, and the VAT number format's textbook example), overridden by any SELLER_*.
+ */
+const DEMO_SELLER = {
+  SELLER_NAME: 'Stablepay Demo GmbH',
+  SELLER_STREET: 'Musterstraße 12',
+  SELLER_POSTCODE: '10115',
+  SELLER_CITY: 'Berlin',
+  SELLER_COUNTRY: 'DE',
+  SELLER_VAT_NUMBER: 'DE123456789',
+  SELLER_EMAIL: 'billing@stablepay.example',
+};
+
+/**
  * Every service of the embedded stack, in start order: the gateway last, once every upstream it
  * routes to listens. Adding a service is one entry here.
  */
@@ -116,6 +130,7 @@ export const stackServices: StackServiceEntry[] = [
       PDF_POLL_MS: '250',
       // The demo stays quick: a new withdrawal address is usable at once (24 h in production).
       WITHDRAWAL_ADDRESS_HOLD: '0',
+      ...DEMO_SELLER,
     }),
     env: (input) => ({ CHAIN_WATCHER_URL: input.urls['chain-watcher']! }),
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EvmAddress, normalizeDecimal } from '@stablepay/contracts';
-import { envBool, envInt, loadConfig, serviceConfigShape } from '@stablepay/platform';
+import { ConfigError, envBool, envInt, loadConfig, serviceConfigShape } from '@stablepay/platform';
+import { vatNumberProblem } from './billing/tax.js';
 import { isEuMember } from './billing/vat-rates.js';
 
 /** A decimal with at most 6 fraction digits, kept as its canonical 6-decimal string. */
@@ -33,6 +34,46 @@ const country = z
   .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
   .transform((v) => v.toUpperCase());
 
+/** A seller setting; blank is unset, as an empty variable is. */
+const sellerText = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .optional();
+
+/** The seller settings an invoice cannot be filed without: production refuses to start without them. */
+const REQUIRED_SELLER = [
+  'SELLER_NAME',
+  'SELLER_STREET',
+  'SELLER_POSTCODE',
+  'SELLER_CITY',
+  'SELLER_COUNTRY',
+] as const;
+
+type SellerSettings = { NODE_ENV: string } & Partial<
+  Record<(typeof REQUIRED_SELLER)[number] | 'SELLER_VAT_NUMBER' | 'SELLER_TAX_NUMBER', string>
+>;
+
+const sellerProblems = (c: SellerSettings): Array<{ path: string[]; message: string }> => {
+  const problems: Array<{ path: string[]; message: string }> = [];
+  const country = c.SELLER_COUNTRY ?? DEVELOPMENT_SELLER_COUNTRY;
+  const vatProblem = c.SELLER_VAT_NUMBER && vatNumberProblem(country, c.SELLER_VAT_NUMBER);
+  if (vatProblem) problems.push({ path: ['SELLER_VAT_NUMBER'], message: vatProblem });
+  if (c.NODE_ENV !== 'production') return problems;
+  for (const key of REQUIRED_SELLER)
+    if (!c[key])
+      problems.push({ path: [key], message: 'is required in production (printed on every invoice)' });
+  if (!c.SELLER_VAT_NUMBER && !c.SELLER_TAX_NUMBER)
+    problems.push({
+      path: ['SELLER_VAT_NUMBER'],
+      message: 'is required in production, or SELLER_TAX_NUMBER (printed on every invoice)',
+    });
+  return problems;
+};
+
+/** Outside production an unset SELLER_COUNTRY decides VAT as Germany's. */
+export const DEVELOPMENT_SELLER_COUNTRY = 'DE';
+
 export const invoicingConfigSchema = z
   .object({
     ...serviceConfigShape({ port: 8104, schema: 'invoicing' }),
@@ -62,15 +103,32 @@ export const invoicingConfigSchema = z
       .string()
       .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1-10 upper-case letters or digits, starting with a letter')
       .default('INV'),
-    /** The seller printed on every invoice. */
-    SELLER_NAME: z.string().min(1).default('Stablepay'),
-    /** Address lines separated by `|`, e.g. `Hauptstr. 1|10115 Berlin`. */
-    SELLER_ADDRESS: z.string().default(''),
-    /** Decides domestic VAT and the reverse charge: an EU member state. */
+    /**
+     * The seller's legal name, printed on every invoice (Art. 226 of Directive 2006/112/EC, as the
+     * SELLER_* below). Required in production; elsewhere an unset seller prints as not configured.
+     */
+    SELLER_NAME: sellerText,
+    /** Street and number; a second line (building, floor) after `|`. Required in production. */
+    SELLER_STREET: sellerText,
+    /** The seller's postcode. Required in production. */
+    SELLER_POSTCODE: sellerText,
+    /** The seller's city. Required in production. */
+    SELLER_CITY: sellerText,
+    /**
+     * Decides domestic VAT and the reverse charge: an EU member state. Required in production; `DE`
+     * elsewhere.
+     */
     SELLER_COUNTRY: country
       .refine(isEuMember, 'must be an EU member state (the VAT rules applied are the EU rules)')
-      .default('DE'),
-    SELLER_VAT_NUMBER: z.string().optional(),
+      .optional(),
+    /**
+     * The seller's VAT identification number, with its country prefix (`DE123456789`), as Art. 226
+     * names it. Production requires it, or SELLER_TAX_NUMBER where the member state allows that.
+     */
+    SELLER_VAT_NUMBER: sellerText,
+    /** A national tax number (`12/345/67890`), printed only when the seller has no VAT number. */
+    SELLER_TAX_NUMBER: sellerText,
+    /** Printed under the seller's address. */
     SELLER_EMAIL: z.string().optional(),
 
     /** `fixed`: the rates below (the devnet); `ecb`: the ECB's daily reference rates from ECB_RATES_URL. */
@@ -98,6 +156,7 @@ export const invoicingConfigSchema = z
     PDF_POLL_MS: envInt.pipe(z.number().min(10)).default(1000),
   })
   .superRefine((c, ctx) => {
+    for (const problem of sellerProblems(c)) ctx.addIssue({ code: 'custom', ...problem });
     if (c.INVOICE_STORAGE === 's3' && !c.S3_BUCKET)
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when INVOICE_STORAGE=s3' });
     if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY)
@@ -110,5 +169,11 @@ export const invoicingConfigSchema = z
 
 export type InvoicingConfig = z.infer<typeof invoicingConfigSchema>;
 
-export const loadInvoicingConfig = (env: Record<string, string | undefined> = process.env): InvoicingConfig =>
-  loadConfig(invoicingConfigSchema, env);
+export const loadInvoicingConfig = (
+  env: Record<string, string | undefined> = process.env,
+): InvoicingConfig => {
+  // The address is now in its parts: a left-over value would otherwise vanish from the invoices unseen.
+  if (env.SELLER_ADDRESS)
+    throw new ConfigError(['SELLER_ADDRESS: replaced by SELLER_STREET, SELLER_POSTCODE and SELLER_CITY']);
+  return loadConfig(invoicingConfigSchema, env);
+};

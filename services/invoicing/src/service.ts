@@ -1,5 +1,5 @@
 import { defineService } from '@stablepay/platform';
-import { loadInvoicingConfig, type InvoicingConfig } from './config.js';
+import { DEVELOPMENT_SELLER_COUNTRY, loadInvoicingConfig, type InvoicingConfig } from './config.js';
 import {
   invoicingEventWriter,
   type InvoicePdfContext,
@@ -31,15 +31,31 @@ export interface InvoicingOptions {
   now?: () => Date;
 }
 
-export const sellerOf = (c: InvoicingConfig): Seller => ({
-  name: c.SELLER_NAME,
-  addressLines: c.SELLER_ADDRESS.split('|')
+/** Where the city comes before the postcode on an address's last line. */
+const CITY_FIRST = new Set(['IE', 'MT']);
+
+/** What an invoice prints when a development run has no seller configured. */
+const UNCONFIGURED = 'Seller not configured (SELLER_NAME)';
+
+export const sellerOf = (c: InvoicingConfig): Seller => {
+  const country = c.SELLER_COUNTRY ?? DEVELOPMENT_SELLER_COUNTRY;
+  const street = (c.SELLER_STREET ?? '')
+    .split('|')
     .map((line) => line.trim())
-    .filter((line) => line.length > 0),
-  country: c.SELLER_COUNTRY,
-  vatNumber: c.SELLER_VAT_NUMBER ?? null,
-  email: c.SELLER_EMAIL ?? null,
-});
+    .filter((line) => line.length > 0);
+  const place = CITY_FIRST.has(country)
+    ? [c.SELLER_CITY, c.SELLER_POSTCODE]
+    : [c.SELLER_POSTCODE, c.SELLER_CITY];
+  const placeLine = place.filter((part) => part !== undefined).join(' ');
+  return {
+    name: c.SELLER_NAME ?? UNCONFIGURED,
+    addressLines: placeLine ? [...street, placeLine] : street,
+    country,
+    vatNumber: c.SELLER_VAT_NUMBER ?? null,
+    taxNumber: c.SELLER_TAX_NUMBER ?? null,
+    email: c.SELLER_EMAIL ?? null,
+  };
+};
 
 /**
  * Invoicing: merchants' withdrawals (the fee split on-chain through the chain-watcher), the invoice

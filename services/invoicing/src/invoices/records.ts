@@ -6,6 +6,8 @@ export interface InvoiceParty {
   addressLines: string[];
   country: string | null;
   vatNumber: string | null;
+  /** A national tax number; the seller's, printed when it has no VAT number. Absent on older rows. */
+  taxNumber?: string | null;
   email?: string | null;
 }
 

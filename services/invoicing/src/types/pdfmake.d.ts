@@ -15,6 +15,8 @@ declare module 'pdfmake' {
     bolditalics: string;
   }
   interface PdfMake {
+    /** Files pdfmake reads fonts from before it would read the disk. */
+    virtualfs: { writeFileSync(name: string, content: Buffer): void };
     setFonts(fonts: Record<string, FontFamily>): void;
     setUrlAccessPolicy(policy: (url: string) => boolean): void;
     setLocalAccessPolicy(policy: (path: string) => boolean): void;

@@ -84,7 +84,9 @@ export const startHarness = async (
       INVOICE_STORAGE_DIR: storageDir,
       PDF_POLL_MS: '50',
       SELLER_NAME: 'Stablepay GmbH',
-      SELLER_ADDRESS: 'Hauptstraße 1|10115 Berlin',
+      SELLER_STREET: 'Hauptstraße 1',
+      SELLER_POSTCODE: '10115',
+      SELLER_CITY: 'Berlin',
       SELLER_COUNTRY: 'DE',
       SELLER_VAT_NUMBER: 'DE999999999',
       // No hold unless a test sets one: most tests are about what happens after an address is approved.

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { InvoiceLanguage } from '@stablepay/contracts';
-import { LABELS, formatDecimal, renderInvoicePdf, type InvoiceRecord } from '../../src/index.js';
+import {
+  LABELS,
+  formatDecimal,
+  loadInvoicingConfig,
+  renderInvoicePdf,
+  sellerOf,
+  type InvoiceRecord,
+} from '../../src/index.js';
+import { pdfFonts, popplerText } from '../support/poppler.js';
 import { pdfText } from '../support/pdf-text.js';
 
 const invoice = (over: Partial<InvoiceRecord> = {}): InvoiceRecord => ({
@@ -170,6 +178,105 @@ describe('the invoice PDF', function () {
   it('is the same document every time it is rendered', async () => {
     const a = await renderInvoicePdf(invoice());
     const b = await renderInvoicePdf(invoice());
-    expect(await pdfText(a)).to.equal(await pdfText(b));
+    expect(a.equals(b)).to.equal(true);
+  });
+
+  /** The seller as production configures it: legal name, address in its parts, VAT number. */
+  const seller = (env: Record<string, string> = {}) =>
+    sellerOf(
+      loadInvoicingConfig({
+        NODE_ENV: 'production',
+        INTERNAL_TOKEN_SECRET: 'x'.repeat(32),
+        TREASURY_ADDRESS: '0x7e5f4552091a69125d5dfcb7b8c2659029395bdf',
+        SELLER_NAME: 'Stablepay Demo GmbH',
+        SELLER_STREET: 'Musterstraße 12 | Aufgang B',
+        SELLER_POSTCODE: '10115',
+        SELLER_CITY: 'Berlin',
+        SELLER_COUNTRY: 'DE',
+        SELLER_VAT_NUMBER: 'DE123456789',
+        ...env,
+      }),
+    );
+
+  /** The seller block: the top-left column under the heading, read down to its first gap. */
+  const sellerBlock = async (pdf: Buffer): Promise<string[]> => {
+    const text = await popplerText(pdf, { x: 40, y: 90, width: 165, height: 150 });
+    const lines = text.split('\n').map((line) => line.trim());
+    return lines.slice(0, lines.indexOf(''));
+  };
+
+  it('names the seller as Article 226 requires: legal name, full address and VAT number, in every language', async () => {
+    const country: Record<InvoiceLanguage, string> = {
+      en: 'Germany',
+      de: 'Deutschland',
+      fr: 'Allemagne',
+      es: 'Alemania',
+      it: 'Germania',
+    };
+    for (const language of Object.keys(LABELS) as InvoiceLanguage[]) {
+      const l = LABELS[language];
+      const pdf = await renderInvoicePdf(invoice({ language, seller: seller() }));
+      expect(await sellerBlock(pdf), language).to.deep.equal([
+        l.seller.toUpperCase(),
+        'Stablepay Demo GmbH',
+        'Musterstraße 12',
+        'Aufgang B',
+        '10115 Berlin',
+        country[language],
+        `${l.vatNumber} DE123456789`,
+      ]);
+    }
+  });
+
+  it("prints the seller's tax number when it has no VAT number, and Ireland's postcode after the city", async () => {
+    const taxNumber = seller({ SELLER_VAT_NUMBER: '', SELLER_TAX_NUMBER: '12/345/67890' });
+    expect(await sellerBlock(await renderInvoicePdf(invoice({ seller: taxNumber })))).to.deep.equal([
+      'FROM',
+      'Stablepay Demo GmbH',
+      'Musterstraße 12',
+      'Aufgang B',
+      '10115 Berlin',
+      'Germany',
+      'Tax no. 12/345/67890',
+    ]);
+    const irish = seller({
+      SELLER_NAME: 'Stablepay Demo Ltd',
+      SELLER_STREET: '12 Example Street',
+      SELLER_POSTCODE: 'D02 X285',
+      SELLER_CITY: 'Dublin 2',
+      SELLER_COUNTRY: 'IE',
+      SELLER_VAT_NUMBER: 'IE1234567T',
+    });
+    expect(await sellerBlock(await renderInvoicePdf(invoice({ seller: irish })))).to.deep.equal([
+      'FROM',
+      'Stablepay Demo Ltd',
+      '12 Example Street',
+      'Dublin 2 D02 X285',
+      'Ireland',
+      'VAT no. IE1234567T',
+    ]);
+  });
+
+  it('embeds every font it uses, with the letters of every EU language', async () => {
+    const pdf = await renderInvoicePdf(
+      invoice({
+        language: 'de',
+        customer: {
+          name: 'Łódź Logistyka Sp. z o.o.',
+          addressLines: ['Őrség Kft. c/o Ελληνικά Α.Ε.', 'ul. Piotrkowska 1', '90-001 Łódź'],
+          country: 'PL',
+          vatNumber: 'PL1234567890',
+        },
+      }),
+    );
+    const fonts = await pdfFonts(pdf);
+    expect(fonts).to.not.be.empty;
+    for (const font of fonts) {
+      expect(font.embedded, font.name).to.equal(true);
+      expect(font.name).to.match(/^[A-Z]{6}\+Roboto-/);
+    }
+    const text = await popplerText(pdf);
+    for (const line of ['Łódź Logistyka Sp. z o.o.', 'Őrség Kft. c/o Ελληνικά Α.Ε.', '90-001 Łódź', 'Polen'])
+      expect(text).to.contain(line);
   });
 });

@@ -1,5 +1,5 @@
 import type { DocumentDefinition } from 'pdfmake';
-import { baseUnitsToDecimal, decimalToBaseUnits } from '@stablepay/contracts';
+import { baseUnitsToDecimal, decimalToBaseUnits, type InvoiceLanguage } from '@stablepay/contracts';
 import { bpToPercent, feeByRate } from '../../amounts.js';
 import type { InvoiceParty, InvoiceRecord } from '../records.js';
 import { LABELS, formatDay, formatDecimal, trimZeros, type InvoiceLabels } from './labels.js';
@@ -11,16 +11,28 @@ const ACCENT = '#1f3a5f';
 const minus = (a: string, b: string, decimals: number): string =>
   baseUnitsToDecimal(decimalToBaseUnits(a, decimals) - decimalToBaseUnits(b, decimals), decimals);
 
-const partyBlock = (title: string, p: InvoiceParty, vatLabel: string) => ({
-  stack: [
-    { text: title.toUpperCase(), style: 'caption' },
-    { text: p.name, bold: true, margin: [0, 2, 0, 0] },
-    ...p.addressLines.map((line) => ({ text: line })),
-    ...(p.country ? [{ text: p.country }] : []),
-    ...(p.vatNumber ? [{ text: `${vatLabel} ${p.vatNumber}`, margin: [0, 2, 0, 0] }] : []),
-    ...(p.email ? [{ text: p.email, color: GREY }] : []),
-  ],
-});
+/** A country as the invoice's language names it: "Deutschland", "Allemagne". */
+const countryName = (code: string, language: InvoiceLanguage): string =>
+  new Intl.DisplayNames([language], { type: 'region' }).of(code) ?? code;
+
+/** Name, address, country, then the VAT number (or, without one, the tax number). */
+const partyBlock = (title: string, p: InvoiceParty, { l, language }: Writing) => {
+  const taxId = p.vatNumber
+    ? `${l.vatNumber} ${p.vatNumber}`
+    : p.taxNumber
+      ? `${l.taxNumber} ${p.taxNumber}`
+      : undefined;
+  return {
+    stack: [
+      { text: title.toUpperCase(), style: 'caption' },
+      { text: p.name, bold: true, margin: [0, 2, 0, 0] },
+      ...p.addressLines.map((line) => ({ text: line })),
+      ...(p.country ? [{ text: countryName(p.country, language) }] : []),
+      ...(taxId ? [{ text: taxId, margin: [0, 2, 0, 0] }] : []),
+      ...(p.email ? [{ text: p.email, color: GREY }] : []),
+    ],
+  };
+};
 
 const keyValues = (rows: Array<[string, string]>, opts: { mono?: boolean } = {}) => ({
   table: {
@@ -49,6 +61,7 @@ const taxNote = (i: InvoiceRecord, l: InvoiceLabels): string | undefined => {
 
 /** How this invoice writes numbers, amounts and days: in its language. */
 interface Writing {
+  language: InvoiceLanguage;
   l: InvoiceLabels;
   num: (v: string) => string;
   token: (v: string) => string;
@@ -58,6 +71,7 @@ interface Writing {
 const writingOf = (i: InvoiceRecord): Writing => {
   const num = (v: string) => formatDecimal(v, i.language);
   return {
+    language: i.language,
     l: LABELS[i.language],
     num,
     token: (v) => `${num(v)} ${i.currency}`,
@@ -91,35 +105,38 @@ const heading = (i: InvoiceRecord, title: string) => [
 ];
 
 /** Seller, customer, and the invoice's number and dates side by side. */
-const partiesAndDates = (i: InvoiceRecord, { l, day }: Writing) => ({
-  columns: [
-    partyBlock(l.seller, i.seller, l.vatNumber),
-    partyBlock(l.customer, i.customer, l.vatNumber),
-    {
-      width: 170,
-      table: {
-        widths: ['auto', '*'],
-        body: [
-          [
-            { text: l.number, color: GREY },
-            { text: i.invoiceNumber, bold: true, ...right },
+const partiesAndDates = (i: InvoiceRecord, w: Writing) => {
+  const { l, day } = w;
+  return {
+    columns: [
+      partyBlock(l.seller, i.seller, w),
+      partyBlock(l.customer, i.customer, w),
+      {
+        width: 170,
+        table: {
+          widths: ['auto', '*'],
+          body: [
+            [
+              { text: l.number, color: GREY },
+              { text: i.invoiceNumber, bold: true, ...right },
+            ],
+            [
+              { text: l.issueDate, color: GREY },
+              { text: day(i.issuedAt), ...right },
+            ],
+            [
+              { text: l.supplyDate, color: GREY },
+              { text: day(i.withdrawalCompletedAt), ...right },
+            ],
           ],
-          [
-            { text: l.issueDate, color: GREY },
-            { text: day(i.issuedAt), ...right },
-          ],
-          [
-            { text: l.supplyDate, color: GREY },
-            { text: day(i.withdrawalCompletedAt), ...right },
-          ],
-        ],
+        },
+        layout: 'noBorders',
       },
-      layout: 'noBorders',
-    },
-  ],
-  columnGap: 16,
-  margin: [0, 18, 0, 0],
-});
+    ],
+    columnGap: 16,
+    margin: [0, 18, 0, 0],
+  };
+};
 
 /** The fee, its part net of VAT, the VAT and the total, in the token and in EUR. */
 const amountsTable = (i: InvoiceRecord, w: Writing) => {
@@ -206,7 +223,7 @@ export const invoiceDocument = (i: InvoiceRecord): DocumentDefinition => {
   return {
     pageSize: 'A4',
     pageMargins: [50, 50, 50, 60],
-    defaultStyle: { font: 'Helvetica', fontSize: 9.5, lineHeight: 1.25, color: '#1b1f24' },
+    defaultStyle: { font: 'Roboto', fontSize: 9.5, lineHeight: 1.25, color: '#1b1f24' },
     info: {
       title: `${title} ${i.invoiceNumber}`,
       author: i.seller.name,

@@ -10,6 +10,8 @@ export interface InvoiceLabels {
   seller: string;
   customer: string;
   vatNumber: string;
+  /** A national tax number, printed for a seller without a VAT number. */
+  taxNumber: string;
   description: string;
   feeLine: (rate: string, gross: string) => string;
   /** The fee line when the minimum fee was charged: the rate alone would have charged `byRate`. */
@@ -44,6 +46,7 @@ const EN: InvoiceLabels = {
   seller: 'From',
   customer: 'Bill to',
   vatNumber: 'VAT no.',
+  taxNumber: 'Tax no.',
   description: 'Description',
   feeLine: (rate, gross) => `Withdrawal service fee (${rate} % of ${gross})`,
   minimumFeeLine: (rate, gross, byRate) =>
@@ -80,6 +83,7 @@ const DE: InvoiceLabels = {
   seller: 'Rechnungssteller',
   customer: 'Rechnungsempfänger',
   vatNumber: 'USt-IdNr.',
+  taxNumber: 'Steuernummer',
   description: 'Beschreibung',
   feeLine: (rate, gross) => `Servicegebühr für die Auszahlung (${rate} % von ${gross})`,
   minimumFeeLine: (rate, gross, byRate) =>
@@ -117,6 +121,7 @@ const FR: InvoiceLabels = {
   seller: 'Émetteur',
   customer: 'Client',
   vatNumber: 'N° TVA',
+  taxNumber: 'N° fiscal',
   description: 'Désignation',
   feeLine: (rate, gross) => `Frais de service du retrait (${rate} % de ${gross})`,
   minimumFeeLine: (rate, gross, byRate) =>
@@ -152,6 +157,7 @@ const ES: InvoiceLabels = {
   seller: 'Emisor',
   customer: 'Cliente',
   vatNumber: 'NIF-IVA',
+  taxNumber: 'NIF',
   description: 'Concepto',
   feeLine: (rate, gross) => `Comisión de servicio por la retirada (${rate} % de ${gross})`,
   minimumFeeLine: (rate, gross, byRate) =>
@@ -187,6 +193,7 @@ const IT: InvoiceLabels = {
   seller: 'Emittente',
   customer: 'Cliente',
   vatNumber: 'P. IVA',
+  taxNumber: 'Codice fiscale',
   description: 'Descrizione',
   feeLine: (rate, gross) => `Commissione di servizio per il prelievo (${rate} % di ${gross})`,
   minimumFeeLine: (rate, gross, byRate) =>
@@ -224,7 +231,7 @@ export const LABELS: Readonly<Record<InvoiceLanguage, InvoiceLabels>> = {
 const SEPARATORS: Record<InvoiceLanguage, { group: string; decimal: string }> = {
   en: { group: ',', decimal: '.' },
   de: { group: '.', decimal: ',' },
-  // A no-break space (in the standard fonts' encoding, unlike the narrow one French prefers).
+  // A no-break space: the one text tools (search, copy) read as a space, unlike the narrow one.
   fr: { group: '\u00a0', decimal: ',' },
   es: { group: '.', decimal: ',' },
   it: { group: '.', decimal: ',' },

@@ -1,27 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import pdfmake, { type DocumentDefinition } from 'pdfmake';
 import type { InvoiceRecord } from '../records.js';
 import { invoiceDocument } from './invoice-document.js';
 
-/** PDF's standard Helvetica: built into every reader, so no font file is read or embedded. */
-const HELVETICA = {
-  normal: 'Helvetica',
-  bold: 'Helvetica-Bold',
-  italics: 'Helvetica-Oblique',
-  bolditalics: 'Helvetica-BoldOblique',
+/**
+ * Roboto, as pdfmake ships it, embedded (subset) in every PDF: every reader shows a filed invoice as
+ * it was issued, whatever fonts it has, and Roboto covers the letters of every EU language (the
+ * standard PDF fonts stop at Windows-1252: no "ł", "ő" or Greek in a name or address).
+ */
+const ROBOTO = {
+  normal: 'Roboto-Regular.ttf',
+  bold: 'Roboto-Medium.ttf',
+  italics: 'Roboto-Italic.ttf',
+  bolditalics: 'Roboto-MediumItalic.ttf',
 };
-const STANDARD_FONTS = new Set(Object.values(HELVETICA));
 
 let configured = false;
 
 /**
  * pdfmake is one shared object in its module; it is configured once, the same for every caller:
- * Helvetica only, no URL fetched, no local file read but the standard font names.
+ * the fonts read once into its virtual file system, no URL fetched and no local file read.
  */
 const printer = () => {
   if (!configured) {
-    pdfmake.setFonts({ Helvetica: HELVETICA });
+    const require = createRequire(import.meta.url);
+    for (const file of Object.values(ROBOTO))
+      pdfmake.virtualfs.writeFileSync(file, readFileSync(require.resolve(`pdfmake/fonts/Roboto/${file}`)));
+    pdfmake.setFonts({ Roboto: ROBOTO });
     pdfmake.setUrlAccessPolicy(() => false);
-    pdfmake.setLocalAccessPolicy((path) => STANDARD_FONTS.has(path));
+    pdfmake.setLocalAccessPolicy(() => false);
     configured = true;
   }
   return pdfmake;
