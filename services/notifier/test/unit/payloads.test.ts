@@ -9,6 +9,7 @@ import {
   type RefundWebhookData,
 } from '@stablepay/contracts';
 import { webhookBody } from '../../src/webhooks/payloads.js';
+import { docBlocks } from '../support/doc-snippets.js';
 import { extensionEventData } from '../support/fixtures.js';
 
 const hash = `0x${'ab'.repeat(32)}`;
@@ -139,5 +140,11 @@ describe('webhook bodies', () => {
         example,
       );
     }
+    // docs/api/webhooks.md shows the same examples.
+    const exampleOf = (event: string): unknown =>
+      webhooks[event].post.requestBody.content['application/json'].example;
+    const documented = docBlocks('json').map((b) => JSON.parse(b) as { event: string });
+    for (const body of documented) expect(body, body.event).to.deep.equal(exampleOf(body.event));
+    expect(documented.map((b) => b.event)).to.have.members(Object.keys(extensionEventData(randomUUID())));
   });
 });
