@@ -21,8 +21,9 @@ export interface NotifierOptions {
 }
 
 /**
- * Webhooks and e-mails from payment and refund events, the invoice e-mail with its PDF, and the
- * merchant's webhook management API. It publishes the merchant's changes to webhook endpoints (for
+ * Webhooks from payment, refund, checkout session, withdrawal and invoice events, e-mails from
+ * payment and refund events, the invoice e-mail with its PDF, and the merchant's webhook management
+ * API. It publishes the merchant's changes to webhook endpoints (for
  * the audit log). Merchants' endpoints and the SMTP server are not readiness conditions: their
  * outages are retried, and must not take the API or the consumers out of rotation.
  */

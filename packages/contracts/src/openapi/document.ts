@@ -3,13 +3,13 @@ import type { RouteSpec } from '../catalogue/route-spec.js';
 import { routes, toOpenApiPath } from '../catalogue/routes.js';
 import { HttpHeaders } from '../shared/headers.js';
 import {
-  PaymentWebhookEnvelope,
-  RefundWebhookEnvelope,
+  WEBHOOK_BODY_SCHEMAS,
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_NAMES,
   WebhookHeaders,
 } from '../webhooks/payloads.js';
 import { exampleOf } from '../examples/index.js';
+import { webhookBodyExamples } from '../examples/webhooks.js';
 import { type ComponentSet, type JsonSchema, buildComponents } from './components.js';
 import { errorResponses, errorResponsesFor } from './errors.js';
 import { commonHeaders, deprecationHeaders, replayHeaders, responseHeaders } from './headers.js';
@@ -295,12 +295,13 @@ function webhooks(components: ComponentSet): Record<string, unknown> {
   }));
   return Object.fromEntries(
     WEBHOOK_EVENT_NAMES.map((event) => {
-      const body = event.startsWith('payment.') ? PaymentWebhookEnvelope : RefundWebhookEnvelope;
+      const body = WEBHOOK_BODY_SCHEMAS[event];
+      const example = webhookBodyExamples[event];
       return [
         event,
         {
           post: {
-            operationId: `webhook_${event.replace('.', '_')}`,
+            operationId: `webhook_${event.replaceAll('.', '_')}`,
             summary: WEBHOOK_EVENT_DESCRIPTIONS[event],
             description:
               `Sent to every enabled endpoint subscribed to \`${event}\`. Verify the signature before ` +
@@ -310,7 +311,12 @@ function webhooks(components: ComponentSet): Record<string, unknown> {
             parameters: headers,
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: { $ref: components.outputRef(body) } } },
+              content: {
+                'application/json': {
+                  schema: { $ref: components.outputRef(body) },
+                  ...(example === undefined ? {} : { example }),
+                },
+              },
             },
             responses: { '200': { description: 'Any 2xx within 5 seconds acknowledges the delivery' } },
           },

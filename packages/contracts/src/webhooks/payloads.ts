@@ -1,8 +1,10 @@
 /** What the service POSTs to merchants' webhook endpoints (spec: Events). */
 import { z } from 'zod';
+import { CheckoutSessionId } from '../checkout/schemas.js';
+import { INVOICE_NUMBER_RE, TaxCase } from '../invoices/schemas.js';
 import { RefundReason, RefundStatus } from '../refunds/status.js';
 import { Currency, DecimalString } from '../shared/money.js';
-import { IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
+import { BlockchainName, EvmAddress, IsoTimestamp, JsonObject, TxHash, Uuid } from '../shared/scalars.js';
 
 /** Every event a merchant may subscribe to, with what it means: the one list of their names. */
 export const WEBHOOK_EVENT_DESCRIPTIONS = {
@@ -11,6 +13,13 @@ export const WEBHOOK_EVENT_DESCRIPTIONS = {
   'refund.created': 'A refund was created for a payment.',
   'refund.completed': 'Refund completed on-chain and sent to the customer.',
   'refund.failed': 'Refund failed; failure_reason is in data.',
+  // Extensions (docs/api/webhooks.md): the specification's five above stay as they are.
+  'checkout.session.completed': 'A checkout session was paid: its payment completed.',
+  'checkout.session.expired': 'A checkout session expired unpaid.',
+  'withdrawal.completed':
+    'A withdrawal reached its destination (net amount and fee both confirmed on-chain).',
+  'withdrawal.failed': 'A withdrawal failed; failure_reason is in data.',
+  'invoice.issued': 'An invoice was issued for a completed withdrawal; its PDF is available.',
 } satisfies Record<string, string>;
 
 type EventName = keyof typeof WEBHOOK_EVENT_DESCRIPTIONS;
@@ -111,3 +120,115 @@ export const RefundWebhookEnvelope = WebhookEnvelope.extend({
   data: RefundWebhookData,
 });
 export type RefundWebhookEnvelope = z.infer<typeof RefundWebhookEnvelope>;
+
+/*
+ * Extension payloads. Like the specification's, they carry only what the merchant can use with the
+ * public API (ids it can look up, decimal strings for money) and never the internal merchant id.
+ */
+
+/** checkout.session.completed: the session's payment completed (fetch it with `payment_id`). */
+export const CheckoutSessionCompletedWebhookData = z.object({
+  session_id: CheckoutSessionId,
+  status: z.literal('complete'),
+  payment_id: Uuid,
+  /** the session's amount, or the payment's for a session created without one */
+  amount: DecimalString,
+  currency: Currency,
+  completed_at: IsoTimestamp,
+});
+export type CheckoutSessionCompletedWebhookData = z.infer<typeof CheckoutSessionCompletedWebhookData>;
+
+/** checkout.session.expired: the session's time ran out before a payment was linked to it. */
+export const CheckoutSessionExpiredWebhookData = z.object({
+  session_id: CheckoutSessionId,
+  status: z.literal('expired'),
+  expired_at: IsoTimestamp,
+});
+export type CheckoutSessionExpiredWebhookData = z.infer<typeof CheckoutSessionExpiredWebhookData>;
+
+/** What leaves the merchant wallet: `amount` = `net_amount` to the destination + `fee`. */
+const withdrawalFields = {
+  withdrawal_id: Uuid,
+  amount: DecimalString,
+  fee: DecimalString,
+  net_amount: DecimalString,
+  currency: Currency,
+  blockchain: BlockchainName,
+  destination_address: EvmAddress,
+};
+
+/** withdrawal.completed: both transfers confirmed; `tx_hash` is the net amount's, `fee_tx_hash` the fee's. */
+export const WithdrawalCompletedWebhookData = z.object({
+  ...withdrawalFields,
+  status: z.literal('completed'),
+  tx_hash: TxHash,
+  fee_tx_hash: TxHash,
+  completed_at: IsoTimestamp,
+});
+export type WithdrawalCompletedWebhookData = z.infer<typeof WithdrawalCompletedWebhookData>;
+
+/** withdrawal.failed: a transfer failed; the hashes name whatever did reach the chain (null otherwise). */
+export const WithdrawalFailedWebhookData = z.object({
+  ...withdrawalFields,
+  status: z.literal('failed'),
+  tx_hash: TxHash.nullable(),
+  fee_tx_hash: TxHash.nullable(),
+  failure_reason: z.string(),
+  failed_at: IsoTimestamp,
+});
+export type WithdrawalFailedWebhookData = z.infer<typeof WithdrawalFailedWebhookData>;
+
+/**
+ * invoice.issued: the invoice's figures as GET /invoices/api/list shows them; its PDF is fetched with
+ * `invoice_id` (GET /invoices/api/:id/pdf). The storage path is not sent: the merchant cannot use it.
+ */
+export const InvoiceIssuedWebhookData = z.object({
+  invoice_id: Uuid,
+  invoice_number: z.string().regex(INVOICE_NUMBER_RE),
+  withdrawal_id: Uuid,
+  issued_at: IsoTimestamp,
+  gross_amount: DecimalString,
+  service_fee: DecimalString,
+  /** the service fee in EUR; every other amount is in `currency` */
+  service_fee_eur: DecimalString,
+  tax_amount: DecimalString,
+  net_amount: DecimalString,
+  currency: Currency,
+  blockchain: BlockchainName,
+  tax_case: TaxCase,
+  /** the invoice this one corrects; null for the first invoice of a withdrawal */
+  rectifies_invoice_id: Uuid.nullable(),
+});
+export type InvoiceIssuedWebhookData = z.infer<typeof InvoiceIssuedWebhookData>;
+
+const envelopeOf = <E extends WebhookEventName, D extends z.ZodType>(event: E, data: D) =>
+  WebhookEnvelope.extend({ event: z.literal(event), data });
+
+export const CheckoutSessionCompletedWebhookEnvelope = envelopeOf(
+  'checkout.session.completed',
+  CheckoutSessionCompletedWebhookData,
+);
+export const CheckoutSessionExpiredWebhookEnvelope = envelopeOf(
+  'checkout.session.expired',
+  CheckoutSessionExpiredWebhookData,
+);
+export const WithdrawalCompletedWebhookEnvelope = envelopeOf(
+  'withdrawal.completed',
+  WithdrawalCompletedWebhookData,
+);
+export const WithdrawalFailedWebhookEnvelope = envelopeOf('withdrawal.failed', WithdrawalFailedWebhookData);
+export const InvoiceIssuedWebhookEnvelope = envelopeOf('invoice.issued', InvoiceIssuedWebhookData);
+
+/** The body schema of each event: the one place that says which payload an event carries. */
+export const WEBHOOK_BODY_SCHEMAS = {
+  'payment.completed': PaymentWebhookEnvelope,
+  'payment.failed': PaymentWebhookEnvelope,
+  'refund.created': RefundWebhookEnvelope,
+  'refund.completed': RefundWebhookEnvelope,
+  'refund.failed': RefundWebhookEnvelope,
+  'checkout.session.completed': CheckoutSessionCompletedWebhookEnvelope,
+  'checkout.session.expired': CheckoutSessionExpiredWebhookEnvelope,
+  'withdrawal.completed': WithdrawalCompletedWebhookEnvelope,
+  'withdrawal.failed': WithdrawalFailedWebhookEnvelope,
+  'invoice.issued': InvoiceIssuedWebhookEnvelope,
+} as const satisfies Record<WebhookEventName, z.ZodType>;

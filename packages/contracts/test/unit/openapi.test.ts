@@ -190,6 +190,11 @@ describe('OpenAPI document', () => {
       'refund.created',
       'refund.completed',
       'refund.failed',
+      'checkout.session.completed',
+      'checkout.session.expired',
+      'withdrawal.completed',
+      'withdrawal.failed',
+      'invoice.issued',
     ]);
   });
 });

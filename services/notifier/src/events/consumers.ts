@@ -3,7 +3,6 @@ import type { EventHandlers } from '@stablepay/platform';
 import type { NotifierContext } from '../context.js';
 import { queueAccountEmail, queueWithdrawalAddressEmail } from '../mail/account-emails.js';
 import { merchants } from '../mail/mail-repo.js';
-import { queueInvoiceEmail } from '../mail/payment-emails.js';
 import { onWebhookEvent } from './webhook-event.js';
 
 /** Every event the notifier consumes, with its handler: one list, registered at start. */
@@ -18,8 +17,12 @@ export const notifierConsumers = (ctx: NotifierContext): EventHandlers => {
     [EventTypes.RefundCreated]: deliver,
     [EventTypes.RefundCompleted]: deliver,
     [EventTypes.RefundFailed]: deliver,
-    [EventTypes.InvoiceIssued]: async (event, trx) =>
-      void (await queueInvoiceEmail(ctx, trx, event, event.data)),
+    // Extensions: subscribable like the spec's five (invoice.issued also sends the invoice e-mail).
+    [EventTypes.CheckoutSessionCompleted]: deliver,
+    [EventTypes.CheckoutSessionExpired]: deliver,
+    [EventTypes.WithdrawalCompleted]: deliver,
+    [EventTypes.WithdrawalFailed]: deliver,
+    [EventTypes.InvoiceIssued]: deliver,
     [EventTypes.WithdrawalAddressAdded]: async (event, trx) =>
       void (await queueWithdrawalAddressEmail(ctx, trx, event, { kind: 'added', data: event.data })),
     [EventTypes.WithdrawalAddressRemoved]: async (event, trx) =>

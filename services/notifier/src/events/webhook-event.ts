@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
-import { EventTypes, type IntegrationEvent, type WebhookEventName } from '@stablepay/contracts';
+import { EventTypes, type WebhookEventName } from '@stablepay/contracts';
 import type { NotifierContext } from '../context.js';
 import { createEventDeliveries, insertEvent, type CreatedDelivery } from '../delivery/deliveries-repo.js';
-import { queuePaymentEmails, queueRefundEmail } from '../mail/payment-emails.js';
+import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../mail/payment-emails.js';
 import { subscribedEndpoints } from '../webhooks/endpoints-repo.js';
-import { webhookBody } from '../webhooks/payloads.js';
-
-type WebhookEvent = IntegrationEvent<WebhookEventName>;
+import { merchantOf, webhookBody, type WebhookEvent } from '../webhooks/payloads.js';
 type Endpoint = Awaited<ReturnType<typeof subscribedEndpoints>>[number];
 
 interface Fanout {
@@ -67,7 +65,7 @@ export const onWebhookEvent =
   (ctx: NotifierContext) =>
   async (event: WebhookEvent, trx: Knex.Transaction): Promise<void> => {
     // The data's merchant id is a UUID by the catalogue's schema; the envelope's is any string.
-    const ref = { id: event.id, merchantId: event.data.merchant_id, occurredAt: event.occurredAt };
+    const ref = { id: event.id, merchantId: merchantOf(event), occurredAt: event.occurredAt };
     const body = webhookBody(event.type, event.occurredAt, event.data);
     await insertEvent(trx, { ...ref, type: event.type, body, isTest: false });
     const endpoints = await subscribedEndpoints(trx, ref.merchantId, event.type);
@@ -89,4 +87,5 @@ export const onWebhookEvent =
     );
     if (event.type === EventTypes.PaymentCompleted) await queuePaymentEmails(ctx, trx, ref, event.data);
     if (event.type === EventTypes.RefundCompleted) await queueRefundEmail(ctx, trx, ref, event.data);
+    if (event.type === EventTypes.InvoiceIssued) await queueInvoiceEmail(ctx, trx, ref, event.data);
   };

@@ -2,9 +2,22 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   PaymentWebhookData,
   RefundWebhookData,
+  type CheckoutSessionCompletedData,
+  type CheckoutSessionExpiredData,
+  type IntegrationEvent,
+  type InvoiceIssuedData,
   type WebhookEnvelope,
   type WebhookEventName,
+  type WithdrawalCompletedData,
+  type WithdrawalFailedData,
 } from '@stablepay/contracts';
+import {
+  checkoutSessionCompletedWebhookData,
+  checkoutSessionExpiredWebhookData,
+  invoiceIssuedWebhookData,
+  withdrawalCompletedWebhookData,
+  withdrawalFailedWebhookData,
+} from './extension-payloads.js';
 
 /** The spec's fields of each payload, in the spec's order. */
 const PAYMENT_FIELDS = PaymentWebhookData.keyof().options;
@@ -35,20 +48,52 @@ export const refundWebhookData = (type: WebhookEventName, data: RefundWebhookDat
   return out;
 };
 
+/** An integration event the notifier turns into a webhook. */
+export type WebhookEvent = IntegrationEvent<WebhookEventName>;
+
+/**
+ * What `data` the event's integration data becomes. The catalogue has parsed the data against the
+ * event's type at the boundary, so each cast below only restates what that check proved.
+ */
+const publicData = (type: WebhookEventName, data: WebhookSourceData): object => {
+  switch (type) {
+    case 'payment.completed':
+    case 'payment.failed':
+      return paymentWebhookData(data as PaymentWebhookData);
+    case 'refund.created':
+    case 'refund.completed':
+    case 'refund.failed':
+      return refundWebhookData(type, data as RefundWebhookData);
+    case 'checkout.session.completed':
+      return checkoutSessionCompletedWebhookData(data as CheckoutSessionCompletedData);
+    case 'checkout.session.expired':
+      return checkoutSessionExpiredWebhookData(data as CheckoutSessionExpiredData);
+    case 'withdrawal.completed':
+      return withdrawalCompletedWebhookData(data as WithdrawalCompletedData);
+    case 'withdrawal.failed':
+      return withdrawalFailedWebhookData(data as WithdrawalFailedData);
+    case 'invoice.issued':
+      return invoiceIssuedWebhookData(data as InvoiceIssuedData);
+  }
+};
+
+/** An integration event's data (the spec's payment and refund data are the webhooks' plus internal fields). */
+export type WebhookSourceData = WebhookEvent['data'] | PaymentWebhookData | RefundWebhookData;
+
+/** The merchant an event belongs to: the spec's events name it in snake_case, the extensions in camelCase. */
+export const merchantOf = (event: WebhookEvent): string =>
+  'merchant_id' in event.data ? event.data.merchant_id : event.data.merchantId;
+
 /**
  * The exact JSON body sent for an event, `{event, timestamp, data}`. It is built once and stored, so
  * every retry, redelivery and replay sends the same bytes (only the signature's timestamp changes).
  * `timestamp` is when the event happened.
  */
-export const webhookBody = (
-  type: WebhookEventName,
-  occurredAt: string,
-  data: PaymentWebhookData | RefundWebhookData,
-): string => {
+export const webhookBody = (type: WebhookEventName, occurredAt: string, data: WebhookSourceData): string => {
   const envelope: WebhookEnvelope = {
     event: type,
     timestamp: new Date(occurredAt).toISOString(),
-    data: 'refund_id' in data ? refundWebhookData(type, data) : paymentWebhookData(data),
+    data: publicData(type, data) as WebhookEnvelope['data'],
   };
   return JSON.stringify(envelope);
 };

@@ -169,13 +169,13 @@ describe('webhook management API', function () {
     expect((await h.call('GET', `${API}/list`, { caller: 'public' })).status).to.equal(401);
   });
 
-  it('lists the five events with their descriptions', async () => {
+  it('lists the five events and the five extensions with their descriptions', async () => {
     const res = await h.call('GET', `${API}/events`, { merchantId: randomUUID() });
     const events = WebhookEventsResponse.parse(res.body).data;
     expect(events).to.deep.equal(
       Object.entries(WEBHOOK_EVENT_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     );
-    expect(events).to.have.length(5);
+    expect(events).to.have.length(10);
   });
 
   it('sends a signed payment.completed test with X-Service-Test: true and logs it', async () => {

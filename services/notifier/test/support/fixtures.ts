@@ -64,3 +64,65 @@ export const merchantData = (
   acceptedCurrencies: ['USDC', 'EURC'],
   email,
 });
+
+/** The extension events' integration data, as payments (checkout) and invoicing publish it. */
+export const extensionEventData = (merchantId: string) => {
+  const withdrawal = {
+    withdrawalId: randomUUID(),
+    merchantId,
+    amount: '1000.000000',
+    fee: '5.000000',
+    netAmount: '995.000000',
+    currency: 'USDC' as const,
+    blockchain: 'BASE' as const,
+    destinationAddress: address(),
+    treasuryAddress: address(),
+  };
+  return {
+    'checkout.session.completed': {
+      sessionId: `cs_live_${randomUUID()}`,
+      paymentId: randomUUID(),
+      merchantId,
+      amount: '49.900000',
+      currency: 'USDC' as const,
+      completedAt: '2026-11-27T10:15:00.000Z',
+    },
+    'checkout.session.expired': {
+      sessionId: `cs_live_${randomUUID()}`,
+      merchantId,
+      expiredAt: '2026-11-27T10:45:00.000Z',
+    },
+    'withdrawal.completed': {
+      ...withdrawal,
+      txHash: txHash(),
+      feeTxHash: txHash(),
+      completedAt: '2026-11-27T10:15:00.000Z',
+    },
+    'withdrawal.failed': {
+      ...withdrawal,
+      reason: 'The net transfer failed: transaction reverted',
+      txHash: null,
+      feeTxHash: txHash(),
+      failedAt: '2026-11-27T10:15:00.000Z',
+    },
+    'invoice.issued': {
+      invoiceId: randomUUID(),
+      merchantId,
+      withdrawalId: withdrawal.withdrawalId,
+      invoiceNumber: 'INV-2026-0042',
+      grossAmount: '1000.000000',
+      serviceFee: '5.000000',
+      serviceFeeEur: '4.610000',
+      taxAmount: '0.800000',
+      netAmount: '995.000000',
+      currency: 'USDC' as const,
+      blockchain: 'BASE' as const,
+      taxCase: 'domestic' as const,
+      language: 'en' as const,
+      pdfUrl: 'invoices/2026/INV-2026-0042.pdf',
+      fileName: 'INV-2026-0042.pdf',
+      rectifiesInvoiceId: null,
+      issuedAt: '2026-11-27T10:16:00.000Z',
+    },
+  };
+};

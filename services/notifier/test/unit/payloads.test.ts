@@ -3,10 +3,14 @@ import { expect } from 'chai';
 import {
   PaymentWebhookEnvelope,
   RefundWebhookEnvelope,
+  WEBHOOK_BODY_SCHEMAS,
+  buildOpenApiDocument,
   type PaymentWebhookData,
   type RefundWebhookData,
 } from '@stablepay/contracts';
 import { webhookBody } from '../../src/webhooks/payloads.js';
+import { docBlocks } from '../support/doc-snippets.js';
+import { extensionEventData } from '../support/fixtures.js';
 
 const hash = `0x${'ab'.repeat(32)}`;
 const payment = (over: Record<string, unknown> = {}) =>
@@ -109,5 +113,38 @@ describe('webhook bodies', () => {
     );
     expect(done.data).to.not.have.property('failure_reason');
     expect(done.data.tx_hash).to.equal(hash);
+  });
+
+  it('of the extension events parse with their documented schema and carry no internal field', () => {
+    const merchantId = randomUUID();
+    for (const [type, data] of Object.entries(extensionEventData(merchantId))) {
+      const raw = webhookBody(type as keyof typeof WEBHOOK_BODY_SCHEMAS, '2026-11-27T10:15:00Z', data);
+      const body = JSON.parse(raw) as { data: Record<string, unknown> };
+      // zod passes unknown keys by, so the keys are compared too: exactly the documented fields.
+      const schema = WEBHOOK_BODY_SCHEMAS[type as keyof typeof WEBHOOK_BODY_SCHEMAS];
+      expect(schema.safeParse(body).success, type).to.equal(true);
+      expect(Object.keys(body.data).sort(), type).to.deep.equal(
+        Object.keys((schema.shape.data as { shape: object }).shape).sort(),
+      );
+      expect(raw, type).to.not.contain(merchantId);
+      expect(body.data, type).to.not.have.any.keys('merchant_id', 'treasury_address', 'pdf_url', 'language');
+    }
+  });
+
+  it('are shown in the reference with an example that parses as the event it documents', () => {
+    const webhooks = buildOpenApiDocument().webhooks as Record<string, any>;
+    for (const type of Object.keys(extensionEventData(randomUUID()))) {
+      const example = webhooks[type].post.requestBody.content['application/json'].example;
+      expect(example, type).to.exist;
+      expect(WEBHOOK_BODY_SCHEMAS[type as keyof typeof WEBHOOK_BODY_SCHEMAS].parse(example)).to.deep.equal(
+        example,
+      );
+    }
+    // docs/api/webhooks.md shows the same examples.
+    const exampleOf = (event: string): unknown =>
+      webhooks[event].post.requestBody.content['application/json'].example;
+    const documented = docBlocks('json').map((b) => JSON.parse(b) as { event: string });
+    for (const body of documented) expect(body, body.event).to.deep.equal(exampleOf(body.event));
+    expect(documented.map((b) => b.event)).to.have.members(Object.keys(extensionEventData(randomUUID())));
   });
 });
