@@ -74,7 +74,7 @@ describe('dashboard: webhook endpoints (Chromium, devnet)', function () {
       .to.contain('Active')
       .and.contain('Order system');
     // Every event is subscribed unless unticked; the event types card says what each means.
-    expect((await endpointApi(id)).events).to.have.length(5);
+    expect((await endpointApi(id)).events).to.have.length(10);
     await page
       .getByRole('region', { name: 'Event types', exact: true })
       .getByText('A refund was sent on-chain and confirmed.')

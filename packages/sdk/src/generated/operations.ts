@@ -4,9 +4,9 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'created_at' | 'amount' | 'updated_at' | undefined;
+      sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
-      status?: 'completed' | 'pending' | 'failed' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -20,8 +20,8 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -68,8 +68,8 @@ export interface Operations {
       amount: string;
       currency: 'USDC' | 'EURC';
       status:
-        | 'completed'
         | 'pending'
+        | 'completed'
         | 'failed'
         | 'pending_attestation'
         | 'ready_to_mint'
@@ -133,8 +133,8 @@ export interface Operations {
       cctp_fee_amount: string | null;
       status_history: {
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -166,14 +166,14 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'open' | 'complete' | 'expired' | undefined;
+      status?: 'complete' | 'expired' | 'open' | undefined;
     };
     body: never;
     response: {
       sessions: {
         metadata: { [x: string]: string };
         id: string;
-        status: 'open' | 'complete' | 'expired';
+        status: 'complete' | 'expired' | 'open';
         amount: string | null;
         currency: 'USDC' | 'EURC';
         return_url: string;
@@ -181,8 +181,8 @@ export interface Operations {
         payment: {
           id: string;
           status:
-            | 'completed'
             | 'pending'
+            | 'completed'
             | 'failed'
             | 'pending_attestation'
             | 'ready_to_mint'
@@ -206,7 +206,7 @@ export interface Operations {
     response: {
       metadata: { [x: string]: string };
       id: string;
-      status: 'open' | 'complete' | 'expired';
+      status: 'complete' | 'expired' | 'open';
       amount: string | null;
       currency: 'USDC' | 'EURC';
       return_url: string;
@@ -214,8 +214,8 @@ export interface Operations {
       payment: {
         id: string;
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -241,7 +241,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -269,7 +269,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       search?: string | undefined;
     };
@@ -280,7 +280,7 @@ export interface Operations {
         payment_id: string;
         amount: string;
         currency: 'USDC' | 'EURC';
-        status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+        status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
         destination_address: string;
         blockchain:
           | 'ETH'
@@ -318,7 +318,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -345,19 +345,19 @@ export interface Operations {
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
-        id: string;
+        amount: string;
+        currency: 'USDC' | 'EURC';
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
-        created_at: string;
-        amount: string;
-        currency: 'USDC' | 'EURC';
         tx_hash: string;
         from_address: string;
+        id: string;
+        created_at: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -375,7 +375,16 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
       )[];
       description: string | null;
       is_active: boolean;
@@ -388,7 +397,16 @@ export interface Operations {
     body: {
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
       )[];
       description?: string | undefined;
     };
@@ -396,7 +414,16 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
       )[];
       description: string | null;
       is_active: boolean;
@@ -412,7 +439,16 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
       )[];
       description: string | null;
       is_active: boolean;
@@ -425,7 +461,18 @@ export interface Operations {
     body: {
       url?: string | undefined;
       events?:
-        | ('refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed')[]
+        | (
+            | 'payment.completed'
+            | 'payment.failed'
+            | 'refund.created'
+            | 'refund.completed'
+            | 'refund.failed'
+            | 'checkout.session.completed'
+            | 'checkout.session.expired'
+            | 'withdrawal.completed'
+            | 'withdrawal.failed'
+            | 'invoice.issued'
+          )[]
         | undefined;
       description?: string | null | undefined;
       is_active?: boolean | undefined;
@@ -434,7 +481,16 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed'
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
       )[];
       description: string | null;
       is_active: boolean;
@@ -471,7 +527,16 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
-          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+          | 'payment.completed'
+          | 'payment.failed'
+          | 'refund.created'
+          | 'refund.completed'
+          | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
+          | 'withdrawal.completed'
+          | 'withdrawal.failed'
+          | 'invoice.issued';
         status: 'pending' | 'failed' | 'succeeded';
         attempt: number;
         response_status: number | null;
@@ -488,7 +553,17 @@ export interface Operations {
     query: never;
     body: never;
     response: {
-      name: 'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+      name:
+        | 'payment.completed'
+        | 'payment.failed'
+        | 'refund.created'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued';
       description: string;
     }[];
   };
@@ -497,11 +572,16 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'invoice.issued'
         | undefined;
     };
     body: never;
@@ -509,7 +589,16 @@ export interface Operations {
       events: {
         id: string;
         type:
-          'refund.created' | 'payment.completed' | 'payment.failed' | 'refund.completed' | 'refund.failed';
+          | 'payment.completed'
+          | 'payment.failed'
+          | 'refund.created'
+          | 'refund.completed'
+          | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
+          | 'withdrawal.completed'
+          | 'withdrawal.failed'
+          | 'invoice.issued';
         created_at: string;
         data: { [x: string]: unknown };
         deliveries: {
@@ -731,7 +820,7 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee' | undefined;
+        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -743,7 +832,7 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee';
+        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
@@ -792,7 +881,7 @@ export type PaymentWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed';
+    status: 'pending' | 'completed' | 'failed';
     tx_hash: string | null;
     from_address: string | null;
     to_address: string | null;
@@ -817,7 +906,7 @@ export type RefundWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+    status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
     destination_address: string;
     blockchain: string;
     reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';

@@ -3,7 +3,7 @@ import type { WebhookEventInfo } from './types.js';
 
 /** The event's description in the page's language; the gateway's (English) one for an event we have no words for. */
 export const eventDescription = (t: Translate, e: WebhookEventInfo): string => {
-  const key = `event_${e.name.replace('.', '_')}` as keyof Messages;
+  const key = `event_${e.name.replaceAll('.', '_')}` as keyof Messages;
   return KNOWN.has(key) ? t(key) : e.description;
 };
 
@@ -13,4 +13,9 @@ const KNOWN = new Set<string>([
   'event_refund_created',
   'event_refund_completed',
   'event_refund_failed',
+  'event_checkout_session_completed',
+  'event_checkout_session_expired',
+  'event_withdrawal_completed',
+  'event_withdrawal_failed',
+  'event_invoice_issued',
 ]);
