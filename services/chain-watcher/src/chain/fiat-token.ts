@@ -27,16 +27,8 @@ export const fiatToken = new Interface([
 export const AUTHORIZATION_USED_TOPIC = fiatToken.getEvent('AuthorizationUsed')!.topicHash;
 export const AUTHORIZATION_CANCELED_TOPIC = fiatToken.getEvent('AuthorizationCanceled')!.topicHash;
 
-export const TRANSFER_WITH_AUTHORIZATION_TYPES: Record<string, TypedDataField[]> = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
+// One definition of the signed struct for the checkout page, the payments service and this one.
+export { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@stablepay/contracts';
 
 export const CANCEL_AUTHORIZATION_TYPES: Record<string, TypedDataField[]> = {
   CancelAuthorization: [

@@ -4,6 +4,8 @@ import { currentContext } from '@stablepay/platform';
 import { GASLESS_PAYMENTS } from '../migrations/tables.js';
 import { insertOnce } from '../work-rows/insert-once.js';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
+import type { SignedAuthorization } from './submission.js';
 
 /** submit: the relay submits it; handed_over: its transaction is found and verified as any payment's. */
 export type GaslessStep = 'submit' | 'handed_over' | 'rejected';
@@ -16,15 +18,7 @@ export interface GaslessPaymentRecord {
   sourceChain: BlockchainName;
   token: Currency;
   /** the customer's signed authorization, exactly as submitted */
-  authorization: {
-    from: string;
-    to: string;
-    value: bigint;
-    validAfter: bigint;
-    validBefore: bigint;
-    nonce: string;
-    signature: string;
-  };
+  authorization: SignedAuthorization;
   expectedUnits: bigint;
   feeBearer: NetworkFeeBearer;
   networkFeeUnits: bigint;
@@ -144,26 +138,14 @@ export const leaseDueGaslessPayments = async (db: Knex, limit: number, leaseMs: 
     })
   ).map(toRecord);
 
-export const releaseGaslessLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
-  if (paymentIds.length === 0) return;
-  await db(GASLESS_PAYMENTS).whereIn('payment_id', paymentIds).update({ locked_until: null });
-};
+const WORK: WorkTable = { table: GASLESS_PAYMENTS, key: 'payment_id' };
+
+export const releaseGaslessLeases = (db: Knex, paymentIds: string[]): Promise<void> =>
+  releaseRowLeases(db, WORK, paymentIds);
 
 /** Look again later; the lease ends. */
-export const rescheduleGasless = async (
-  db: Knex,
-  paymentId: string,
-  r: { delayMs: number; backoffStep: number },
-): Promise<void> => {
-  await db(GASLESS_PAYMENTS)
-    .where({ payment_id: paymentId })
-    .update({
-      next_check_at: db.raw(`now() + (? * interval '1 millisecond')`, [r.delayMs]),
-      backoff_step: r.backoffStep,
-      locked_until: null,
-      updated_at: db.fn.now(),
-    });
-};
+export const rescheduleGasless = (db: Knex, paymentId: string, r: { delayMs: number; backoffStep: number }) =>
+  rescheduleRow(db, WORK, paymentId, r);
 
 /** Where the search for the authorization's log starts, remembered the first time it is known. */
 export const noteSearchFrom = async (db: Knex, paymentId: string, block: number): Promise<void> => {
