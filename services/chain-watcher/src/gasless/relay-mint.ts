@@ -21,8 +21,10 @@ export const advanceRelayMint = async (
 ): Promise<GaslessWait | undefined> => {
   const api = ctx.cctp.attestation;
   if (!api) return waitFor('no attestation API is configured: the mint is left to the payment follower');
+  // Asked at a growing interval: the CCTP worker asks the same API about this burn, and Circle
+  // refuses every request for minutes once a client asks too often.
   const signed = (await api.messagesByTransaction(r.source.cctpDomain, p.burnTxHash!)).find(isSigned);
-  if (!signed) return waitFor('the burn is not attested yet', { steady: true });
+  if (!signed) return waitFor('the burn is not attested yet');
   const transmitter = getAddress(r.destination.cctp!.messageTransmitter);
   const { nonce } = decodeCctpMessage(signed.message);
   if (await isNonceUsed(r.destinationRpc, transmitter, nonce)) {

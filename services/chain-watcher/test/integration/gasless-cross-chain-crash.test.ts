@@ -10,9 +10,9 @@ import { startHarness, type Harness, type Merchant } from '../support/harness.js
 import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
 
 /**
- * The service killed (SIGKILL) right after the node took the relay's burn, and right after it took
- * the relay's mint, before either was recorded: a fresh instance finds them on the chain and sends
- * neither again. The merchant is paid once, the payment verified once.
+ * The service killed (SIGKILL) right after the node took the relay's burn, before it was recorded: a
+ * fresh instance finds it on the chain and burns nothing more. The merchant is paid once, the
+ * payment verified once.
  */
 describe('cross-chain gasless payments survive a killed chain-watcher (child process, anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
@@ -56,7 +56,7 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     await devnet?.stop();
   });
 
-  const killedAt = async (point: 'burn_broadcast' | 'mint_broadcast') => {
+  const killedAt = async (point: 'burn_broadcast') => {
     const payer = freshWallet();
     await devnet.fund('ETH', payer.address, { USDC: units('20') });
     const authorization = await signAuthorization(eth, {
@@ -97,7 +97,7 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     // Blocks go on being made, as on a real chain: a mint that was the last transaction gets deep enough.
     const blocks = setInterval(() => void devnet.mine('BASE', 1).catch(() => undefined), 200);
     try {
-      const verdict = await h.verdict(paymentId, 45_000);
+      const verdict = await h.verdict(paymentId, 60_000);
       expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
       await waitFor(
         async () =>
@@ -123,14 +123,6 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     const [burn] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'burn' });
     expect(burn.broadcast_at).to.equal(null);
     expect((await eth.receipt(burn.tx_hash))!.status).to.equal('0x1');
-    await finishOnce(paymentId, before);
-  });
-
-  it('killed after the mint reached a node, before recording it: the next instance mints nothing more', async () => {
-    const before = await base.balance('USDC', shop.address);
-    const paymentId = await killedAt('mint_broadcast');
-    const [mint] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'mint' });
-    expect(mint.broadcast_at).to.equal(null);
     await finishOnce(paymentId, before);
   });
 });
