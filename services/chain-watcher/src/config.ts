@@ -205,7 +205,9 @@ export const chainWatcherConfigSchema = z.object({
    * Fault injection for the gasless crash tests; read only when NODE_ENV=test: the relay's submission
    * of a customer's authorization signed and stored but not broadcast, or broadcast but not recorded.
    */
-  GASLESS_CRASH_POINT: z.enum(['submission_signed', 'submission_broadcast']).optional(),
+  GASLESS_CRASH_POINT: z
+    .enum(['submission_signed', 'submission_broadcast', 'burn_broadcast', 'mint_broadcast'])
+    .optional(),
 });
 
 export type ChainWatcherEnv = z.infer<typeof chainWatcherConfigSchema>;

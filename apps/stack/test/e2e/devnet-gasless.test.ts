@@ -20,11 +20,11 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
   });
   after(async () => h?.close());
 
-  const chain = () => h.stack.devnet.chains.find((c) => c.name === 'BASE')!;
+  const chain = (name = 'BASE') => h.stack.devnet.chains.find((c) => c.name === name)!;
 
   /** A new wallet holding only `usdc` (a funded devnet customer sends it): no gas of its own. */
-  const walletWithOnlyUsdc = async (usdc: string) => {
-    const c = chain();
+  const walletWithOnlyUsdc = async (usdc: string, chainName = 'BASE') => {
+    const c = chain(chainName);
     const provider = new JsonRpcProvider(c.rpcUrl, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
     const funder = new Wallet(h.stack.devnet.customers.at(-1)!.privateKey, provider);
     const payer = new Wallet(Wallet.createRandom().privateKey, provider);
@@ -33,12 +33,13 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
     return { payer, provider, token };
   };
 
-  const quoteFor = async (sessionId: string) => {
+  const quoteFor = async (sessionId: string, across?: { from: string }) => {
     const q = new URLSearchParams({
       merchantId: shop.merchantId,
-      chainId: String(chain().chainId),
+      chainId: String(chain(across?.from).chainId),
       token: 'USDC',
       sessionId,
+      ...(across ? { destinationChainId: String(chain().chainId) } : {}),
     });
     const r = await h.gw.call('GET', `/payments/gasless-quote?${q}`);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -117,6 +118,66 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
       `      gasless same-chain: signature → completed ${elapsed} ms; relay gas ${relay?.gas_spent_wei ? formatEther(relay.gas_spent_wei) : '?'} ETH; network fee charged ${quote.networkFee} USDC`,
     );
     provider.destroy();
+  });
+
+  it('completes a session paid from another chain by a wallet holding only USDC there, without gas anywhere', async () => {
+    const session = await h.gw.call('POST', '/checkout/sessions', {
+      headers: shop.key,
+      body: { amount: '7.25', currency: 'USDC', return_url: 'https://shop.example/thanks' },
+    });
+    expect(session.status).to.equal(201);
+    expect(shop.wallet.blockchain).to.equal('BASE');
+    const { payer, provider } = await walletWithOnlyUsdc('20', 'ETH');
+    const base = chain();
+    const baseProvider = new JsonRpcProvider(base.rpcUrl, base.chainId, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const baseUsdc = new Contract(base.tokens.USDC!, fiatTokenAbi(), baseProvider);
+    const merchantBefore = (await baseUsdc.getFunction('balanceOf')(shop.wallet.address)) as bigint;
+
+    const started = Date.now();
+    const quote = await quoteFor(session.body.data.id, { from: 'ETH' });
+    expect(quote.destinationChainId).to.equal(base.chainId);
+    expect(quote.amount).to.equal('7.250000');
+    const created = await h.gw.call('POST', '/payments/create-gasless', {
+      body: {
+        merchantId: shop.merchantId,
+        sessionId: session.body.data.id,
+        chainId: chain('ETH').chainId,
+        token: 'USDC',
+        destinationChainId: base.chainId,
+        authorization: await sign(payer, quote),
+        quote,
+        customerEmail: 'no-gas-anywhere@example.com',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.data.isCrossChain).to.equal(true);
+    const paymentId = created.body.data.paymentId as string;
+
+    const payment = await waitFor(async () => {
+      const r = await h.gw.call('GET', `/payments/api/${paymentId}`, { headers: shop.key });
+      return ['completed', 'failed'].includes(r.body.data?.status) ? r.body.data : undefined;
+    }, 'the cross-chain gasless payment to finish');
+    const elapsed = Date.now() - started;
+    expect(payment, JSON.stringify(payment)).to.include({ status: 'completed', funding: 'authorization' });
+    expect(payment.is_cross_chain).to.equal(true);
+
+    // The merchant received at least the amount on its own chain; the payer paid no gas on either.
+    const merchantAfter = (await baseUsdc.getFunction('balanceOf')(shop.wallet.address)) as bigint;
+    expect(merchantAfter - merchantBefore >= parseUnits('7.25', 6)).to.equal(true);
+    expect(await provider.getBalance(payer.address)).to.equal(0n);
+    expect(await baseProvider.getBalance(payer.address)).to.equal(0n);
+    const [relay] = await h.query<{ gas_spent_wei: string | null }>(
+      'select gas_spent_wei from chain_watcher.gasless_payments where payment_id = $1',
+      [paymentId],
+    );
+    console.log(
+      `      gasless cross-chain ETH → BASE: signature → completed ${elapsed} ms; relay submission gas ${relay?.gas_spent_wei ? formatEther(relay.gas_spent_wei) : '?'} ETH; network fee ${quote.networkFee} USDC, CCTP fee ${quote.cctpFee} USDC`,
+    );
+    provider.destroy();
+    baseProvider.destroy();
   });
 
   it('refuses an authorization signed for another amount, storing nothing', async () => {

@@ -10,8 +10,8 @@ import {
   PAYMENT_AMOUNT_MIN,
 } from '../shared/money.js';
 import { queryInt } from '../shared/paging.js';
-import { ChainId, EvmAddress, IsoTimestamp, JsonObject, MerchantPublicId, Uuid } from '../shared/scalars.js';
-import { jsonByteLength, PAYMENT_METADATA_MAX_BYTES, CreatedPayment } from '../payments/schemas.js';
+import { ChainId, EvmAddress, IsoTimestamp, MerchantPublicId, Uuid } from '../shared/scalars.js';
+import { CreatedPayment, PaymentCustomerFields } from '../payments/schemas.js';
 
 /** A whole number of base units or seconds, as a decimal string (JSON numbers cannot hold uint256). */
 const UintString = z.string().regex(/^(0|[1-9]\d{0,77})$/, 'must be a whole number in decimal digits');
@@ -125,12 +125,7 @@ export const CreateGaslessPaymentBody = z
     amount: PaymentAmountInput.optional(),
     authorization: TransferAuthorization,
     quote: GaslessQuote.optional(),
-    customerEmail: z.email().max(255),
-    reference: z.string().max(255).optional(),
-    description: z.string().max(500).optional(),
-    metadata: JsonObject.refine((m) => jsonByteLength(m) <= PAYMENT_METADATA_MAX_BYTES, {
-      message: `metadata must be at most ${PAYMENT_METADATA_MAX_BYTES} bytes of JSON`,
-    }).optional(),
+    ...PaymentCustomerFields,
   })
   .superRefine((body, ctx) => {
     if (body.sessionId === undefined && body.quote === undefined)

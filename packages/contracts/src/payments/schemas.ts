@@ -23,6 +23,16 @@ function utf8ByteLength(text: string): number {
   return bytes;
 }
 
+/** Who pays and what the merchant attaches: the same fields on every public way to create a payment. */
+export const PaymentCustomerFields = {
+  customerEmail: z.email().max(255),
+  reference: z.string().max(255).optional(),
+  description: z.string().max(500).optional(),
+  metadata: JsonObject.refine((m) => jsonByteLength(m) <= PAYMENT_METADATA_MAX_BYTES, {
+    message: `metadata must be at most ${PAYMENT_METADATA_MAX_BYTES} bytes of JSON`,
+  }).optional(),
+};
+
 export const BridgeKitInfo = z.object({
   burnTxHash: TxHash.toLowerCase(),
   mintTxHash: TxHash.toLowerCase().optional(),
@@ -62,12 +72,7 @@ export const CreatePublicPaymentBody = z
       .string()
       .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in hex')
       .optional(),
-    customerEmail: z.email().max(255),
-    reference: z.string().max(255).optional(),
-    description: z.string().max(500).optional(),
-    metadata: JsonObject.refine((m) => jsonByteLength(m) <= PAYMENT_METADATA_MAX_BYTES, {
-      message: `metadata must be at most ${PAYMENT_METADATA_MAX_BYTES} bytes of JSON`,
-    }).optional(),
+    ...PaymentCustomerFields,
   })
   .superRefine((body, ctx) => {
     // The flow decides how the payment is followed: bridge-kit (burn hash) or the legacy relayer

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
 import { CCTP_PAYMENTS } from '../migrations/tables.js';
 import { insertOnce } from '../work-rows/insert-once.js';
 
@@ -160,26 +161,14 @@ export const leaseDueCctpPayments = async (db: Knex, limit: number, leaseMs: num
     })
   ).map(toRecord);
 
-export const releaseCctpLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
-  if (paymentIds.length === 0) return;
-  await db(CCTP_PAYMENTS).whereIn('payment_id', paymentIds).update({ locked_until: null });
-};
+const WORK: WorkTable = { table: CCTP_PAYMENTS, key: 'payment_id' };
+
+export const releaseCctpLeases = (db: Knex, paymentIds: string[]): Promise<void> =>
+  releaseRowLeases(db, WORK, paymentIds);
 
 /** Look again later; the lease ends. */
-export const rescheduleCctp = async (
-  db: Knex,
-  paymentId: string,
-  r: { delayMs: number; backoffStep: number },
-): Promise<void> => {
-  await db(CCTP_PAYMENTS)
-    .where({ payment_id: paymentId })
-    .update({
-      next_check_at: db.raw(`now() + (? * interval '1 millisecond')`, [r.delayMs]),
-      backoff_step: r.backoffStep,
-      locked_until: null,
-      updated_at: db.fn.now(),
-    });
-};
+export const rescheduleCctp = (db: Knex, paymentId: string, r: { delayMs: number; backoffStep: number }) =>
+  rescheduleRow(db, WORK, paymentId, r);
 
 /** What a step may establish about a payment; each fact has its column. */
 export type CctpFacts = Partial<{

@@ -17,6 +17,8 @@ export const fiatToken = new Interface([
   'function name() view returns (string)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
   'function paused() view returns (bool)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 value) returns (bool)',
   'function isBlacklisted(address account) view returns (bool)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
@@ -27,16 +29,8 @@ export const fiatToken = new Interface([
 export const AUTHORIZATION_USED_TOPIC = fiatToken.getEvent('AuthorizationUsed')!.topicHash;
 export const AUTHORIZATION_CANCELED_TOPIC = fiatToken.getEvent('AuthorizationCanceled')!.topicHash;
 
-export const TRANSFER_WITH_AUTHORIZATION_TYPES: Record<string, TypedDataField[]> = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
+// One definition of the signed struct for the checkout page, the payments service and this one.
+export { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@stablepay/contracts';
 
 export const CANCEL_AUTHORIZATION_TYPES: Record<string, TypedDataField[]> = {
   CancelAuthorization: [
@@ -239,3 +233,17 @@ export const blacklisted = async (
   if (flags.some((f) => f === undefined)) return undefined;
   return accounts.filter((_, i) => flags[i]);
 };
+
+/** How much `spender` may move of `owner`'s tokens (the relay's burns go through the token messenger). */
+export const allowanceOf = async (
+  rpc: ChainRpc,
+  token: string,
+  owner: string,
+  spender: string,
+): Promise<bigint> => {
+  const result = await rpc.ethCall(token, fiatToken.encodeFunctionData('allowance', [owner, spender]));
+  return fiatToken.decodeFunctionResult('allowance', result)[0] as bigint;
+};
+
+export const encodeApprove = (spender: string, value: bigint): string =>
+  fiatToken.encodeFunctionData('approve', [spender, value]);

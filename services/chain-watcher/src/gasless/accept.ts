@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import { EventTypes, decimalToBaseUnits, type PaymentAuthorizationReceivedData } from '@stablepay/contracts';
+import { decimalToBaseUnits, type PaymentAuthorizationReceivedData } from '@stablepay/contracts';
 import { PermanentError } from '@stablepay/platform';
-import { ZeroHash } from 'ethers';
-import type { WatcherContext } from '../context/watcher-context.js';
 import { addGasUsage, quotedGas, utcDay } from './gas-budget-repo.js';
 import { insertGaslessPayment } from './gasless-repo.js';
 import { authorizationOf } from './submission.js';
@@ -33,11 +31,9 @@ export const expectedUnitsOf = (p: PaymentAuthorizationReceivedData): bigint => 
  * redelivered event finds its row and reserves nothing more.
  */
 export const acceptAuthorization = async (
-  ctx: WatcherContext,
   trx: Knex.Transaction,
   p: PaymentAuthorizationReceivedData,
 ): Promise<void> => {
-  if (p.isCrossChain) return refuseCrossChain(ctx, trx, p);
   const authorization = { ...authorizationOf(p.authorization), signature: p.authorization.signature };
   const reservedWei =
     (await quotedGas(trx, { chainId: p.chainId, from: authorization.from, nonce: authorization.nonce })) ??
@@ -53,6 +49,9 @@ export const acceptAuthorization = async (
     expectedUnits: expectedUnitsOf(p),
     feeBearer: p.feeBearer,
     networkFeeUnits: unitsOf(p, 'networkFee', p.networkFee),
+    destinationChainId: p.isCrossChain ? p.destinationChainId : null,
+    cctpFeeUnits: p.isCrossChain ? unitsOf(p, 'cctpFee', p.cctpFee) : 0n,
+    merchantAddress: p.toAddress,
     sessionCreatedAt: p.sessionCreatedAt ? new Date(p.sessionCreatedAt) : null,
     paymentCreatedAt: new Date(p.createdAt),
     reservedWei,
@@ -64,23 +63,4 @@ export const acceptAuthorization = async (
       { merchantId: p.merchantId, chainId: p.chainId, day: budgetDay },
       { reservedWei, spentWei: 0n },
     );
-};
-
-/**
- * The check refuses cross-chain authorizations (the relay's burn is not built yet); one that arrives
- * anyway is rejected at once rather than left pending with no one to complete it.
- */
-const refuseCrossChain = async (
-  ctx: WatcherContext,
-  trx: Knex.Transaction,
-  p: PaymentAuthorizationReceivedData,
-): Promise<void> => {
-  ctx.logger.warn('cross-chain gasless payment refused: not available yet', { paymentId: p.paymentId });
-  await ctx.writeEvent(trx, EventTypes.ChainPaymentRejected, p.merchantId, {
-    paymentId: p.paymentId,
-    txHash: ZeroHash,
-    reason: 'chain_mismatch',
-    receivedAmount: null,
-    detail: 'cross-chain payments by authorization are not available yet; nothing was submitted',
-  });
 };

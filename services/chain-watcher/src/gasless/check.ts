@@ -22,6 +22,9 @@ import { authorizationOf, encodeAuthorization, simulateSubmission } from './subm
 export const refusal = (code: GaslessRefusalCode, message: string, path = 'authorization'): AppError =>
   new AppError('unprocessable', message, [{ path, message, code }]);
 
+/** Gas of the relay's CCTP burn (depositForBurn of TokenMessengerV2 measures about 150k). */
+const CROSS_CHAIN_BURN_GAS_UNITS = 200_000n;
+
 /** Clock skew allowed between the payments service that bounded the window and this one. */
 const WINDOW_SKEW_SECONDS = 60;
 
@@ -30,7 +33,41 @@ interface Placement {
   rpc: ChainRpc;
   token: string;
   relayer: string;
+  /** across chains: the merchant's chain, where the relay's burn mints */
+  destination: ChainConfig | null;
 }
+
+/**
+ * Who the authorization must pay: the merchant wallet on the same chain, or across chains the relay
+ * on the customer's chain (which burns to the merchant wallet on its own chain, through CCTP).
+ */
+const recipientOf = async (
+  ctx: WatcherContext,
+  body: GaslessCheckBody,
+  chain: ChainConfig,
+  relayer: string,
+): Promise<{ to: string; destination: ChainConfig | null }> => {
+  const crossChain = body.destinationChainId !== null && body.destinationChainId !== chain.chainId;
+  const destination = crossChain ? chainById(ctx.registry, body.destinationChainId!) : undefined;
+  if (
+    crossChain &&
+    (!destination?.cctp || !chain.cctp || body.token !== 'USDC' || !ctx.chains.get(destination.chainId))
+  )
+    throw refusal(
+      'token_not_supported',
+      `${body.token} does not cross from ${chain.name} here`,
+      'destinationChainId',
+    );
+  const paidOn = destination ?? chain;
+  const wallet = await ctx.wallets.primary(body.merchantId);
+  if (!wallet || wallet.chainId !== paidOn.chainId)
+    throw refusal(
+      'authorization_recipient_mismatch',
+      `the merchant has no wallet on ${paidOn.name}`,
+      crossChain ? 'destinationChainId' : 'authorization.to',
+    );
+  return { to: destination ? relayer : wallet.address, destination: destination ?? null };
+};
 
 /** The chain, its token contract and its relay, and whether the authorization pays whom it must. */
 const placementOf = async (ctx: WatcherContext, body: GaslessCheckBody): Promise<Placement> => {
@@ -42,26 +79,14 @@ const placementOf = async (ctx: WatcherContext, body: GaslessCheckBody): Promise
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer)
     throw refusal('token_not_supported', `no relay submits authorizations on ${chain.name}`, 'chainId');
-  if (body.destinationChainId !== null)
-    throw refusal(
-      'token_not_supported',
-      'cross-chain payments by authorization are not available yet',
-      'destinationChainId',
-    );
-  const wallet = await ctx.wallets.primary(body.merchantId);
-  if (!wallet || wallet.chainId !== chain.chainId)
+  const { to, destination } = await recipientOf(ctx, body, chain, relayer);
+  if (!sameAddress(body.authorization.to, to))
     throw refusal(
       'authorization_recipient_mismatch',
-      `the merchant has no wallet on ${chain.name} for a same-chain payment`,
+      `the authorization pays ${body.authorization.to}, not ${destination ? 'the relay' : 'the merchant wallet'} ${getAddress(to)}`,
       'authorization.to',
     );
-  if (!sameAddress(body.authorization.to, wallet.address))
-    throw refusal(
-      'authorization_recipient_mismatch',
-      `the authorization pays ${body.authorization.to}, not the merchant wallet ${getAddress(wallet.address)}`,
-      'authorization.to',
-    );
-  return { chain, rpc, token: getAddress(token), relayer };
+  return { chain, rpc, token: getAddress(token), relayer, destination };
 };
 
 /** The window by this service's clock: open now, and no longer than a signature should live. */
@@ -122,7 +147,8 @@ const priceSubmission = async (
     p.rpc.feeSuggestion(),
     p.rpc.call('eth_getBalance', (provider) => provider.getBalance(p.relayer)),
   ]);
-  const gasUnits = gasLimitFor(estimate);
+  // Across chains the relay also burns (and approves the messenger once): not estimable before it holds the funds.
+  const gasUnits = gasLimitFor(estimate) + (p.destination ? CROSS_CHAIN_BURN_GAS_UNITS : 0n);
   const gasPrice = fees.kind === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
   const cost = gasUnits * gasPrice;
   const chain = p.chain.name;

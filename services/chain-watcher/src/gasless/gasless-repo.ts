@@ -4,9 +4,15 @@ import { currentContext } from '@stablepay/platform';
 import { GASLESS_PAYMENTS } from '../migrations/tables.js';
 import { insertOnce } from '../work-rows/insert-once.js';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
+import type { SignedAuthorization } from './submission.js';
 
-/** submit: the relay submits it; handed_over: its transaction is found and verified as any payment's. */
-export type GaslessStep = 'submit' | 'handed_over' | 'rejected';
+/**
+ * submit: the relay submits it; handed_over: its transaction is found and verified as any payment's
+ * (cross-chain: the burn is followed as a CCTP payment). Cross-chain, between the two: burn, the
+ * relay burns what it received to the merchant wallet; mint, the relay mints it if nobody else does.
+ */
+export type GaslessStep = 'submit' | 'burn' | 'mint' | 'handed_over' | 'rejected';
 
 /** A gasless payment as the submission worker sees it. */
 export interface GaslessPaymentRecord {
@@ -16,18 +22,15 @@ export interface GaslessPaymentRecord {
   sourceChain: BlockchainName;
   token: Currency;
   /** the customer's signed authorization, exactly as submitted */
-  authorization: {
-    from: string;
-    to: string;
-    value: bigint;
-    validAfter: bigint;
-    validBefore: bigint;
-    nonce: string;
-    signature: string;
-  };
+  authorization: SignedAuthorization;
   expectedUnits: bigint;
   feeBearer: NetworkFeeBearer;
   networkFeeUnits: bigint;
+  /** cross-chain only: the merchant's chain and Circle's fee on the burn (the quote's cctpFee) */
+  destinationChainId: number | null;
+  cctpFeeUnits: bigint;
+  /** the merchant wallet the payment pays (cross-chain: on the destination chain) */
+  merchantAddress: string | null;
   sessionCreatedAt: Date | null;
   paymentCreatedAt: Date;
   step: GaslessStep;
@@ -35,6 +38,10 @@ export interface GaslessPaymentRecord {
   relayedTxHash: string | null;
   reservedWei: bigint;
   budgetDay: string;
+  /** cross-chain, once the submission is verified: what the relay burns and the merchant must receive */
+  burnUnits: bigint | null;
+  merchantReceivesUnits: bigint | null;
+  burnTxHash: string | null;
   backoffStep: number;
   correlationId: string | null;
 }
@@ -55,6 +62,9 @@ interface GaslessPaymentRow {
   expected_units: string;
   fee_bearer: NetworkFeeBearer;
   network_fee_units: string;
+  destination_chain_id: number | null;
+  cctp_fee_units: string;
+  merchant_address: string | null;
   session_created_at: Date | null;
   payment_created_at: Date;
   step: GaslessStep;
@@ -62,6 +72,9 @@ interface GaslessPaymentRow {
   relayed_tx_hash: string | null;
   reserved_wei: string;
   budget_day: string;
+  burn_units: string | null;
+  merchant_receives_units: string | null;
+  burn_tx_hash: string | null;
   backoff_step: number;
   correlation_id: string | null;
 }
@@ -84,6 +97,9 @@ const toRecord = (row: GaslessPaymentRow): GaslessPaymentRecord => ({
   expectedUnits: BigInt(row.expected_units),
   feeBearer: row.fee_bearer,
   networkFeeUnits: BigInt(row.network_fee_units),
+  destinationChainId: row.destination_chain_id,
+  cctpFeeUnits: BigInt(row.cctp_fee_units),
+  merchantAddress: row.merchant_address,
   sessionCreatedAt: row.session_created_at,
   paymentCreatedAt: row.payment_created_at,
   step: row.step,
@@ -91,13 +107,23 @@ const toRecord = (row: GaslessPaymentRow): GaslessPaymentRecord => ({
   relayedTxHash: row.relayed_tx_hash,
   reservedWei: BigInt(row.reserved_wei),
   budgetDay: row.budget_day,
+  burnUnits: row.burn_units === null ? null : BigInt(row.burn_units),
+  merchantReceivesUnits: row.merchant_receives_units === null ? null : BigInt(row.merchant_receives_units),
+  burnTxHash: row.burn_tx_hash,
   backoffStep: row.backoff_step,
   correlationId: row.correlation_id,
 });
 
 export type NewGaslessPayment = Omit<
   GaslessPaymentRecord,
-  'step' | 'searchFromBlock' | 'relayedTxHash' | 'backoffStep' | 'correlationId'
+  | 'step'
+  | 'searchFromBlock'
+  | 'relayedTxHash'
+  | 'backoffStep'
+  | 'correlationId'
+  | 'burnUnits'
+  | 'merchantReceivesUnits'
+  | 'burnTxHash'
 >;
 
 /** Inserts once per payment; a redelivered event finds the row and changes nothing. */
@@ -121,7 +147,9 @@ export const insertGaslessPayment = (trx: Knex.Transaction, p: NewGaslessPayment
       expected_units: p.expectedUnits.toString(),
       fee_bearer: p.feeBearer,
       network_fee_units: p.networkFeeUnits.toString(),
-      cctp_fee_units: '0',
+      destination_chain_id: p.destinationChainId,
+      cctp_fee_units: p.cctpFeeUnits.toString(),
+      merchant_address: p.merchantAddress,
       session_created_at: p.sessionCreatedAt,
       payment_created_at: p.paymentCreatedAt,
       reserved_wei: p.reservedWei.toString(),
@@ -137,33 +165,21 @@ export const leaseDueGaslessPayments = async (db: Knex, limit: number, leaseMs: 
     await leaseDueRows<GaslessPaymentRow>(db, {
       table: GASLESS_PAYMENTS,
       key: 'payment_id',
-      open: `step = 'submit'`,
+      open: `step in ('submit', 'burn', 'mint')`,
       alsoSet: 'check_count = check_count + 1',
       limit,
       leaseMs,
     })
   ).map(toRecord);
 
-export const releaseGaslessLeases = async (db: Knex, paymentIds: string[]): Promise<void> => {
-  if (paymentIds.length === 0) return;
-  await db(GASLESS_PAYMENTS).whereIn('payment_id', paymentIds).update({ locked_until: null });
-};
+const WORK: WorkTable = { table: GASLESS_PAYMENTS, key: 'payment_id' };
+
+export const releaseGaslessLeases = (db: Knex, paymentIds: string[]): Promise<void> =>
+  releaseRowLeases(db, WORK, paymentIds);
 
 /** Look again later; the lease ends. */
-export const rescheduleGasless = async (
-  db: Knex,
-  paymentId: string,
-  r: { delayMs: number; backoffStep: number },
-): Promise<void> => {
-  await db(GASLESS_PAYMENTS)
-    .where({ payment_id: paymentId })
-    .update({
-      next_check_at: db.raw(`now() + (? * interval '1 millisecond')`, [r.delayMs]),
-      backoff_step: r.backoffStep,
-      locked_until: null,
-      updated_at: db.fn.now(),
-    });
-};
+export const rescheduleGasless = (db: Knex, paymentId: string, r: { delayMs: number; backoffStep: number }) =>
+  rescheduleRow(db, WORK, paymentId, r);
 
 /** Where the search for the authorization's log starts, remembered the first time it is known. */
 export const noteSearchFrom = async (db: Knex, paymentId: string, block: number): Promise<void> => {
@@ -210,6 +226,36 @@ export const finishSubmission = async (
       used_tx_hash: facts.usedTxHash ?? null,
       failure_detail: facts.failureDetail ?? null,
       gas_spent_wei: facts.gasSpentWei.toString(),
+      locked_until: null,
+      updated_at: trx.fn.now(),
+    })) === 1;
+
+/** Cross-chain facts each step establishes, in its columns. */
+export type GaslessCrossChainFacts = Partial<{
+  burnUnits: bigint;
+  merchantReceivesUnits: bigint;
+  burnTxHash: string;
+}>;
+
+/** One step on (a guarded transition): false when another worker moved the payment first. */
+export const moveGasless = async (
+  trx: Knex.Transaction,
+  paymentId: string,
+  from: GaslessStep,
+  to: GaslessStep,
+  facts: GaslessCrossChainFacts = {},
+): Promise<boolean> =>
+  (await trx(GASLESS_PAYMENTS)
+    .where({ payment_id: paymentId, step: from })
+    .update({
+      step: to,
+      ...(facts.burnUnits !== undefined ? { burn_units: facts.burnUnits.toString() } : {}),
+      ...(facts.merchantReceivesUnits !== undefined
+        ? { merchant_receives_units: facts.merchantReceivesUnits.toString() }
+        : {}),
+      ...(facts.burnTxHash !== undefined ? { burn_tx_hash: facts.burnTxHash } : {}),
+      backoff_step: 0,
+      next_check_at: trx.fn.now(),
       locked_until: null,
       updated_at: trx.fn.now(),
     })) === 1;

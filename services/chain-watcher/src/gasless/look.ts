@@ -10,7 +10,9 @@ import {
   settleOwnNonce,
   type SubmissionTransaction,
 } from './relay-submission.js';
+import { advanceRelayMint } from './relay-mint.js';
 import { handOver, rejectUnused } from './settle.js';
+import { advanceBurn, crossChainRouteOf } from './burn.js';
 
 const routeOf = (ctx: WatcherContext, p: GaslessPaymentRecord): GaslessRoute | GaslessWait => {
   const chain = chainById(ctx.registry, p.chainId);
@@ -76,13 +78,18 @@ const expiredUnused = async (
 };
 
 /**
- * One look at a gasless payment being submitted. The token is asked first, before sending and
+ * One look at a gasless payment being submitted (or, across chains, burned and minted). The token is asked first, before sending and
  * after any restart: once the nonce is spent, its transaction is found rather than sent again.
  */
 export const lookAtGasless = async (
   ctx: WatcherContext,
   p: GaslessPaymentRecord,
 ): Promise<GaslessWait | undefined> => {
+  if (p.step === 'burn' || p.step === 'mint') {
+    const route = crossChainRouteOf(ctx, p);
+    if ('kind' in route) return route;
+    return p.step === 'burn' ? advanceBurn(ctx, p, route) : advanceRelayMint(ctx, p, route);
+  }
   const r = routeOf(ctx, p);
   if ('kind' in r) return r;
   const { from, nonce, validBefore } = p.authorization;

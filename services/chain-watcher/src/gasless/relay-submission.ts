@@ -47,7 +47,7 @@ export const submissionSeries = (
   p: GaslessPaymentRecord,
 ): RelayerSeries<SubmitAction> => ({
   table: GASLESS_RELAY_TRANSACTIONS,
-  key: { payment_id: p.paymentId },
+  key: { payment_id: p.paymentId, action: 'submit' },
   stillWanted: async (trx) => (await lockGaslessPayment(trx, p.paymentId))?.step === 'submit',
   logFields: { paymentId: p.paymentId },
   afterBroadcast: () => crashAt(ctx, 'submission_broadcast'),

@@ -8,7 +8,7 @@ import { minedOf } from '../relayer/follow.js';
 import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
 import { insertVerification } from '../verification/verifications-repo.js';
 import { addGasUsage } from './gas-budget-repo.js';
-import { finishSubmission, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
+import { finishSubmission, moveGasless, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
 import type { GaslessRoute } from './outcome.js';
 import { submissionSeries, type SubmissionTransaction } from './relay-submission.js';
 
@@ -61,6 +61,38 @@ const afterSettled = (
 };
 
 /**
+ * Across chains the relay received the authorization's value: it burns all of it but the network
+ * fee the customer paid it for its gas, and the merchant is owed the burn less Circle's fee.
+ */
+const burnFactsOf = (p: GaslessPaymentRecord) => {
+  const burnUnits = p.authorization.value - (p.feeBearer === 'customer' ? p.networkFeeUnits : 0n);
+  return { burnUnits, merchantReceivesUnits: burnUnits - p.cctpFeeUnits };
+};
+
+/** Same chain: the transaction is judged like any payment's (Transfer, amount, confirmations, reorgs). */
+const handToVerification = async (
+  trx: Knex.Transaction,
+  p: GaslessPaymentRecord,
+  found: AuthorizationEvent,
+) => {
+  await lockTransaction(trx, p.chainId, found.txHash);
+  await insertVerification(trx, {
+    paymentId: p.paymentId,
+    merchantId: p.merchantId,
+    txHash: found.txHash,
+    chainId: p.chainId,
+    sourceChain: p.sourceChain,
+    token: p.token,
+    fromAddress: p.authorization.from,
+    toAddress: p.authorization.to,
+    expectedUnits: p.expectedUnits,
+    sessionCreatedAt: p.sessionCreatedAt,
+    paymentCreatedAt: p.paymentCreatedAt,
+  });
+  await markMatched(trx, p.chainId, found.txHash, p.paymentId);
+};
+
+/**
  * The authorization was used by `found`'s transaction: the payment becomes a verification of that
  * transaction, which the verifier judges like any same-chain payment (the Transfer to the merchant
  * wallet, the amount, confirmations, reorgs) and publishes chain.payment.verified or rejected for.
@@ -74,9 +106,10 @@ export const handOver = async (
 ): Promise<void> => {
   const { wei, minedHashes } = await relayGasSpent(ctx, p, r, txs);
   const ours = txs.find((t) => t.txHash === found.txHash);
+  const crossChain = p.destinationChainId !== null;
   const moved = await ctx.db.transaction(async (trx) => {
     if (
-      !(await finishSubmission(trx, p.paymentId, 'handed_over', {
+      !(await finishSubmission(trx, p.paymentId, crossChain ? 'burn' : 'handed_over', {
         usedTxHash: found.txHash,
         gasSpentWei: wei,
       }))
@@ -93,21 +126,8 @@ export const handOver = async (
         relayer: ours.relayerAddress,
       });
     }
-    await lockTransaction(trx, p.chainId, found.txHash);
-    await insertVerification(trx, {
-      paymentId: p.paymentId,
-      merchantId: p.merchantId,
-      txHash: found.txHash,
-      chainId: p.chainId,
-      sourceChain: p.sourceChain,
-      token: p.token,
-      fromAddress: p.authorization.from,
-      toAddress: p.authorization.to,
-      expectedUnits: p.expectedUnits,
-      sessionCreatedAt: p.sessionCreatedAt,
-      paymentCreatedAt: p.paymentCreatedAt,
-    });
-    await markMatched(trx, p.chainId, found.txHash, p.paymentId);
+    if (crossChain) return moveGasless(trx, p.paymentId, 'burn', 'burn', burnFactsOf(p));
+    await handToVerification(trx, p, found);
     return true;
   });
   if (moved) afterSettled(ctx, p, r, ours ? 'relayed' : 'used_elsewhere', wei);

@@ -1,17 +1,15 @@
 import type { GaslessRefusalCode, TransferAuthorization } from '@stablepay/contracts';
 import { getAddress } from 'ethers';
 import type { ChainRpc } from '../chain/chain-rpc.js';
-import { encodeTransferWithAuthorization, tokenRefusal } from '../chain/fiat-token.js';
+import {
+  encodeTransferWithAuthorization,
+  tokenRefusal,
+  type TransferAuthorization as TokenTransferAuthorization,
+} from '../chain/fiat-token.js';
 import { revertOf } from '../chain/rpc-errors.js';
 
 /** A customer's signed authorization with its integers as integers. */
-export interface SignedAuthorization {
-  from: string;
-  to: string;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: string;
+export interface SignedAuthorization extends TokenTransferAuthorization {
   signature: string;
 }
 

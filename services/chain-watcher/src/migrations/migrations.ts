@@ -5,6 +5,7 @@ import { ledgerMigration } from '../ledger/migration.js';
 import { cctpMigration, cctpRelayerMigration } from './cctp-migrations.js';
 import { correlationMigration } from './correlation-migration.js';
 import { custodyMigration } from './custody-migration.js';
+import { gaslessCrossChainMigration } from './gasless-cross-chain-migration.js';
 import { topUpVerificationsMigration } from './top-ups-migration.js';
 import { transfersMigration } from './transfers-migration.js';
 import { scannerMigration, verificationMigration } from './verification-migrations.js';
@@ -29,4 +30,5 @@ export const chainWatcherMigrations: Migration[] = [
   ledgerBackfillMigration,
   topUpVerificationsMigration,
   gaslessMigration,
+  gaslessCrossChainMigration,
 ];

@@ -101,23 +101,30 @@ export const publishAuthorization = async (
   h: Harness,
   merchant: Merchant,
   authorization: TransferAuthorization,
-  opts: { copies?: number; amount?: string; networkFee?: string } = {},
+  opts: {
+    copies?: number;
+    amount?: string;
+    networkFee?: string;
+    /** across chains: the customer's chain (the merchant's is the destination) and Circle's fee */
+    source?: { chainId: number; blockchain: Merchant['blockchain'] };
+    cctpFee?: string;
+  } = {},
 ): Promise<string> => {
   const paymentId = randomUUID();
   const networkFee = opts.networkFee ?? '0.010000';
   const data: PaymentAuthorizationReceivedData = {
     paymentId,
     merchantId: merchant.merchantId,
-    chainId: merchant.chainId,
-    sourceChain: merchant.blockchain,
+    chainId: opts.source?.chainId ?? merchant.chainId,
+    sourceChain: opts.source?.blockchain ?? merchant.blockchain,
     currency: 'USDC',
     amount: opts.amount ?? baseUnitsToDecimal(BigInt(authorization.value) - 10_000n),
     toAddress: merchant.address,
-    isCrossChain: false,
-    destinationChainId: null,
+    isCrossChain: opts.source !== undefined,
+    destinationChainId: opts.source ? merchant.chainId : null,
     authorization,
     networkFee,
-    cctpFee: '0.000000',
+    cctpFee: opts.cctpFee ?? '0.000000',
     feeBearer: 'customer',
     sessionId: null,
     sessionCreatedAt: null,

@@ -77,10 +77,21 @@ const latestValidBefore = (nowSeconds: number, session: CheckoutSessionRecord | 
 };
 
 /**
+ * Across chains the relay also mints on the merchant's chain when nobody else does: its gas there,
+ * at the gas the chain-watcher prices a relay's work on that chain with (the legacy relayer flow's
+ * mint and transfer: an upper bound of the mint alone), in the token.
+ */
+const destinationMintFee = async (ctx: PaymentsContext, chain: BlockchainName): Promise<bigint> => {
+  const inputs = await gasPricesOn(ctx, chain);
+  return relayGasFee(BigInt(inputs.gasUnits), inputs);
+};
+
+/**
  * GET /payments/gasless-quote: every fee and what to sign, signed and valid for the fee quotes'
  * validity. The relay's gas (its submission, and across chains its burn) is priced on the source
- * chain at its gas price and native-coin price now, rounded up to the base unit; Circle's fee across
- * chains is its fast-transfer rate on the burn.
+ * chain at its gas price and native-coin price now, and across chains its mint on the merchant's
+ * chain at that chain's, each rounded up to the base unit; Circle's fee across chains is its
+ * fast-transfer rate on the burn.
  */
 export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuery): Promise<GaslessQuote> => {
   const merchant = await findMerchantByPublicId(ctx.db, query.merchantId);
@@ -92,7 +103,9 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
   const to = await recipientOf(ctx, at);
   const settings = ctx.gasless;
   const gasUnits = settings.submitGasUnits + (at.isCrossChain ? settings.burnGasUnits : 0n);
-  const networkFee = relayGasFee(gasUnits, await gasPricesOn(ctx, at.sourceChain));
+  const networkFee =
+    relayGasFee(gasUnits, await gasPricesOn(ctx, at.sourceChain)) +
+    (at.destinationChain ? await destinationMintFee(ctx, at.destinationChain) : 0n);
   const cctpFee = at.isCrossChain
     ? cctpBurnFee(amount, ctx.feeQuotes.attestationFeeUnits, settings.feeBearer)
     : 0n;

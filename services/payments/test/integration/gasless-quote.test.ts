@@ -87,7 +87,7 @@ describe('gasless quotes (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', fu
     expect(again.authorization.nonce).to.not.equal(q.authorization.nonce);
   });
 
-  it("prices a cross-chain payment: the relay on the customer's chain, its burn's gas and Circle's fee", async () => {
+  it("prices a cross-chain payment: the relay on the customer's chain, its burn's and mint's gas and Circle's fee", async () => {
     const q = await getQuote(h, {
       merchantId: shop.publicId,
       chainId: 31338,
@@ -98,14 +98,15 @@ describe('gasless quotes (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', fu
     expect(q).to.include({
       destinationChainId: 31337,
       amount: '25.000000',
-      // (90,000 + 200,000) gas × 2 gwei × 3000 USD/ETH
-      networkFee: '1.740000',
+      // (90,000 + 200,000) gas of the submission and burn, and 265,000 of the mint on the
+      // merchant's chain, each × 2 gwei × 3000 USD/ETH: 1.74 + 1.59
+      networkFee: '3.330000',
       // the smallest burn that leaves 25 after 1 bp: 25.002501
       cctpFee: '0.002501',
-      total: '26.742501',
+      total: '28.332501',
     });
     expect(q.authorization.to).to.equal(ARB_RELAYER);
-    expect(q.authorization.value).to.equal('26742501');
+    expect(q.authorization.value).to.equal('28332501');
     expect(q.domain.chainId).to.equal(31338);
   });
 

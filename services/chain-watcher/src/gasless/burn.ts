@@ -1,0 +1,103 @@
+import { chainById, type ChainConfig } from '@stablepay/contracts';
+import { Interface, MaxUint256, ZeroHash, getAddress, zeroPadValue } from 'ethers';
+import type { ChainRpc } from '../chain/chain-rpc.js';
+import { allowanceOf, encodeApprove } from '../chain/fiat-token.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import { insertCctpPayment } from '../cctp/cctp-repo.js';
+import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
+import { waitFor, type GaslessWait } from './outcome.js';
+import { advanceAction } from './relay-steps.js';
+
+/** CCTP v2's finality threshold of a fast transfer: attested at once where Circle offers it. */
+const FAST_FINALITY = 1000;
+
+const tokenMessenger = new Interface([
+  'function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold)',
+]);
+
+/** The source chain with its client and the destination, for a cross-chain payment's burn and mint. */
+export interface CrossChainRoute {
+  source: ChainConfig;
+  sourceRpc: ChainRpc;
+  destination: ChainConfig;
+  destinationRpc: ChainRpc;
+}
+
+export const crossChainRouteOf = (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+): CrossChainRoute | GaslessWait => {
+  const source = chainById(ctx.registry, p.chainId);
+  const destination =
+    p.destinationChainId === null ? undefined : chainById(ctx.registry, p.destinationChainId);
+  const sourceRpc = ctx.chains.get(p.chainId);
+  const destinationRpc = destination && ctx.chains.get(destination.chainId);
+  // The customer's funds are the relay's to deliver: a chain dropped from the configuration must come back.
+  if (!source?.cctp || !destination?.cctp || !sourceRpc || !destinationRpc)
+    return waitFor(`the route from chain ${p.chainId} to ${p.destinationChainId} is not configured`);
+  return { source, sourceRpc, destination, destinationRpc };
+};
+
+/**
+ * The burn of what the relay received: everything but the network fee the customer paid it for its
+ * gas, with Circle's fee (the quote's cctpFee) as the most the attestation may take, minted to the
+ * merchant wallet on its chain. Anyone may receive the message there (no destination caller).
+ */
+export const burnCalldata = (p: GaslessPaymentRecord, r: CrossChainRoute): string =>
+  tokenMessenger.encodeFunctionData('depositForBurn', [
+    p.burnUnits!,
+    r.destination.cctpDomain,
+    zeroPadValue(getAddress(p.merchantAddress!), 32),
+    getAddress(r.source.tokens.USDC!),
+    ZeroHash,
+    p.cctpFeeUnits,
+    FAST_FINALITY,
+  ]);
+
+/**
+ * Burn step of a cross-chain gasless payment: the token messenger approved once per chain, then the
+ * burn. Once it succeeded the payment is followed as a bridge-kit CCTP payment of the relay's burn
+ * (its confirmations, the attestation, the mint to the merchant wallet), and waits here to be minted.
+ */
+export const advanceBurn = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: CrossChainRoute,
+): Promise<GaslessWait | undefined> => {
+  const relayer = ctx.relayers.addressOn(r.source.chainId);
+  if (!relayer) return waitFor(`no relayer key for ${r.source.name}`);
+  const usdc = getAddress(r.source.tokens.USDC!);
+  const messenger = getAddress(r.source.cctp!.tokenMessenger);
+  if ((await allowanceOf(r.sourceRpc, usdc, relayer, messenger)) < p.burnUnits!) {
+    const approval = await advanceAction(
+      ctx,
+      p,
+      'approve',
+      { chain: r.source, rpc: r.sourceRpc, to: usdc, data: encodeApprove(messenger, MaxUint256) },
+      relayer,
+    );
+    return approval.kind === 'waiting' ? approval.wait : waitFor('approved', { steady: true });
+  }
+  const target = { chain: r.source, rpc: r.sourceRpc, to: messenger, data: burnCalldata(p, r) };
+  const burn = await advanceAction(ctx, p, 'burn', target, relayer);
+  if (burn.kind === 'waiting') return burn.wait;
+  const burnTxHash = burn.mined.tx.txHash.toLowerCase();
+  await ctx.db.transaction(async (trx) => {
+    if (!(await moveGasless(trx, p.paymentId, 'burn', 'mint', { burnTxHash }))) return;
+    await insertCctpPayment(trx, {
+      paymentId: p.paymentId,
+      merchantId: p.merchantId,
+      flow: 'bridge_kit',
+      sourceChainId: r.source.chainId,
+      destinationChainId: r.destination.chainId,
+      burnTxHash,
+      mintTxHash: null,
+      fromAddress: getAddress(relayer),
+      expectedUnits: p.burnUnits!,
+      merchantReceivesUnits: p.merchantReceivesUnits!,
+      paymentCreatedAt: p.paymentCreatedAt,
+    });
+  });
+  ctx.logger.info('gasless burn mined', { paymentId: p.paymentId, burnTxHash });
+  return undefined;
+};

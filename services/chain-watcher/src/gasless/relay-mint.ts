@@ -1,0 +1,45 @@
+import { getAddress } from 'ethers';
+import { isSigned } from '../chain/attestation-api.js';
+import { decodeCctpMessage, encodeReceiveMessage, isNonceUsed } from '../chain/cctp.js';
+import type { WatcherContext } from '../context/watcher-context.js';
+import type { CrossChainRoute } from './burn.js';
+import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
+import { waitFor, type GaslessWait } from './outcome.js';
+import { advanceAction } from './relay-steps.js';
+
+/**
+ * Mint step of a cross-chain gasless payment: once Circle attested the relay's burn, the relay
+ * receives the message on the merchant's chain unless someone did (Circle's forwarder, anyone: the
+ * message mints to the merchant wallet whoever sends it). The message's nonce is received once, so
+ * the transmitter is asked first, before sending and after any restart. The CCTP worker finds the
+ * mint by that nonce and completes the payment; this payment's own work ends here.
+ */
+export const advanceRelayMint = async (
+  ctx: WatcherContext,
+  p: GaslessPaymentRecord,
+  r: CrossChainRoute,
+): Promise<GaslessWait | undefined> => {
+  const api = ctx.cctp.attestation;
+  if (!api) return waitFor('no attestation API is configured: the mint is left to the payment follower');
+  // Asked at a growing interval: the CCTP worker asks the same API about this burn, and Circle
+  // refuses every request for minutes once a client asks too often.
+  const signed = (await api.messagesByTransaction(r.source.cctpDomain, p.burnTxHash!)).find(isSigned);
+  if (!signed) return waitFor('the burn is not attested yet');
+  const transmitter = getAddress(r.destination.cctp!.messageTransmitter);
+  const { nonce } = decodeCctpMessage(signed.message);
+  if (await isNonceUsed(r.destinationRpc, transmitter, nonce)) {
+    await ctx.db.transaction((trx) => moveGasless(trx, p.paymentId, 'mint', 'handed_over'));
+    return undefined;
+  }
+  const relayer = ctx.relayers.addressOn(r.destination.chainId);
+  if (!relayer) return waitFor(`no relayer key for ${r.destination.name}: the mint is left to others`);
+  const target = {
+    chain: r.destination,
+    rpc: r.destinationRpc,
+    to: transmitter,
+    data: encodeReceiveMessage(signed.message, signed.attestation),
+  };
+  const mint = await advanceAction(ctx, p, 'mint', target, relayer);
+  // A success used the nonce: the next look hands the payment over.
+  return mint.kind === 'waiting' ? mint.wait : waitFor('mint mined', { steady: true });
+};

@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { waitFor } from '@stablepay/platform/testing';
+import { startDevnet, type Devnet } from '@stablepay/devnet';
+import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import { units } from '../support/chain.js';
+import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
+import { spawnWatcher } from '../support/child.js';
+import { eventsAbout, freshWallet, publishAuthorization, signAuthorization } from '../support/gasless.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+
+/**
+ * The service killed (SIGKILL) right after the node took the relay's burn, before it was recorded: a
+ * fresh instance finds it on the chain and burns nothing more. The merchant is paid once, the
+ * payment verified once.
+ */
+describe('cross-chain gasless payments survive a killed chain-watcher (child process, anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
+  this.timeout(90_000);
+  let devnet: Devnet;
+  let attestation: AttestationService;
+  let h: Harness;
+  let eth: ChainProbe;
+  let base: ChainProbe;
+  let shop: Merchant;
+  let relayEth: string;
+  const env = () => ({
+    RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
+    CCTP_ATTESTATION_URL: attestation.url,
+    CCTP_POLL_MS: '50',
+    CCTP_MAX_BACKOFF_MS: '500',
+    TRANSFER_POLL_MS: '50',
+    TRANSFER_MAX_BACKOFF_MS: '300',
+    // A killed replica's lease must run out quickly for the next one to take over.
+    TRANSFER_LEASE_MS: '1000',
+  });
+
+  before(async () => {
+    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
+    attestation = await startDevnetAttestationService(devnet, {
+      confirmations: { fast: 2 },
+      pollIntervalMs: 100,
+    });
+    h = await startHarness({ registry: devnet.registry(), env: env() });
+    eth = new ChainProbe(devnet.chain('ETH'));
+    base = new ChainProbe(devnet.chain('BASE'));
+    shop = await h.createMerchant('BASE', ['USDC']);
+    relayEth = devnet.relayers.ETH!.address;
+    // From here on only the processes each test starts consume the queue.
+    await h.service.stop();
+  });
+  after(async () => {
+    eth?.destroy();
+    base?.destroy();
+    await h?.close();
+    await attestation?.stop();
+    await devnet?.stop();
+  });
+
+  const killedAt = async (point: 'burn_broadcast') => {
+    const payer = freshWallet();
+    await devnet.fund('ETH', payer.address, { USDC: units('20') });
+    const authorization = await signAuthorization(eth, {
+      signer: payer,
+      to: relayEth,
+      value: units('10.02'),
+    });
+    const child = spawnWatcher({
+      registry: devnet.registry(),
+      databaseUrl: h.databaseUrl,
+      amqpUrl: h.amqpUrl,
+      prefix: h.prefix,
+      env: { ...env(), GASLESS_CRASH_POINT: point },
+    });
+    try {
+      const paymentId = await publishAuthorization(h, shop, authorization, {
+        amount: '10.000000',
+        networkFee: '0.010000',
+        cctpFee: '0.010000',
+        source: { chainId: devnet.chain('ETH').chainId, blockchain: 'ETH' },
+      });
+      const ended = await Promise.race([
+        child.exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`child did not crash:\n${child.output()}`)), 45_000),
+        ),
+      ]);
+      expect(ended.signal, child.output()).to.equal('SIGKILL');
+      return paymentId;
+    } finally {
+      child.kill();
+    }
+  };
+
+  /** A fresh instance on the same database and queue finishes what the dead one left, once. */
+  const finishOnce = async (paymentId: string, before: bigint) => {
+    const fresh = await startHarness({ registry: devnet.registry(), env: env(), share: h });
+    // Blocks go on being made, as on a real chain: a mint that was the last transaction gets deep enough.
+    const blocks = setInterval(() => void devnet.mine('BASE', 1).catch(() => undefined), 200);
+    try {
+      const verdict = await h.verdict(paymentId, 60_000);
+      expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+      await waitFor(
+        async () =>
+          (await h.db('gasless_payments').where({ payment_id: paymentId }).first()).step === 'handed_over',
+      );
+    } finally {
+      clearInterval(blocks);
+      await fresh.close();
+    }
+    const txs = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+    const count = (action: string) => txs.filter((t) => t.action === action).length;
+    expect([count('submit'), count('burn')]).to.deep.equal([1, 1]);
+    expect(count('mint')).to.be.at.most(1);
+    const received = (await base.balance('USDC', shop.address)) - before;
+    expect(received >= units('10') && received < units('20')).to.equal(true);
+    const verdicts = eventsAbout(h, paymentId).filter((e) => e.type === 'chain.payment.verified');
+    expect(verdicts).to.have.length(1);
+  };
+
+  it('killed after the burn reached a node, before recording it: the next instance burns nothing more', async () => {
+    const before = await base.balance('USDC', shop.address);
+    const paymentId = await killedAt('burn_broadcast');
+    const [burn] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'burn' });
+    expect(burn.broadcast_at).to.equal(null);
+    expect((await eth.receipt(burn.tx_hash))!.status).to.equal('0x1');
+    await finishOnce(paymentId, before);
+  });
+});

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { ChainPaymentVerifiedData } from '@stablepay/contracts';
+import { startDevnet, type Devnet } from '@stablepay/devnet';
+import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import { units } from '../support/chain.js';
+import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
+import {
+  checkAuthorization,
+  eventsAbout,
+  freshWallet,
+  publishAuthorization,
+  signAuthorization,
+} from '../support/gasless.js';
+import { startHarness, type Harness, type Merchant } from '../support/harness.js';
+import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+
+/**
+ * A customer holding USDC on ETH only (no gas anywhere) pays a merchant on BASE with one signature:
+ * the relay on ETH submits the authorization to itself, burns through CCTP v2 to the merchant
+ * wallet, and mints on BASE once the devnet's attestation service (answering as Circle's) signed.
+ */
+describe('gasless payments across chains: one signature, the relay submits, burns and mints (anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
+  this.timeout(90_000);
+  let devnet: Devnet;
+  let attestation: AttestationService;
+  let h: Harness;
+  let eth: ChainProbe;
+  let base: ChainProbe;
+  let shop: Merchant;
+  let relayEth: string;
+
+  before(async () => {
+    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
+    attestation = await startDevnetAttestationService(devnet, {
+      confirmations: { fast: 2 },
+      pollIntervalMs: 100,
+    });
+    h = await startHarness({
+      registry: devnet.registry(),
+      env: {
+        RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
+        CCTP_ATTESTATION_URL: attestation.url,
+        CCTP_POLL_MS: '50',
+        CCTP_MAX_BACKOFF_MS: '500',
+        TRANSFER_POLL_MS: '50',
+        TRANSFER_MAX_BACKOFF_MS: '300',
+        TRANSFER_LEASE_MS: '2000',
+      },
+    });
+    eth = new ChainProbe(devnet.chain('ETH'));
+    base = new ChainProbe(devnet.chain('BASE'));
+    shop = await h.createMerchant('BASE', ['USDC']);
+    relayEth = devnet.relayers.ETH!.address;
+  });
+  after(async () => {
+    eth?.destroy();
+    base?.destroy();
+    await h?.close();
+    await attestation?.stop();
+    await devnet?.stop();
+  });
+
+  const source = () => ({ chainId: devnet.chain('ETH').chainId, blockchain: 'ETH' as const });
+
+  it('refuses an authorization that pays the merchant rather than the relay (422), and takes the relay’s', async () => {
+    const payer = freshWallet();
+    await devnet.fund('ETH', payer.address, { USDC: units('20') });
+    const toMerchant = await signAuthorization(eth, {
+      signer: payer,
+      to: shop.address,
+      value: units('10.02'),
+    });
+    const refused = await checkAuthorization(h, shop, toMerchant, {
+      chainId: devnet.chain('ETH').chainId,
+      destinationChainId: shop.chainId,
+    });
+    expect(refused.status).to.equal(422);
+    expect(refused.body.details.map((d: { code: string }) => d.code)).to.deep.equal([
+      'authorization_recipient_mismatch',
+    ]);
+    const toRelay = await signAuthorization(eth, { signer: payer, to: relayEth, value: units('10.02') });
+    const checked = await checkAuthorization(h, shop, toRelay, {
+      chainId: devnet.chain('ETH').chainId,
+      destinationChainId: shop.chainId,
+    });
+    expect(checked.status, JSON.stringify(checked.body)).to.equal(200);
+    expect(checked.body.data.relayer).to.equal(relayEth);
+  });
+
+  it('delivers the amount to the merchant wallet on its chain, once, the payer spending no gas', async () => {
+    const payer = freshWallet();
+    await devnet.fund('ETH', payer.address, { USDC: units('20') });
+    const before = await base.balance('USDC', shop.address);
+    // amount 10, the relay's gas 0.01 and Circle's fee 0.01, all authorised by the customer
+    const authorization = await signAuthorization(eth, {
+      signer: payer,
+      to: relayEth,
+      value: units('10.02'),
+    });
+    const paymentId = await publishAuthorization(h, shop, authorization, {
+      copies: 2,
+      amount: '10.000000',
+      networkFee: '0.010000',
+      cctpFee: '0.010000',
+      source: source(),
+    });
+
+    const verdict = await h.verdict(paymentId, 60_000);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    const verified = ChainPaymentVerifiedData.parse(verdict.data);
+    expect(verified.chainId).to.equal(shop.chainId);
+    expect(verified.toAddress).to.equal(shop.address);
+    expect(units(verified.receivedAmount) >= units('10')).to.equal(true);
+    expect((await base.balance('USDC', shop.address)) - before >= units('10')).to.equal(true);
+    expect(await eth.native(payer.address)).to.equal(0n);
+    expect(await eth.balance('USDC', payer.address)).to.equal(units('9.98'));
+
+    const txs = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+    const count = (action: string) => txs.filter((t) => t.action === action).length;
+    expect(count('submit')).to.equal(1);
+    expect(count('burn')).to.equal(1);
+    expect(count('mint')).to.be.at.most(1);
+    const relayed = eventsAbout(h, paymentId).filter((e) => e.type === 'chain.payment.relayed');
+    expect(relayed).to.have.length(1);
+    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+    expect(row.step).to.equal('handed_over');
+    expect(row.burn_units).to.equal(units('10.01').toString());
+    expect(row.merchant_receives_units).to.equal(units('10').toString());
+  });
+});
