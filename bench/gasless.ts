@@ -259,16 +259,22 @@ const payOnce =
     completion: (id: string) => Promise<number>,
   ) =>
   async (path: Path, payer: Payer): Promise<Sample> => {
-    const post = async (route: string, body: unknown) => {
-      const r = await fetch(`${stack.gatewayUrl}${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await r.json()) as any;
-      if (r.status !== 201) throw new Error(`${route}: ${r.status} ${JSON.stringify(json)}`);
-      return json.data.paymentId as string;
+    // A busy machine may answer 5xx now and then: the same request again (both routes are
+    // idempotent on it), a few times, rather than lose the run.
+    const call = async (route: string, body?: unknown): Promise<any> => {
+      for (let attempt = 1; ; attempt++) {
+        const r = await fetch(`${stack.gatewayUrl}${route}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = (await r.json()) as any;
+        if (r.status < 300) return json.data;
+        if (r.status < 500 || attempt === 5) throw new Error(`${route}: ${r.status} ${JSON.stringify(json)}`);
+        await new Promise((res) => setTimeout(res, 500 * attempt));
+      }
     };
+    const post = async (route: string, body: unknown) => (await call(route, body)).paymentId as string;
     if (path === 'transfer') {
       const started = performance.now();
       const tx = await payer.customer.token.getFunction('transfer')(shop.wallet, parseUnits('1', 6));
@@ -292,9 +298,7 @@ const payOnce =
       token: 'USDC',
       amount: '1',
     });
-    const quote = (
-      (await fetch(`${stack.gatewayUrl}/payments/gasless-quote?${query}`).then((r) => r.json())) as any
-    ).data;
+    const quote = await call(`/payments/gasless-quote?${query}`);
     const typed = transferAuthorizationTypedData(quote.domain, {
       from: payer.gasless.address,
       to: quote.authorization.to,
