@@ -241,10 +241,11 @@ const preparePayers = async (
 ): Promise<Payer[]> =>
   Promise.all(
     stack.devnet.customers.slice(0, CONCURRENCY).map(async (c) => {
+      await stack.devnet.fund('BASE', c.address, { USDC: parseUnits('100000', 6) });
       const signer = new NonceManager(new Wallet(c.privateKey, provider));
       const token = new Contract(usdc, fiatTokenAbi(), signer);
       const gasless = new Wallet(Wallet.createRandom().privateKey);
-      await (await token.getFunction('transfer')(gasless.address, parseUnits('100000', 6))).wait();
+      await (await token.getFunction('transfer')(gasless.address, parseUnits('1000', 6))).wait();
       if ((await provider.getBalance(gasless.address)) !== 0n) throw new Error('a gasless payer holds gas');
       return { customer: { address: c.address, token }, gasless };
     }),
