@@ -145,78 +145,8 @@ const main = async () => {
     const shop = await registerMerchant(stack.gatewayUrl);
     const payers = await preparePayers(stack, provider, chain.tokens.USDC);
     const pay = payOnce(stack, shop, chain, completion);
-    const named = new Map(stack.services.map((s) => [s.child.pid!, s.name]));
-    named.set(process.pid, 'bench');
-    const samples: Record<Path, Sample[]> = { transfer: [], gasless: [] };
-    const cpu: Record<Path, Map<string, number>> = { transfer: new Map(), gasless: new Map() };
-    const machine: Record<Path, Map<string, number>> = { transfer: new Map(), gasless: new Map() };
-    const own: Record<Path, number> = { transfer: 0, gasless: 0 };
-    const perRound = Math.ceil(N / ROUNDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const path of ['transfer', 'gasless'] as const) {
-        const count = Math.min(perRound, N - round * perRound);
-        const before = new Map(SERVICES.map((n) => [n, cpuMsOf(stack.byName(n).child.pid)]));
-        const machineBefore = cpuByGroup(named);
-        const ownBefore = ownCpuMs();
-        let next = 0;
-        await Promise.all(
-          payers.map(async (p) => {
-            while (next < count) {
-              next++;
-              samples[path].push(await pay(path, p));
-            }
-          }),
-        );
-        own[path] += ownCpuMs() - ownBefore;
-        for (const n of SERVICES)
-          cpu[path].set(n, (cpu[path].get(n) ?? 0) + cpuMsOf(stack.byName(n).child.pid) - before.get(n)!);
-        for (const [g, ms] of cpuByGroup(named))
-          machine[path].set(g, (machine[path].get(g) ?? 0) + ms - (machineBefore.get(g) ?? 0));
-      }
-    }
-    const gas = await gasOf(db.url, provider, samples);
-    console.log(
-      `\ngasless same-chain payments beside the transfer path on the devnet (anvil, BASE), PostgreSQL + RabbitMQ, node ${process.version}, ${cpus().length} cores, ${N} payments per path, ${CONCURRENCY} at a time, load average at the end ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
-    const perPayment = (path: Path) =>
-      SERVICES.map((n) => `${n} ${(cpu[path].get(n)! / samples[path].length).toFixed(1)}`).join(', ');
-    const sumOf = (path: Path) => [...cpu[path].values()].reduce((a, b) => a + b, 0) / samples[path].length;
-    const zero = new Map<string, number>();
-    console.table([
-      { measure: 'gasless: signature → payment.completed', value: summary(samples.gasless.map((s) => s.ms)) },
-      {
-        measure: 'transfer: transfer sent → payment.completed',
-        value: summary(samples.transfer.map((s) => s.ms)),
-      },
-      {
-        measure: 'CPU ms per payment, services, gasless',
-        value: `${sumOf('gasless').toFixed(1)} (${perPayment('gasless')})`,
-      },
-      {
-        measure: 'CPU ms per payment, services, transfer',
-        value: `${sumOf('transfer').toFixed(1)} (${perPayment('transfer')})`,
-      },
-      {
-        measure: "CPU ms per payment, this run's processes (bench, services, anvil): gasless / transfer",
-        value: `${(own.gasless / samples.gasless.length).toFixed(1)} / ${(own.transfer / samples.transfer.length).toFixed(1)}`,
-      },
-      {
-        measure: 'CPU ms per payment, every process of the machine, gasless',
-        value: cpuSpentPer(zero, machine.gasless, samples.gasless.length),
-      },
-      {
-        measure: 'CPU ms per payment, every process of the machine, transfer',
-        value: cpuSpentPer(zero, machine.transfer, samples.transfer.length),
-      },
-      { measure: 'relay gas per gasless payment (mined transaction)', value: gas.relay },
-      { measure: "the customer's own transfer (transfer path)", value: gas.transfer },
-      {
-        measure: 'relay transactions signed per gasless payment (replacements included)',
-        value: gas.signedPerPayment,
-      },
-    ]);
+    const measured = await measureRounds(stack, payers, pay);
+    printReport(measured, await gasOf(db.url, provider, measured.samples));
   } finally {
     provider.destroy();
     await conn.close();
@@ -224,6 +154,94 @@ const main = async () => {
     await db.drop();
     rmSync(varDir, { recursive: true, force: true });
   }
+};
+
+/**
+ * The two paths in alternating rounds, CPU read around each round: per service process, per group
+ * of every process of the machine, and for the run's own processes.
+ */
+const measureRounds = async (
+  stack: ProcessStack,
+  payers: Payer[],
+  pay: (path: Path, payer: Payer) => Promise<Sample>,
+) => {
+  const named = new Map(stack.services.map((s) => [s.child.pid!, s.name]));
+  named.set(process.pid, 'bench');
+  const samples: Record<Path, Sample[]> = { transfer: [], gasless: [] };
+  const cpu: Record<Path, Map<string, number>> = { transfer: new Map(), gasless: new Map() };
+  const machine: Record<Path, Map<string, number>> = { transfer: new Map(), gasless: new Map() };
+  const own: Record<Path, number> = { transfer: 0, gasless: 0 };
+  const perRound = Math.ceil(N / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const path of ['transfer', 'gasless'] as const) {
+      const count = Math.min(perRound, N - round * perRound);
+      const before = new Map(SERVICES.map((n) => [n, cpuMsOf(stack.byName(n).child.pid)]));
+      const machineBefore = cpuByGroup(named);
+      const ownBefore = ownCpuMs();
+      let next = 0;
+      await Promise.all(
+        payers.map(async (p) => {
+          while (next < count) {
+            next++;
+            samples[path].push(await pay(path, p));
+          }
+        }),
+      );
+      own[path] += ownCpuMs() - ownBefore;
+      for (const n of SERVICES)
+        cpu[path].set(n, (cpu[path].get(n) ?? 0) + cpuMsOf(stack.byName(n).child.pid) - before.get(n)!);
+      for (const [g, ms] of cpuByGroup(named))
+        machine[path].set(g, (machine[path].get(g) ?? 0) + ms - (machineBefore.get(g) ?? 0));
+    }
+  }
+  return { samples, cpu, machine, own };
+};
+
+type Measured = Awaited<ReturnType<typeof measureRounds>>;
+
+const printReport = ({ samples, cpu, machine, own }: Measured, gas: Awaited<ReturnType<typeof gasOf>>) => {
+  console.log(
+    `\ngasless same-chain payments beside the transfer path on the devnet (anvil, BASE), PostgreSQL + RabbitMQ, node ${process.version}, ${cpus().length} cores, ${N} payments per path, ${CONCURRENCY} at a time, load average at the end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const perPayment = (path: Path) =>
+    SERVICES.map((n) => `${n} ${(cpu[path].get(n)! / samples[path].length).toFixed(1)}`).join(', ');
+  const sumOf = (path: Path) => [...cpu[path].values()].reduce((a, b) => a + b, 0) / samples[path].length;
+  const zero = new Map<string, number>();
+  console.table([
+    { measure: 'gasless: signature → payment.completed', value: summary(samples.gasless.map((s) => s.ms)) },
+    {
+      measure: 'transfer: transfer sent → payment.completed',
+      value: summary(samples.transfer.map((s) => s.ms)),
+    },
+    {
+      measure: 'CPU ms per payment, services, gasless',
+      value: `${sumOf('gasless').toFixed(1)} (${perPayment('gasless')})`,
+    },
+    {
+      measure: 'CPU ms per payment, services, transfer',
+      value: `${sumOf('transfer').toFixed(1)} (${perPayment('transfer')})`,
+    },
+    {
+      measure: "CPU ms per payment, this run's processes (bench, services, anvil): gasless / transfer",
+      value: `${(own.gasless / samples.gasless.length).toFixed(1)} / ${(own.transfer / samples.transfer.length).toFixed(1)}`,
+    },
+    {
+      measure: 'CPU ms per payment, every process of the machine, gasless',
+      value: cpuSpentPer(zero, machine.gasless, samples.gasless.length),
+    },
+    {
+      measure: 'CPU ms per payment, every process of the machine, transfer',
+      value: cpuSpentPer(zero, machine.transfer, samples.transfer.length),
+    },
+    { measure: 'relay gas per gasless payment (mined transaction)', value: gas.relay },
+    { measure: "the customer's own transfer (transfer path)", value: gas.transfer },
+    {
+      measure: 'relay transactions signed per gasless payment (replacements included)',
+      value: gas.signedPerPayment,
+    },
+  ]);
 };
 
 interface Payer {

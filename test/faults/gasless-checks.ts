@@ -103,30 +103,18 @@ const readChain = async (base: DevnetChain, payers: string[]): Promise<ChainView
   }
 };
 
-/**
- * Gasless payments, each proved exactly once from the payments service, the chain-watcher's relay
- * tables and the chain: one payment per signed authorization, completed; the relay's transactions
- * for it mined exactly once (a replacement that never mined is fine, a second mined one is not); one
- * AuthorizationUsed and one Transfer of the authorised value to the merchant wallet; nothing else
- * out of the payer; and the payer never held gas. Returns notes for the report.
- */
-export const countGaslessBrokenPromises = async (opts: {
-  db: pg.Client;
-  load: LoadGenerator;
-  base: DevnetChain;
-  add: (name: string, detail?: string) => void;
-}): Promise<string[]> => {
-  const { db, load, add } = opts;
-  const intents = load.payments.filter(
-    (p): p is PaymentIntent & { authorization: NonNullable<PaymentIntent['authorization']> } =>
-      p.kind === 'gasless' && p.authorization !== undefined,
-  );
+type Add = (name: string, detail?: string) => void;
+type SignedIntent = PaymentIntent & { authorization: NonNullable<PaymentIntent['authorization']> };
+type PaymentRow = { id: string; status: string; from_address: string; authorization_nonce: string };
+
+/** The services' side: gasless payments by authorization, and the relay's rows by payment. */
+const readRecords = async (db: pg.Client) => {
   const rows = (
     await db.query(
       `select id, status, from_address, authorization_nonce from payments.payments where funding = 'authorization'`,
     )
-  ).rows as Array<{ id: string; status: string; from_address: string; authorization_nonce: string }>;
-  const byKey = new Map<string, typeof rows>();
+  ).rows as PaymentRow[];
+  const byKey = new Map<string, PaymentRow[]>();
   for (const r of rows) {
     const k = keyOf(r.from_address, r.authorization_nonce);
     byKey.set(k, [...(byKey.get(k) ?? []), r]);
@@ -145,15 +133,91 @@ export const countGaslessBrokenPromises = async (opts: {
   ).rows as RelayRow[];
   const txsOf = new Map<string, RelayRow[]>();
   for (const t of relayTxs) txsOf.set(t.payment_id, [...(txsOf.get(t.payment_id) ?? []), t]);
-  const chain = await readChain(
-    opts.base,
-    load.gaslessPayers.map((w) => w.address),
-  );
+  return { byKey, relay, relayTxs, txsOf };
+};
 
-  const signed = new Set(intents.map((p) => keyOf(p.authorization.from, p.authorization.nonce)));
+/**
+ * One accepted payment's settlement: handed over by the relay, its relay transactions mined exactly
+ * once, one successful call and one AuthorizationUsed on the chain (in the transaction the
+ * chain-watcher settled on), and in it one Transfer of the authorised total to the merchant wallet.
+ */
+const checkSettlement = (
+  add: Add,
+  p: SignedIntent,
+  paymentId: string,
+  records: Awaited<ReturnType<typeof readRecords>>,
+  chain: ChainView,
+) => {
+  const k = keyOf(p.authorization.from, p.authorization.nonce);
+  const watcher = records.relay.get(paymentId);
+  if (watcher?.step !== 'handed_over' || !watcher.used_tx_hash)
+    add('gasless payments the relay did not hand over', `${paymentId}: ${watcher?.step ?? 'no row'}`);
+  // The relay's own record: of its transactions for this payment, exactly one mined.
+  const calls = chain.calls.get(k) ?? [];
+  const mined = (records.txsOf.get(paymentId) ?? []).filter((t) =>
+    calls.some((c) => c.hash === lower(t.tx_hash)),
+  );
+  if (mined.length !== 1)
+    add('gasless payments without exactly one mined relay transaction', `${paymentId}: ${mined.length}`);
+  // The chain's record, whoever sent it: one call for the authorization, and it succeeded.
+  if (calls.length !== 1 || !calls[0]!.ok)
+    add(
+      'authorizations sent other than exactly once',
+      `${paymentId}: ${calls.map((c) => `${c.hash} ${c.ok ? 'ok' : 'reverted'}`).join(', ') || 'none mined'}`,
+    );
+  const used = chain.used.get(k) ?? [];
+  if (used.length !== 1)
+    add('gasless payments without exactly one AuthorizationUsed', `${paymentId}: ${used.length}`);
+  else if (watcher?.used_tx_hash && lower(watcher.used_tx_hash) !== used[0])
+    add(
+      'gasless payments settled on another transaction',
+      `${paymentId}: ${watcher.used_tx_hash} vs ${used[0]}`,
+    );
+  const paid = used.flatMap((tx) => chain.transfersOut.get(tx) ?? []);
+  const toMerchant = paid.filter((t) => t.to === lower(p.authorization.to));
+  if (toMerchant.length !== 1 || toMerchant[0]!.value !== p.authorization.value)
+    add(
+      'gasless payments whose merchant did not receive the total once',
+      `${paymentId}: ${toMerchant.map((t) => formatUnits(t.value, 6)).join(', ') || 'nothing'} for ${formatUnits(p.authorization.value, 6)}`,
+    );
+};
+
+const checkPayersHoldNoGas = async (base: DevnetChain, payers: string[], add: Add) => {
+  const provider = new JsonRpcProvider(base.rpcUrl, base.chainId, { staticNetwork: true });
+  try {
+    for (const address of payers) {
+      const wei = await provider.getBalance(address);
+      if (wei !== 0n) add('gasless payers holding the native token', `${address}: ${wei} wei`);
+    }
+  } finally {
+    provider.destroy();
+  }
+};
+
+/**
+ * Gasless payments, each proved exactly once from the payments service, the chain-watcher's relay
+ * tables and the chain: one payment per signed authorization, completed; the relay's transactions
+ * for it mined exactly once (a replacement that never mined is fine, a second mined one is not); one
+ * AuthorizationUsed and one Transfer of the authorised value to the merchant wallet; nothing else
+ * out of the payer; and the payer never held gas. Returns notes for the report.
+ */
+export const countGaslessBrokenPromises = async (opts: {
+  db: pg.Client;
+  load: LoadGenerator;
+  base: DevnetChain;
+  add: Add;
+}): Promise<string[]> => {
+  const { load, add } = opts;
+  const intents = load.payments.filter(
+    (p): p is SignedIntent => p.kind === 'gasless' && p.authorization !== undefined,
+  );
+  const records = await readRecords(opts.db);
+  const payers = load.gaslessPayers.map((w) => w.address);
+  const chain = await readChain(opts.base, payers);
+
   for (const p of intents) {
     const k = keyOf(p.authorization.from, p.authorization.nonce);
-    const found = byKey.get(k) ?? [];
+    const found = records.byKey.get(k) ?? [];
     if (!p.paymentId) {
       add(
         found.length > 0 ? 'gasless payments made though refused' : 'gasless payments refused',
@@ -168,60 +232,22 @@ export const countGaslessBrokenPromises = async (opts: {
     if (row.id !== p.paymentId)
       add('gasless payments answered with another id', `${p.paymentId} vs ${row.id}`);
     if (row.status !== 'completed') add('gasless payments not completed', `${row.id} is ${row.status}`);
-
-    const watcher = relay.get(row.id);
-    if (watcher?.step !== 'handed_over' || !watcher.used_tx_hash)
-      add('gasless payments the relay did not hand over', `${row.id}: ${watcher?.step ?? 'no row'}`);
-    // The relay's own record: of its transactions for this payment, exactly one mined.
-    const mined = (txsOf.get(row.id) ?? []).filter((t) =>
-      (chain.calls.get(k) ?? []).some((c) => c.hash === lower(t.tx_hash)),
-    );
-    if (mined.length !== 1)
-      add('gasless payments without exactly one mined relay transaction', `${row.id}: ${mined.length}`);
-    // The chain's record, whoever sent it: one call for the authorization, and it succeeded.
-    const calls = chain.calls.get(k) ?? [];
-    if (calls.length !== 1 || !calls[0]!.ok)
-      add(
-        'authorizations sent other than exactly once',
-        `${row.id}: ${calls.map((c) => `${c.hash} ${c.ok ? 'ok' : 'reverted'}`).join(', ') || 'none mined'}`,
-      );
-    const used = chain.used.get(k) ?? [];
-    if (used.length !== 1)
-      add('gasless payments without exactly one AuthorizationUsed', `${row.id}: ${used.length}`);
-    else if (watcher?.used_tx_hash && lower(watcher.used_tx_hash) !== used[0])
-      add(
-        'gasless payments settled on another transaction',
-        `${row.id}: ${watcher.used_tx_hash} vs ${used[0]}`,
-      );
-    const paid = used.flatMap((tx) => chain.transfersOut.get(tx) ?? []);
-    const toMerchant = paid.filter((t) => t.to === lower(p.authorization.to));
-    if (toMerchant.length !== 1 || toMerchant[0]!.value !== p.authorization.value)
-      add(
-        'gasless payments whose merchant did not receive the total once',
-        `${row.id}: ${toMerchant.map((t) => formatUnits(t.value, 6)).join(', ') || 'nothing'} for ${formatUnits(p.authorization.value, 6)}`,
-      );
+    checkSettlement(add, p, row.id, records, chain);
   }
-  for (const [k, found] of byKey)
+  const signed = new Set(intents.map((p) => keyOf(p.authorization.from, p.authorization.nonce)));
+  for (const [k, found] of records.byKey)
     if (!signed.has(k)) add('gasless payments nobody signed', `${k}: ${found.map((r) => r.id).join(', ')}`);
   // Out of a payer, only what its authorizations moved.
   const usedTxs = new Set([...chain.used.values()].flat());
   for (const [tx, list] of chain.transfersOut)
     if (!usedTxs.has(tx))
       add('transfers out of a gasless payer that no authorization made', `${tx}: ${list.length}`);
+  await checkPayersHoldNoGas(opts.base, payers, add);
 
-  const provider = new JsonRpcProvider(opts.base.rpcUrl, opts.base.chainId, { staticNetwork: true });
-  try {
-    for (const w of load.gaslessPayers) {
-      const wei = await provider.getBalance(w.address);
-      if (wei !== 0n) add('gasless payers holding the native token', `${w.address}: ${wei} wei`);
-    }
-  } finally {
-    provider.destroy();
-  }
   const kinds = new Map<string, number>();
-  for (const t of relayTxs) kinds.set(t.kind, (kinds.get(t.kind) ?? 0) + 1);
+  for (const t of records.relayTxs) kinds.set(t.kind, (kinds.get(t.kind) ?? 0) + 1);
   const minedCalls = [...chain.calls.values()].flat();
   return [
-    `gasless: ${intents.filter((p) => p.paymentId).length} accepted of ${intents.length} signed; relay transactions signed: ${relayTxs.length} (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), authorization calls mined: ${minedCalls.length} (${minedCalls.filter((c) => !c.ok).length} reverted)`,
+    `gasless: ${intents.filter((p) => p.paymentId).length} accepted of ${intents.length} signed; relay transactions signed: ${records.relayTxs.length} (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), authorization calls mined: ${minedCalls.length} (${minedCalls.filter((c) => !c.ok).length} reverted)`,
   ];
 };
