@@ -2,7 +2,8 @@ import { Contract, JsonRpcProvider, formatUnits, parseUnits } from 'ethers';
 import pg from 'pg';
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import { DEVNET_TREASURY } from '@stablepay/stack';
-import type { LoadGenerator } from './load.js';
+import { countGaslessBrokenPromises } from './gasless-checks.js';
+import type { LoadGenerator, Merchant } from './load.js';
 import type { startFlakyReceiver } from './receiver.js';
 
 export type Counts = Record<string, number>;
@@ -10,6 +11,8 @@ export interface Findings {
   counts: Counts;
   /** What each non-zero count is made of, for the report. */
   details: string[];
+  /** Figures for the report that are not broken promises. */
+  notes: string[];
 }
 
 const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
@@ -28,6 +31,7 @@ export const countBrokenPromises = async (opts: {
   const { load, receiver } = opts;
   const details: string[] = [];
   const counts: Counts = {};
+  let notes: string[] = [];
   const add = (name: string, detail?: string) => {
     counts[name] = (counts[name] ?? 0) + 1;
     if (detail && details.length < 60) details.push(`${name}: ${detail}`);
@@ -36,11 +40,13 @@ export const countBrokenPromises = async (opts: {
   await db.connect();
   try {
     // Payments: every reported transaction is exactly one payment, completed; nothing else exists.
-    const rows = (await db.query('select id, tx_hash, status, merchant_id from payments.payments')).rows;
+    const rows = (await db.query('select id, tx_hash, status, merchant_id, funding from payments.payments'))
+      .rows;
     const byTx = new Map<string, Array<{ id: string; status: string }>>();
     for (const r of rows) byTx.set(r.tx_hash, [...(byTx.get(r.tx_hash) ?? []), r]);
     const intended = new Set(load.payments.map((p) => lower(p.txHash)));
-    for (const p of load.payments) {
+    // Gasless payments have no transaction of the customer's: counted by authorization, below.
+    for (const p of load.payments.filter((i) => i.kind !== 'gasless')) {
       const found = byTx.get(lower(p.txHash)) ?? [];
       if (found.length === 0) add('payments lost', `${p.kind} ${p.txHash} (${p.status ?? 'no answer'})`);
       else if (found.length > 1) add('payments duplicated', p.txHash);
@@ -49,7 +55,9 @@ export const countBrokenPromises = async (opts: {
       if (p.paymentId && found[0] && found[0].id !== p.paymentId)
         add('payments answered with another id', `${p.paymentId} vs ${found[0].id}`);
     }
-    for (const r of rows) if (!intended.has(r.tx_hash)) add('payments nobody made', `${r.id} ${r.tx_hash}`);
+    for (const r of rows)
+      if (r.funding !== 'authorization' && !intended.has(r.tx_hash))
+        add('payments nobody made', `${r.id} ${r.tx_hash}`);
 
     // The refunds service must learn of every completed payment (payment.completed, projected).
     const projected = new Set(
@@ -69,7 +77,12 @@ export const countBrokenPromises = async (opts: {
           perPayment.set(a.paymentId, (perPayment.get(a.paymentId) ?? 0) + 1);
       eventsOf.set(path, perPayment);
     }
-    const merchantOf = new Map(load.payments.map((p) => [lower(p.txHash), p.merchant]));
+    // By the customer's transaction, or by payment id for a gasless payment (its row holds the relay's).
+    const merchantOf = new Map<string, Merchant>();
+    for (const p of load.payments) {
+      if (p.txHash) merchantOf.set(lower(p.txHash), p.merchant);
+      if (p.paymentId) merchantOf.set(p.paymentId, p.merchant);
+    }
     // What the notifier recorded for a delivery the receiver never acknowledged: the explanation.
     const notifierSide = async (paymentId: string, path: string) => {
       const rows = (
@@ -93,7 +106,7 @@ export const countBrokenPromises = async (opts: {
         .join('; ');
     };
     for (const r of completed) {
-      for (const path of merchantOf.get(r.tx_hash)?.endpoints ?? []) {
+      for (const path of (merchantOf.get(r.tx_hash) ?? merchantOf.get(r.id))?.endpoints ?? []) {
         const n = eventsOf.get(path)?.get(r.id) ?? 0;
         if (n === 0)
           add(
@@ -103,6 +116,8 @@ export const countBrokenPromises = async (opts: {
         if (n > 1) add('payment.completed delivered as several events', `${r.id} to ${path}: ${n} event ids`);
       }
     }
+
+    notes = await countGaslessBrokenPromises({ db, load, base: opts.base, add });
 
     // Transfers out of each merchant wallet, read from the chain: each must be one refund or one leg of a withdrawal.
     const provider = new JsonRpcProvider(opts.base.rpcUrl, opts.base.chainId, { staticNetwork: true });
@@ -264,7 +279,7 @@ export const countBrokenPromises = async (opts: {
   } finally {
     await db.end();
   }
-  return { counts, details };
+  return { counts, details, notes };
 };
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Contract, JsonRpcProvider, MaxUint256, Wallet, ZeroHash, getAddress, parseUnits } from 'ethers';
+import { transferAuthorizationTypedData } from '@stablepay/contracts';
 import { addressToBytes32, fiatTokenAbi, tokenMessengerV2Abi, type DevnetChain } from '@stablepay/devnet';
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
 import type { ProcessStack } from '@stablepay/stack';
@@ -16,10 +17,13 @@ export interface Merchant {
 }
 
 export interface PaymentIntent {
-  kind: 'same-chain' | 'cross-chain';
+  kind: 'same-chain' | 'cross-chain' | 'gasless';
   merchant: Merchant;
+  /** The customer's own transaction; '' for a gasless payment, which the relay sends. */
   txHash: string;
   payer: string;
+  /** A gasless payment's signed authorization: what the chain's AuthorizationUsed must show once. */
+  authorization?: { from: string; to: string; value: bigint; nonce: string };
   paymentId?: string;
   status?: string;
   refundRequested?: boolean;
@@ -61,6 +65,8 @@ export class LoadGenerator {
   /** Failures of the load itself (the chain, not the stack under test), by message. */
   readonly loadErrors = new Map<string, number>();
   readonly answers = new Map<number, number>();
+  /** Wallets that hold only USDC on BASE (no native token), one per paying customer. */
+  readonly gaslessPayers: Wallet[] = [];
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private readonly providers: JsonRpcProvider[] = [];
@@ -170,8 +176,15 @@ export class LoadGenerator {
     const usdcEth = new Contract(eth.tokens.USDC, fiatTokenAbi(), onEth);
     const messenger = new Contract(eth.cctp.tokenMessenger, tokenMessengerV2Abi(), onEth);
     await (await usdcEth.getFunction('approve')(eth.cctp.tokenMessenger, MaxUint256)).wait();
+    const gasless = await this.walletWithOnlyUsdc(usdcBase);
     for (let i = 0; this.running; i++) {
       const merchant = this.merchants[(n + i) % this.merchants.length]!;
+      // One payment in five is signed by a wallet without gas and sent by the relay.
+      if ((n + i) % 5 === 4) {
+        await this.payGasless(gasless, merchant);
+        await sleep(150);
+        continue;
+      }
       // One payment in four crosses from ETH; the rest are paid on the merchant's chain.
       const cross = (n + i) % 4 === 3;
       const intent: PaymentIntent = {
@@ -231,6 +244,70 @@ export class LoadGenerator {
       else intent.status = `not accepted: ${r.status} ${JSON.stringify(r.body)}`;
       await sleep(150);
     }
+  }
+
+  /**
+   * A fresh wallet the customer funds with USDC before its first payment: it never holds the native
+   * token, so whatever it pays must go through the relay.
+   */
+  private async walletWithOnlyUsdc(usdcOfCustomer: Contract): Promise<Wallet> {
+    const payer = new Wallet(Wallet.createRandom().privateKey);
+    this.gaslessPayers.push(payer);
+    await (await usdcOfCustomer.getFunction('transfer')(payer.address, parseUnits('100000', 6))).wait();
+    return payer;
+  }
+
+  /**
+   * A gasless same-chain payment as the checkout page makes it: a quote for 20 USDC (no session: the
+   * quote opens a payment intent and names its nonce), one EIP-712 signature, then create-gasless,
+   * retried with the same authorization until answered (idempotent by chain, payer and nonce).
+   */
+  private async payGasless(payer: Wallet, merchant: Merchant) {
+    const base = this.chain('BASE');
+    const query = new URLSearchParams({
+      merchantId: merchant.merchantId,
+      chainId: String(base.chainId),
+      token: 'USDC',
+      amount: '20',
+    });
+    const q = await this.until('GET', `/payments/gasless-quote?${query}`, {});
+    if (q.status !== 200) {
+      const text = `gasless quote refused: ${q.status} ${JSON.stringify(q.body).slice(0, 120)}`;
+      this.loadErrors.set(text, (this.loadErrors.get(text) ?? 0) + 1);
+      return;
+    }
+    const quote = q.body.data;
+    const message = {
+      from: payer.address,
+      to: quote.authorization.to as string,
+      value: BigInt(quote.authorization.value),
+      validAfter: 0,
+      validBefore: Number(quote.authorization.validBefore),
+      nonce: quote.authorization.nonce as string,
+    };
+    const typed = transferAuthorizationTypedData(quote.domain, message);
+    const { EIP712Domain: _domain, ...types } = typed.types;
+    const signature = await payer.signTypedData(typed.domain, types, typed.message);
+    const intent: PaymentIntent = {
+      kind: 'gasless',
+      merchant,
+      txHash: '',
+      payer: payer.address,
+      authorization: { from: payer.address, to: message.to, value: message.value, nonce: message.nonce },
+    };
+    this.payments.push(intent);
+    const r = await this.until('POST', '/payments/create-gasless', {
+      body: {
+        merchantId: merchant.merchantId,
+        chainId: base.chainId,
+        token: 'USDC',
+        authorization: { ...typed.message, signature },
+        quote,
+        customerEmail: 'no-gas@example.com',
+      },
+    });
+    if (r.status === 200 || r.status === 201) intent.paymentId = r.body.data.paymentId;
+    else intent.status = `not accepted: ${r.status} ${JSON.stringify(r.body)}`;
   }
 
   /** Polls a payment the way a merchant's server would. */
