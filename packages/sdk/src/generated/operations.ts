@@ -6,7 +6,7 @@ export interface Operations {
       offset?: number | undefined;
       sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
-      status?: 'pending' | 'completed' | 'failed' | undefined;
+      status?: 'completed' | 'pending' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -20,8 +20,8 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -68,8 +68,8 @@ export interface Operations {
       amount: string;
       currency: 'USDC' | 'EURC';
       status:
-        | 'pending'
         | 'completed'
+        | 'pending'
         | 'failed'
         | 'pending_attestation'
         | 'ready_to_mint'
@@ -133,8 +133,8 @@ export interface Operations {
       cctp_fee_amount: string | null;
       status_history: {
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -166,14 +166,14 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'complete' | 'expired' | 'open' | undefined;
+      status?: 'open' | 'complete' | 'expired' | undefined;
     };
     body: never;
     response: {
       sessions: {
         metadata: { [x: string]: string };
         id: string;
-        status: 'complete' | 'expired' | 'open';
+        status: 'open' | 'complete' | 'expired';
         amount: string | null;
         currency: 'USDC' | 'EURC';
         return_url: string;
@@ -181,8 +181,8 @@ export interface Operations {
         payment: {
           id: string;
           status:
-            | 'pending'
             | 'completed'
+            | 'pending'
             | 'failed'
             | 'pending_attestation'
             | 'ready_to_mint'
@@ -206,7 +206,7 @@ export interface Operations {
     response: {
       metadata: { [x: string]: string };
       id: string;
-      status: 'complete' | 'expired' | 'open';
+      status: 'open' | 'complete' | 'expired';
       amount: string | null;
       currency: 'USDC' | 'EURC';
       return_url: string;
@@ -214,8 +214,8 @@ export interface Operations {
       payment: {
         id: string;
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -241,7 +241,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -269,7 +269,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled' | undefined;
+      status?: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       search?: string | undefined;
     };
@@ -280,7 +280,7 @@ export interface Operations {
         payment_id: string;
         amount: string;
         currency: 'USDC' | 'EURC';
-        status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+        status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
         destination_address: string;
         blockchain:
           | 'ETH'
@@ -318,7 +318,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -346,17 +346,17 @@ export interface Operations {
       completed_at: string | null;
       payment: {
         amount: string;
-        currency: 'USDC' | 'EURC';
         status:
-          | 'pending'
           | 'completed'
+          | 'pending'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
+        id: string;
+        currency: 'USDC' | 'EURC';
         tx_hash: string;
         from_address: string;
-        id: string;
         created_at: string;
       };
       waiting_for_funds: boolean;
@@ -377,11 +377,11 @@ export interface Operations {
       events: (
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -399,11 +399,11 @@ export interface Operations {
       events: (
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -416,11 +416,11 @@ export interface Operations {
       events: (
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -441,11 +441,11 @@ export interface Operations {
       events: (
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -464,11 +464,11 @@ export interface Operations {
         | (
             | 'payment.completed'
             | 'payment.failed'
+            | 'checkout.session.completed'
+            | 'checkout.session.expired'
             | 'refund.created'
             | 'refund.completed'
             | 'refund.failed'
-            | 'checkout.session.completed'
-            | 'checkout.session.expired'
             | 'withdrawal.completed'
             | 'withdrawal.failed'
             | 'invoice.issued'
@@ -483,11 +483,11 @@ export interface Operations {
       events: (
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -529,11 +529,11 @@ export interface Operations {
         event:
           | 'payment.completed'
           | 'payment.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -556,11 +556,11 @@ export interface Operations {
       name:
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued';
@@ -574,11 +574,11 @@ export interface Operations {
       type?:
         | 'payment.completed'
         | 'payment.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -591,11 +591,11 @@ export interface Operations {
         type:
           | 'payment.completed'
           | 'payment.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -881,7 +881,7 @@ export type PaymentWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'pending' | 'completed' | 'failed';
+    status: 'completed' | 'pending' | 'failed';
     tx_hash: string | null;
     from_address: string | null;
     to_address: string | null;
@@ -906,7 +906,7 @@ export type RefundWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
+    status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
     destination_address: string;
     blockchain: string;
     reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';

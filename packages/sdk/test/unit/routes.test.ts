@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { routes } from '@stablepay/contracts';
 import { Stablepay } from '../../src/index.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';
-const sdk = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Every call the SDK can make, with what it sends, answered with an empty success. */
 const everyCall = async (): Promise<Array<{ method: string; path: string }>> => {
