@@ -4,7 +4,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
+      sortBy?: 'status' | 'created_at' | 'amount' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
       status?: 'completed' | 'pending' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
@@ -53,7 +53,7 @@ export interface Operations {
         reference: string | null;
         metadata: { [x: string]: unknown };
         created_at: string;
-        funding: 'authorization' | 'transfer';
+        funding: 'transfer' | 'authorization';
       }[];
       total: number;
       limit: number;
@@ -101,7 +101,7 @@ export interface Operations {
       reference: string | null;
       metadata: { [x: string]: unknown };
       created_at: string;
-      funding: 'authorization' | 'transfer';
+      funding: 'transfer' | 'authorization';
       expected_amount: string | null;
       destination_chain:
         | 'ETH'
@@ -345,7 +345,10 @@ export interface Operations {
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
+        id: string;
+        created_at: string;
         amount: string;
+        currency: 'USDC' | 'EURC';
         status:
           | 'completed'
           | 'pending'
@@ -353,11 +356,8 @@ export interface Operations {
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
-        id: string;
-        currency: 'USDC' | 'EURC';
         tx_hash: string;
         from_address: string;
-        created_at: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -375,13 +375,13 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -397,13 +397,13 @@ export interface Operations {
     body: {
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -414,13 +414,13 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -439,13 +439,13 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -462,13 +462,13 @@ export interface Operations {
       url?: string | undefined;
       events?:
         | (
+            | 'refund.created'
             | 'payment.completed'
             | 'payment.failed'
-            | 'checkout.session.completed'
-            | 'checkout.session.expired'
-            | 'refund.created'
             | 'refund.completed'
             | 'refund.failed'
+            | 'checkout.session.completed'
+            | 'checkout.session.expired'
             | 'withdrawal.completed'
             | 'withdrawal.failed'
             | 'invoice.issued'
@@ -481,13 +481,13 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -527,13 +527,13 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
+          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
-          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -554,13 +554,13 @@ export interface Operations {
     body: never;
     response: {
       name:
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued';
@@ -572,13 +572,13 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -589,13 +589,13 @@ export interface Operations {
       events: {
         id: string;
         type:
+          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
-          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -820,7 +820,7 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
+        'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -832,7 +832,7 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
+        type: 'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
