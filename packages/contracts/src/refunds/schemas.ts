@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaymentListItem } from '../payments/views.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
-import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
+import { Currency, PositiveDecimalInput, amountInCurrency } from '../shared/money.js';
 import { listPage, pageParams } from '../shared/paging.js';
 import { BlockchainName, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './status.js';
@@ -19,8 +19,7 @@ export type CreateRefundBody = z.infer<typeof CreateRefundBody>;
 export const CreatedRefund = z.object({
   id: Uuid,
   payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: RefundStatus,
   destination_address: z.string(),
   blockchain: BlockchainName,

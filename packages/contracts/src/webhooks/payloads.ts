@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CheckoutSessionId } from '../checkout/schemas.js';
 import { INVOICE_NUMBER_RE, TaxCase, invoiceFigures } from '../invoices/schemas.js';
 import { RefundReason, RefundStatus } from '../refunds/status.js';
-import { Currency, DecimalString } from '../shared/money.js';
+import { DecimalString, amountInCurrency } from '../shared/money.js';
 import { BlockchainName, IsoTimestamp, JsonObject, TxHash, Uuid } from '../shared/scalars.js';
 import { withdrawalFigures } from '../withdrawals/schemas.js';
 
@@ -59,8 +59,7 @@ export function webhookSignedString(timestampSeconds: number | string, rawBody: 
 
 export const PaymentWebhookData = z.object({
   payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: z.enum(['pending', 'completed', 'failed']),
   tx_hash: z.string().nullable(),
   from_address: z.string().nullable(),
@@ -89,8 +88,7 @@ export type PaymentWebhookData = z.infer<typeof PaymentWebhookData>;
 export const RefundWebhookData = z.object({
   refund_id: Uuid,
   payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: RefundStatus,
   destination_address: z.string(),
   blockchain: z.string(),
@@ -133,8 +131,7 @@ export const CheckoutSessionCompletedWebhookData = z.object({
   status: z.literal('complete'),
   payment_id: Uuid,
   /** the session's amount, or the payment's for a session created without one */
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   completed_at: IsoTimestamp,
 });
 export type CheckoutSessionCompletedWebhookData = z.infer<typeof CheckoutSessionCompletedWebhookData>;
