@@ -15,13 +15,18 @@ export const CreateRefundBody = z.object({
 });
 export type CreateRefundBody = z.infer<typeof CreateRefundBody>;
 
-/** Creation result (201): status is `pending`, no tx_hash yet. */
-export const CreatedRefund = z.object({
-  id: Uuid,
+/** What every view of a refund says (the API's and the webhook's): whose money, how much, where to. */
+export const refundFields = {
   payment_id: Uuid,
   ...amountInCurrency,
   status: RefundStatus,
   destination_address: z.string(),
+};
+
+/** Creation result (201): status is `pending`, no tx_hash yet. */
+export const CreatedRefund = z.object({
+  id: Uuid,
+  ...refundFields,
   blockchain: BlockchainName,
   reason: RefundReason,
 });

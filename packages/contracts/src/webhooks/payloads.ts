@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { CheckoutSessionId } from '../checkout/schemas.js';
 import { INVOICE_NUMBER_RE, TaxCase, invoiceFigures } from '../invoices/schemas.js';
-import { RefundReason, RefundStatus } from '../refunds/status.js';
+import { refundFields } from '../refunds/schemas.js';
+import { RefundReason } from '../refunds/status.js';
 import { DecimalString, amountInCurrency } from '../shared/money.js';
 import { BlockchainName, IsoTimestamp, JsonObject, TxHash, Uuid } from '../shared/scalars.js';
 import { withdrawalFigures } from '../withdrawals/schemas.js';
@@ -87,10 +88,7 @@ export type PaymentWebhookData = z.infer<typeof PaymentWebhookData>;
 
 export const RefundWebhookData = z.object({
   refund_id: Uuid,
-  payment_id: Uuid,
-  ...amountInCurrency,
-  status: RefundStatus,
-  destination_address: z.string(),
+  ...refundFields,
   blockchain: z.string(),
   reason: RefundReason,
   /** null until the refund transaction exists */
