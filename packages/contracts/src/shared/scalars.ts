@@ -65,7 +65,7 @@ export const IsoTimestamp = z.iso.datetime({ offset: true });
 export type IsoTimestamp = z.infer<typeof IsoTimestamp>;
 
 /** ISO date (`2025-01-31`) or ISO datetime, as accepted by list filters. */
-export const IsoDateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+export const IsoDateOrDateTime = z.union([z.iso.date(), IsoTimestamp]);
 export type IsoDateOrDateTime = z.infer<typeof IsoDateOrDateTime>;
 
 /** Public merchant id: `<prefix>_live_<uuid>` (or `_test_` for test-mode merchants). */
