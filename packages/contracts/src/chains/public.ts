@@ -26,4 +26,3 @@ export const PublicChains = z.object({
 });
 export type PublicChains = z.infer<typeof PublicChains>;
 export const PublicChainsResponse = successEnvelope(PublicChains);
-export type PublicChainsResponse = z.infer<typeof PublicChainsResponse>;
