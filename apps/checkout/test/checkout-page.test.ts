@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Wallet, formatUnits } from 'ethers';
+import { Wallet, formatUnits, getAddress } from 'ethers';
 import { qrTagUnits } from '@stablepay/payments';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe.js';
@@ -263,10 +263,12 @@ describe('hosted checkout page (Chromium, devnet)', function () {
     // session's without the payer's signature.
     const units = 6_500_000n + qrTagUnits(session.id);
     const uri = await page.locator('svg.qr').getAttribute('data-qr');
+    // Addresses checksummed (EIP-55), as wallets show them.
+    const merchant = getAddress(s.shop.wallet.address);
     expect(uri).to.equal(
-      `ethereum:${base.tokens.USDC}@${base.chainId}/transfer?address=${s.shop.wallet.address.toLowerCase()}&uint256=${units}`,
+      `ethereum:${getAddress(base.tokens.USDC!)}@${base.chainId}/transfer?address=${merchant}&uint256=${units}`,
     );
-    expect(await page.locator('[data-qr-address]').innerText()).to.equal(s.shop.wallet.address.toLowerCase());
+    expect(await page.locator('[data-qr-address]').innerText()).to.equal(merchant);
     await s.shot(page, 'phone-qr');
     expect(await seriousViolations(page)).to.deep.equal([]);
     const payer = s.nextCustomer();

@@ -125,7 +125,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     await connect(root);
     // No gas: the signature is offered by default, and says why.
     expect(await root.locator('input[data-funding="authorization"]').isChecked()).to.equal(true);
-    expect(await root.locator('[data-gas-short]').innerText()).to.contain('too little ETH on BASE');
+    expect(await root.locator('[data-gas-short]').innerText()).to.contain('too little ETH on Base');
     const total = await expectFees(root, c, { amount: '9.50' });
     expect(await seriousViolations(page), 'the fee step').to.deep.equal([]);
     await s.shot(page, `${name}-gasless-fees`);
@@ -177,7 +177,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     const alert = root.locator('[data-problem="gas"]');
     await alert.waitFor({ timeout: 30_000 });
     const text = await alert.innerText();
-    expect(text).to.contain('too little ETH on BASE').and.contain('Pay with a signature instead');
+    expect(text).to.contain('too little ETH on Base').and.contain('Pay with a signature instead');
     expect(text).to.not.match(/insufficient funds|intrinsic|0x02f8/i);
     expect(await seriousViolations(page), 'the gas sentence').to.deep.equal([]);
     await s.shot(page, 'desktop-gasless-no-gas-sentence');

@@ -15,7 +15,10 @@ import { Qr } from './Qr.js';
 export const eip681 = (chain: PublicChain, token: string, to: string, amount: bigint): string =>
   `ethereum:${token}@${chain.chainId}/transfer?address=${to}&uint256=${amount}`;
 
-/** A button that copies one value, saying so once it did; its name says which value. */
+/**
+ * A button that copies one value; its name says which value, and "Copied" appears beside it once done
+ * (announced, while the button keeps the name it is found by).
+ */
 const CopyButton = ({ text, label, t }: { text: string; label: keyof Messages; t: Translate }) => {
   const [copied, setCopied] = useState(false);
   const copy = () =>
@@ -24,9 +27,14 @@ const CopyButton = ({ text, label, t }: { text: string; label: keyof Messages; t
       .then(() => setCopied(true))
       .catch(() => undefined);
   return (
-    <button type="button" class="link copy" aria-label={t(label)} onClick={copy} data-copy={text}>
-      {copied ? t('copied') : t('copy')}
-    </button>
+    <>
+      <button type="button" class="link copy" aria-label={t(label)} onClick={copy} data-copy={text}>
+        {t('copy')}
+      </button>
+      <span class="hint copied" role="status" data-copied={copied ? text : undefined}>
+        {copied ? t('copied') : ''}
+      </span>
+    </>
   );
 };
 

@@ -1,7 +1,7 @@
 import type { PublicChain } from '@stablepay/contracts';
 import { chainLabel } from '../../chains.js';
 import type { Translate } from '../../i18n.js';
-import { formatAmount } from '../../money.js';
+import { DECIMALS, formatAmount, formatEstimate } from '../../money.js';
 import type { PayError } from '../../pay/errors.js';
 import type { PayOption } from '../../pay/types.js';
 import { FundingChoice, GaslessFees, signedTotal } from './Funding.js';
@@ -53,7 +53,9 @@ const OptionCosts = ({
     : [
         native && t('feeEstimate', { fee: native }),
         option.bridgeFee !== undefined &&
-          t('bridgeEstimate', { fee: `${formatAmount(option.bridgeFee, locale)} ${option.token}` }),
+          t('bridgeEstimate', {
+            fee: `${formatEstimate(option.bridgeFee, DECIMALS, locale)} ${option.token}`,
+          }),
       ].filter(Boolean);
   const time = aboutTime(expectedSeconds(option, merchantChain), t);
   return (
