@@ -8,8 +8,8 @@ import {
   SHOP,
   SHOTS_DIR,
   startCheckoutStack,
+  trackedCustomers,
   type CheckoutStack,
-  type Customer,
 } from './support/checkout-stack.js';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -28,28 +28,11 @@ const SIZES = [
 describe('checkout page reads plainly (Chromium, devnet)', function () {
   this.timeout(120_000);
   let s: CheckoutStack;
-  const opened: Customer[] = [];
-
   before(async () => {
     s = await startCheckoutStack();
   });
   after(async () => s?.close());
-  afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
-  });
-
-  const customer = async (opts?: Parameters<CheckoutStack['customer']>[0]) => {
-    const c = await s.customer(opts);
-    opened.push(c);
-    return c;
-  };
+  const customer = trackedCustomers(() => s);
 
   /** The visible page, not the whole document: what a customer on that screen sees at that moment. */
   const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`) });

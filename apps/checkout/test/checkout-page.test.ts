@@ -8,7 +8,7 @@ import {
   SHOP,
   waitFor,
   type CheckoutStack,
-  type Customer,
+  trackedCustomers,
 } from './support/checkout-stack.js';
 
 /**
@@ -20,28 +20,12 @@ import {
 describe('hosted checkout page (Chromium, devnet)', function () {
   this.timeout(90_000);
   let s: CheckoutStack;
-  const opened: Customer[] = [];
 
   before(async () => {
     s = await startCheckoutStack();
   });
   after(async () => s?.close());
-  afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
-  });
-
-  const customer = async (opts?: Parameters<CheckoutStack['customer']>[0]) => {
-    const c = await s.customer(opts);
-    opened.push(c);
-    return c;
-  };
+  const customer = trackedCustomers(() => s);
 
   const connectAndChoose = async (page: Page, chain = 'BASE', crossChain = false) => {
     await page.getByLabel('E-mail for your receipt').fill('payer@example.com');

@@ -11,6 +11,7 @@ import {
   startCheckoutStack,
   waitFor,
   type CheckoutStack,
+  trackedCustomers,
   type Customer,
 } from './support/checkout-stack.js';
 
@@ -27,7 +28,6 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
   this.timeout(120_000);
   let s: CheckoutStack;
   const providers: JsonRpcProvider[] = [];
-  const opened: Customer[] = [];
   /** click → completed, per test, for the report */
   const timings: Record<string, number> = {};
 
@@ -39,16 +39,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     for (const p of providers) p.destroy();
     await s?.close();
   });
-  afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
-  });
+  const customer = trackedCustomers(() => s);
 
   const provider = (chainName: string) => {
     const c = s.chain(chainName);
@@ -64,9 +55,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     await s.transfer(s.nextCustomer().privateKey, 'USDC', usdc, chainName, address);
     for (const c of s.h.stack.devnet.chains)
       expect(await provider(c.name).getBalance(address), `no gas on ${c.name}`).to.equal(0n);
-    const c = await s.customer({ privateKey: key, viewport });
-    opened.push(c);
-    return c;
+    return customer({ privateKey: key, viewport });
   };
 
   /** The transaction that used the customer's authorization on the chain, found by its log. */
@@ -239,8 +228,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
 
   it('keeps the transfer path by default for a customer with gas, who may still choose the signature', async () => {
     const session = await s.createSession({ amount: '2.00', currency: 'USDC' });
-    const c = await s.customer();
-    opened.push(c);
+    const c = await customer();
     const { page } = c;
     await page.goto(session.url);
     const root = page.locator('body');

@@ -171,7 +171,9 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
         });
       }
       const row = await h.db('checkout_sessions').where({ id }).first();
-      expect(row.return_url).to.equal('https://shop.example/done/{CHECKOUT_SESSION_ID}?session={CHECKOUT_SESSION_ID}');
+      expect(row.return_url).to.equal(
+        'https://shop.example/done/{CHECKOUT_SESSION_ID}?session={CHECKOUT_SESSION_ID}',
+      );
       // A URL without the placeholder is untouched, braces of its own included.
       const plain = await createSession({ return_url: 'https://shop.example/done?x={other}' });
       const plainView = await h.call('GET', `/checkout/sessions/${plain.body.data.id}/public`);
