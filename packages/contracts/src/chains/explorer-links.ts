@@ -21,6 +21,8 @@ const PRESETS = new Map<number, NamedChain>(
   [...MAINNET_CHAINS, ...TESTNET_CHAINS].map((chain) => [chain.chainId, chain]),
 );
 
+const BY_NAME = new Map<string, NamedChain>(MAINNET_CHAINS.map((chain) => [chain.name, chain]));
+
 const served = (chainId: number, chains: readonly NamedChain[]): NamedChain | undefined =>
   chains.find((chain) => chain.chainId === chainId);
 
@@ -32,6 +34,21 @@ export const chainDisplayName = (chainId: number, chains: readonly NamedChain[] 
   const own = served(chainId, chains);
   return own?.displayName ?? PRESETS.get(chainId)?.displayName ?? own?.name;
 };
+
+/**
+ * What GET /chains publishes as a chain's name: its display name or its preset's, else the mainnet
+ * display name of its BlockchainName (a devnet or custom chain standing in for "BASE" reads "Base"),
+ * else that name.
+ */
+export const publishedDisplayName = (chain: NamedChain): string =>
+  chain.displayName ??
+  PRESETS.get(chain.chainId)?.displayName ??
+  BY_NAME.get(chain.name)?.displayName ??
+  chain.name;
+
+/** The chain's block explorer: its own, else its preset's; undefined for a chain without one. */
+export const chainExplorerUrl = (chain: NamedChain): string | undefined =>
+  chain.explorerUrl ?? PRESETS.get(chain.chainId)?.explorerUrl;
 
 const explorerUrl = (
   chainId: number | undefined,
