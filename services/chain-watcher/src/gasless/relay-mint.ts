@@ -2,6 +2,7 @@ import { getAddress } from 'ethers';
 import { isSigned } from '../chain/attestation-api.js';
 import { decodeCctpMessage, encodeReceiveMessage, isNonceUsed } from '../chain/cctp.js';
 import type { WatcherContext } from '../context/watcher-context.js';
+import { wakeCctpPayment } from '../cctp/cctp-repo.js';
 import type { CrossChainRoute } from './burn.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
@@ -28,7 +29,12 @@ export const advanceRelayMint = async (
   const transmitter = getAddress(r.destination.cctp!.messageTransmitter);
   const { nonce } = decodeCctpMessage(signed.message);
   if (await isNonceUsed(r.destinationRpc, transmitter, nonce)) {
-    await ctx.db.transaction((trx) => moveGasless(trx, p.paymentId, 'mint', 'handed_over'));
+    // The CCTP row may have backed off for a minute while the attestation was awaited (or been left
+    // by a replica that died after the mint): it looks for the mint now, so the payment completes
+    // at once rather than at its next scheduled look.
+    await ctx.db.transaction(async (trx) => {
+      if (await moveGasless(trx, p.paymentId, 'mint', 'handed_over')) await wakeCctpPayment(trx, p.paymentId);
+    });
     return undefined;
   }
   const relayer = ctx.relayers.addressOn(r.destination.chainId);

@@ -30,8 +30,10 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     CCTP_MAX_BACKOFF_MS: '500',
     TRANSFER_POLL_MS: '50',
     TRANSFER_MAX_BACKOFF_MS: '300',
-    // A killed replica's lease must run out quickly for the next one to take over.
+    // A killed replica's leases (of the gasless row and of its CCTP row) must run out quickly for the
+    // next one to take over.
     TRANSFER_LEASE_MS: '1000',
+    CCTP_LEASE_MS: '1000',
   });
 
   before(async () => {
@@ -56,7 +58,10 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     await devnet?.stop();
   });
 
-  const killedAt = async (point: 'burn_broadcast') => {
+  const killedAt = async (
+    point: 'burn_broadcast' | 'mint_broadcast',
+    extraEnv: Record<string, string> = {},
+  ) => {
     const payer = freshWallet();
     await devnet.fund('ETH', payer.address, { USDC: units('20') });
     const authorization = await signAuthorization(eth, {
@@ -69,7 +74,7 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
       databaseUrl: h.databaseUrl,
       amqpUrl: h.amqpUrl,
       prefix: h.prefix,
-      env: { ...env(), GASLESS_CRASH_POINT: point },
+      env: { ...env(), ...extraEnv, GASLESS_CRASH_POINT: point },
     });
     try {
       const paymentId = await publishAuthorization(h, shop, authorization, {
@@ -92,8 +97,12 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
   };
 
   /** A fresh instance on the same database and queue finishes what the dead one left, once. */
-  const finishOnce = async (paymentId: string, before: bigint) => {
-    const fresh = await startHarness({ registry: devnet.registry(), env: env(), share: h });
+  const finishOnce = async (paymentId: string, before: bigint, extraEnv: Record<string, string> = {}) => {
+    const fresh = await startHarness({
+      registry: devnet.registry(),
+      env: { ...env(), ...extraEnv },
+      share: h,
+    });
     // Blocks go on being made, as on a real chain: a mint that was the last transaction gets deep enough.
     const blocks = setInterval(() => void devnet.mine('BASE', 1).catch(() => undefined), 200);
     try {
@@ -124,5 +133,28 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     expect(burn.broadcast_at).to.equal(null);
     expect((await eth.receipt(burn.tx_hash))!.status).to.equal('0x1');
     await finishOnce(paymentId, before);
+  });
+
+  it('killed right after the mint reached a node: the next instance mints nothing more and completes the payment promptly', async () => {
+    const before = await base.balance('USDC', shop.address);
+    // Production pacing: the payment's CCTP row backs off up to a minute while something is awaited.
+    const slow = { CCTP_MAX_BACKOFF_MS: '60000' };
+    const paymentId = await killedAt('mint_broadcast', slow);
+    const [mint] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'mint' });
+    expect(mint.broadcast_at).to.equal(null);
+    // As a minute's wait for the attestation leaves it in production: its next look a minute away.
+    await h
+      .db('cctp_payments')
+      .where({ payment_id: paymentId })
+      .update({ next_check_at: h.db.raw(`now() + interval '60 seconds'`), backoff_step: 12 });
+    const restarted = Date.now();
+    await finishOnce(paymentId, before, slow);
+    const took = Date.now() - restarted;
+    const txs = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'mint' });
+    expect(txs).to.have.length(1);
+    const cctp = await h.db('cctp_payments').where({ payment_id: paymentId }).first();
+    expect([cctp.step, cctp.mint_tx_hash]).to.deep.equal(['done', mint.tx_hash]);
+    // Completed by the restart's first looks, not by the next pass of a grown back-off.
+    expect(took, `completed ${took} ms after the restart`).to.be.below(15_000);
   });
 });
