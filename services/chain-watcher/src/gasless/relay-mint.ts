@@ -7,6 +7,7 @@ import type { CrossChainRoute } from './burn.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
 import { advanceAction } from './relay-steps.js';
+import { countGasSpent, crossChainGasPaid, recordStepGas } from './relay-gas.js';
 
 /**
  * Mint step of a cross-chain gasless payment: once Circle attested the relay's burn, the relay
@@ -32,9 +33,15 @@ export const advanceRelayMint = async (
     // The CCTP row may have backed off for a minute while the attestation was awaited (or been left
     // by a replica that died after the mint): it looks for the mint now, so the payment completes
     // at once rather than at its next scheduled look.
-    await ctx.db.transaction(async (trx) => {
-      if (await moveGasless(trx, p.paymentId, 'mint', 'handed_over')) await wakeCctpPayment(trx, p.paymentId);
+    // The relay's mint, if it sent one (mined, or reverted because someone else received first).
+    const gasWei = await crossChainGasPaid(ctx, p, r.destinationRpc, ['mint']);
+    const moved = await ctx.db.transaction(async (trx) => {
+      if (!(await moveGasless(trx, p.paymentId, 'mint', 'handed_over'))) return false;
+      await recordStepGas(trx, p, r.destination.chainId, gasWei);
+      await wakeCctpPayment(trx, p.paymentId);
+      return true;
     });
+    if (moved) countGasSpent(ctx, p, r.destination, gasWei);
     return undefined;
   }
   const relayer = ctx.relayers.addressOn(r.destination.chainId);

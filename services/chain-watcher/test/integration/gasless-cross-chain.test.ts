@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ChainPaymentVerifiedData } from '@stablepay/contracts';
+import { waitFor } from '@stablepay/platform/testing';
 import { startDevnet, type Devnet } from '@stablepay/devnet';
 import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
 import { units } from '../support/chain.js';
@@ -122,8 +123,30 @@ describe('gasless payments across chains: one signature, the relay submits, burn
     expect(count('mint')).to.be.at.most(1);
     const relayed = eventsAbout(h, paymentId).filter((e) => e.type === 'chain.payment.relayed');
     expect(relayed).to.have.length(1);
-    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
-    expect(row.step).to.equal('handed_over');
+    const row = await waitFor(async () => {
+      const r = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+      return r.step === 'handed_over' ? r : undefined;
+    });
+    // Every relay transaction a block holds is paid for: the submission, the approval and the burn on
+    // ETH, the mint on BASE; each against the merchant's day on its chain, all in gas_spent_wei.
+    const paid = async (probe: ChainProbe, actions: string[]) => {
+      let wei = 0n;
+      for (const t of txs.filter((x) => actions.includes(x.action))) {
+        const receipt = await probe.receipt(t.tx_hash);
+        if (receipt) wei += BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+      }
+      return wei;
+    };
+    const onEth = await paid(eth, ['submit', 'approve', 'burn']);
+    const onBase = await paid(base, ['mint']);
+    expect(count('mint')).to.equal(1);
+    expect(onBase > 0n).to.equal(true);
+    expect(BigInt(row.gas_spent_wei)).to.equal(onEth + onBase);
+    const usage = await h.db('gasless_gas_usage').where({ merchant_id: shop.merchantId });
+    const spentOn = (chainId: number) =>
+      usage.filter((u) => u.chain_id === chainId).map((u) => [BigInt(u.spent_wei), BigInt(u.reserved_wei)]);
+    expect(spentOn(devnet.chain('ETH').chainId)).to.deep.equal([[onEth, 0n]]);
+    expect(spentOn(shop.chainId)).to.deep.equal([[onBase, 0n]]);
     expect(row.burn_units).to.equal(units('10.01').toString());
     expect(row.merchant_receives_units).to.equal(units('10').toString());
   });
