@@ -100,6 +100,40 @@ describe('gasless payments: the relay submits a customer’s authorization once 
     ).to.equal(1);
   });
 
+  it("estimates the relay's gas for a quote on the chain, enough for a real submission to a new wallet", async () => {
+    // A merchant whose wallet never held USDC: the submission writes its balance from zero, the dearest case.
+    const fresh = await h.createMerchant('BASE');
+    const asked = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${fresh.chainId}&token=USDC&to=${fresh.address}`,
+      { caller: 'service' },
+    );
+    expect(asked.status, JSON.stringify(asked.body)).to.equal(200);
+    const estimate = BigInt(asked.body.data.submitGasUnits);
+    expect(asked.body.data.burnGasUnits).to.equal('0');
+    const payer = await customer('20');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: fresh.address,
+      value: units('5'),
+    });
+    const paymentId = await publishAuthorization(h, fresh, authorization);
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    const receipt = await base.receipt(ChainPaymentVerifiedData.parse(verdict.data).txHash);
+    const used = BigInt(receipt!.gasUsed);
+    // The fixed 90,000 the quote used to price is short of what the relay really spends here.
+    expect(used > 90_000n, `used ${used}`).to.equal(true);
+    expect(estimate >= used, `estimate ${estimate}, used ${used}`).to.equal(true);
+    // …and the estimate stays within the relay's gas-limit margin of it, not a blanket figure.
+    expect(estimate <= (used * 3n) / 2n, `estimate ${estimate}, used ${used}`).to.equal(true);
+    // Across chains the quote adds the approval and the burn.
+    const across = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${fresh.chainId}&token=USDC&to=${relayer}&destinationChainId=1`,
+      { caller: 'service' },
+    );
+    expect(across.body.data.burnGasUnits).to.equal('200000');
+  });
+
   it('verifies a payment whose authorization someone else submitted first, and sends nothing', async () => {
     const payer = await customer('20');
     const authorization = await signAuthorization(base, {
