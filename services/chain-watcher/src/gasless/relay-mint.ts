@@ -7,6 +7,7 @@ import type { CrossChainRoute } from './burn.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
 import { advanceAction } from './relay-steps.js';
+import { requestNetworkFee } from './network-fee.js';
 import { countGasSpent, crossChainGasPaid, recordStepGas } from './relay-gas.js';
 
 /**
@@ -38,6 +39,8 @@ export const advanceRelayMint = async (
     const moved = await ctx.db.transaction(async (trx) => {
       if (!(await moveGasless(trx, p.paymentId, 'mint', 'handed_over'))) return false;
       await recordStepGas(trx, p, r.destination.chainId, gasWei);
+      // The merchant wallet now holds the payment: a merchant who bears the relay's gas pays it back there.
+      await requestNetworkFee(ctx, trx, p, r.destination, 'USDC');
       await wakeCctpPayment(trx, p.paymentId);
       return true;
     });

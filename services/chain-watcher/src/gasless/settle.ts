@@ -8,6 +8,7 @@ import { minedOf } from '../relayer/follow.js';
 import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
 import { insertVerification } from '../verification/verifications-repo.js';
 import { addGasUsage } from './gas-budget-repo.js';
+import { requestNetworkFee } from './network-fee.js';
 import { countGasSpent, gasPaidBy } from './relay-gas.js';
 import { finishSubmission, moveGasless, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
 import type { GaslessRoute } from './outcome.js';
@@ -122,6 +123,8 @@ export const handOver = async (
     }
     if (crossChain) return moveGasless(trx, p.paymentId, 'burn', 'burn', burnFactsOf(p));
     await handToVerification(trx, p, found);
+    // The relay's own transaction paid the gas: a merchant who bears it pays it back.
+    if (ours) await requestNetworkFee(ctx, trx, p, r.chain, p.token);
     return true;
   });
   if (moved) afterSettled(ctx, p, r, ours ? 'relayed' : 'used_elsewhere', wei);
