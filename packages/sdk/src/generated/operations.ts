@@ -6,7 +6,7 @@ export interface Operations {
       offset?: number | undefined;
       sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
-      status?: 'completed' | 'pending' | 'failed' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -20,8 +20,8 @@ export interface Operations {
         amount: string;
         currency: 'USDC' | 'EURC';
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -68,8 +68,8 @@ export interface Operations {
       amount: string;
       currency: 'USDC' | 'EURC';
       status:
-        | 'completed'
         | 'pending'
+        | 'completed'
         | 'failed'
         | 'pending_attestation'
         | 'ready_to_mint'
@@ -133,8 +133,8 @@ export interface Operations {
       cctp_fee_amount: string | null;
       status_history: {
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -181,8 +181,8 @@ export interface Operations {
         payment: {
           id: string;
           status:
-            | 'completed'
             | 'pending'
+            | 'completed'
             | 'failed'
             | 'pending_attestation'
             | 'ready_to_mint'
@@ -214,8 +214,8 @@ export interface Operations {
       payment: {
         id: string;
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
@@ -241,7 +241,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -269,7 +269,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      status?: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled' | undefined;
+      status?: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       search?: string | undefined;
     };
@@ -280,7 +280,7 @@ export interface Operations {
         payment_id: string;
         amount: string;
         currency: 'USDC' | 'EURC';
-        status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+        status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
         destination_address: string;
         blockchain:
           | 'ETH'
@@ -318,7 +318,7 @@ export interface Operations {
       payment_id: string;
       amount: string;
       currency: 'USDC' | 'EURC';
-      status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+      status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
       destination_address: string;
       blockchain:
         | 'ETH'
@@ -345,19 +345,19 @@ export interface Operations {
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
+        currency: 'USDC' | 'EURC';
+        id: string;
         amount: string;
+        created_at: string;
+        tx_hash: string;
         status:
-          | 'completed'
           | 'pending'
+          | 'completed'
           | 'failed'
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
-        id: string;
-        currency: 'USDC' | 'EURC';
-        tx_hash: string;
         from_address: string;
-        created_at: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -820,7 +820,14 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
+        | 'payment'
+        | 'unattributed'
+        | 'attribution'
+        | 'refund'
+        | 'withdrawal'
+        | 'withdrawal_fee'
+        | 'network_fee'
+        | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -832,7 +839,14 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
+        type:
+          | 'payment'
+          | 'unattributed'
+          | 'attribution'
+          | 'refund'
+          | 'withdrawal'
+          | 'withdrawal_fee'
+          | 'network_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
@@ -881,7 +895,7 @@ export type PaymentWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed';
+    status: 'pending' | 'completed' | 'failed';
     tx_hash: string | null;
     from_address: string | null;
     to_address: string | null;
@@ -906,7 +920,7 @@ export type RefundWebhookEvent = {
     payment_id: string;
     amount: string;
     currency: 'USDC' | 'EURC';
-    status: 'completed' | 'pending' | 'failed' | 'processing' | 'cancelled';
+    status: 'pending' | 'completed' | 'failed' | 'processing' | 'cancelled';
     destination_address: string;
     blockchain: string;
     reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'other';
