@@ -326,6 +326,25 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       await checkout?.stop();
     });
 
+    /** What the widget told the host page (its stablepay:result event), once it did. */
+    const hostResult = async (page: Page) =>
+      JSON.parse(
+        await waitFor(
+          async () => (await page.locator('#result').innerText()) || undefined,
+          'the result',
+          60_000,
+        ),
+      );
+    /** The shop's page and the checkout server framed on it are first party, not third-party requests. */
+    const keepThirdParty = (c: Customer) => {
+      const firstParty = [new URL(hostUrl).origin, new URL(checkout.url).origin];
+      c.foreign.splice(
+        0,
+        c.foreign.length,
+        ...c.foreign.filter((u) => !firstParty.includes(new URL(u).origin)),
+      );
+    };
+
     it('pays cross-chain by signature from the overlay: USDC on ETH, no gas anywhere, the merchant paid on BASE', async () => {
       const c = await customerWithoutGas('20', 'ETH');
       const { page, wallet } = c;
@@ -342,13 +361,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       await root.getByText('Paid. Thank you!').waitFor({ timeout: 90_000 });
       timings['widget cross-chain'] = Date.now() - clicked;
       await s.shot(page, 'desktop-widget-gasless-cross-chain-receipt');
-      const result = JSON.parse(
-        await waitFor(
-          async () => (await page.locator('#result').innerText()) || undefined,
-          'the result',
-          60_000,
-        ),
-      );
+      const result = await hostResult(page);
       expect(result).to.include({ status: 'completed' });
       const typed = wallet!.signed.find((d) => d.primaryType === 'TransferWithAuthorization');
       expect(typed.domain.chainId).to.equal(s.chain('ETH').chainId);
@@ -359,12 +372,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       }, 'payment completed');
       expect(payment).to.include({ funding: 'authorization', source_chain: 'ETH', is_cross_chain: true });
       expect(wallet!.sent).to.deep.equal([]);
-      const firstParty = [new URL(hostUrl).origin, new URL(checkout.url).origin];
-      c.foreign.splice(
-        0,
-        c.foreign.length,
-        ...c.foreign.filter((u) => !firstParty.includes(new URL(u).origin)),
-      );
+      keepThirdParty(c);
     });
 
     it('pays a fixed amount by signature from the overlay and tells the host page the relay transaction', async () => {
@@ -387,13 +395,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       await root.getByText('Paid. Thank you!').waitFor({ timeout: 60_000 });
       timings.widget = Date.now() - clicked;
       await s.shot(page, 'desktop-widget-gasless-receipt');
-      const result = JSON.parse(
-        await waitFor(
-          async () => (await page.locator('#result').innerText()) || undefined,
-          'the result',
-          60_000,
-        ),
-      );
+      const result = await hostResult(page);
       expect(result).to.include({ status: 'completed' });
       const typed = wallet!.signed.find((d) => d.primaryType === 'TransferWithAuthorization');
       expect(result.txHash).to.equal(await authorizationUse('BASE', wallet!.address, typed.message.nonce));
@@ -408,13 +410,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
         customer_email: 'gasless@example.com',
       });
       expect(wallet!.sent).to.deep.equal([]);
-      // The shop's page and the checkout server framed on it are first party, not third-party requests.
-      const firstParty = [new URL(hostUrl).origin, new URL(checkout.url).origin];
-      c.foreign.splice(
-        0,
-        c.foreign.length,
-        ...c.foreign.filter((u) => !firstParty.includes(new URL(u).origin)),
-      );
+      keepThirdParty(c);
     });
   });
 });
