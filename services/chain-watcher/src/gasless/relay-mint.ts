@@ -29,7 +29,7 @@ export const advanceRelayMint = async (
   const signed = (await api.messagesByTransaction(r.source.cctpDomain, p.burnTxHash!)).find(isSigned);
   if (!signed) return waitFor('the burn is not attested yet');
   const transmitter = getAddress(r.destination.cctp!.messageTransmitter);
-  const { nonce } = decodeCctpMessage(signed.message);
+  const { nonce, body } = decodeCctpMessage(signed.message);
   if (await isNonceUsed(r.destinationRpc, transmitter, nonce)) {
     // The CCTP row may have backed off for a minute while the attestation was awaited (or been left
     // by a replica that died after the mint): it looks for the mint now, so the payment completes
@@ -46,6 +46,20 @@ export const advanceRelayMint = async (
     });
     if (moved) countGasSpent(ctx, p, r.destination, gasWei);
     return undefined;
+  }
+  // A fast transfer's message is received only below its expiration block: one that the next block
+  // reaches is signed again on request (Circle re-attests it, as standard once the burn is final),
+  // and the next look mints what the API then returns.
+  if (
+    body.expirationBlock !== 0n &&
+    body.expirationBlock <= BigInt((await r.destinationRpc.blockNumber()) + 1)
+  ) {
+    ctx.logger.info('attested message expired: asking for a new signature', {
+      paymentId: p.paymentId,
+      nonce,
+    });
+    if (!(await api.reattest(nonce))) return waitFor('the attestation API does not know the message nonce');
+    return waitFor('the expired message was sent to be signed again');
   }
   const relayer = ctx.relayers.addressOn(r.destination.chainId);
   if (!relayer) return waitFor(`no relayer key for ${r.destination.name}: the mint is left to others`);
