@@ -1,62 +1,41 @@
 import { expect } from 'chai';
 import { waitFor } from '@stablepay/platform/testing';
-import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import type { Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
-import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import { spawnWatcher } from '../support/child.js';
 import { eventsAbout, freshWallet, publishAuthorization, signAuthorization } from '../support/gasless.js';
+import { startCrossChainGasless, type CrossChainGasless } from '../support/gasless-cross-chain.js';
 import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+import type { ChainProbe } from '../support/transfers.js';
 
 /**
  * The service killed (SIGKILL) right after the node took the relay's burn, before it was recorded: a
- * fresh instance finds it on the chain and burns nothing more. The merchant is paid once, the
+ * fresh instance finds it on the chain and burns nothing more. Killed right after the relay's mint
+ * reached a node: a fresh instance mints nothing more and completes the payment at once. The merchant is paid once, the
  * payment verified once.
  */
 describe('cross-chain gasless payments survive a killed chain-watcher (child process, anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
+  let x: CrossChainGasless;
   let devnet: Devnet;
-  let attestation: AttestationService;
   let h: Harness;
   let eth: ChainProbe;
   let base: ChainProbe;
   let shop: Merchant;
   let relayEth: string;
-  const env = () => ({
-    RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
-    CCTP_ATTESTATION_URL: attestation.url,
-    CCTP_POLL_MS: '50',
-    CCTP_MAX_BACKOFF_MS: '500',
-    TRANSFER_POLL_MS: '50',
-    TRANSFER_MAX_BACKOFF_MS: '300',
-    // A killed replica's leases (of the gasless row and of its CCTP row) must run out quickly for the
-    // next one to take over.
-    TRANSFER_LEASE_MS: '1000',
-    CCTP_LEASE_MS: '1000',
-  });
+  const env = () => x.env;
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
-    attestation = await startDevnetAttestationService(devnet, {
-      confirmations: { fast: 2 },
-      pollIntervalMs: 100,
+    x = await startCrossChainGasless({
+      // A killed replica's leases (of the gasless row and of its CCTP row) must run out quickly for
+      // the next one to take over.
+      env: { TRANSFER_LEASE_MS: '1000', CCTP_LEASE_MS: '1000' },
     });
-    h = await startHarness({ registry: devnet.registry(), env: env() });
-    eth = new ChainProbe(devnet.chain('ETH'));
-    base = new ChainProbe(devnet.chain('BASE'));
-    shop = await h.createMerchant('BASE', ['USDC']);
-    relayEth = devnet.relayers.ETH!.address;
+    ({ devnet, h, eth, base, shop, relayEth } = x);
     // From here on only the processes each test starts consume the queue.
     await h.service.stop();
   });
-  after(async () => {
-    eth?.destroy();
-    base?.destroy();
-    await h?.close();
-    await attestation?.stop();
-    await devnet?.stop();
-  });
+  after(async () => x?.close());
 
   const killedAt = async (
     point: 'burn_broadcast' | 'mint_broadcast',

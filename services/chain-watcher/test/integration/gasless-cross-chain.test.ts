@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { ChainPaymentVerifiedData } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
-import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import type { Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
-import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import {
   checkAuthorization,
   eventsAbout,
@@ -12,8 +10,9 @@ import {
   publishAuthorization,
   signAuthorization,
 } from '../support/gasless.js';
-import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+import { startCrossChainGasless, type CrossChainGasless } from '../support/gasless-cross-chain.js';
+import type { Harness, Merchant } from '../support/harness.js';
+import type { ChainProbe } from '../support/transfers.js';
 
 /**
  * A customer holding USDC on ETH only (no gas anywhere) pays a merchant on BASE with one signature:
@@ -22,8 +21,8 @@ import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
  */
 describe('gasless payments across chains: one signature, the relay submits, burns and mints (anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
+  let x: CrossChainGasless;
   let devnet: Devnet;
-  let attestation: AttestationService;
   let h: Harness;
   let eth: ChainProbe;
   let base: ChainProbe;
@@ -31,35 +30,10 @@ describe('gasless payments across chains: one signature, the relay submits, burn
   let relayEth: string;
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
-    attestation = await startDevnetAttestationService(devnet, {
-      confirmations: { fast: 2 },
-      pollIntervalMs: 100,
-    });
-    h = await startHarness({
-      registry: devnet.registry(),
-      env: {
-        RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
-        CCTP_ATTESTATION_URL: attestation.url,
-        CCTP_POLL_MS: '50',
-        CCTP_MAX_BACKOFF_MS: '500',
-        TRANSFER_POLL_MS: '50',
-        TRANSFER_MAX_BACKOFF_MS: '300',
-        TRANSFER_LEASE_MS: '2000',
-      },
-    });
-    eth = new ChainProbe(devnet.chain('ETH'));
-    base = new ChainProbe(devnet.chain('BASE'));
-    shop = await h.createMerchant('BASE', ['USDC']);
-    relayEth = devnet.relayers.ETH!.address;
+    x = await startCrossChainGasless();
+    ({ devnet, h, eth, base, shop, relayEth } = x);
   });
-  after(async () => {
-    eth?.destroy();
-    base?.destroy();
-    await h?.close();
-    await attestation?.stop();
-    await devnet?.stop();
-  });
+  after(async () => x?.close());
 
   const source = () => ({ chainId: devnet.chain('ETH').chainId, blockchain: 'ETH' as const });
 

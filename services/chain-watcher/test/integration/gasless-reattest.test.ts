@@ -1,15 +1,12 @@
 import { expect } from 'chai';
-import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import type { Devnet } from '@stablepay/devnet';
+import { STANDARD_FINALITY } from '@stablepay/devnet/attestation/index';
 import { CCTP_TOPICS } from '../../src/chain/cctp.js';
 import { units } from '../support/chain.js';
-import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import { eventsAbout, freshWallet, publishAuthorization, signAuthorization } from '../support/gasless.js';
-import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
-
-/** Circle's finality threshold of a standard (finalized) attestation. */
-const STANDARD_FINALITY = 2000n;
+import { startCrossChainGasless, type CrossChainGasless } from '../support/gasless-cross-chain.js';
+import type { Harness, Merchant } from '../support/harness.js';
+import type { ChainProbe } from '../support/transfers.js';
 
 /**
  * A fast transfer's attested message expires on the merchant's chain before the relay can mint it
@@ -19,49 +16,25 @@ const STANDARD_FINALITY = 2000n;
  */
 describe('cross-chain gasless payments whose fast attestation expired are re-attested and minted (anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
+  let x: CrossChainGasless;
   let devnet: Devnet;
-  let attestation: AttestationService;
   let h: Harness;
-  let eth: ChainProbe;
   let base: ChainProbe;
   let shop: Merchant;
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
-    attestation = await startDevnetAttestationService(devnet, {
-      confirmations: { fast: 2, standard: 6 },
-      fastExpirationBlocks: 1,
-      pollIntervalMs: 100,
+    x = await startCrossChainGasless({
+      attestation: { confirmations: { fast: 2, standard: 6 }, fastExpirationBlocks: 1 },
     });
-    h = await startHarness({
-      registry: devnet.registry(),
-      env: {
-        RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
-        CCTP_ATTESTATION_URL: attestation.url,
-        CCTP_POLL_MS: '50',
-        CCTP_MAX_BACKOFF_MS: '500',
-        TRANSFER_POLL_MS: '50',
-        TRANSFER_MAX_BACKOFF_MS: '300',
-        TRANSFER_LEASE_MS: '2000',
-      },
-    });
-    eth = new ChainProbe(devnet.chain('ETH'));
-    base = new ChainProbe(devnet.chain('BASE'));
-    shop = await h.createMerchant('BASE', ['USDC']);
+    ({ devnet, h, base, shop } = x);
   });
-  after(async () => {
-    eth?.destroy();
-    base?.destroy();
-    await h?.close();
-    await attestation?.stop();
-    await devnet?.stop();
-  });
+  after(async () => x?.close());
 
   it('asks for a new signature of the expired message and mints the re-attested one, once', async () => {
     const payer = freshWallet();
     await devnet.fund('ETH', payer.address, { USDC: units('20') });
     const before = await base.balance('USDC', shop.address);
-    const authorization = await signAuthorization(eth, {
+    const authorization = await signAuthorization(x.eth, {
       signer: payer,
       to: devnet.relayers.ETH!.address,
       value: units('10.02'),
@@ -95,7 +68,7 @@ describe('cross-chain gasless payments whose fast attestation expired are re-att
     const received = (landed[0]!.logs as unknown as Array<{ topics: string[] }>).find(
       (l) => l.topics[0] === CCTP_TOPICS.messageReceived,
     );
-    expect(BigInt(received!.topics[3]!)).to.equal(STANDARD_FINALITY);
+    expect(BigInt(received!.topics[3]!)).to.equal(BigInt(STANDARD_FINALITY));
     expect((await base.balance('USDC', shop.address)) - before >= units('10')).to.equal(true);
     const verdicts = eventsAbout(h, paymentId!).filter((e) => e.type === 'chain.payment.verified');
     expect(verdicts).to.have.length(1);

@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import type { GaslessQuote, TransferAuthorization } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
 import type { GaslessRelayServer } from '../support/gasless-relay-server.js';
-import { getQuote, openSession, signAuthorization, startRelay } from '../support/gasless.js';
+import { crossChainQuote, getQuote, openSession, signAuthorization, startRelay } from '../support/gasless.js';
 import {
   actingAs,
   randomAddress,
@@ -159,13 +159,7 @@ describe('gasless payments after acceptance (PostgreSQL + RabbitMQ)', function (
 
   it("shows a cross-chain payment's burn once the relay's burn is verified, as for any cross-chain payment", async () => {
     const wallet = Wallet.createRandom();
-    const cross = await getQuote(h, {
-      merchantId: shop.publicId,
-      chainId: 31338,
-      destinationChainId: 31337,
-      token: 'USDC',
-      amount: '7',
-    });
+    const cross = await crossChainQuote(h, shop.publicId, '7');
     const authorization = await signAuthorization(wallet, cross.domain, cross.authorization);
     const res = await h.call('POST', '/payments/create-gasless', {
       body: {
