@@ -247,9 +247,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     expect(paid.payment.tx_hash).to.equal(c.wallet!.sent.at(-1)!.toLowerCase());
   });
 
-  // Waits for phase 2 of the backend: the chain-watcher still rejects cross-chain authorizations
-  // (chain.payment.rejected, "not available yet"), so the payment fails after the signature.
-  it.skip('pays cross-chain without gas on either chain: USDC on ETH, the merchant paid on BASE', async () => {
+  it('pays cross-chain without gas on either chain: USDC on ETH, the merchant paid on BASE', async () => {
     const session = await s.createSession({ amount: '6.00', currency: 'USDC' });
     const c = await customerWithoutGas('20', 'ETH', PHONE);
     const { page, wallet } = c;
@@ -316,6 +314,55 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       await checkout?.stop();
     });
 
+    /** What the widget told the host page (its stablepay:result event), once it did. */
+    const hostResult = async (page: Page) =>
+      JSON.parse(
+        await waitFor(
+          async () => (await page.locator('#result').innerText()) || undefined,
+          'the result',
+          60_000,
+        ),
+      );
+    /** The shop's page and the checkout server framed on it are first party, not third-party requests. */
+    const keepThirdParty = (c: Customer) => {
+      const firstParty = [new URL(hostUrl).origin, new URL(checkout.url).origin];
+      c.foreign.splice(
+        0,
+        c.foreign.length,
+        ...c.foreign.filter((u) => !firstParty.includes(new URL(u).origin)),
+      );
+    };
+
+    it('pays cross-chain by signature from the overlay: USDC on ETH, no gas anywhere, the merchant paid on BASE', async () => {
+      const c = await customerWithoutGas('20', 'ETH');
+      const { page, wallet } = c;
+      await page.goto(hostUrl);
+      await page.getByRole('button', { name: 'Buy' }).click();
+      const root = page.frameLocator('iframe[title="Payment"]').locator('body');
+      await root.getByRole('heading', { name: 'Pay Shop' }).waitFor();
+      await connect(root, 'ETH', true);
+      expect(await root.locator('input[data-funding="authorization"]').isChecked()).to.equal(true);
+      await expectFees(root, c, { amount: '8.40', crossChain: true });
+      await s.shot(page, 'desktop-widget-gasless-cross-chain-fees');
+      const clicked = Date.now();
+      await root.locator('[data-pay]').click();
+      await root.getByText('Paid. Thank you!').waitFor({ timeout: 90_000 });
+      timings['widget cross-chain'] = Date.now() - clicked;
+      await s.shot(page, 'desktop-widget-gasless-cross-chain-receipt');
+      const result = await hostResult(page);
+      expect(result).to.include({ status: 'completed' });
+      const typed = wallet!.signed.find((d) => d.primaryType === 'TransferWithAuthorization');
+      expect(typed.domain.chainId).to.equal(s.chain('ETH').chainId);
+      await authorizationUse('ETH', wallet!.address, typed.message.nonce);
+      const payment = await waitFor(async () => {
+        const p = await paymentDetail(result.paymentId);
+        return p?.status === 'completed' ? p : undefined;
+      }, 'payment completed');
+      expect(payment).to.include({ funding: 'authorization', source_chain: 'ETH', is_cross_chain: true });
+      expect(wallet!.sent).to.deep.equal([]);
+      keepThirdParty(c);
+    });
+
     it('pays a fixed amount by signature from the overlay and tells the host page the relay transaction', async () => {
       const c = await customerWithoutGas('20');
       const { page, wallet } = c;
@@ -336,13 +383,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
       await root.getByText('Paid. Thank you!').waitFor({ timeout: 60_000 });
       timings.widget = Date.now() - clicked;
       await s.shot(page, 'desktop-widget-gasless-receipt');
-      const result = JSON.parse(
-        await waitFor(
-          async () => (await page.locator('#result').innerText()) || undefined,
-          'the result',
-          60_000,
-        ),
-      );
+      const result = await hostResult(page);
       expect(result).to.include({ status: 'completed' });
       const typed = wallet!.signed.find((d) => d.primaryType === 'TransferWithAuthorization');
       expect(result.txHash).to.equal(await authorizationUse('BASE', wallet!.address, typed.message.nonce));
@@ -357,13 +398,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
         customer_email: 'gasless@example.com',
       });
       expect(wallet!.sent).to.deep.equal([]);
-      // The shop's page and the checkout server framed on it are first party, not third-party requests.
-      const firstParty = [new URL(hostUrl).origin, new URL(checkout.url).origin];
-      c.foreign.splice(
-        0,
-        c.foreign.length,
-        ...c.foreign.filter((u) => !firstParty.includes(new URL(u).origin)),
-      );
+      keepThirdParty(c);
     });
   });
 });

@@ -44,10 +44,6 @@ export const paymentsConfigSchema = z.object({
   FEE_QUOTE_MIN_GAS_FEE: envDecimal(6, 1000).default('0.50'),
   /** Circle's fast-transfer fee on the burned amount, in basis points (fractions down to 1/1000 bp). */
   FEE_QUOTE_ATTESTATION_FEE_BPS: envDecimal(3, 1000).default('1'),
-  /** Gas the relay's transferWithAuthorization takes (a FiatToken v2 transfer with a signature check). */
-  GASLESS_SUBMIT_GAS_UNITS: envInt.pipe(z.number().int().min(21000).max(10_000_000)).default(90000),
-  /** Gas of the relay's CCTP burn (approve and depositForBurn) after a cross-chain authorization. */
-  GASLESS_BURN_GAS_UNITS: envInt.pipe(z.number().int().min(21000).max(10_000_000)).default(200000),
   /**
    * Who bears the relay's network fee (and Circle's fee) of a gasless payment: added to what the
    * customer authorises, or recorded against the merchant's balance. The deployment's default until

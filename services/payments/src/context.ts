@@ -22,8 +22,6 @@ export interface FeeQuoteSettings extends FeePolicy {
 export interface GaslessSettings {
   relay: GaslessRelay;
   /** gas of the relay's transferWithAuthorization, and of its CCTP burn after a cross-chain one */
-  submitGasUnits: bigint;
-  burnGasUnits: bigint;
   feeBearer: NetworkFeeBearer;
   /** new gasless payments per payer address per minute */
   payerLimitPerMinute: number;
@@ -80,8 +78,6 @@ export const feeQuoteSettings = (config: PaymentsConfig, inputs: FeeInputsSource
 
 export const gaslessSettings = (config: PaymentsConfig, relay: GaslessRelay): GaslessSettings => ({
   relay,
-  submitGasUnits: BigInt(config.GASLESS_SUBMIT_GAS_UNITS),
-  burnGasUnits: BigInt(config.GASLESS_BURN_GAS_UNITS),
   feeBearer: config.GASLESS_FEE_BEARER,
   payerLimitPerMinute: config.GASLESS_PAYER_LIMIT_PER_MINUTE,
 });

@@ -395,6 +395,7 @@ export const de: Messages = {
   bt_refund: 'Erstattung',
   bt_withdrawal: 'Auszahlung',
   bt_withdrawal_fee: 'Auszahlungsgebühr',
+  bt_network_fee: 'Netzwerkgebühr (Zahlung per Signatur)',
   downloadCsv: 'CSV herunterladen',
   downloading: 'Wird heruntergeladen…',
   withdrawalsTitle: 'Auszahlungen',

@@ -391,6 +391,7 @@ export const en = {
   bt_refund: 'Refund',
   bt_withdrawal: 'Withdrawal',
   bt_withdrawal_fee: 'Withdrawal fee',
+  bt_network_fee: 'Network fee (gasless payment)',
   downloadCsv: 'Download CSV',
   downloading: 'Downloading…',
   // withdrawals, invoices, billing profile

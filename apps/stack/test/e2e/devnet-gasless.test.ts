@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Contract, JsonRpcProvider, Wallet, formatEther, parseUnits } from 'ethers';
+import { Contract, JsonRpcProvider, Wallet, formatEther, formatUnits, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
 import { transferAuthorizationTypedData } from '@stablepay/contracts';
 import { waitFor } from '../support.js';
@@ -19,6 +19,9 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
     shop = await h.register('gasless-shop@example.com');
   });
   after(async () => h?.close());
+
+  /** Wei of ETH as USDC base units at the devnet's fixed price (3000 USD per ETH), rounded up. */
+  const usdcUnitsOf = (wei: bigint): bigint => (wei * 3000n * 10n ** 6n + 10n ** 18n - 1n) / 10n ** 18n;
 
   const chain = (name = 'BASE') => h.stack.devnet.chains.find((c) => c.name === name)!;
 
@@ -114,8 +117,16 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
       'select gas_spent_wei from chain_watcher.gasless_payments where payment_id = $1',
       [paymentId],
     );
+    // The quote priced at least what the relay really paid (gas used × price paid, at the devnet's
+    // fixed 3000 USD per ETH): the network fee charged covers the relay.
+    const spentWei = BigInt(relay!.gas_spent_wei!);
+    expect(spentWei).to.equal(receipt!.gasUsed * receipt!.gasPrice);
+    const relayCostUnits = usdcUnitsOf(spentWei);
+    expect(parseUnits(quote.networkFee, 6) >= relayCostUnits, `${quote.networkFee} USDC quoted`).to.equal(
+      true,
+    );
     console.log(
-      `      gasless same-chain: signature → completed ${elapsed} ms; relay gas ${relay?.gas_spent_wei ? formatEther(relay.gas_spent_wei) : '?'} ETH; network fee charged ${quote.networkFee} USDC`,
+      `      gasless same-chain: signature → completed ${elapsed} ms; relay gas ${receipt!.gasUsed} units, ${formatEther(spentWei)} ETH = ${formatUnits(relayCostUnits, 6)} USDC; network fee quoted ${quote.networkFee} USDC`,
     );
     provider.destroy();
   });
@@ -173,8 +184,24 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
       'select gas_spent_wei from chain_watcher.gasless_payments where payment_id = $1',
       [paymentId],
     );
+    // The relay's burn shows in the dashboard's view, as for any cross-chain payment.
+    const detail = await h.gw.call('GET', `/payments/${paymentId}`, { headers: shop.bearer });
+    const [burn] = await h.query<{ burn_tx_hash: string }>(
+      'select burn_tx_hash from chain_watcher.gasless_payments where payment_id = $1',
+      [paymentId],
+    );
+    expect(detail.body.data.burn_tx_hash)
+      .to.equal(burn!.burn_tx_hash)
+      .and.match(/^0x[0-9a-f]{64}$/);
+    // Every relay step's gas (submission, approval, burn on ETH; mint on BASE) is counted, and the
+    // quote's network fee covers it.
+    const spentWei = BigInt(relay!.gas_spent_wei!);
+    const relayCostUnits = usdcUnitsOf(spentWei);
+    expect(parseUnits(quote.networkFee, 6) >= relayCostUnits, `${quote.networkFee} USDC quoted`).to.equal(
+      true,
+    );
     console.log(
-      `      gasless cross-chain ETH → BASE: signature → completed ${elapsed} ms; relay submission gas ${relay?.gas_spent_wei ? formatEther(relay.gas_spent_wei) : '?'} ETH; network fee ${quote.networkFee} USDC, CCTP fee ${quote.cctpFee} USDC`,
+      `      gasless cross-chain ETH → BASE: signature → completed ${elapsed} ms; relay gas (submit, approve, burn, mint) ${formatEther(spentWei)} ETH = ${formatUnits(relayCostUnits, 6)} USDC; network fee quoted ${quote.networkFee} USDC, CCTP fee ${quote.cctpFee} USDC`,
     );
     provider.destroy();
     baseProvider.destroy();

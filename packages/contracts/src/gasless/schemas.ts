@@ -80,6 +80,29 @@ export const GaslessTokenDomainQuery = z.object({
 export const GaslessTokenDomainResponse = successEnvelope(TokenDomainView);
 
 /**
+ * GET /internal/gasless/gas-estimate (chain-watcher): the gas the relay's work on the customer's chain
+ * takes, as the quote prices it before anything is signed: eth_estimateGas of a transferWithAuthorization
+ * to `to` (signed by a throwaway key for a zero value), plus the two balance writes a real amount adds,
+ * plus a margin; across chains (destinationChainId set) the approval and burn as well.
+ */
+export const GaslessGasEstimateQuery = z.object({
+  chainId: queryInt({ min: 1 }),
+  token: Currency,
+  to: EvmAddress,
+  destinationChainId: queryInt({ min: 1 }).optional(),
+});
+export type GaslessGasEstimateQuery = z.infer<typeof GaslessGasEstimateQuery>;
+export const GaslessGasEstimate = z.object({
+  /** the submission's gas limit as the relay would set it */
+  submitGasUnits: UintString,
+  /** across chains, the approval and the burn; 0 on one chain */
+  burnGasUnits: UintString,
+});
+export type GaslessGasEstimate = z.infer<typeof GaslessGasEstimate>;
+export const GaslessGasEstimateResponse = successEnvelope(GaslessGasEstimate);
+export type GaslessGasEstimateResponse = z.infer<typeof GaslessGasEstimateResponse>;
+
+/**
  * Every figure the customer sees before signing, and what to sign. Signed (HMAC-SHA256 over the
  * other fields) and time-limited like the cross-chain fee quote; it pays for one payment.
  */

@@ -12,7 +12,8 @@ export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
  * What moved the merchant wallet's balance: `payment` (a customer's tokens arrived for a payment,
  * verified or underpaid), `unattributed` (tokens arrived that no payment claims), `attribution`
  * (an unattributed arrival later claimed by a payment: amount 0, the wallet already counted it),
- * `refund`, `withdrawal` and `withdrawal_fee` (tokens left the wallet).
+ * `refund`, `withdrawal`, `withdrawal_fee` and `network_fee` (tokens left the wallet; `network_fee`:
+ * the relay's gas of a gasless payment whose merchant bears it, collected from the wallet).
  */
 export const BalanceTransactionType = z.enum([
   'payment',
@@ -21,6 +22,7 @@ export const BalanceTransactionType = z.enum([
   'refund',
   'withdrawal',
   'withdrawal_fee',
+  'network_fee',
 ]);
 export type BalanceTransactionType = z.infer<typeof BalanceTransactionType>;
 

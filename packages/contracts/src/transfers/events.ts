@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Currency, DecimalString } from '../shared/money.js';
 import { BlockNumber, BlockchainName, EvmAddress, TxHash, Uuid } from '../shared/scalars.js';
 
-export const TransferPurpose = z.enum(['refund', 'withdrawal', 'cctp_forward']);
+export const TransferPurpose = z.enum(['refund', 'withdrawal', 'cctp_forward', 'network_fee']);
 export type TransferPurpose = z.infer<typeof TransferPurpose>;
 
 /**

@@ -24,6 +24,7 @@ describe('route catalogue', () => {
       'getInternalPayment',
       'checkGaslessAuthorization',
       'getGaslessTokenDomain',
+      'getGaslessGasEstimate',
     ]);
     expect(routes.some((r) => r.internal)).to.equal(false);
     const doc = buildOpenApiDocument();

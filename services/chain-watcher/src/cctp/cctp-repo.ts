@@ -222,6 +222,17 @@ const columnsOf = (facts: CctpFacts): Record<string, unknown> =>
       ]),
   );
 
+/**
+ * Look at an open payment now, whatever its back-off: something outside the CCTP worker (the gasless
+ * relay's own mint) has just changed what the chain holds for it. A lease, if any, is left alone.
+ */
+export const wakeCctpPayment = async (trx: Knex.Transaction | Knex, paymentId: string): Promise<void> => {
+  await trx(CCTP_PAYMENTS)
+    .where({ payment_id: paymentId })
+    .whereNotIn('step', ['done', 'failed'])
+    .update({ next_check_at: trx.fn.now(), backoff_step: 0 });
+};
+
 /** Facts a step established; moves the payment to `to` only from `from` (a guarded transition). */
 export const advanceCctp = async (
   trx: Knex.Transaction | Knex,

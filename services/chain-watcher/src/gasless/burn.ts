@@ -7,6 +7,7 @@ import { insertCctpPayment } from '../cctp/cctp-repo.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
 import { advanceAction } from './relay-steps.js';
+import { countGasSpent, crossChainGasPaid, recordStepGas } from './relay-gas.js';
 
 /** CCTP v2's finality threshold of a fast transfer: attested at once where Circle offers it. */
 const FAST_FINALITY = 1000;
@@ -82,8 +83,10 @@ export const advanceBurn = async (
   const burn = await advanceAction(ctx, p, 'burn', target, relayer);
   if (burn.kind === 'waiting') return burn.wait;
   const burnTxHash = burn.mined.tx.txHash.toLowerCase();
-  await ctx.db.transaction(async (trx) => {
-    if (!(await moveGasless(trx, p.paymentId, 'burn', 'mint', { burnTxHash }))) return;
+  const gasWei = await crossChainGasPaid(ctx, p, r.sourceRpc, ['approve', 'burn']);
+  const moved = await ctx.db.transaction(async (trx) => {
+    if (!(await moveGasless(trx, p.paymentId, 'burn', 'mint', { burnTxHash }))) return false;
+    await recordStepGas(trx, p, r.source.chainId, gasWei);
     await insertCctpPayment(trx, {
       paymentId: p.paymentId,
       merchantId: p.merchantId,
@@ -97,7 +100,9 @@ export const advanceBurn = async (
       merchantReceivesUnits: p.merchantReceivesUnits!,
       paymentCreatedAt: p.paymentCreatedAt,
     });
+    return true;
   });
+  if (moved) countGasSpent(ctx, p, r.source, gasWei);
   ctx.logger.info('gasless burn mined', { paymentId: p.paymentId, burnTxHash });
   return undefined;
 };

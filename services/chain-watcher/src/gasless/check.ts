@@ -22,8 +22,12 @@ import { authorizationOf, encodeAuthorization, simulateSubmission } from './subm
 export const refusal = (code: GaslessRefusalCode, message: string, path = 'authorization'): AppError =>
   new AppError('unprocessable', message, [{ path, message, code }]);
 
-/** Gas of the relay's CCTP burn (depositForBurn of TokenMessengerV2 measures about 150k). */
-const CROSS_CHAIN_BURN_GAS_UNITS = 200_000n;
+/**
+ * Gas of the relay's CCTP burn and of its approval of the token messenger (once per chain), which
+ * cannot be estimated before the relay holds the funds: depositForBurn of TokenMessengerV2 measures
+ * about 150k and the approval about 46k.
+ */
+export const CROSS_CHAIN_BURN_GAS_UNITS = 200_000n;
 
 /** Clock skew allowed between the payments service that bounded the window and this one. */
 const WINDOW_SKEW_SECONDS = 60;

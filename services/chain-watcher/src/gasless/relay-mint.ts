@@ -2,10 +2,13 @@ import { getAddress } from 'ethers';
 import { isSigned } from '../chain/attestation-api.js';
 import { decodeCctpMessage, encodeReceiveMessage, isNonceUsed } from '../chain/cctp.js';
 import type { WatcherContext } from '../context/watcher-context.js';
+import { wakeCctpPayment } from '../cctp/cctp-repo.js';
 import type { CrossChainRoute } from './burn.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
 import { advanceAction } from './relay-steps.js';
+import { requestNetworkFee } from './network-fee.js';
+import { countGasSpent, crossChainGasPaid, recordStepGas } from './relay-gas.js';
 
 /**
  * Mint step of a cross-chain gasless payment: once Circle attested the relay's burn, the relay
@@ -26,10 +29,37 @@ export const advanceRelayMint = async (
   const signed = (await api.messagesByTransaction(r.source.cctpDomain, p.burnTxHash!)).find(isSigned);
   if (!signed) return waitFor('the burn is not attested yet');
   const transmitter = getAddress(r.destination.cctp!.messageTransmitter);
-  const { nonce } = decodeCctpMessage(signed.message);
+  const { nonce, body } = decodeCctpMessage(signed.message);
   if (await isNonceUsed(r.destinationRpc, transmitter, nonce)) {
-    await ctx.db.transaction((trx) => moveGasless(trx, p.paymentId, 'mint', 'handed_over'));
+    // The CCTP row may have backed off for a minute while the attestation was awaited (or been left
+    // by a replica that died after the mint): it looks for the mint now, so the payment completes
+    // at once rather than at its next scheduled look.
+    // The relay's mint, if it sent one (mined, or reverted because someone else received first).
+    const gasWei = await crossChainGasPaid(ctx, p, r.destinationRpc, ['mint']);
+    const moved = await ctx.db.transaction(async (trx) => {
+      if (!(await moveGasless(trx, p.paymentId, 'mint', 'handed_over'))) return false;
+      await recordStepGas(trx, p, r.destination.chainId, gasWei);
+      // The merchant wallet now holds the payment: a merchant who bears the relay's gas pays it back there.
+      await requestNetworkFee(ctx, trx, p, r.destination, 'USDC');
+      await wakeCctpPayment(trx, p.paymentId);
+      return true;
+    });
+    if (moved) countGasSpent(ctx, p, r.destination, gasWei);
     return undefined;
+  }
+  // A fast transfer's message is received only below its expiration block: one that the next block
+  // reaches is signed again on request (Circle re-attests it, as standard once the burn is final),
+  // and the next look mints what the API then returns.
+  if (
+    body.expirationBlock !== 0n &&
+    body.expirationBlock <= BigInt((await r.destinationRpc.blockNumber()) + 1)
+  ) {
+    ctx.logger.info('attested message expired: asking for a new signature', {
+      paymentId: p.paymentId,
+      nonce,
+    });
+    if (!(await api.reattest(nonce))) return waitFor('the attestation API does not know the message nonce');
+    return waitFor('the expired message was sent to be signed again');
   }
   const relayer = ctx.relayers.addressOn(r.destination.chainId);
   if (!relayer) return waitFor(`no relayer key for ${r.destination.name}: the mint is left to others`);

@@ -4,10 +4,12 @@ import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { tokenDomain } from '../relayer/token-domain.js';
 import { checkGaslessAuthorization } from './check.js';
+import { estimateGaslessGas } from './estimate.js';
 
 /**
  * POST /internal/gasless/check: what the payments service asks before it accepts an authorization;
- * GET /internal/gasless/token-domain: what the customer's wallet signs against, for the quote.
+ * GET /internal/gasless/token-domain: what the customer's wallet signs against, for the quote;
+ * GET /internal/gasless/gas-estimate: the relay's gas on the customer's chain, for the quote.
  */
 export const gaslessRoutes = (ctx: WatcherContext) => {
   const checkGaslessAuthorizationRoute: HandlerOf<'checkGaslessAuthorization'> = async ({ body, res }) => {
@@ -36,5 +38,23 @@ export const gaslessRoutes = (ctx: WatcherContext) => {
       verifyingContract: String(domain.verifyingContract),
     });
   };
-  return { checkGaslessAuthorization: checkGaslessAuthorizationRoute, getGaslessTokenDomain };
+  const getGaslessGasEstimate: HandlerOf<'getGaslessGasEstimate'> = async ({ query, res }) => {
+    try {
+      ok(res, await estimateGaslessGas(ctx, query));
+    } catch (err) {
+      if (err instanceof RpcUnavailableError)
+        throw new AppError(
+          'unavailable',
+          `Chain ${query.chainId} cannot be reached; try again shortly`,
+          [],
+          5,
+        );
+      throw err;
+    }
+  };
+  return {
+    checkGaslessAuthorization: checkGaslessAuthorizationRoute,
+    getGaslessTokenDomain,
+    getGaslessGasEstimate,
+  };
 };

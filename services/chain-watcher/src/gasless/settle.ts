@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { EventTypes } from '@stablepay/contracts';
-import { ZeroHash, formatEther } from 'ethers';
+import { ZeroHash } from 'ethers';
 import type { AuthorizationEvent } from '../chain/fiat-token.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { flushUnsent } from '../relayer/broadcast.js';
@@ -8,6 +8,8 @@ import { minedOf } from '../relayer/follow.js';
 import { lockTransaction, markMatched } from '../verification/unclaimed-repo.js';
 import { insertVerification } from '../verification/verifications-repo.js';
 import { addGasUsage } from './gas-budget-repo.js';
+import { requestNetworkFee } from './network-fee.js';
+import { countGasSpent, gasPaidBy } from './relay-gas.js';
 import { finishSubmission, moveGasless, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
 import type { GaslessRoute } from './outcome.js';
 import { submissionSeries, type SubmissionTransaction } from './relay-submission.js';
@@ -29,10 +31,7 @@ const relayGasSpent = async (
   // A nonce the relay allocated must reach the chain even when its transaction is no longer needed.
   await flushUnsent(ctx, r.rpc, submissionSeries(ctx, p), txs);
   const mined = await minedOf(r.rpc, txs);
-  const wei = mined.reduce(
-    (sum, m) => sum + (m.receipt.gasUsed ?? 0n) * (m.receipt.effectiveGasPrice ?? 0n),
-    0n,
-  );
+  const wei = gasPaidBy(mined);
   return { wei, minedHashes: new Set(mined.map((m) => m.tx.txHash)) };
 };
 
@@ -52,11 +51,7 @@ const afterSettled = (
   spentWei: bigint,
 ): void => {
   ctx.metrics.gaslessSubmissions.inc({ chain: r.chain.name, outcome });
-  if (spentWei > 0n)
-    ctx.metrics.gaslessGasSpent.inc(
-      { chain: r.chain.name, merchant: p.merchantId },
-      Number(formatEther(spentWei)),
-    );
+  countGasSpent(ctx, p, r.chain, spentWei);
   ctx.logger.info('gasless submission settled', { paymentId: p.paymentId, chain: r.chain.name, outcome });
 };
 
@@ -128,6 +123,8 @@ export const handOver = async (
     }
     if (crossChain) return moveGasless(trx, p.paymentId, 'burn', 'burn', burnFactsOf(p));
     await handToVerification(trx, p, found);
+    // The relay's own transaction paid the gas: a merchant who bears it pays it back.
+    if (ours) await requestNetworkFee(ctx, trx, p, r.chain, p.token);
     return true;
   });
   if (moved) afterSettled(ctx, p, r, ours ? 'relayed' : 'used_elsewhere', wei);

@@ -216,12 +216,12 @@ interface TransferRow {
   block_number: string;
 }
 
-/** Confirmed refunds and withdrawals: what they took out of the wallet needs no receipt. */
+/** Confirmed refunds, withdrawals and network fees: what they took out of the wallet needs no receipt. */
 const backfillTransfersOut = async (ctx: WatcherContext, tally: Tally): Promise<void> => {
   const rows = (await ctx
     .db(TRANSFERS)
     .where('status', 'confirmed')
-    .whereIn('purpose', ['refund', 'withdrawal'])
+    .whereIn('purpose', ['refund', 'withdrawal', 'network_fee'])
     .whereNotNull('chain_id')
     .whereNotNull('from_address')
     .whereNotNull('amount_units')

@@ -102,13 +102,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * What an outgoing transfer is, from its requester's idempotency key: the refunds service keys a
  * refund's transfer by the refund id; invoicing keys a withdrawal's two legs
- * `withdrawal:<id>:net` and `withdrawal:<id>:fee`.
+ * `withdrawal:<id>:net` and `withdrawal:<id>:fee`; the gasless relay keys a merchant-borne network
+ * fee `network-fee:<payment id>`.
  */
 export const outgoingKind = (
   purpose: TransferPurpose,
   idempotencyKey: string,
 ):
-  { type: LedgerEntryType; account: LedgerAccount; refundId?: string; withdrawalId?: string } | undefined => {
+  | {
+      type: LedgerEntryType;
+      account: LedgerAccount;
+      refundId?: string;
+      withdrawalId?: string;
+      paymentId?: string;
+    }
+  | undefined => {
   if (purpose === 'refund') {
     return {
       type: 'refund',
@@ -123,11 +131,19 @@ export const outgoingKind = (
       ? { type: 'withdrawal_fee', account: 'service_fees', withdrawalId }
       : { type: 'withdrawal', account: 'withdrawals', withdrawalId };
   }
+  if (purpose === 'network_fee') {
+    const m = /^network-fee:(.+)$/.exec(idempotencyKey);
+    return {
+      type: 'network_fee',
+      account: 'network_fees',
+      paymentId: m && UUID.test(m[1]!) ? m[1] : undefined,
+    };
+  }
   // cctp_forward leaves the relay wallet, not a merchant's.
   return undefined;
 };
 
-/** Tokens that left the wallet: wallet −, refunds / withdrawals / service_fees +. */
+/** Tokens that left the wallet: wallet −, refunds / withdrawals / service_fees / network_fees +. */
 export const recordTransferOut = async (trx: Knex.Transaction, t: TransferOut): Promise<void> => {
   const kind = outgoingKind(t.purpose, t.idempotencyKey);
   if (!kind || t.amount === 0n) return;
@@ -143,6 +159,7 @@ export const recordTransferOut = async (trx: Knex.Transaction, t: TransferOut): 
     blockNumber: t.blockNumber,
     refundId: kind.refundId ?? null,
     withdrawalId: kind.withdrawalId ?? null,
+    paymentId: kind.paymentId ?? null,
     lines: [
       { account: 'wallet', amount: -t.amount },
       { account: kind.account, amount: t.amount },

@@ -5,14 +5,21 @@ import { LEDGER_BALANCES, LEDGER_ENTRIES, LEDGER_JOURNALS } from './migration.js
 /**
  * `wallet`: the tokens in the merchant wallet (what `balanceOf` shows). The others say where they
  * came from or went: `customer_payments` (paid by customers), `unattributed` (arrived, claimed by
- * no payment yet), `refunds`, `withdrawals`, `service_fees` (the withdrawal fee).
+ * no payment yet), `refunds`, `withdrawals`, `service_fees` (the withdrawal fee), `network_fees` (the relay's gas of
+ * gasless payments whose merchant bears it).
  */
 export type LedgerAccount =
-  'wallet' | 'customer_payments' | 'unattributed' | 'refunds' | 'withdrawals' | 'service_fees';
+  | 'wallet'
+  | 'customer_payments'
+  | 'unattributed'
+  | 'refunds'
+  | 'withdrawals'
+  | 'service_fees'
+  | 'network_fees';
 
 /** What a journal records; also the `type` of a balance transaction. */
 export type LedgerEntryType =
-  'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'unattributed' | 'attribution';
+  'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'network_fee' | 'unattributed' | 'attribution';
 
 export interface WalletRef {
   merchantId: string;

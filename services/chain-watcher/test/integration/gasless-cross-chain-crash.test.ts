@@ -1,62 +1,46 @@
 import { expect } from 'chai';
 import { waitFor } from '@stablepay/platform/testing';
-import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import type { Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
-import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import { spawnWatcher } from '../support/child.js';
 import { eventsAbout, freshWallet, publishAuthorization, signAuthorization } from '../support/gasless.js';
+import { startCrossChainGasless, type CrossChainGasless } from '../support/gasless-cross-chain.js';
 import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+import type { ChainProbe } from '../support/transfers.js';
 
 /**
  * The service killed (SIGKILL) right after the node took the relay's burn, before it was recorded: a
- * fresh instance finds it on the chain and burns nothing more. The merchant is paid once, the
+ * fresh instance finds it on the chain and burns nothing more. Killed right after the relay's mint
+ * reached a node: a fresh instance mints nothing more and completes the payment at once. The merchant is paid once, the
  * payment verified once.
  */
 describe('cross-chain gasless payments survive a killed chain-watcher (child process, anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
+  let x: CrossChainGasless;
   let devnet: Devnet;
-  let attestation: AttestationService;
   let h: Harness;
   let eth: ChainProbe;
   let base: ChainProbe;
   let shop: Merchant;
   let relayEth: string;
-  const env = () => ({
-    RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
-    CCTP_ATTESTATION_URL: attestation.url,
-    CCTP_POLL_MS: '50',
-    CCTP_MAX_BACKOFF_MS: '500',
-    TRANSFER_POLL_MS: '50',
-    TRANSFER_MAX_BACKOFF_MS: '300',
-    // A killed replica's lease must run out quickly for the next one to take over.
-    TRANSFER_LEASE_MS: '1000',
-  });
+  const env = () => x.env;
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
-    attestation = await startDevnetAttestationService(devnet, {
-      confirmations: { fast: 2 },
-      pollIntervalMs: 100,
+    x = await startCrossChainGasless({
+      // A killed replica's leases (of the gasless row and of its CCTP row) must run out quickly for
+      // the next one to take over.
+      env: { TRANSFER_LEASE_MS: '1000', CCTP_LEASE_MS: '1000' },
     });
-    h = await startHarness({ registry: devnet.registry(), env: env() });
-    eth = new ChainProbe(devnet.chain('ETH'));
-    base = new ChainProbe(devnet.chain('BASE'));
-    shop = await h.createMerchant('BASE', ['USDC']);
-    relayEth = devnet.relayers.ETH!.address;
+    ({ devnet, h, eth, base, shop, relayEth } = x);
     // From here on only the processes each test starts consume the queue.
     await h.service.stop();
   });
-  after(async () => {
-    eth?.destroy();
-    base?.destroy();
-    await h?.close();
-    await attestation?.stop();
-    await devnet?.stop();
-  });
+  after(async () => x?.close());
 
-  const killedAt = async (point: 'burn_broadcast') => {
+  const killedAt = async (
+    point: 'burn_broadcast' | 'mint_broadcast',
+    extraEnv: Record<string, string> = {},
+  ) => {
     const payer = freshWallet();
     await devnet.fund('ETH', payer.address, { USDC: units('20') });
     const authorization = await signAuthorization(eth, {
@@ -69,7 +53,7 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
       databaseUrl: h.databaseUrl,
       amqpUrl: h.amqpUrl,
       prefix: h.prefix,
-      env: { ...env(), GASLESS_CRASH_POINT: point },
+      env: { ...env(), ...extraEnv, GASLESS_CRASH_POINT: point },
     });
     try {
       const paymentId = await publishAuthorization(h, shop, authorization, {
@@ -92,8 +76,12 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
   };
 
   /** A fresh instance on the same database and queue finishes what the dead one left, once. */
-  const finishOnce = async (paymentId: string, before: bigint) => {
-    const fresh = await startHarness({ registry: devnet.registry(), env: env(), share: h });
+  const finishOnce = async (paymentId: string, before: bigint, extraEnv: Record<string, string> = {}) => {
+    const fresh = await startHarness({
+      registry: devnet.registry(),
+      env: { ...env(), ...extraEnv },
+      share: h,
+    });
     // Blocks go on being made, as on a real chain: a mint that was the last transaction gets deep enough.
     const blocks = setInterval(() => void devnet.mine('BASE', 1).catch(() => undefined), 200);
     try {
@@ -124,5 +112,28 @@ describe('cross-chain gasless payments survive a killed chain-watcher (child pro
     expect(burn.broadcast_at).to.equal(null);
     expect((await eth.receipt(burn.tx_hash))!.status).to.equal('0x1');
     await finishOnce(paymentId, before);
+  });
+
+  it('killed right after the mint reached a node: the next instance mints nothing more and completes the payment promptly', async () => {
+    const before = await base.balance('USDC', shop.address);
+    // Production pacing: the payment's CCTP row backs off up to a minute while something is awaited.
+    const slow = { CCTP_MAX_BACKOFF_MS: '60000' };
+    const paymentId = await killedAt('mint_broadcast', slow);
+    const [mint] = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'mint' });
+    expect(mint.broadcast_at).to.equal(null);
+    // As a minute's wait for the attestation leaves it in production: its next look a minute away.
+    await h
+      .db('cctp_payments')
+      .where({ payment_id: paymentId })
+      .update({ next_check_at: h.db.raw(`now() + interval '60 seconds'`), backoff_step: 12 });
+    const restarted = Date.now();
+    await finishOnce(paymentId, before, slow);
+    const took = Date.now() - restarted;
+    const txs = await h.db('gasless_relay_transactions').where({ payment_id: paymentId, action: 'mint' });
+    expect(txs).to.have.length(1);
+    const cctp = await h.db('cctp_payments').where({ payment_id: paymentId }).first();
+    expect([cctp.step, cctp.mint_tx_hash]).to.deep.equal(['done', mint.tx_hash]);
+    // Completed by the restart's first looks, not by the next pass of a grown back-off.
+    expect(took, `completed ${took} ms after the restart`).to.be.below(15_000);
   });
 });

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { ChainPaymentVerifiedData } from '@stablepay/contracts';
-import { startDevnet, type Devnet } from '@stablepay/devnet';
-import { startDevnetAttestationService, type AttestationService } from '@stablepay/devnet/attestation/index';
+import { waitFor } from '@stablepay/platform/testing';
+import type { Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
-import { RELAYER_TEST_CHAINS } from '../support/cctp-relayer.js';
 import {
   checkAuthorization,
   eventsAbout,
@@ -11,8 +10,9 @@ import {
   publishAuthorization,
   signAuthorization,
 } from '../support/gasless.js';
-import { startHarness, type Harness, type Merchant } from '../support/harness.js';
-import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
+import { startCrossChainGasless, type CrossChainGasless } from '../support/gasless-cross-chain.js';
+import type { Harness, Merchant } from '../support/harness.js';
+import type { ChainProbe } from '../support/transfers.js';
 
 /**
  * A customer holding USDC on ETH only (no gas anywhere) pays a merchant on BASE with one signature:
@@ -21,8 +21,8 @@ import { ChainProbe, devnetRelayerKeys } from '../support/transfers.js';
  */
 describe('gasless payments across chains: one signature, the relay submits, burns and mints (anvil + attestation API + PostgreSQL + RabbitMQ)', function () {
   this.timeout(90_000);
+  let x: CrossChainGasless;
   let devnet: Devnet;
-  let attestation: AttestationService;
   let h: Harness;
   let eth: ChainProbe;
   let base: ChainProbe;
@@ -30,35 +30,10 @@ describe('gasless payments across chains: one signature, the relay submits, burn
   let relayEth: string;
 
   before(async () => {
-    devnet = await startDevnet({ basePort: 0, chains: RELAYER_TEST_CHAINS, customers: 0 });
-    attestation = await startDevnetAttestationService(devnet, {
-      confirmations: { fast: 2 },
-      pollIntervalMs: 100,
-    });
-    h = await startHarness({
-      registry: devnet.registry(),
-      env: {
-        RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
-        CCTP_ATTESTATION_URL: attestation.url,
-        CCTP_POLL_MS: '50',
-        CCTP_MAX_BACKOFF_MS: '500',
-        TRANSFER_POLL_MS: '50',
-        TRANSFER_MAX_BACKOFF_MS: '300',
-        TRANSFER_LEASE_MS: '2000',
-      },
-    });
-    eth = new ChainProbe(devnet.chain('ETH'));
-    base = new ChainProbe(devnet.chain('BASE'));
-    shop = await h.createMerchant('BASE', ['USDC']);
-    relayEth = devnet.relayers.ETH!.address;
+    x = await startCrossChainGasless();
+    ({ devnet, h, eth, base, shop, relayEth } = x);
   });
-  after(async () => {
-    eth?.destroy();
-    base?.destroy();
-    await h?.close();
-    await attestation?.stop();
-    await devnet?.stop();
-  });
+  after(async () => x?.close());
 
   const source = () => ({ chainId: devnet.chain('ETH').chainId, blockchain: 'ETH' as const });
 
@@ -122,8 +97,30 @@ describe('gasless payments across chains: one signature, the relay submits, burn
     expect(count('mint')).to.be.at.most(1);
     const relayed = eventsAbout(h, paymentId).filter((e) => e.type === 'chain.payment.relayed');
     expect(relayed).to.have.length(1);
-    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
-    expect(row.step).to.equal('handed_over');
+    const row = await waitFor(async () => {
+      const r = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+      return r.step === 'handed_over' ? r : undefined;
+    });
+    // Every relay transaction a block holds is paid for: the submission, the approval and the burn on
+    // ETH, the mint on BASE; each against the merchant's day on its chain, all in gas_spent_wei.
+    const paid = async (probe: ChainProbe, actions: string[]) => {
+      let wei = 0n;
+      for (const t of txs.filter((x) => actions.includes(x.action))) {
+        const receipt = await probe.receipt(t.tx_hash);
+        if (receipt) wei += BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+      }
+      return wei;
+    };
+    const onEth = await paid(eth, ['submit', 'approve', 'burn']);
+    const onBase = await paid(base, ['mint']);
+    expect(count('mint')).to.equal(1);
+    expect(onBase > 0n).to.equal(true);
+    expect(BigInt(row.gas_spent_wei)).to.equal(onEth + onBase);
+    const usage = await h.db('gasless_gas_usage').where({ merchant_id: shop.merchantId });
+    const spentOn = (chainId: number) =>
+      usage.filter((u) => u.chain_id === chainId).map((u) => [BigInt(u.spent_wei), BigInt(u.reserved_wei)]);
+    expect(spentOn(devnet.chain('ETH').chainId)).to.deep.equal([[onEth, 0n]]);
+    expect(spentOn(shop.chainId)).to.deep.equal([[onBase, 0n]]);
     expect(row.burn_units).to.equal(units('10.01').toString());
     expect(row.merchant_receives_units).to.equal(units('10').toString());
   });

@@ -28,6 +28,7 @@ describe('gasless payments: the relay submits a customer’s authorization once 
     TRANSFER_POLL_MS: '50',
     TRANSFER_MAX_BACKOFF_MS: '300',
     TRANSFER_LEASE_MS: '2000',
+    RECONCILE_INTERVAL_MS: '1000',
   });
 
   before(async () => {
@@ -98,6 +99,102 @@ describe('gasless payments: the relay submits a customer’s authorization once 
     expect(
       metricValue(metrics, 'chain_gasless_submissions_total', { chain: 'BASE', outcome: 'relayed' }),
     ).to.equal(1);
+  });
+
+  it("estimates the relay's gas for a quote on the chain, enough for a real submission to a new wallet", async () => {
+    // A merchant whose wallet never held USDC: the submission writes its balance from zero, the dearest case.
+    const fresh = await h.createMerchant('BASE');
+    const asked = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${fresh.chainId}&token=USDC&to=${fresh.address}`,
+      { caller: 'service' },
+    );
+    expect(asked.status, JSON.stringify(asked.body)).to.equal(200);
+    const estimate = BigInt(asked.body.data.submitGasUnits);
+    expect(asked.body.data.burnGasUnits).to.equal('0');
+    const payer = await customer('20');
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: fresh.address,
+      value: units('5'),
+    });
+    const paymentId = await publishAuthorization(h, fresh, authorization);
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    const receipt = await base.receipt(ChainPaymentVerifiedData.parse(verdict.data).txHash);
+    const used = BigInt(receipt!.gasUsed);
+    // The fixed 90,000 the quote used to price is short of what the relay really spends here.
+    expect(used > 90_000n, `used ${used}`).to.equal(true);
+    expect(estimate >= used, `estimate ${estimate}, used ${used}`).to.equal(true);
+    // …and the estimate stays within the relay's gas-limit margin of it, not a blanket figure.
+    expect(estimate <= (used * 3n) / 2n, `estimate ${estimate}, used ${used}`).to.equal(true);
+    // Across chains the quote adds the approval and the burn.
+    const across = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${fresh.chainId}&token=USDC&to=${relayer}&destinationChainId=1`,
+      { caller: 'service' },
+    );
+    expect(across.body.data.burnGasUnits).to.equal('200000');
+  });
+
+  it('collects a network fee the merchant bears from the merchant wallet: a network_fee ledger entry, listed, exported, reconciled', async () => {
+    const shopPays = await h.createMerchant('BASE');
+    const payer = await customer('20');
+    // The merchant bears the fee: the customer authorises the amount alone.
+    const authorization = await signAuthorization(base, {
+      signer: payer,
+      to: shopPays.address,
+      value: units('10'),
+    });
+    const relayBefore = await base.balance('USDC', relayer);
+    const paymentId = await publishAuthorization(h, shopPays, authorization, {
+      amount: '10.000000',
+      networkFee: '0.012345',
+      feeBearer: 'merchant',
+    });
+    const verdict = await h.verdict(paymentId);
+    expect(verdict.type, JSON.stringify(verdict.data)).to.equal('chain.payment.verified');
+    const fee = await waitFor(async () => {
+      const t = await h
+        .db('transfers')
+        .where({ idempotency_key: `network-fee:${paymentId}` })
+        .first();
+      return t?.status === 'confirmed' ? t : undefined;
+    }, 30_000);
+    expect(fee).to.include({ purpose: 'network_fee', merchant_id: shopPays.merchantId });
+    // On the chain: the fee left the merchant wallet for the relay that paid the gas.
+    expect(await base.balance('USDC', shopPays.address)).to.equal(units('10') - units('0.012345'));
+    expect((await base.balance('USDC', relayer)) - relayBefore).to.equal(units('0.012345'));
+    const listed = await waitFor(async () => {
+      const res = await h.call(`/balance-transactions/api/list?payment_id=${paymentId}`, {
+        merchantId: shopPays.merchantId,
+      });
+      const rows = res.body.data.balance_transactions as Array<Record<string, unknown>>;
+      return rows.length === 2 ? rows : undefined;
+    });
+    // Newest first: the fee, then the payment (or its attribution, when the scanner saw the arrival first).
+    expect(listed.map((r) => [r.type, r.amount, r.balance_after, r.tx_hash])[0]).to.deep.equal([
+      'network_fee',
+      '-0.012345',
+      '9.987655',
+      fee.tx_hash,
+    ]);
+    expect(listed[1]).to.include({ balance_after: '10.000000', tx_hash: verdict.data.txHash });
+    const csv = await h.call('/balance-transactions/api/list?format=csv&type=network_fee', {
+      merchantId: shopPays.merchantId,
+    });
+    expect(csv.body as string).to.include(`,network_fee,-0.012345,USDC,BASE,${fee.tx_hash}`);
+    // The wallet account still matches balanceOf.
+    const since = new Date();
+    const run = await waitFor(async () => {
+      const res = await h.call('/reconciliation/api/latest', { merchantId: shopPays.merchantId });
+      const r = res.body.data;
+      return r.checked_at !== null && new Date(r.checked_at) > since ? r : undefined;
+    }, 20_000);
+    expect(run.discrepancies).to.equal(0);
+    expect(run.wallets.find((w: { token: string }) => w.token === 'USDC')).to.include({
+      status: 'agrees',
+      ledger_balance: '9.987655',
+      onchain_balance: '9.987655',
+    });
   });
 
   it('verifies a payment whose authorization someone else submitted first, and sends nothing', async () => {

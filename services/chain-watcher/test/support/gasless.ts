@@ -108,6 +108,8 @@ export const publishAuthorization = async (
     /** across chains: the customer's chain (the merchant's is the destination) and Circle's fee */
     source?: { chainId: number; blockchain: Merchant['blockchain'] };
     cctpFee?: string;
+    /** who bears the relay's gas (default the customer, whose authorization includes it) */
+    feeBearer?: PaymentAuthorizationReceivedData['feeBearer'];
   } = {},
 ): Promise<string> => {
   const paymentId = randomUUID();
@@ -125,7 +127,7 @@ export const publishAuthorization = async (
     authorization,
     networkFee,
     cctpFee: opts.cctpFee ?? '0.000000',
-    feeBearer: 'customer',
+    feeBearer: opts.feeBearer ?? 'customer',
     sessionId: null,
     sessionCreatedAt: null,
     createdAt: new Date().toISOString(),

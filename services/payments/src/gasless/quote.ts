@@ -88,8 +88,8 @@ const destinationMintFee = async (ctx: PaymentsContext, chain: BlockchainName): 
 
 /**
  * GET /payments/gasless-quote: every fee and what to sign, signed and valid for the fee quotes'
- * validity. The relay's gas (its submission, and across chains its burn) is priced on the source
- * chain at its gas price and native-coin price now, and across chains its mint on the merchant's
+ * validity. The relay's gas (its submission, estimated on the chain, and across chains its burn)
+ * is priced on the source chain at its gas price and native-coin price now, and across chains its mint on the merchant's
  * chain at that chain's, each rounded up to the base unit; Circle's fee across chains is its
  * fast-transfer rate on the burn.
  */
@@ -102,7 +102,15 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
   const domain = await tokenDomainOf(ctx, at.chainId, query.token);
   const to = await recipientOf(ctx, at);
   const settings = ctx.gasless;
-  const gasUnits = settings.submitGasUnits + (at.isCrossChain ? settings.burnGasUnits : 0n);
+  const estimate = await ctx.gasless.relay.gasEstimate({
+    chainId: at.chainId,
+    token: query.token,
+    to,
+    ...(at.isCrossChain && at.destinationChainId !== null
+      ? { destinationChainId: at.destinationChainId }
+      : {}),
+  });
+  const gasUnits = BigInt(estimate.submitGasUnits) + BigInt(estimate.burnGasUnits);
   const networkFee =
     relayGasFee(gasUnits, await gasPricesOn(ctx, at.sourceChain)) +
     (at.destinationChain ? await destinationMintFee(ctx, at.destinationChain) : 0n);

@@ -4,6 +4,8 @@ import {
   type Currency,
   type GaslessCheck,
   type GaslessCheckBody,
+  type GaslessGasEstimate,
+  type GaslessGasEstimateQuery,
   type TokenDomainView,
 } from '@stablepay/contracts';
 import {
@@ -27,6 +29,8 @@ export interface GaslessRelay {
    * The chain-watcher's refusal (422, 429, 503) is thrown as the same AppError it answered.
    */
   check(body: GaslessCheckBody): Promise<GaslessCheck>;
+  /** The relay's gas on the customer's chain, estimated on the chain before anything is signed. */
+  gasEstimate(query: GaslessGasEstimateQuery): Promise<GaslessGasEstimate>;
 }
 
 /** The relay could not be asked: the customer may try again shortly, nothing was stored. */
@@ -85,6 +89,23 @@ export class ChainWatcherRelay implements GaslessRelay {
       this.relayers = { at: Date.now(), list: answer?.data.relayers ?? [] };
     }
     return this.relayers.list.find((r) => r.chainId === chainId)?.address;
+  }
+
+  async gasEstimate(query: GaslessGasEstimateQuery): Promise<GaslessGasEstimate> {
+    const answer = await this.routes.get('getGaslessGasEstimate', {
+      params: undefined,
+      query: {
+        chainId: String(query.chainId),
+        token: query.token,
+        to: query.to,
+        ...(query.destinationChainId !== undefined
+          ? { destinationChainId: String(query.destinationChainId) }
+          : {}),
+      },
+      what: 'relay gas estimate',
+    });
+    if (!answer) throw relayUnavailable();
+    return answer.data;
   }
 
   async check(body: GaslessCheckBody): Promise<GaslessCheck> {

@@ -132,15 +132,20 @@ export const setPaymentSession = async (db: Db, paymentId: string, sessionId: st
   await db(PAYMENTS).where({ id: paymentId }).update({ session_id: sessionId });
 };
 
-/** Records on-chain facts of a cross-chain payment (its mint) without changing its status. */
+/**
+ * Records on-chain facts of a cross-chain payment (its burn, its mint) without changing its status;
+ * with `unlessKnown`, only while that column is still empty.
+ */
 export const recordPaymentFacts = async (
   db: Db,
   id: string,
   patch: Record<string, unknown>,
-): Promise<boolean> =>
-  (await db(PAYMENTS)
-    .where({ id, is_cross_chain: true })
-    .update({ ...patch, updated_at: db.fn.now() })) === 1;
+  opts: { unlessKnown?: string } = {},
+): Promise<boolean> => {
+  const q = db(PAYMENTS).where({ id, is_cross_chain: true });
+  if (opts.unlessKnown) q.whereNull(opts.unlessKnown);
+  return (await q.update({ ...patch, updated_at: db.fn.now() })) === 1;
+};
 
 export interface PaymentQuery {
   merchantId: string;

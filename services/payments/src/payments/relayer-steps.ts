@@ -117,6 +117,24 @@ export const recordRelayedMintIn = async (
 };
 
 /**
+ * The burn of a bridge-kit payment, once verified. A customer's payment names its burn when it is
+ * created; a gasless one has none until the relay burns what it received, so the first verified
+ * burn is recorded and a named one is never replaced.
+ */
+export const recordBridgeKitBurnIn = async (
+  trx: Knex.Transaction,
+  id: string,
+  burnTxHash: string,
+): Promise<void> => {
+  await recordPaymentFacts(
+    trx,
+    id,
+    { burn_tx_hash: burnTxHash.toLowerCase() },
+    { unlessKnown: 'burn_tx_hash' },
+  );
+};
+
+/**
  * The mint of a bridge-kit payment, as the chain-watcher found it. It arrives with the verdict and
  * may be applied before or after it, so it only records the hash and never moves the status.
  */

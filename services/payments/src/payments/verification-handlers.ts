@@ -7,7 +7,12 @@ import {
 } from '../checkout/top-up-verdicts.js';
 import type { PaymentsContext } from '../context.js';
 import { completePaymentIn, failPaymentIn } from './payment-state.js';
-import { advanceRelayedPaymentIn, recordBridgeKitMintIn, recordRelayedMintIn } from './relayer-steps.js';
+import {
+  advanceRelayedPaymentIn,
+  recordBridgeKitBurnIn,
+  recordBridgeKitMintIn,
+  recordRelayedMintIn,
+} from './relayer-steps.js';
 
 /**
  * The chain-watcher's verdicts (same-chain, and cross-chain through CCTP) move payments to their
@@ -53,10 +58,12 @@ export const verificationHandlers = (ctx: PaymentsContext, logger: Logger): Even
     [EventTypes.ChainTopUpRejected]: applying(async ({ data }, trx) => {
       await applyTopUpRejectedIn(ctx, trx, data);
     }),
-    // Legacy relayer flow: the burn is verified, so the attestation is awaited.
+    // Legacy relayer flow: the burn is verified, so the attestation is awaited. Bridge kit: the burn's
+    // hash, which a gasless payment learns only now (the relay burned what the customer authorised).
     [EventTypes.ChainCctpBurnVerified]: async ({ data }, trx) => {
       if (data.flow === 'relayer')
         await advanceRelayedPaymentIn(ctx, trx, data.paymentId, 'pending_attestation');
+      else await recordBridgeKitBurnIn(trx, data.paymentId, data.burnTxHash);
     },
     // Each new attestation status is mirrored; a complete one makes the payment ready to mint.
     [EventTypes.ChainCctpAttested]: async ({ data }, trx) => {

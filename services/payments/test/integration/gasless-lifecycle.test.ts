@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import type { GaslessQuote, TransferAuthorization } from '@stablepay/contracts';
 import { waitFor } from '@stablepay/platform/testing';
 import type { GaslessRelayServer } from '../support/gasless-relay-server.js';
-import { getQuote, openSession, signAuthorization, startRelay } from '../support/gasless.js';
+import { crossChainQuote, getQuote, openSession, signAuthorization, startRelay } from '../support/gasless.js';
 import {
   actingAs,
   randomAddress,
@@ -155,6 +155,66 @@ describe('gasless payments after acceptance (PostgreSQL + RabbitMQ)', function (
     const res = await h.call('POST', '/payments/create-gasless', { body: bodyOf(quote, again, p.sessionId) });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.data.paymentId).to.not.equal(p.id);
+  });
+
+  it("shows a cross-chain payment's burn once the relay's burn is verified, as for any cross-chain payment", async () => {
+    const wallet = Wallet.createRandom();
+    const cross = await crossChainQuote(h, shop.publicId, '7');
+    const authorization = await signAuthorization(wallet, cross.domain, cross.authorization);
+    const res = await h.call('POST', '/payments/create-gasless', {
+      body: {
+        ...bodyOf(cross, authorization, ''),
+        sessionId: undefined,
+        chainId: 31338,
+        destinationChainId: 31337,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.data.paymentId as string;
+    // The dashboard's view (GET /payments/:id) carries the cross-chain fields.
+    const merchantDetail = async (pid: string) =>
+      (await h.call('GET', `/payments/${pid}`, { ...actingAs(shop), caller: 'user' })).body.data;
+    expect(await merchantDetail(id)).to.include({ is_cross_chain: true, burn_tx_hash: null });
+    const burnTxHash = randomTxHash();
+    const burnVerified = (hash: string) =>
+      h.publish(
+        'chain.cctp.burn_verified',
+        {
+          paymentId: id,
+          flow: 'bridge_kit',
+          burnTxHash: hash,
+          sourceChainId: 31338,
+          sourceDomain: 3,
+          destinationDomain: 6,
+          amount: '7.1',
+          mintRecipient: shop.wallet!,
+          blockNumber: 10,
+        },
+        { ...fromChainWatcher, merchantId: shop.merchantId },
+      );
+    await burnVerified(burnTxHash);
+    await waitFor(async () => ((await merchantDetail(id)).burn_tx_hash === burnTxHash ? true : undefined));
+    // A burn, once known, is never replaced.
+    await burnVerified(randomTxHash());
+    const mintTxHash = randomTxHash();
+    await h.publish(
+      'chain.cctp.minted',
+      {
+        paymentId: id,
+        flow: 'bridge_kit',
+        mintTxHash,
+        destinationChainId: 31337,
+        recipient: shop.wallet!,
+        mintedAmount: '7.09',
+        blockNumber: 11,
+      },
+      { ...fromChainWatcher, merchantId: shop.merchantId },
+    );
+    const seen = await waitFor(async () => {
+      const d = await merchantDetail(id);
+      return d.mint_tx_hash === mintTxHash ? d : undefined;
+    });
+    expect(seen.burn_tx_hash).to.equal(burnTxHash);
   });
 
   it('keeps transfer payments as they were: funding transfer, their own hash', async () => {

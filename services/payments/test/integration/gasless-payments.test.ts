@@ -11,6 +11,7 @@ import type { GaslessRelayServer } from '../support/gasless-relay-server.js';
 import { refusalAnswer } from '../support/gasless-relay-server.js';
 import {
   BASE_RELAYER,
+  crossChainQuote,
   getQuote,
   openSession,
   resigned,
@@ -156,13 +157,7 @@ describe('gasless payments (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', 
     const a = await signAuthorization(wallet, intent.domain, intent.authorization);
     const res = await create(bodyOf(intent, a, { reference: 'order-7' }));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const cross = await getQuote(h, {
-      merchantId: shop.publicId,
-      chainId: 31338,
-      destinationChainId: 31337,
-      token: 'USDC',
-      amount: '7',
-    });
+    const cross = await crossChainQuote(h, shop.publicId, '7');
     const b = await signAuthorization(wallet, cross.domain, cross.authorization);
     const crossRes = await create(bodyOf(cross, b));
     expect(crossRes.status, JSON.stringify(crossRes.body)).to.equal(201);

@@ -43,7 +43,7 @@ describe('gasless quotes (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', fu
     expect(res.headers.get('cache-control')).to.equal('no-store');
     expect(GaslessQuoteResponse.safeParse(res.body).success).to.equal(true);
     const { quoteId, expiresAt, signature, ...rest } = res.body.data;
-    // 90,000 gas × 2 gwei × 3000 USD/ETH = 0.54 USD
+    // the relay's estimate of 90,000 gas × 2 gwei × 3000 USD/ETH = 0.54 USD
     expect(rest).to.deep.equal({
       merchantId: shop.publicId,
       sessionId,
@@ -98,7 +98,7 @@ describe('gasless quotes (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', fu
     expect(q).to.include({
       destinationChainId: 31337,
       amount: '25.000000',
-      // (90,000 + 200,000) gas of the submission and burn, and 265,000 of the mint on the
+      // (90,000 + 200,000) gas of the submission and burn as the relay estimates them, and 265,000 of the mint on the
       // merchant's chain, each × 2 gwei × 3000 USD/ETH: 1.74 + 1.59
       networkFee: '3.330000',
       // the smallest burn that leaves 25 after 1 bp: 25.002501
@@ -106,6 +106,13 @@ describe('gasless quotes (PostgreSQL + RabbitMQ + a stand-in chain-watcher)', fu
       total: '28.332501',
     });
     expect(q.authorization.to).to.equal(ARB_RELAYER);
+    // The relay's gas is the chain-watcher's estimate on the customer's chain, for this very recipient.
+    expect(relay.estimates.at(-1)).to.deep.equal({
+      chainId: '31338',
+      token: 'USDC',
+      to: ARB_RELAYER,
+      destinationChainId: '31337',
+    });
     expect(q.authorization.value).to.equal('28332501');
     expect(q.domain.chainId).to.equal(31338);
   });

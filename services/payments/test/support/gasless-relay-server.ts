@@ -24,7 +24,7 @@ export const refusalAnswer = (status: number, code: string, retryAfter?: number)
 
 /**
  * A real HTTP server standing in for the chain-watcher's internal routes that gasless payments use:
- * the token domain, the relayers, the chains' gas prices, and the relay's check (a POST, which the
+ * the token domain, the relayers, the chains' gas prices, the relay's gas estimate and its check (a POST, which the
  * platform's GET-only service double does not serve). It verifies the internal token as the
  * chain-watcher does and answers what the test set.
  */
@@ -36,6 +36,10 @@ export class GaslessRelayServer {
   readonly relayers: Array<{ chainId: number; blockchain: string; address: string }> = [];
   readonly gasPrices = new Map<string, CctpFeeInputs>();
   check: CheckAnswer = { status: 200, body: undefined };
+  /** The relay's gas estimates the quote asks for: its submission, and across chains its burn. */
+  estimate = { submitGasUnits: '90000', burnGasUnits: '200000' };
+  /** every gas-estimate query, in order */
+  readonly estimates: Array<Record<string, string>> = [];
   /** While set, every request fails at the socket (the chain-watcher is down). */
   down = false;
   private server?: Server;
@@ -85,6 +89,13 @@ export class GaslessRelayServer {
     if (route === 'GET /internal/cctp/fee-inputs') {
       const inputs = this.gasPrices.get(url.searchParams.get('destinationChain') ?? '');
       return inputs ? { status: 200, body: { success: true, data: inputs } } : refusalAnswer(400, 'unknown');
+    }
+    if (route === 'GET /internal/gasless/gas-estimate') {
+      const query = Object.fromEntries(url.searchParams);
+      this.estimates.push(query);
+      const crossChain = query.destinationChainId !== undefined && query.destinationChainId !== query.chainId;
+      const data = { ...this.estimate, burnGasUnits: crossChain ? this.estimate.burnGasUnits : '0' };
+      return { status: 200, body: { success: true, data } };
     }
     if (route === 'POST /internal/gasless/check') {
       const chunks: Buffer[] = [];

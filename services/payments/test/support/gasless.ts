@@ -153,5 +153,19 @@ export const getQuote = async (
   return res.body.data as GaslessQuote;
 };
 
+/** A payment intent of `amount` USDC from ARB (31338) to a merchant paid on BASE (31337). */
+export const crossChainQuote = (
+  h: Harness,
+  merchantPublicId: string,
+  amount: string,
+): Promise<GaslessQuote> =>
+  getQuote(h, {
+    merchantId: merchantPublicId,
+    chainId: 31338,
+    destinationChainId: 31337,
+    token: 'USDC',
+    amount,
+  });
+
 export const stringify = (params: Record<string, string | number>): Record<string, string> =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));

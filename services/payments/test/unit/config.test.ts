@@ -25,8 +25,6 @@ describe('payments configuration', () => {
       FEE_QUOTE_GAS_BUFFER_PERCENT: '20',
       FEE_QUOTE_MIN_GAS_FEE: '0.50',
       FEE_QUOTE_ATTESTATION_FEE_BPS: '1',
-      GASLESS_SUBMIT_GAS_UNITS: 90000,
-      GASLESS_BURN_GAS_UNITS: 200000,
       GASLESS_FEE_BEARER: 'customer',
       GASLESS_PAYER_LIMIT_PER_MINUTE: 5,
     });
@@ -50,8 +48,6 @@ describe('payments configuration', () => {
       FEE_QUOTE_GAS_BUFFER_PERCENT: '12.5',
       FEE_QUOTE_MIN_GAS_FEE: '0.25',
       FEE_QUOTE_ATTESTATION_FEE_BPS: '1.3',
-      GASLESS_SUBMIT_GAS_UNITS: '80000',
-      GASLESS_BURN_GAS_UNITS: '150000',
       GASLESS_FEE_BEARER: 'merchant',
       GASLESS_PAYER_LIMIT_PER_MINUTE: '2',
     });
@@ -66,8 +62,6 @@ describe('payments configuration', () => {
       FEE_QUOTE_GAS_BUFFER_PERCENT: '12.5',
       FEE_QUOTE_MIN_GAS_FEE: '0.25',
       FEE_QUOTE_ATTESTATION_FEE_BPS: '1.3',
-      GASLESS_SUBMIT_GAS_UNITS: 80000,
-      GASLESS_BURN_GAS_UNITS: 150000,
       GASLESS_FEE_BEARER: 'merchant',
       GASLESS_PAYER_LIMIT_PER_MINUTE: 2,
     });

@@ -16,5 +16,6 @@ export const TYPE_LABELS: Record<BalanceTransactionType, keyof Messages> = {
   refund: 'bt_refund',
   withdrawal: 'bt_withdrawal',
   withdrawal_fee: 'bt_withdrawal_fee',
+  network_fee: 'bt_network_fee',
 };
 export const BALANCE_TRANSACTION_TYPES = Object.keys(TYPE_LABELS) as BalanceTransactionType[];
