@@ -44,6 +44,10 @@ export const MerchantInfo = z.object({
   blockchain: BlockchainName,
   /** comma-separated, e.g. `USDC,EURC` */
   accepted_currencies: z.string().regex(/^(USDC|EURC)(,(USDC|EURC))*$/),
+  /** the logo as we serve it, relative to the API's base URL; null without one (extension) */
+  logo_url: z.string().nullable(),
+  /** `#rrggbb`, readable under white text; null: the page's own colour (extension) */
+  accent_color: z.string().nullable(),
 });
 export type MerchantInfo = z.infer<typeof MerchantInfo>;
 export const MerchantInfoResponse = successEnvelope(MerchantInfo);
