@@ -1,7 +1,8 @@
 import { ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
-import { MerchantIdParams, MerchantInfoResponse, MerchantWalletResponse } from './schemas.js';
+import { MerchantIdParams, MerchantInfoResponse, MerchantLogoQuery, MerchantWalletResponse } from './schemas.js';
 import {
+  LOGO_BODY_LIMIT,
   LOGO_CONTENT_TYPES,
   MerchantSettingsResponse,
   UpdateMerchantSettingsBody,
@@ -10,9 +11,6 @@ import {
 
 const merchants = { service: 'gateway', tags: ['Merchants'], auth: 'public' } as const;
 const settings = { service: 'gateway', tags: ['Merchants'], auth: 'key', extension: true } as const;
-
-/** A logo body (base64 of 256 KB) is larger than the gateway's other JSON bodies. */
-export const LOGO_BODY_LIMIT = 400 * 1024;
 
 export const merchantRoutes = routeTable([
   {
@@ -46,7 +44,7 @@ export const merchantRoutes = routeTable([
     summary: "The merchant's logo",
     description:
       'The logo the merchant uploaded, served by us with its own type, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src \'none\'`, an `ETag` (answering `If-None-Match` with 304) and `Cache-Control: public, max-age=300`. 404 for an unknown merchant or one without a logo.',
-    request: { params: MerchantIdParams },
+    request: { params: MerchantIdParams, query: MerchantLogoQuery },
     responses: {
       200: { description: 'The image', binaryTypes: LOGO_CONTENT_TYPES },
       304: { description: 'Not modified (the ETag matched)' },

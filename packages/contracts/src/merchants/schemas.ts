@@ -26,6 +26,10 @@ export const MerchantName = z
   });
 export type MerchantName = z.infer<typeof MerchantName>;
 
+/** `?v=` is the logo's content hash, only there to change the URL when the logo changes. */
+export const MerchantLogoQuery = z.object({ v: z.string().max(64).optional() });
+export type MerchantLogoQuery = z.infer<typeof MerchantLogoQuery>;
+
 export const MerchantWallet = z.object({
   id: Uuid,
   address: EvmAddress,

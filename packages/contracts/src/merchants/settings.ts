@@ -15,6 +15,8 @@ export const LOGO_MAX_BYTES = 256 * 1024;
 export const LOGO_MAX_SIDE = 1024;
 /** The base64 text of LOGO_MAX_BYTES bytes. */
 const LOGO_MAX_BASE64 = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
+/** A logo's upload body (base64 of 256 KB and a little JSON) is larger than the gateway's other bodies. */
+export const LOGO_BODY_LIMIT = 400 * 1024;
 
 /** `#rrggbb` that white text on it reads at WCAG AA (4.5:1); see accent-color.ts. */
 export const AccentColor = z

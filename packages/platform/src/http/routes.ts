@@ -121,7 +121,7 @@ export const noStoreHeader: RequestHandler = (_req, res, next) => {
 };
 
 /** The handler serving a route: its own, or for a dashboard twin without one, its original's. */
-const handlerFor = <H>(spec: RouteSpec, table: Readonly<Record<string, H | undefined>>): H | undefined =>
+export const handlerFor = <H>(spec: RouteSpec, table: Readonly<Record<string, H | undefined>>): H | undefined =>
   table[spec.operationId] ?? (spec.twinOf === undefined ? undefined : table[spec.twinOf]);
 
 /**

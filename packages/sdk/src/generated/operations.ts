@@ -345,7 +345,9 @@ export interface Operations {
       failure_reason: string | null;
       completed_at: string | null;
       payment: {
+        id: string;
         amount: string;
+        currency: 'USDC' | 'EURC';
         status:
           | 'completed'
           | 'pending'
@@ -353,11 +355,9 @@ export interface Operations {
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
-        id: string;
-        currency: 'USDC' | 'EURC';
         tx_hash: string;
-        from_address: string;
         created_at: string;
+        from_address: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -375,11 +375,11 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -397,11 +397,11 @@ export interface Operations {
     body: {
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -414,11 +414,11 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -439,11 +439,11 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -462,11 +462,11 @@ export interface Operations {
       url?: string | undefined;
       events?:
         | (
+            | 'refund.created'
             | 'payment.completed'
             | 'payment.failed'
             | 'checkout.session.completed'
             | 'checkout.session.expired'
-            | 'refund.created'
             | 'refund.completed'
             | 'refund.failed'
             | 'withdrawal.completed'
@@ -481,11 +481,11 @@ export interface Operations {
       id: string;
       url: string;
       events: (
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -527,11 +527,11 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
+          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
           | 'checkout.session.completed'
           | 'checkout.session.expired'
-          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
           | 'withdrawal.completed'
@@ -554,11 +554,11 @@ export interface Operations {
     body: never;
     response: {
       name:
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -572,11 +572,11 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
+        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
         | 'checkout.session.completed'
         | 'checkout.session.expired'
-        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'withdrawal.completed'
@@ -589,11 +589,11 @@ export interface Operations {
       events: {
         id: string;
         type:
+          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
           | 'checkout.session.completed'
           | 'checkout.session.expired'
-          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
           | 'withdrawal.completed'

@@ -7,6 +7,7 @@ import {
   type UploadMerchantLogoBody,
 } from '@stablepay/contracts';
 import { notFound, type InternalClaims } from '@stablepay/platform';
+import { findApiKeyLabel } from '../api-keys/api-keys-repo.js';
 import { appendAudit, type AuditAction } from '../audit/audit-log-repo.js';
 import type { GatewayContext, RequestMeta } from '../gateway-context.js';
 import { inspectLogo } from './logo-image.js';
@@ -56,6 +57,25 @@ export interface SettingsActor {
 
 type Details = Record<string, string | number | boolean | null>;
 
+/** The entry names the key as the merchant knows it (its name and last four characters). */
+const auditChange = async (
+  trx: Knex.Transaction,
+  merchantId: string,
+  { auth, meta }: SettingsActor,
+  [action, details]: [AuditAction, Details],
+): Promise<void> => {
+  const apiKeyId = auth?.caller === 'api_key' ? auth.apiKeyId : undefined;
+  const key = apiKeyId ? await findApiKeyLabel(trx, merchantId, apiKeyId) : undefined;
+  await appendAudit(trx, {
+    action,
+    merchantId,
+    userId: auth?.caller === 'user' ? auth.userId : undefined,
+    apiKeyId,
+    ...meta,
+    details: { ...details, ...(key && { apiKeyName: key.name, apiKeyLast4: key.last4 }) },
+  });
+};
+
 /**
  * One change of the settings, whole: the merchant row locked, the change and a new version saved,
  * merchant.settings_updated (the settings as they now are) and the audit entry written, all in one
@@ -80,16 +100,7 @@ const changeSettings = async (
       logoUrl: logoUrlOf(merchant.public_id, logo),
       networkFeeBearer: merchant.network_fee_bearer,
     });
-    if (audit) {
-      await appendAudit(trx, {
-        action: audit[0],
-        merchantId,
-        userId: actor.auth?.userId,
-        apiKeyId: actor.auth?.apiKeyId,
-        ...actor.meta,
-        details: audit[1],
-      });
-    }
+    if (audit) await auditChange(trx, merchantId, actor, audit);
     return settingsView(merchant, logo);
   });
 
@@ -105,7 +116,11 @@ export const updateMerchantSettings = (
     if (body.name !== undefined) change.name = body.name;
     if (body.accent_color !== undefined) change.accent_color = body.accent_color?.toLowerCase() ?? null;
     if (body.network_fee_bearer !== undefined) change.network_fee_bearer = body.network_fee_bearer;
-    return { change, audit: ['merchant.settings_updated', { ...change, fields: Object.keys(change).join(',') }] };
+    const details: Details = { fields: Object.keys(change).join(',') };
+    if (change.name !== undefined) details.merchantName = change.name;
+    if (change.accent_color !== undefined) details.accentColor = change.accent_color;
+    if (change.network_fee_bearer !== undefined) details.networkFeeBearer = change.network_fee_bearer;
+    return { change, audit: ['merchant.settings_updated', details] };
   });
 
 /** A new logo, checked from its bytes (type, size, dimensions) before anything is stored. */
