@@ -42,12 +42,16 @@ describe('gateway: merchant settings', () => {
   const merchantIdOf = async (who: Account): Promise<string> =>
     (await gw.db('users').where({ id: who.userId }).first()).merchant_id;
   const settingsEvents = async (who: Account) =>
-    (await gw.db('outbox')
+    (await gw
+      .db('outbox')
       .where({ type: 'merchant.settings_updated' })
       .whereRaw(`envelope->'data'->>'merchantId' = ?`, [await merchantIdOf(who)])
       .orderBy('created_at')) as Array<{ envelope: { data: Record<string, unknown> } }>;
   const auditOf = async (who: Account, action: string) =>
-    gw.db('audit_log').where({ merchant_id: await merchantIdOf(who), action }).orderBy('id');
+    gw
+      .db('audit_log')
+      .where({ merchant_id: await merchantIdOf(who), action })
+      .orderBy('id');
   const fieldsOf = (res: { body: { details: Array<{ path: string; code: string }> } }) =>
     res.body.details.map((d) => `${d.path}:${d.code}`);
 
@@ -64,7 +68,11 @@ describe('gateway: merchant settings', () => {
   });
 
   it('changes the fields given, announces the settings whole and records who changed what', async () => {
-    const res = await put(a, { name: 'Acme Roasters', accent_color: '#0B5FFF', network_fee_bearer: 'merchant' });
+    const res = await put(a, {
+      name: 'Acme Roasters',
+      accent_color: '#0B5FFF',
+      network_fee_bearer: 'merchant',
+    });
     expect(res.status).to.equal(200);
     expect(res.body.data).to.include({
       name: 'Acme Roasters',
@@ -72,7 +80,11 @@ describe('gateway: merchant settings', () => {
       network_fee_bearer: 'merchant',
     });
     const kept = await put(a, { network_fee_bearer: null });
-    expect(kept.body.data).to.include({ name: 'Acme Roasters', accent_color: '#0b5fff', network_fee_bearer: null });
+    expect(kept.body.data).to.include({
+      name: 'Acme Roasters',
+      accent_color: '#0b5fff',
+      network_fee_bearer: null,
+    });
 
     const events = (await settingsEvents(a)).map((e) => e.envelope.data);
     expect(events.map((e) => e.version)).to.deep.equal([1, 2]);
@@ -102,7 +114,14 @@ describe('gateway: merchant settings', () => {
       expect(res.body.details.map((d: { path: string }) => d.path)).to.deep.equal(['name']);
     }
     expect((await put(a, { name: '   ' })).status).to.equal(400);
-    expect((await gw.db('merchants').where({ id: await merchantIdOf(a) }).first()).name).to.equal('Acme Roasters');
+    expect(
+      (
+        await gw
+          .db('merchants')
+          .where({ id: await merchantIdOf(a) })
+          .first()
+      ).name,
+    ).to.equal('Acme Roasters');
   });
 
   it('refuses a colour that is not #rrggbb or that white text cannot be read on (WCAG AA 4.5:1)', async () => {
@@ -157,7 +176,8 @@ describe('gateway: merchant settings', () => {
   });
 
   it('refuses SVG, bytes of another kind, a damaged header, oversize files and images over 1024 pixels', async () => {
-    const before = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body.data;
+    const before = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body
+      .data;
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
     const damaged = solidPng(10, 10).subarray(0, 20);
     const oversize = Buffer.concat([solidPng(16, 16), Buffer.alloc(256 * 1024)]);
@@ -179,7 +199,8 @@ describe('gateway: merchant settings', () => {
     }
     const huge = await upload(a, 'A'.repeat(LOGO_BODY_LIMIT + 10));
     expect(huge.status, huge.text).to.equal(413);
-    const after = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body.data;
+    const after = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body
+      .data;
     expect(after.logo).to.deep.equal(before.logo);
   });
 
@@ -188,18 +209,23 @@ describe('gateway: merchant settings', () => {
     expect(mine.body.data).to.include({ name: 'Bistro Beta', accent_color: null, logo: null });
     expect((await fetch(`${gw.url}/merchants/${b.merchantPublicId}/logo`)).status).to.equal(404);
     await upload(b, solidPng(8, 8, '#000000'));
-    const aLogo = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body.data.logo;
+    const aLogo = (await call(gw.url, 'GET', '/merchant-settings', { headers: bearer(a.accessToken) })).body
+      .data.logo;
     expect(aLogo.content_type).to.equal('image/webp');
     expect((await fetch(`${gw.url}/merchants/nobody/logo`)).status).to.equal(404);
   });
 
   it('admits a key only with the settings scopes, and names the key in the audit log', async () => {
     const reader = await createKey(gw.url, a, 'reader', ['payments:read']);
-    const refused = await call(gw.url, 'GET', '/merchant-settings/api', { headers: { 'x-api-key': reader.key } });
+    const refused = await call(gw.url, 'GET', '/merchant-settings/api', {
+      headers: { 'x-api-key': reader.key },
+    });
     expect(refused.status).to.equal(403);
     expect(refused.body.details[0].code).to.equal('insufficient_scope');
     const readOnly = await createKey(gw.url, a, 'settings reader', ['settings:read']);
-    const seen = await call(gw.url, 'GET', '/merchant-settings/api', { headers: { 'x-api-key': readOnly.key } });
+    const seen = await call(gw.url, 'GET', '/merchant-settings/api', {
+      headers: { 'x-api-key': readOnly.key },
+    });
     expect(seen.status).to.equal(200);
     expect(seen.body.data.name).to.equal('Acme Roasters');
     const write = await call(gw.url, 'PUT', '/merchant-settings/api', {
@@ -220,9 +246,9 @@ describe('gateway: merchant settings', () => {
     expect(last.user_id).to.equal(null);
     expect(last.details).to.include({ apiKeyName: 'shop admin', networkFeeBearer: 'customer' });
     // A key never reaches the dashboard's path, nor a token the key's.
-    expect((await call(gw.url, 'GET', '/merchant-settings', { headers: { 'x-api-key': writer.key } })).status).to.equal(
-      401,
-    );
+    expect(
+      (await call(gw.url, 'GET', '/merchant-settings', { headers: { 'x-api-key': writer.key } })).status,
+    ).to.equal(401);
   });
 
   it('removes the logo: the URL answers 404 and the removal is audited once', async () => {
