@@ -45,12 +45,14 @@ const origin = (url: string): string => new URL(url).origin;
 export const checkoutCsp = (
   connectTo: readonly string[],
   frameAncestors: FrameAncestors = "'none'",
+  gatewayUrl?: string,
 ): string =>
   [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    // The merchant's logo, which the gateway itself serves (never a third party's URL).
+    `img-src 'self'${gatewayUrl ? ` ${origin(gatewayUrl)}` : ''}`,
     "font-src 'self'",
     `connect-src 'self' ${[...new Set(connectTo.map(origin))].join(' ')}`.trim(),
     "base-uri 'none'",
@@ -101,8 +103,8 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
     securityHeaders: async (path, request) => {
       if (path === '/widget-example.html') return securityHeaders(widgetExampleCsp());
       if (path === '/embed.html')
-        return securityHeaders(checkoutCsp(connectTo, await frameAncestors(request)));
-      return securityHeaders(checkoutCsp(connectTo));
+        return securityHeaders(checkoutCsp(connectTo, await frameAncestors(request), config?.gatewayUrl));
+      return securityHeaders(checkoutCsp(connectTo, "'none'", config?.gatewayUrl));
     },
     runtimeConfig: () => config,
     // The widget's host pages never read it; the page itself is same-origin.

@@ -4,6 +4,7 @@ import { ApiError, gatewayClient, loadRuntimeConfig, type GatewayClient } from '
 import { LANGUAGE_NAMES, LANGUAGES, translator, type Language } from '../i18n.js';
 import { parseAmount } from '../money.js';
 import type { PaymentOutcome, PaymentTarget } from '../pay/types.js';
+import { brandingOf, useBranding } from './branding.js';
 import { Checkout } from './Checkout.js';
 import { safeUrl } from './links.js';
 
@@ -50,6 +51,7 @@ const load = async (req: Request): Promise<Loaded> => {
         merchantChain,
         currency: session.currency,
         sessionId: session.id,
+        branding: brandingOf(gatewayUrl, merchant),
       },
     };
   }
@@ -74,6 +76,7 @@ const load = async (req: Request): Promise<Loaded> => {
       merchantChain,
       currency,
       reference: req.reference,
+      branding: brandingOf(gatewayUrl, info),
     },
   };
 };
@@ -88,10 +91,11 @@ export const App = ({ req, initialLang }: { req: Request; initialLang: Language 
   const [lang, setLang] = useState<Language>(initialLang);
   const [state, setState] = useState<State>({ kind: 'loading' });
   const t = translator(lang);
+  const target = state.kind === 'ready' ? state.loaded.target : undefined;
   useEffect(() => {
     document.documentElement.lang = lang;
-    document.title = t('title');
   }, [lang]);
+  useBranding(target ? t('payTo', { merchant: target.merchantName }) : t('title'), target?.branding);
   useEffect(() => {
     load(req).then(
       (loaded) => setState({ kind: 'ready', loaded }),

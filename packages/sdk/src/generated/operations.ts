@@ -4,7 +4,7 @@ export interface Operations {
     query: {
       limit?: number | undefined;
       offset?: number | undefined;
-      sortBy?: 'status' | 'amount' | 'created_at' | 'updated_at' | undefined;
+      sortBy?: 'status' | 'updated_at' | 'amount' | 'created_at' | undefined;
       sortDirection?: 'asc' | 'desc' | undefined;
       status?: 'completed' | 'pending' | 'failed' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
@@ -347,7 +347,7 @@ export interface Operations {
       payment: {
         id: string;
         amount: string;
-        currency: 'USDC' | 'EURC';
+        created_at: string;
         status:
           | 'completed'
           | 'pending'
@@ -355,8 +355,8 @@ export interface Operations {
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
+        currency: 'USDC' | 'EURC';
         tx_hash: string;
-        created_at: string;
         from_address: string;
       };
       waiting_for_funds: boolean;
@@ -378,10 +378,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -400,10 +400,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -417,10 +417,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -442,10 +442,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -465,10 +465,10 @@ export interface Operations {
             | 'refund.created'
             | 'payment.completed'
             | 'payment.failed'
-            | 'checkout.session.completed'
-            | 'checkout.session.expired'
             | 'refund.completed'
             | 'refund.failed'
+            | 'checkout.session.completed'
+            | 'checkout.session.expired'
             | 'withdrawal.completed'
             | 'withdrawal.failed'
             | 'invoice.issued'
@@ -484,10 +484,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -530,10 +530,10 @@ export interface Operations {
           | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
           | 'refund.completed'
           | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -557,10 +557,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued';
@@ -575,10 +575,10 @@ export interface Operations {
         | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
-        | 'checkout.session.completed'
-        | 'checkout.session.expired'
         | 'refund.completed'
         | 'refund.failed'
+        | 'checkout.session.completed'
+        | 'checkout.session.expired'
         | 'withdrawal.completed'
         | 'withdrawal.failed'
         | 'invoice.issued'
@@ -592,10 +592,10 @@ export interface Operations {
           | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
-          | 'checkout.session.completed'
-          | 'checkout.session.expired'
           | 'refund.completed'
           | 'refund.failed'
+          | 'checkout.session.completed'
+          | 'checkout.session.expired'
           | 'withdrawal.completed'
           | 'withdrawal.failed'
           | 'invoice.issued';
@@ -820,7 +820,7 @@ export interface Operations {
       offset?: number | undefined;
       format?: 'json' | 'csv' | undefined;
       type?:
-        'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee' | undefined;
+        'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee' | undefined;
       currency?: 'USDC' | 'EURC' | undefined;
       startDate?: string | undefined;
       endDate?: string | undefined;
@@ -832,7 +832,7 @@ export interface Operations {
     response: {
       balance_transactions: {
         id: string;
-        type: 'payment' | 'refund' | 'withdrawal' | 'unattributed' | 'attribution' | 'withdrawal_fee';
+        type: 'payment' | 'unattributed' | 'attribution' | 'refund' | 'withdrawal' | 'withdrawal_fee';
         amount: string;
         currency: 'USDC' | 'EURC';
         blockchain:
