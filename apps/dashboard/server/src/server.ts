@@ -26,21 +26,25 @@ export const defaultDashboardDir = (): string => fileURLToPath(new URL('../../di
 /**
  * The dashboard's Content-Security-Policy: only its own files run, it talks to the gateway alone,
  * it is never framed (clickjacking of refunds and key revocations), and it submits no form
- * anywhere. `blob:` serves the invoice PDFs it fetched with the bearer token, nothing else.
+ * anywhere. `blob:` serves the invoice PDFs it fetched with the bearer token, nothing else. Images
+ * come from here, from the gateway (the merchant's logo, which the gateway serves itself) and as
+ * `data:` (a logo's preview before it is uploaded).
  */
-export const dashboardCsp = (gatewayUrl: string | undefined): string =>
-  [
+export const dashboardCsp = (gatewayUrl: string | undefined): string => {
+  const gateway = gatewayUrl ? ` ${new URL(gatewayUrl).origin}` : '';
+  return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${gateway}`,
     "font-src 'self'",
-    `connect-src 'self'${gatewayUrl ? ` ${new URL(gatewayUrl).origin}` : ''}`,
+    `connect-src 'self'${gateway}`,
     'frame-src blob:',
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+};
 
 const securityHeaders = (csp: string): Record<string, string> => ({
   'content-security-policy': csp,
