@@ -1,6 +1,11 @@
 import { ok } from '../catalogue/responses.js';
 import { routeTable } from '../catalogue/route-spec.js';
-import { MerchantIdParams, MerchantInfoResponse, MerchantLogoQuery, MerchantWalletResponse } from './schemas.js';
+import {
+  MerchantIdParams,
+  MerchantInfoResponse,
+  MerchantLogoQuery,
+  MerchantWalletResponse,
+} from './schemas.js';
 import {
   LOGO_BODY_LIMIT,
   LOGO_CONTENT_TYPES,
@@ -43,7 +48,7 @@ export const merchantRoutes = routeTable([
     path: '/merchants/:id/logo',
     summary: "The merchant's logo",
     description:
-      'The logo the merchant uploaded, served by us with its own type, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src \'none\'`, an `ETag` (answering `If-None-Match` with 304) and `Cache-Control: public, max-age=300`. 404 for an unknown merchant or one without a logo.',
+      "The logo the merchant uploaded, served by us with its own type, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'`, an `ETag` (answering `If-None-Match` with 304) and `Cache-Control: public, max-age=300`. 404 for an unknown merchant or one without a logo.",
     request: { params: MerchantIdParams, query: MerchantLogoQuery },
     responses: {
       200: { description: 'The image', binaryTypes: LOGO_CONTENT_TYPES },

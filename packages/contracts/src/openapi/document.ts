@@ -236,7 +236,10 @@ function responseContent(
   if (binary.length) {
     return {
       content: Object.fromEntries(
-        binary.map((type) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type } }]),
+        binary.map((type) => [
+          type,
+          { schema: { type: 'string', format: 'binary', contentMediaType: type } },
+        ]),
       ),
     };
   }

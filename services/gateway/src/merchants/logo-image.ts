@@ -93,7 +93,10 @@ export const inspectLogo = (bytes: Buffer): InspectedImage => {
   }
   const size = SIZE_OF[contentType](bytes);
   if (!size || size[0] < 1 || size[1] < 1)
-    throw refused('the image header cannot be read: the file is damaged or not what it claims', 'image_unreadable');
+    throw refused(
+      'the image header cannot be read: the file is damaged or not what it claims',
+      'image_unreadable',
+    );
   const [width, height] = size;
   if (width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE)
     throw refused(

@@ -14,7 +14,10 @@ export interface MerchantRow {
 }
 
 /** The columns a new merchant is created with; the settings start empty. */
-export type NewMerchantRow = Pick<MerchantRow, 'id' | 'public_id' | 'name' | 'blockchain' | 'accepted_currencies'>;
+export type NewMerchantRow = Pick<
+  MerchantRow,
+  'id' | 'public_id' | 'name' | 'blockchain' | 'accepted_currencies'
+>;
 
 export const insertMerchant = async (
   db: Knex | Knex.Transaction,

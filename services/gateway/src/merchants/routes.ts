@@ -35,7 +35,10 @@ export const merchantRoutes = (ctx: GatewayContext): MerchantRoutes => ({
     ok(res, await merchantSettings(ctx, merchant.merchantId));
   },
   updateMerchantSettings: async ({ merchant, body, auth, req, res }) => {
-    ok(res, await updateMerchantSettings(ctx, merchant.merchantId, body, { auth, meta: requestMeta(req, res) }));
+    ok(
+      res,
+      await updateMerchantSettings(ctx, merchant.merchantId, body, { auth, meta: requestMeta(req, res) }),
+    );
   },
   uploadMerchantLogo: async ({ merchant, body, auth, req, res }) => {
     ok(res, await uploadMerchantLogo(ctx, merchant.merchantId, body, { auth, meta: requestMeta(req, res) }));

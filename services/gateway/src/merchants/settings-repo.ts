@@ -52,7 +52,10 @@ export const findLogoMeta = async (db: Db, merchantId: string): Promise<LogoMeta
 export const findLogo = async (db: Db, merchantId: string): Promise<LogoRow | undefined> =>
   db<LogoRow>('merchant_logos').where({ merchant_id: merchantId }).first();
 
-export const upsertLogo = async (trx: Knex.Transaction, logo: Omit<LogoRow, 'updated_at'>): Promise<LogoMeta> => {
+export const upsertLogo = async (
+  trx: Knex.Transaction,
+  logo: Omit<LogoRow, 'updated_at'>,
+): Promise<LogoMeta> => {
   const [row] = await trx('merchant_logos')
     .insert({ ...logo, updated_at: trx.fn.now() })
     .onConflict('merchant_id')

@@ -43,7 +43,10 @@ const settingsView = (m: MerchantRow, logo: LogoMeta | undefined): MerchantSetti
   updated_at: m.settings_updated_at?.toISOString() ?? null,
 });
 
-export const merchantSettings = async (ctx: GatewayContext, merchantId: string): Promise<MerchantSettings> => {
+export const merchantSettings = async (
+  ctx: GatewayContext,
+  merchantId: string,
+): Promise<MerchantSettings> => {
   const merchant = await findMerchantById(ctx.db, merchantId);
   if (!merchant) throw notFound('Merchant');
   return settingsView(merchant, await findLogoMeta(ctx.db, merchantId));

@@ -112,9 +112,7 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
   const networkFee =
     relayGasFee(gasUnits, await gasPricesOn(ctx, at.sourceChain)) +
     (at.destinationChain ? await destinationMintFee(ctx, at.destinationChain) : 0n);
-  const cctpFee = at.isCrossChain
-    ? cctpBurnFee(amount, ctx.feeQuotes.attestationFeeUnits, feeBearer)
-    : 0n;
+  const cctpFee = at.isCrossChain ? cctpBurnFee(amount, ctx.feeQuotes.attestationFeeUnits, feeBearer) : 0n;
   const total = authorizedTotal(amount, networkFee, cctpFee, feeBearer);
   const quoteId = randomUUID();
   const nowMs = ctx.now().getTime();

@@ -24,7 +24,9 @@ export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<vo
     .onConflict('merchant_id')
     .merge({
       public_id: m.publicId,
-      name: db.raw(`case when ${MERCHANTS}.settings_version > 0 then ${MERCHANTS}.name else excluded.name end`),
+      name: db.raw(
+        `case when ${MERCHANTS}.settings_version > 0 then ${MERCHANTS}.name else excluded.name end`,
+      ),
       blockchain: m.blockchain,
       accepted_currencies: JSON.stringify(m.acceptedCurrencies),
       updated_at: db.fn.now(),
@@ -36,14 +38,17 @@ export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<vo
  * (yet) projected; an older or repeated version is applied as nothing.
  */
 export const applyMerchantSettings = async (db: Db, s: MerchantSettingsUpdatedData): Promise<boolean> => {
-  await db(MERCHANTS).where({ merchant_id: s.merchantId }).andWhere('settings_version', '<', s.version).update({
-    name: s.name,
-    accent_color: s.accentColor,
-    logo_url: s.logoUrl,
-    network_fee_bearer: s.networkFeeBearer,
-    settings_version: s.version,
-    updated_at: db.fn.now(),
-  });
+  await db(MERCHANTS)
+    .where({ merchant_id: s.merchantId })
+    .andWhere('settings_version', '<', s.version)
+    .update({
+      name: s.name,
+      accent_color: s.accentColor,
+      logo_url: s.logoUrl,
+      network_fee_bearer: s.networkFeeBearer,
+      settings_version: s.version,
+      updated_at: db.fn.now(),
+    });
   return (await db(MERCHANTS).where({ merchant_id: s.merchantId }).first('merchant_id')) !== undefined;
 };
 
