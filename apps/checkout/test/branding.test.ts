@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { solidPng } from '@stablepay/platform/testing/images';
 import { seriousViolations } from './support/axe.js';
 import {
+  closeCustomer,
   register,
   startCheckoutStack,
   waitFor,
@@ -60,14 +61,7 @@ describe('checkout page: the merchant’s branding (Chromium, devnet)', function
   });
   after(async () => s?.close());
   afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
+    for (const c of opened.splice(0)) await closeCustomer(c);
   });
 
   for (const [lang, viewport, size, title] of [

@@ -306,3 +306,13 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
     },
   };
 };
+
+/** Checks that a customer's page asked nothing of a third party and met no CSP refusal, then closes it. */
+export const closeCustomer = async (c: Customer): Promise<void> => {
+  expect(c.foreign, 'no third-party request').to.deep.equal([]);
+  expect(
+    c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+    'no CSP violation',
+  ).to.deep.equal([]);
+  await c.context.close();
+};
