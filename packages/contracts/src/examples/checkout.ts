@@ -118,6 +118,8 @@ export const checkoutExamples: ExampleTable = {
             blockchain: 'ETH',
             wallet_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
             chain_id: 8453,
+            logo_url: '/merchants/acme_live_0b6f3a2e-5d4c-4b1a-9e8f-7a6b5c4d3e2f/logo?v=9f2c4e1a7b3d5c60',
+            accent_color: '#0b5fff',
           },
         },
       },
