@@ -68,7 +68,11 @@ export const merchantsExamples: ExampleTable = {
   },
   uploadMerchantLogo: {
     // A whole PNG file (here of one pixel), base64-encoded.
-    request: { body: { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGPgjv8PAAHiAWo4ZvmvAAAAAElFTkSuQmCC' } },
+    request: {
+      body: {
+        image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGPgjv8PAAHiAWo4ZvmvAAAAAElFTkSuQmCC',
+      },
+    },
     responses: { 200: { success: true, data: SETTINGS } },
   },
   deleteMerchantLogo: {
