@@ -697,5 +697,9 @@ export const de: Messages = {
   logoPick: 'Wählen Sie zuerst ein Bild.',
   logoWrongType: 'Wählen Sie ein PNG-, JPEG- oder WebP-Bild (SVG wird nicht angenommen).',
   logoTooLarge: 'Diese Datei hat {size} KB: Das Logo darf höchstens 256 KB haben.',
+  logoTooLargeNoSize: 'Das Logo darf höchstens 256 KB haben.',
+  logoTooManyPixels: 'Das Logo darf höchstens 1024 × 1024 Pixel haben.',
+  logoUnreadable:
+    'Dieses Bild lässt sich nicht lesen: Die Datei ist beschädigt oder nicht, was ihr Name sagt.',
   logoAlt: 'Logo von {name}',
 };

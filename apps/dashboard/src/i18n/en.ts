@@ -686,6 +686,9 @@ export const en = {
   logoPick: 'Choose an image first.',
   logoWrongType: 'Choose a PNG, JPEG or WebP image (SVG is not accepted).',
   logoTooLarge: 'This file is {size} KB: the logo may be at most 256 KB.',
+  logoTooLargeNoSize: 'The logo may be at most 256 KB.',
+  logoTooManyPixels: 'The logo may be at most 1024 × 1024 pixels.',
+  logoUnreadable: 'This image cannot be read: the file is damaged or not what its name says.',
   logoAlt: 'Logo of {name}',
 };
 export type Messages = typeof en;

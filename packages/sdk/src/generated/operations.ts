@@ -346,8 +346,6 @@ export interface Operations {
       completed_at: string | null;
       payment: {
         id: string;
-        amount: string;
-        created_at: string;
         status:
           | 'completed'
           | 'pending'
@@ -355,9 +353,11 @@ export interface Operations {
           | 'pending_attestation'
           | 'ready_to_mint'
           | 'minted_pending_transfer';
+        amount: string;
         currency: 'USDC' | 'EURC';
         tx_hash: string;
         from_address: string;
+        created_at: string;
       };
       waiting_for_funds: boolean;
       note?: string | undefined;
@@ -375,9 +375,9 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -397,9 +397,9 @@ export interface Operations {
     body: {
       url: string;
       events: (
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -414,9 +414,9 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -439,9 +439,9 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -462,9 +462,9 @@ export interface Operations {
       url?: string | undefined;
       events?:
         | (
-            | 'refund.created'
             | 'payment.completed'
             | 'payment.failed'
+            | 'refund.created'
             | 'refund.completed'
             | 'refund.failed'
             | 'checkout.session.completed'
@@ -481,9 +481,9 @@ export interface Operations {
       id: string;
       url: string;
       events: (
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -527,9 +527,9 @@ export interface Operations {
         id: string;
         event_id: string;
         event:
-          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
+          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
           | 'checkout.session.completed'
@@ -554,9 +554,9 @@ export interface Operations {
     body: never;
     response: {
       name:
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -572,9 +572,9 @@ export interface Operations {
       limit?: number | undefined;
       offset?: number | undefined;
       type?:
-        | 'refund.created'
         | 'payment.completed'
         | 'payment.failed'
+        | 'refund.created'
         | 'refund.completed'
         | 'refund.failed'
         | 'checkout.session.completed'
@@ -589,9 +589,9 @@ export interface Operations {
       events: {
         id: string;
         type:
-          | 'refund.created'
           | 'payment.completed'
           | 'payment.failed'
+          | 'refund.created'
           | 'refund.completed'
           | 'refund.failed'
           | 'checkout.session.completed'

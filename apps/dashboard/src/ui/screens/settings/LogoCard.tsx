@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { Messages } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
 import { FieldError, describedBy, useSubmit } from '../../form.js';
 import { Alert } from '../../common.js';
@@ -7,6 +8,16 @@ import type { MerchantSettings } from './Settings.js';
 
 const TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const MAX_BYTES = 256 * 1024;
+
+/** The gateway's refusals of a logo (by code), in the reader's words. */
+const LOGO_REFUSALS: Record<string, keyof Messages> = {
+  svg_not_allowed: 'logoWrongType',
+  unsupported_image_type: 'logoWrongType',
+  image_unreadable: 'logoUnreadable',
+  image_dimensions_too_large: 'logoTooManyPixels',
+  too_big: 'logoTooLargeNoSize',
+  image_too_large: 'logoTooLargeNoSize',
+};
 
 /** A chosen file as a data: URL, for its preview; its base64 part is what is uploaded. */
 const readAsDataUrl = (file: File): Promise<string> =>
@@ -43,7 +54,10 @@ export const LogoCard = ({ settings, onChanged }: { settings: MerchantSettings; 
       try {
         await session.call('uploadMerchantLogoDashboard', { body: { image: chosen.split(',')[1] ?? '' } });
       } catch (err) {
-        const byField = fieldErrorsOf(err, ['image'] as const);
+        const byField = fieldErrorsOf(err, ['image'] as const, (d) => {
+          const key = LOGO_REFUSALS[d.code ?? ''];
+          return key && t(key);
+        });
         if (!byField) throw err;
         return setFieldError(byField.image);
       }
