@@ -98,7 +98,7 @@ describe('dashboard: API keys (Chromium)', function () {
     await page.getByRole('radio', { name: 'Restricted: only what you tick' }).check();
     const scopes = page.getByRole('group', { name: 'Scopes of the key' });
     await scopes.waitFor();
-    expect(await scopes.getByRole('checkbox').count()).to.equal(12);
+    expect(await scopes.getByRole('checkbox').count()).to.equal(14);
     // Nothing is ticked for the merchant: creating now asks for a choice and makes no key.
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('Tick at least one scope, or choose Standard.').waitFor();

@@ -147,7 +147,8 @@ describe('dashboard: two-factor sign-in, password and audit log (Chromium)', fun
     await page.getByText('Die beiden neuen Passwörter unterscheiden sich.').waitFor();
     await page.getByLabel('Neues Passwort wiederholen').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
-    await page.getByText('Passwort geändert.').waitFor();
+    // The form's own confirmation (the audit log below may already say it too).
+    await page.getByRole('status').filter({ hasText: 'Passwort geändert.' }).waitFor();
     // The audit log shows it at once.
     await page
       .locator('[data-audit-action]')

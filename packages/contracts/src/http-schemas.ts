@@ -8,6 +8,7 @@ export * from './accounts/api-keys.js';
 export * from './accounts/mfa.js';
 export * from './accounts/audit.js';
 export * from './merchants/schemas.js';
+export * from './merchants/settings.js';
 export * from './chains/public.js';
 export * from './payments/schemas.js';
 export * from './payments/status.js';

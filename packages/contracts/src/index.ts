@@ -14,3 +14,4 @@ export * from './chains/index.js';
 export * from './checkout/payment-proof.js';
 export * from './gasless/authorization.js';
 export * from './chains/explorer-links.js';
+export * from './merchants/accent-color.js';

@@ -223,6 +223,36 @@ const sessionSignInTime: Migration = {
   },
 };
 
+/**
+ * What customers see of a merchant and who bears a gasless payment's network fee. The logo is kept
+ * here, beside the merchant, rather than in the invoicing service's object store: it is small
+ * (at most 256 KB), one per merchant, changes with the settings in one transaction, and the gateway
+ * that serves it needs no new network path or credential to reach it.
+ */
+const merchantSettings: Migration = {
+  name: '0010_merchant_settings',
+  async up(db) {
+    await db.schema.alterTable('merchants', (t) => {
+      t.text('accent_color');
+      // null: the deployment's default (the payments service's GASLESS_FEE_BEARER)
+      t.text('network_fee_bearer');
+      // Grows with every change, so consumers of merchant.settings_updated keep the latest.
+      t.integer('settings_version').notNullable().defaultTo(0);
+      t.timestamp('settings_updated_at', { useTz: true });
+    });
+    await db.schema.createTable('merchant_logos', (t) => {
+      t.uuid('merchant_id').primary().references('id').inTable('merchants');
+      t.text('content_type').notNullable();
+      t.binary('image').notNullable();
+      t.text('sha256').notNullable();
+      t.integer('width').notNullable();
+      t.integer('height').notNullable();
+      t.integer('bytes').notNullable();
+      t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    });
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -235,4 +265,5 @@ export const gatewayMigrations: Migration[] = [
   apiKeyScopes,
   emailConfirmation,
   sessionSignInTime,
+  merchantSettings,
 ];

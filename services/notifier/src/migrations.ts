@@ -3,6 +3,7 @@ import {
   alterTableMigration,
   inboxMigration,
   merchantContactColumns,
+  merchantSettingsVersionColumn,
   outboxMigration,
   timestampMs,
   type Migration,
@@ -181,6 +182,13 @@ const merchantEmailConfirmedMigration = alterTableMigration(
   },
 );
 
+// merchant.settings_updated, projected: a name the merchant changed, and the version it came with.
+const merchantSettingsVersionMigration = alterTableMigration(
+  '0006_merchant_settings_version',
+  MERCHANTS,
+  merchantSettingsVersionColumn,
+);
+
 export const notifierMigrations: Migration[] = [
   inboxMigration,
   webhooksMigration,
@@ -190,4 +198,5 @@ export const notifierMigrations: Migration[] = [
   // Last, as it came last: databases made before the notifier published anything get it now.
   outboxMigration,
   merchantEmailConfirmedMigration,
+  merchantSettingsVersionMigration,
 ];

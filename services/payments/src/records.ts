@@ -16,6 +16,12 @@ export interface MerchantRecord {
   blockchain: BlockchainName;
   acceptedCurrencies: Currency[];
   wallet: { id: string; address: string; blockchain: BlockchainName; chainId: number } | null;
+  /** `#rrggbb` for the checkout page, null for its own colour */
+  accentColor: string | null;
+  /** where the gateway serves the logo (relative to the API's base URL), null without one */
+  logoUrl: string | null;
+  /** the merchant's choice; null: the deployment's GASLESS_FEE_BEARER */
+  networkFeeBearer: NetworkFeeBearer | null;
 }
 
 /** Amounts are exact 6-decimal strings ("12.500000"), never floats. */

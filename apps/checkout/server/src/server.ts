@@ -45,10 +45,12 @@ const origin = (url: string): string => new URL(url).origin;
 export const checkoutCsp = (
   connectTo: readonly string[],
   frameAncestors: FrameAncestors = "'none'",
+  gatewayUrl?: string,
 ): string =>
   pageCsp(
     [
-      "img-src 'self'",
+      // The merchant's logo, which the gateway itself serves (never a third party's URL).
+      `img-src 'self'${gatewayUrl ? ` ${origin(gatewayUrl)}` : ''}`,
       "font-src 'self'",
       `connect-src 'self' ${[...new Set(connectTo.map(origin))].join(' ')}`.trim(),
     ],
@@ -81,8 +83,8 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
     securityHeaders: async (path, request) => {
       if (path === '/widget-example.html') return pageSecurityHeaders(widgetExampleCsp());
       if (path === '/embed.html')
-        return pageSecurityHeaders(checkoutCsp(connectTo, await frameAncestors(request)));
-      return pageSecurityHeaders(checkoutCsp(connectTo));
+        return pageSecurityHeaders(checkoutCsp(connectTo, await frameAncestors(request), config?.gatewayUrl));
+      return pageSecurityHeaders(checkoutCsp(connectTo, "'none'", config?.gatewayUrl));
     },
     runtimeConfig: () => config,
     // The widget's host pages never read it; the page itself is same-origin.

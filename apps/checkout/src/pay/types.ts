@@ -3,6 +3,12 @@ import type { GatewayClient } from '../api.js';
 import type { Eip1193Provider } from '../eth/wallet.js';
 import type { TransferGas } from './gas.js';
 
+/** What the merchant chose to look like: its logo (served by the gateway) and accent colour. */
+export interface MerchantBranding {
+  logoUrl?: string;
+  accentColor?: string;
+}
+
 /** What is being paid, to whom: from a checkout session, or from the widget's options. */
 export interface PaymentTarget {
   merchantId: string;
@@ -13,6 +19,8 @@ export interface PaymentTarget {
   currency: Currency;
   sessionId?: string;
   reference?: string;
+  /** the merchant's logo and accent colour, when they chose them */
+  branding?: MerchantBranding;
 }
 
 /** One way the connected wallet can pay: a token on a chain, straight or bridged. */

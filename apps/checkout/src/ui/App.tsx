@@ -4,6 +4,7 @@ import { ApiError, gatewayClient, loadRuntimeConfig, type GatewayClient } from '
 import { LANGUAGE_NAMES, loadMessages, translator, type Language, type Messages } from '../i18n.js';
 import { parseAmount } from '../money.js';
 import type { PaymentOutcome, PaymentTarget } from '../pay/types.js';
+import { brandingOf, useBranding } from './branding.js';
 import { Checkout } from './Checkout.js';
 import { safeUrl } from './links.js';
 
@@ -50,6 +51,7 @@ const load = async (req: Request): Promise<Loaded> => {
         merchantChain,
         currency: session.currency,
         sessionId: session.id,
+        branding: brandingOf(gatewayUrl, merchant),
       },
     };
   }
@@ -74,6 +76,7 @@ const load = async (req: Request): Promise<Loaded> => {
       merchantChain,
       currency,
       reference: req.reference,
+      branding: brandingOf(gatewayUrl, info),
     },
   };
 };
@@ -98,10 +101,11 @@ export const App = ({
   const t = translator(messages);
   const chooseLanguage = (next: Language) =>
     void loadMessages(next).then((loaded) => setLanguage({ lang: next, messages: loaded }));
+  const target = state.kind === 'ready' ? state.loaded.target : undefined;
   useEffect(() => {
     document.documentElement.lang = lang;
-    document.title = t('title');
   }, [lang]);
+  useBranding(target ? t('payTo', { merchant: target.merchantName }) : t('title'), target?.branding);
   useEffect(() => {
     load(req).then(
       (loaded) => setState({ kind: 'ready', loaded }),

@@ -34,7 +34,13 @@ export const Checkout = (props: CheckoutProps) => {
   const c = useCheckout(props);
   const { form, payment, session, status } = c;
   const { steps, running, outcome } = payment;
-  const card = { merchant: target.merchantName, currency: target.currency, locale, t };
+  const card = {
+    merchant: target.merchantName,
+    logo: target.branding?.logoUrl,
+    currency: target.currency,
+    locale,
+    t,
+  };
   const vars = {
     amount: form.amount !== undefined ? formatAmount(form.amount, locale) : '',
     token: target.currency,

@@ -28,6 +28,8 @@ export const useTimeLeft = (expiresAt: string | undefined, onExpired: () => void
 
 export interface SummaryProps {
   merchant: string;
+  /** the merchant's logo, served by the gateway */
+  logo?: string;
   amount?: bigint;
   currency: string;
   timeLeft?: number;
@@ -35,9 +37,13 @@ export interface SummaryProps {
   t: Translate;
 }
 
-export const Summary = ({ merchant, amount, currency, timeLeft, locale, t }: SummaryProps) => (
+export const Summary = ({ merchant, logo, amount, currency, timeLeft, locale, t }: SummaryProps) => (
   <header class="summary">
-    <h1 id="title">{t('payTo', { merchant })}</h1>
+    <div class="merchant-head">
+      {/* Decorative beside the name the heading already says. */}
+      {logo && <img class="merchant-logo" src={logo} alt="" data-merchant-logo />}
+      <h1 id="title">{t('payTo', { merchant })}</h1>
+    </div>
     {amount !== undefined && (
       <p class="amount" data-amount>
         <span class="value">{formatAmount(amount, locale)}</span> <span class="currency">{currency}</span>

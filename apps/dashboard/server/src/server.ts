@@ -26,15 +26,19 @@ export const defaultDashboardDir = (): string => fileURLToPath(new URL('../../di
 /**
  * The dashboard's Content-Security-Policy: only its own files run, it talks to the gateway alone,
  * it is never framed (clickjacking of refunds and key revocations), and it submits no form
- * anywhere. `blob:` serves the invoice PDFs it fetched with the bearer token, nothing else.
+ * anywhere. `blob:` serves the invoice PDFs it fetched with the bearer token, nothing else. Images
+ * come from here, from the gateway (the merchant's logo, which the gateway serves itself) and as
+ * `data:` (a logo's preview before it is uploaded).
  */
-export const dashboardCsp = (gatewayUrl: string | undefined): string =>
-  pageCsp([
-    "img-src 'self' data:",
+export const dashboardCsp = (gatewayUrl: string | undefined): string => {
+  const gateway = gatewayUrl ? ` ${new URL(gatewayUrl).origin}` : '';
+  return pageCsp([
+    `img-src 'self' data:${gateway}`,
     "font-src 'self'",
-    `connect-src 'self'${gatewayUrl ? ` ${new URL(gatewayUrl).origin}` : ''}`,
+    `connect-src 'self'${gateway}`,
     'frame-src blob:',
   ]);
+};
 
 /** Beside the common ones: the legacy framing ban, and no other site may load its files. */
 const securityHeaders = (csp: string): Record<string, string> =>

@@ -63,6 +63,10 @@ export const operations = {
   redeliverWebhookDashboard: ['post', '/merchant-webhooks/:id/deliveries/:deliveryId/redeliver'],
   replayWebhooksDashboard: ['post', '/merchant-webhooks/:id/replay'],
   listMerchantEventsDashboard: ['get', '/events'],
+  getMerchantSettingsDashboard: ['get', '/merchant-settings'],
+  updateMerchantSettingsDashboard: ['put', '/merchant-settings'],
+  uploadMerchantLogoDashboard: ['put', '/merchant-settings/logo'],
+  deleteMerchantLogoDashboard: ['delete', '/merchant-settings/logo'],
 } as const satisfies { readonly [Op in OperationId]?: Endpoint<Op> };
 
 export type Operation = keyof typeof operations;

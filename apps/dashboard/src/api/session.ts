@@ -38,7 +38,8 @@ export class Session {
   private listeners = new Set<(s: SessionState) => void>();
   state: SessionState = { kind: 'signed-out' };
 
-  constructor(private readonly gatewayUrl: string) {}
+  /** The gateway's address: calls go there, and the logo it serves is shown from there. */
+  constructor(readonly gatewayUrl: string) {}
 
   subscribe(listener: (s: SessionState) => void): () => void {
     this.listeners.add(listener);

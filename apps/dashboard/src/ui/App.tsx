@@ -21,6 +21,7 @@ import { Refunds } from './screens/refunds/Refunds.js';
 import { ConfirmEmail } from './screens/signup/ConfirmEmail.js';
 import { Register } from './screens/signup/Register.js';
 import { Security } from './screens/security/Security.js';
+import { Settings } from './screens/settings/Settings.js';
 import { SignIn } from './screens/SignIn.js';
 import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
 
@@ -44,6 +45,8 @@ const Screen = ({ route }: { route: Route }) => {
       return id ? <NotFound /> : <BalanceTransactions route={route} />;
     case 'security':
       return <Security />;
+    case 'settings':
+      return id ? <NotFound /> : <Settings />;
     case 'confirm-email':
       return <SignedInConfirmEmail token={route.query.get('token') ?? ''} />;
     case 'money':

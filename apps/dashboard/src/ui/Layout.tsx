@@ -16,6 +16,7 @@ export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
   { path: 'balance', label: 'navBalance' },
   { path: 'money', label: 'navMoney' },
   { path: 'developers', label: 'navDevelopers' },
+  { path: 'settings', label: 'navSettings' },
   { path: 'security', label: 'navSecurity' },
 ];
 

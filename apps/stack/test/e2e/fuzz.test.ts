@@ -351,6 +351,9 @@ describe('fuzzing every route of the catalogue (whole stack)', function () {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
       const viaGateway = await h.gw.call(method, path, { headers: lacking.get(scope)!, body });
       check(`gateway ${method} ${route.path}`, scope, viaGateway.status, viaGateway.body);
+      // A route the gateway owns (the merchant settings) is served where the key was checked: no
+      // internal token reaches it, so there is no second service to ask.
+      if (route.service === 'gateway') continue;
       // What a gateway that forgot the check would send: the key's real scopes, without this one.
       const token = signInternalToken(serviceSecret, {
         caller: 'api_key',

@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'withdrawal_address.added',
   'withdrawal_address.removed',
   'auth.step_up_failed',
+  'merchant.settings_updated',
+  'merchant.logo_updated',
+  'merchant.logo_removed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -17,6 +17,8 @@ export const ApiKeyScope = z.enum([
   'withdrawals:read',
   'withdrawals:write',
   'ledger:read',
+  'settings:read',
+  'settings:write',
 ]);
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 

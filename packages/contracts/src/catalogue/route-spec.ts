@@ -19,6 +19,8 @@ export interface RouteResponse {
   schema?: z.ZodType;
   /** default application/json */
   contentType?: string;
+  /** a binary answer of one of these types (an image), instead of `contentType` */
+  binaryTypes?: readonly string[];
   /** further media types the same response can be asked for with Accept (a CSV export), as text */
   textAlternatives?: readonly string[];
 }
@@ -58,6 +60,8 @@ interface RouteSpecBase {
   stepUp?: boolean;
   /** Service-to-service route: not in the OpenAPI document, never routed by the gateway. */
   internal?: boolean;
+  /** The largest body the route takes, when larger than the gateway's default for its own routes. */
+  maxBodyBytes?: number;
 }
 
 /**

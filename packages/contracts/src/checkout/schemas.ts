@@ -107,6 +107,10 @@ export const PublicCheckoutMerchant = z.object({
   blockchain: BlockchainName,
   wallet_address: EvmAddress.nullable(),
   chain_id: z.number().int().nullable(),
+  /** the merchant's logo as we serve it (GET /merchants/:id/logo), relative to the API's base URL; null without one */
+  logo_url: z.string().nullable(),
+  /** `#rrggbb`, readable under white text (4.5:1); null: the page's own colour */
+  accent_color: z.string().nullable(),
 });
 
 /**

@@ -10,7 +10,7 @@ import {
 import { CheckoutSessionCompletedData, CheckoutSessionExpiredData } from '../checkout/events.js';
 import { ChainPaymentRelayedData, PaymentAuthorizationReceivedData } from '../gasless/events.js';
 import { InvoiceIssuedData } from '../invoices/events.js';
-import { MerchantCreatedData } from '../merchants/events.js';
+import { MerchantCreatedData, MerchantSettingsUpdatedData } from '../merchants/events.js';
 import { PaymentCompletedData, PaymentCreatedData, PaymentFailedData } from '../payments/events.js';
 import { RefundEventData } from '../refunds/events.js';
 import {
@@ -45,6 +45,7 @@ import { type EventType, EventTypes } from './event-types.js';
 export const eventCatalog = {
   [EventTypes.MerchantCreated]: { 1: MerchantCreatedData },
   [EventTypes.MerchantEmailConfirmed]: { 1: MerchantEmailConfirmedData },
+  [EventTypes.MerchantSettingsUpdated]: { 1: MerchantSettingsUpdatedData },
   [EventTypes.AccountEmailRequested]: { 1: AccountEmailRequestedData },
   [EventTypes.WalletAssigned]: { 1: WalletAssignedData },
   [EventTypes.PaymentCreated]: { 1: PaymentCreatedData },

@@ -2,6 +2,7 @@
 export const EventTypes = {
   MerchantCreated: 'merchant.created',
   MerchantEmailConfirmed: 'merchant.email_confirmed',
+  MerchantSettingsUpdated: 'merchant.settings_updated',
   AccountEmailRequested: 'account.email_requested',
   WalletAssigned: 'wallet.assigned',
   PaymentCreated: 'payment.created',

@@ -1,4 +1,5 @@
 import type { ExampleTable } from './example.js';
+import { LOGO_URL } from './merchants.js';
 import { byId, metadata, ok, page, payment, pick, sample } from './objects.js';
 
 const create = {
@@ -78,6 +79,8 @@ export const checkoutExamples: ExampleTable = {
           blockchain: 'ETH',
           wallet_address: sample.merchantWallet,
           chain_id: sample.chainId,
+          logo_url: LOGO_URL,
+          accent_color: '#0b5fff',
         },
       }),
     },

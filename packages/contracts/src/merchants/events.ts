@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NetworkFeeBearer } from '../gasless/schemas.js';
 import { Currency } from '../shared/money.js';
 import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
 
@@ -16,3 +17,20 @@ export const MerchantCreatedData = z.object({
   emailConfirmed: z.boolean().optional(),
 });
 export type MerchantCreatedData = z.infer<typeof MerchantCreatedData>;
+
+/**
+ * merchant.settings_updated: what customers see of the merchant and who bears a gasless payment's
+ * network fee, whole, after every change. `version` grows with each change, so a consumer keeps the
+ * highest it saw and an older copy delivered late changes nothing.
+ */
+export const MerchantSettingsUpdatedData = z.object({
+  merchantId: Uuid,
+  version: z.number().int().positive(),
+  name: z.string(),
+  accentColor: z.string().nullable(),
+  /** the served logo's path (with its content hash), null without a logo */
+  logoUrl: z.string().nullable(),
+  /** null: the deployment's default (GASLESS_FEE_BEARER) */
+  networkFeeBearer: NetworkFeeBearer.nullable(),
+});
+export type MerchantSettingsUpdatedData = z.infer<typeof MerchantSettingsUpdatedData>;

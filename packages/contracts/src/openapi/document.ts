@@ -232,11 +232,15 @@ function responseContent(
   example: unknown,
 ) {
   const contentType = response.contentType ?? 'application/json';
-  if (contentType === 'application/pdf') {
+  const binary = response.binaryTypes ?? (contentType === 'application/pdf' ? [contentType] : []);
+  if (binary.length) {
     return {
-      content: {
-        [contentType]: { schema: { type: 'string', format: 'binary', contentMediaType: contentType } },
-      },
+      content: Object.fromEntries(
+        binary.map((type) => [
+          type,
+          { schema: { type: 'string', format: 'binary', contentMediaType: type } },
+        ]),
+      ),
     };
   }
   if (!response.schema) return {};

@@ -39,7 +39,7 @@ describe('dashboard twins', () => {
     const declaring = allRoutes.filter((r) => r.dashboard).map((r) => `${r.operationId}Dashboard`);
     const twins = allRoutes.filter((r) => r.twinOf).map((r) => r.operationId);
     expect(twins).to.have.members(declaring);
-    expect(twins).to.have.length(20);
+    expect(twins).to.have.length(24);
   });
 
   it('serve the same operation for a dashboard session: same schemas and owner, no scope', () => {

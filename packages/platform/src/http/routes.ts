@@ -121,8 +121,10 @@ export const noStoreHeader: RequestHandler = (_req, res, next) => {
 };
 
 /** The handler serving a route: its own, or for a dashboard twin without one, its original's. */
-const handlerFor = <H>(spec: RouteSpec, table: Readonly<Record<string, H | undefined>>): H | undefined =>
-  table[spec.operationId] ?? (spec.twinOf === undefined ? undefined : table[spec.twinOf]);
+export const handlerFor = <H>(
+  spec: RouteSpec,
+  table: Readonly<Record<string, H | undefined>>,
+): H | undefined => table[spec.operationId] ?? (spec.twinOf === undefined ? undefined : table[spec.twinOf]);
 
 /**
  * Checks that a service's handlers and its catalogue routes match one to one: a catalogue route

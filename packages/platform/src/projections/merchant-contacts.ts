@@ -24,8 +24,16 @@ export const merchantContactColumns = (t: Knex.CreateTableBuilder): void => {
   t.text('email').notNullable();
 };
 
+/**
+ * The version of the merchant's settings whose name the row holds (merchant.settings_updated), in a
+ * migration of its own: 0 until the merchant first changes its settings.
+ */
+export const merchantSettingsVersionColumn = (t: Knex.AlterTableBuilder): void => {
+  t.integer('settings_version').notNullable().defaultTo(0);
+};
+
 export interface MerchantContactsOptions {
-  /** The service's own table: merchant_id (primary key), public_id, name, email, email_confirmed. */
+  /** The service's own table: merchant_id (primary key), public_id, name, email, email_confirmed, settings_version. */
   table: string;
   /** Further columns the service keeps from merchant.created. */
   alsoKeep?: (data: MerchantCreatedData) => Record<string, unknown>;
@@ -34,7 +42,7 @@ export interface MerchantContactsOptions {
 }
 
 export interface MerchantContacts {
-  /** merchant.created and merchant.email_confirmed, for the service's list of consumers. */
+  /** merchant.created, merchant.email_confirmed and merchant.settings_updated, for the service's list of consumers. */
   handlers: EventHandlers;
   find(db: Db, merchantId: string): Promise<MerchantContact | undefined>;
 }
@@ -51,7 +59,9 @@ interface ContactRow {
  * The gateway's merchants as a service keeps them in its own table. The latest name and address win
  * (a re-delivered older copy changes nothing new); a confirmation already recorded stays, and one
  * that arrives before its merchant.created is retried until that arrives (the gateway publishes it
- * first). Merchants announced before confirmation existed count as confirmed.
+ * first). Merchants announced before confirmation existed count as confirmed. A name changed in the
+ * merchant's settings replaces the registered one: the highest settings version wins, and a
+ * re-delivered merchant.created no longer puts the registered name back.
  */
 export const merchantContacts = (opts: MerchantContactsOptions): MerchantContacts => {
   const { table } = opts;
@@ -70,9 +80,23 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
           .onConflict('merchant_id')
           .merge({
             ...kept,
+            name: trx.raw(
+              `case when ${table}.settings_version > 0 then ${table}.name else excluded.name end`,
+            ),
             email_confirmed: trx.raw(`${table}.email_confirmed or excluded.email_confirmed`),
             ...touched(trx),
           });
+      },
+      [EventTypes.MerchantSettingsUpdated]: async ({ data }, trx) => {
+        await trx(table)
+          .where({ merchant_id: data.merchantId })
+          .andWhere('settings_version', '<', data.version)
+          .update({ name: data.name, settings_version: data.version, ...touched(trx) });
+        const known = await trx(table).where({ merchant_id: data.merchantId }).first('merchant_id');
+        if (!known)
+          throw new Error(
+            `merchant ${data.merchantId} not known yet; its settings wait for merchant.created`,
+          );
       },
       [EventTypes.MerchantEmailConfirmed]: async ({ data }, trx) => {
         const marked = await trx(table)

@@ -7,11 +7,21 @@ export interface MerchantRow {
   blockchain: string;
   accepted_currencies: string[];
   created_at: Date;
+  accent_color: string | null;
+  network_fee_bearer: 'customer' | 'merchant' | null;
+  settings_version: number;
+  settings_updated_at: Date | null;
 }
+
+/** The columns a new merchant is created with; the settings start empty. */
+export type NewMerchantRow = Pick<
+  MerchantRow,
+  'id' | 'public_id' | 'name' | 'blockchain' | 'accepted_currencies'
+>;
 
 export const insertMerchant = async (
   db: Knex | Knex.Transaction,
-  row: Omit<MerchantRow, 'created_at'>,
+  row: NewMerchantRow,
 ): Promise<MerchantRow> => {
   const [created] = await db<MerchantRow>('merchants').insert(row).returning('*');
   return created!;

@@ -16,9 +16,9 @@ declare module 'express-serve-static-core' {
 }
 
 /** JSON for gateway-owned routes, keeping the raw bytes for the idempotency fingerprint. */
-export const jsonBody = (): RequestHandler =>
+export const jsonBody = (limit = GATEWAY_BODY_LIMIT): RequestHandler =>
   express.json({
-    limit: GATEWAY_BODY_LIMIT,
+    limit,
     strict: false,
     verify: (_req, res, buf) => {
       (res as Response).locals.rawBody = Buffer.from(buf);

@@ -1,6 +1,7 @@
 import type { RouteSpec } from '@stablepay/contracts';
 import {
   assertHandlersMatchCatalogue,
+  handlerFor,
   parseRouteRequest,
   type RouteHandler,
   type RouteInput,
@@ -41,7 +42,8 @@ export const ownRoutes = (
   const byId = handlers as unknown as Record<string, RouteHandler<RouteSpec>>;
   assertHandlersMatchCatalogue('gateway', Object.keys(byId), catalogue);
   return (spec) => {
-    const handler = byId[spec.operationId]!;
+    // A dashboard twin is served by its original's handler.
+    const handler = handlerFor(spec, byId)!;
     const params = paramRules[spec.operationId];
     const rules = params ? { ...spec, request: { ...spec.request, params } } : spec;
     return async (req, res) => {

@@ -154,7 +154,7 @@ const finalHandlers = (
   if (spec.service === 'gateway')
     return [
       canonicalPath(spec),
-      p.json,
+      spec.maxBodyBytes ? jsonBody(spec.maxBodyBytes) : p.json,
       ...deprecatedFieldHeaders(spec, { read: false }),
       p.idempotent,
       p.own(spec),

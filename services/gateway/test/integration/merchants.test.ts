@@ -96,7 +96,13 @@ describe('gateway: merchants and their events', () => {
     expect(byPublic.status).to.equal(200);
     expect(byPublic.body).to.deep.equal({
       success: true,
-      data: { name: 'Info Shop', blockchain: 'BASE', accepted_currencies: 'USDC' },
+      data: {
+        name: 'Info Shop',
+        blockchain: 'BASE',
+        accepted_currencies: 'USDC',
+        logo_url: null,
+        accent_color: null,
+      },
     });
     const byUuid = await call(
       gw.url,

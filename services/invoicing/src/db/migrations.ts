@@ -4,6 +4,7 @@ import {
   alterTableMigration,
   inboxMigration,
   merchantContactColumns,
+  merchantSettingsVersionColumn,
   outboxMigration,
   sqlInList,
   timestampMs,
@@ -260,6 +261,13 @@ const withdrawalAddressesMigration: Migration = {
 };
 
 /** In order; each runs once per database. */
+// merchant.settings_updated, projected: a name the merchant changed, and the version it came with.
+const merchantSettingsVersionMigration = alterTableMigration(
+  '0010_merchant_settings_version',
+  MERCHANTS,
+  merchantSettingsVersionColumn,
+);
+
 export const invoicingMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -272,4 +280,5 @@ export const invoicingMigrations: Migration[] = [
   withdrawalRequestFingerprintsMigration,
   merchantEmailConfirmedMigration,
   withdrawalAddressesMigration,
+  merchantSettingsVersionMigration,
 ];

@@ -68,6 +68,8 @@ export const toPublicSessionView = (
     blockchain: m.blockchain,
     wallet_address: m.wallet?.address ?? null,
     chain_id: m.wallet?.chainId ?? null,
+    logo_url: m.logoUrl,
+    accent_color: m.accentColor,
   },
 });
 

@@ -10,6 +10,7 @@ import { sessionRequestKeysMigration } from './session-request-keys-migration.js
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 import { topUpsMigration } from './top-ups-migration.js';
 import { gaslessMigration } from './gasless-migration.js';
+import { merchantSettingsMigration } from './merchant-settings-migration.js';
 
 import { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES } from './tables.js';
 
@@ -183,4 +184,5 @@ export const paymentsMigrations: Migration[] = [
   txOwnershipMigration,
   topUpsMigration,
   gaslessMigration,
+  merchantSettingsMigration,
 ];

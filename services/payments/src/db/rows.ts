@@ -20,6 +20,10 @@ export const toMerchant = (r: Row): MerchantRecord => ({
         chainId: Number(r.wallet_chain_id),
       }
     : null,
+  accentColor: str(r.accent_color),
+  logoUrl: str(r.logo_url),
+  networkFeeBearer:
+    r.network_fee_bearer === 'merchant' || r.network_fee_bearer === 'customer' ? r.network_fee_bearer : null,
 });
 
 export const toPayment = (r: Row): PaymentRecord => ({

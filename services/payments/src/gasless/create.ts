@@ -17,7 +17,7 @@ import { insertPaymentIfNew, type NewPaymentRow } from '../payments/payments-rep
 import type { CheckoutSessionRecord, MerchantRecord, PaymentRecord } from '../records.js';
 import { claimPayerAllowance, findAuthorizedPayment, requirePayerAllowance } from './gasless-repo.js';
 import { payableSession, placeGasless, type GaslessPlacement } from './placement.js';
-import { gasPricesOn, tokenDomainOf } from './quote.js';
+import { feeBearerOf, gasPricesOn, tokenDomainOf } from './quote.js';
 import { authorizationProblems, expectedAuthorization, quoteProblems, refuseAll } from './rules.js';
 import { relayGasFee } from './terms.js';
 
@@ -80,7 +80,7 @@ const acceptTerms = async (
   const session = body.sessionId ? await payableSession(ctx, merchant, body.sessionId, body.token) : null;
   const quote = body.quote;
   if (quote) refuseAll(quoteProblems(ctx, body, quote, session));
-  else if (ctx.gasless.feeBearer === 'customer' || session?.amount == null) {
+  else if (feeBearerOf(ctx, merchant) === 'customer' || session?.amount == null) {
     // What the customer owes beyond the amount, and the intent's nonce, come from a quote only.
     throw new AppError('validation', 'Body validation failed', [
       fieldDetail('quote', 'A quote is required: ask GET /payments/gasless-quote first', 'quote_required'),
@@ -95,7 +95,7 @@ const acceptTerms = async (
     amount: quote ? quote.amount : session!.amount!,
     networkFee: quote ? quote.networkFee : '0.000000',
     cctpFee: quote ? quote.cctpFee : '0.000000',
-    feeBearer: quote ? quote.feeBearer : ctx.gasless.feeBearer,
+    feeBearer: quote ? quote.feeBearer : feeBearerOf(ctx, merchant),
   };
 };
 

@@ -7,13 +7,14 @@ import {
   type CctpFeeInputs,
   type GaslessQuote,
   type GaslessQuoteQuery,
+  type NetworkFeeBearer,
   type TokenDomainView,
 } from '@stablepay/contracts';
 import { AppError, fieldDetail, notFound } from '@stablepay/platform';
 import type { PaymentsContext } from '../context.js';
 import { FeeInputsUnavailableError } from '../fee-quote/fee-inputs.js';
 import { findMerchantByPublicId } from '../merchants/merchants-repo.js';
-import type { CheckoutSessionRecord } from '../records.js';
+import type { CheckoutSessionRecord, MerchantRecord } from '../records.js';
 import { payableSession, placeGasless, type GaslessPlacement } from './placement.js';
 import { signGaslessQuote } from './quote-signature.js';
 import { authorizedTotal, cctpBurnFee, gaslessNonce, relayGasFee } from './terms.js';
@@ -21,6 +22,10 @@ import { authorizedTotal, cctpBurnFee, gaslessNonce, relayGasFee } from './terms
 /** 422 with one of the refusal codes (GaslessRefusalCode), naming the field at fault. */
 export const refused = (path: string, message: string, code: string): AppError =>
   new AppError('unprocessable', message, [fieldDetail(path, message, code)]);
+
+/** Who bears a gasless payment's fees: the merchant's choice, else the deployment's default. */
+export const feeBearerOf = (ctx: PaymentsContext, merchant: MerchantRecord): NetworkFeeBearer =>
+  merchant.networkFeeBearer ?? ctx.gasless.feeBearer;
 
 /** The chain's gas price and native-coin price now, from the chain-watcher. */
 export const gasPricesOn = async (ctx: PaymentsContext, chain: BlockchainName): Promise<CctpFeeInputs> => {
@@ -101,7 +106,7 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
   const amount = decimalToBaseUnits(amountOwed(query, session));
   const domain = await tokenDomainOf(ctx, at.chainId, query.token);
   const to = await recipientOf(ctx, at);
-  const settings = ctx.gasless;
+  const feeBearer = feeBearerOf(ctx, merchant);
   const estimate = await ctx.gasless.relay.gasEstimate({
     chainId: at.chainId,
     token: query.token,
@@ -114,10 +119,8 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
   const networkFee =
     relayGasFee(gasUnits, await gasPricesOn(ctx, at.sourceChain)) +
     (at.destinationChain ? await destinationMintFee(ctx, at.destinationChain) : 0n);
-  const cctpFee = at.isCrossChain
-    ? cctpBurnFee(amount, ctx.feeQuotes.attestationFeeUnits, settings.feeBearer)
-    : 0n;
-  const total = authorizedTotal(amount, networkFee, cctpFee, settings.feeBearer);
+  const cctpFee = at.isCrossChain ? cctpBurnFee(amount, ctx.feeQuotes.attestationFeeUnits, feeBearer) : 0n;
+  const total = authorizedTotal(amount, networkFee, cctpFee, feeBearer);
   const quoteId = randomUUID();
   const nowMs = ctx.now().getTime();
   const validBefore = latestValidBefore(Math.floor(nowMs / 1000), session);
@@ -132,7 +135,7 @@ export const quoteGasless = async (ctx: PaymentsContext, query: GaslessQuoteQuer
     amount: baseUnitsToDecimal(amount),
     networkFee: baseUnitsToDecimal(networkFee),
     cctpFee: baseUnitsToDecimal(cctpFee),
-    feeBearer: settings.feeBearer,
+    feeBearer,
     total: baseUnitsToDecimal(total),
     authorization: {
       to,

@@ -1,10 +1,17 @@
 import type { Db } from '@stablepay/platform';
-import type { MerchantCreatedData, WalletAssignedData } from '@stablepay/contracts';
+import type {
+  MerchantCreatedData,
+  MerchantSettingsUpdatedData,
+  WalletAssignedData,
+} from '@stablepay/contracts';
 import type { MerchantRecord } from '../records.js';
 import { MERCHANTS } from '../db/tables.js';
 import { toMerchant, type Row } from '../db/rows.js';
 
-/** Idempotent: a replayed merchant.created leaves the same row. */
+/**
+ * Idempotent: a replayed merchant.created leaves the same row, and never puts back the name a later
+ * merchant.settings_updated changed.
+ */
 export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<void> => {
   await db(MERCHANTS)
     .insert({
@@ -15,7 +22,34 @@ export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<vo
       accepted_currencies: JSON.stringify(m.acceptedCurrencies),
     })
     .onConflict('merchant_id')
-    .merge(['public_id', 'name', 'blockchain', 'accepted_currencies', 'updated_at']);
+    .merge({
+      public_id: m.publicId,
+      name: db.raw(
+        `case when ${MERCHANTS}.settings_version > 0 then ${MERCHANTS}.name else excluded.name end`,
+      ),
+      blockchain: m.blockchain,
+      accepted_currencies: JSON.stringify(m.acceptedCurrencies),
+      updated_at: db.fn.now(),
+    });
+};
+
+/**
+ * Applies the settings when they are newer than those kept. Returns false when the merchant is not
+ * (yet) projected; an older or repeated version is applied as nothing.
+ */
+export const applyMerchantSettings = async (db: Db, s: MerchantSettingsUpdatedData): Promise<boolean> => {
+  await db(MERCHANTS)
+    .where({ merchant_id: s.merchantId })
+    .andWhere('settings_version', '<', s.version)
+    .update({
+      name: s.name,
+      accent_color: s.accentColor,
+      logo_url: s.logoUrl,
+      network_fee_bearer: s.networkFeeBearer,
+      settings_version: s.version,
+      updated_at: db.fn.now(),
+    });
+  return (await db(MERCHANTS).where({ merchant_id: s.merchantId }).first('merchant_id')) !== undefined;
 };
 
 /** Returns false when the merchant is not (yet) projected. */

@@ -151,6 +151,8 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
         blockchain: 'BASE',
         wallet_address: shop.wallet,
         chain_id: 31337,
+        logo_url: null,
+        accent_color: null,
       });
     });
 

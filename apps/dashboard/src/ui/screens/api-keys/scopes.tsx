@@ -21,6 +21,8 @@ const SCOPE_LABELS: Record<ApiKeyScope, keyof Messages> = {
   'withdrawals:read': 'scope_withdrawals_read',
   'withdrawals:write': 'scope_withdrawals_write',
   'ledger:read': 'scope_ledger_read',
+  'settings:read': 'scope_settings_read',
+  'settings:write': 'scope_settings_write',
 };
 export const SCOPES = Object.keys(SCOPE_LABELS) as ApiKeyScope[];
 

@@ -40,6 +40,9 @@ const ACTION_LABELS: Record<AuditAction, keyof Messages> = {
   'user.email_confirmation_sent': 'audit_user_email_confirmation_sent',
   'user.email_confirmed': 'audit_user_email_confirmed',
   'auth.registration_attempted': 'audit_auth_registration_attempted',
+  'merchant.settings_updated': 'audit_merchant_settings_updated',
+  'merchant.logo_updated': 'audit_merchant_logo_updated',
+  'merchant.logo_removed': 'audit_merchant_logo_removed',
 };
 const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
 
