@@ -679,7 +679,8 @@ export const de: Messages = {
   feeCustomer: 'Der Kunde',
   feeCustomerHint: 'Die Gebühr kommt zu dem hinzu, was der Kunde freigibt; Sie erhalten den vollen Preis.',
   feeMerchant: 'Mein Shop',
-  feeMerchantHint: 'Der Kunde gibt genau den Preis frei; die Gebühr wird von dem abgezogen, was ankommt.',
+  feeMerchantHint:
+    'Der Kunde gibt genau den Preis frei; nach Eingang der Zahlung geht die Gebühr von Ihrer Wallet an unser Relay (eine Netzwerkgebühr in Ihren Kontobewegungen).',
   feeDefault: 'Noch nicht gewählt: Bis Sie wählen, gilt die Voreinstellung dieser Installation.',
   saveSettings: 'Einstellungen speichern',
   settingsSaved: 'Einstellungen gespeichert.',

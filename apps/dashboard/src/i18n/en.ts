@@ -668,7 +668,8 @@ export const en = {
   feeCustomer: 'The customer',
   feeCustomerHint: 'The fee is added to what the customer authorises; you receive the full price.',
   feeMerchant: 'My shop',
-  feeMerchantHint: 'The customer authorises exactly the price; the fee is deducted from what arrives.',
+  feeMerchantHint:
+    'The customer authorises exactly the price; once the payment arrives, the fee is sent from your wallet to our relay (a network fee entry in your balance transactions).',
   feeDefault: 'Not chosen yet: this installation’s default applies until you choose.',
   saveSettings: 'Save settings',
   settingsSaved: 'Settings saved.',
