@@ -33,6 +33,19 @@ export const chainDisplayName = (chainId: number, chains: readonly NamedChain[] 
   return own?.displayName ?? PRESETS.get(chainId)?.displayName ?? own?.name;
 };
 
+// Mainnet last, so that its name wins for a chain on both networks; a testnet-only chain keeps its own.
+const NAMES_BY_BLOCKCHAIN = new Map<string, string>(
+  [...TESTNET_CHAINS, ...MAINNET_CHAINS].map((chain) => [chain.name, chain.displayName ?? chain.name]),
+);
+
+/**
+ * A chain named by its BlockchainName (`BASE`, `MATIC`) as people call it ("Base", "Polygon PoS"),
+ * for what records only the name (a withdrawal, an invoice): the mainnet preset's display name, the
+ * chain the name stands for on every network (the testnet's for a chain only there); a name no
+ * preset knows is shown as it is.
+ */
+export const blockchainDisplayName = (name: string): string => NAMES_BY_BLOCKCHAIN.get(name) ?? name;
+
 const explorerUrl = (
   chainId: number | undefined,
   kind: 'tx' | 'address',

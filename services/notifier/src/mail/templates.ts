@@ -1,9 +1,10 @@
-import type {
-  InvoiceIssuedData,
-  PaymentWebhookData,
-  RefundWebhookData,
-  WithdrawalAddressAddedData,
-  WithdrawalAddressRemovedData,
+import {
+  blockchainDisplayName,
+  type InvoiceIssuedData,
+  type PaymentWebhookData,
+  type RefundWebhookData,
+  type WithdrawalAddressAddedData,
+  type WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
@@ -21,10 +22,12 @@ export const TEMPLATES = {
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
 const money = (amount: string, currency: string) => `${amount} ${currency}`;
+/** A chain as people call it ("Base", not `BASE`). */
+const network = (name: string | null | undefined) => (name ? blockchainDisplayName(name) : name);
 const chainOf = (p: PaymentWebhookData) =>
   p.destination_chain && p.destination_chain !== p.source_chain
-    ? `${p.source_chain ?? '?'} → ${p.destination_chain}`
-    : p.source_chain;
+    ? `${network(p.source_chain) ?? '?'} → ${network(p.destination_chain)}`
+    : network(p.source_chain);
 
 /** To the customer, on payment.completed. */
 export const paymentReceipt = (p: {
@@ -85,11 +88,11 @@ export const refundCompleted = (p: {
     subject: `Refund sent: ${money(p.refund.amount, p.refund.currency)}`,
     heading: 'Your refund was sent',
     intro: [
-      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${p.refund.blockchain}.`,
+      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${network(p.refund.blockchain)}.`,
     ],
     details: [
       ['Amount', money(p.refund.amount, p.refund.currency)],
-      ['Network', p.refund.blockchain],
+      ['Network', network(p.refund.blockchain)],
       ['Sent to', p.refund.destination_address],
       ['Transaction', p.refund.tx_hash],
       ['Refund ID', p.refund.refund_id],
@@ -143,7 +146,7 @@ export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: str
       ['Withdrawn', money(i.grossAmount, i.currency)],
       ['Service fee', `${money(i.serviceFee, i.currency)} (${i.serviceFeeEur} EUR)`],
       ['Sent to you', money(i.netAmount, i.currency)],
-      ['Network', i.blockchain],
+      ['Network', network(i.blockchain)],
       ['Withdrawal ID', i.withdrawalId],
       ['Issued', i.issuedAt],
     ],

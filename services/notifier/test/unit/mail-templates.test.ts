@@ -71,6 +71,15 @@ describe('e-mail templates', () => {
     expect(m.subject).to.equal('Receipt: 12.500000 USDC paid to Shop');
     expect(m.text).to.include(payment.tx_hash!);
     expect(m.text).to.include(payment.payment_id);
+    // The network as people call it, not the API's ticker-like id.
+    expect(m.text).to.match(/\bBase\b/);
+    expect(m.text).not.to.match(/\bBASE\b/);
+    const crossChain = paymentReceived({
+      payment: { ...payment, source_chain: 'MATIC', destination_chain: 'BASE', is_cross_chain: true },
+      merchantName: 'Shop',
+      completedAt: '2025-03-01T12:00:00.000Z',
+    });
+    expect(crossChain.text).to.include('Polygon PoS → Base');
     const notice = endpointDisabled({
       merchantName: 'Shop',
       endpointId: 'e1',
