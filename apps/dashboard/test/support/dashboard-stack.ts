@@ -206,6 +206,18 @@ export const startDashboardStack = async (env: Record<string, string> = {}): Pro
   };
 };
 
+/** Whether anything in the page is wider than the window or sticks out of its card. */
+export const overflows = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > window.innerWidth)
+      out.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+    for (const el of document.querySelectorAll<HTMLElement>('header.top, .card, dl.details, table.list'))
+      if (el.scrollWidth > el.clientWidth + 1 && !el.closest('.table-wrap'))
+        out.push(`${el.tagName}.${el.className} ${el.scrollWidth} > ${el.clientWidth}`);
+    return out;
+  });
+
 /** Signs in through the dashboard's form and waits for the home screen. */
 export const signIn = async (page: Page, email: string, password = PASSWORD) => {
   await page.getByLabel('E-mail').fill(email);
