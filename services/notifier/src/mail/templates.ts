@@ -1,11 +1,13 @@
 import {
   blockchainDisplayName,
+  formatDecimal,
   type InvoiceIssuedData,
   type PaymentWebhookData,
   type RefundWebhookData,
   type WithdrawalAddressAddedData,
   type WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
+import { INVOICE_EMAIL_WORDS } from './invoice-email-words.js';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
 export const TEMPLATES = {
@@ -129,28 +131,33 @@ export const endpointDisabled = (p: {
     ],
   });
 
-/** To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached. */
+/**
+ * To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached, in
+ * the invoice's language and number format.
+ */
 export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: string }): RenderedEmail => {
   const i = p.invoice;
-  const corrects = i.rectifiesInvoiceId !== null;
+  const w = INVOICE_EMAIL_WORDS[i.language];
+  const amount = (value: string, currency: string) => `${formatDecimal(value, i.language)} ${currency}`;
+  const title = `${i.rectifiesInvoiceId !== null ? w.correctiveInvoice : w.invoice} ${i.invoiceNumber}`;
   return renderMessage({
-    subject: `${corrects ? 'Corrective invoice' : 'Invoice'} ${i.invoiceNumber}: withdrawal fee ${money(i.serviceFee, i.currency)}`,
-    heading: corrects ? `Corrective invoice ${i.invoiceNumber}` : `Invoice ${i.invoiceNumber}`,
+    subject: `${title}: ${w.subjectFee(amount(i.serviceFee, i.currency))}`,
+    heading: title,
     intro: [
-      corrects
-        ? `${p.merchantName}, this corrective invoice replaces an earlier invoice for the fee of one of your withdrawals. The PDF is attached.`
-        : `${p.merchantName}, here is the invoice for the fee of your withdrawal of ${money(i.grossAmount, i.currency)}. The PDF is attached.`,
+      i.rectifiesInvoiceId !== null
+        ? w.correctiveIntro(p.merchantName)
+        : w.intro(p.merchantName, amount(i.grossAmount, i.currency)),
     ],
     details: [
-      ['Invoice number', i.invoiceNumber],
-      ['Withdrawn', money(i.grossAmount, i.currency)],
-      ['Service fee', `${money(i.serviceFee, i.currency)} (${i.serviceFeeEur} EUR)`],
-      ['Sent to you', money(i.netAmount, i.currency)],
-      ['Network', network(i.blockchain)],
-      ['Withdrawal ID', i.withdrawalId],
-      ['Issued', i.issuedAt],
+      [w.invoiceNumber, i.invoiceNumber],
+      [w.withdrawn, amount(i.grossAmount, i.currency)],
+      [w.serviceFee, `${amount(i.serviceFee, i.currency)} (${amount(i.serviceFeeEur, 'EUR')})`],
+      [w.sentToYou, amount(i.netAmount, i.currency)],
+      [w.network, network(i.blockchain)],
+      [w.withdrawalId, i.withdrawalId],
+      [w.issued, i.issuedAt],
     ],
-    outro: ['Every invoice is also listed in the dashboard and at GET /invoices/api/list.'],
+    outro: [w.outro],
   });
 };
 
