@@ -9,11 +9,10 @@ import {
   PASSWORD,
   PHONE,
   overflows,
-  registerMerchant,
+  merchantWithActivity,
   seriousViolations,
   signIn,
   startDashboardStack,
-  waitFor,
   type DashboardStack,
   type Tab,
 } from './support/dashboard-stack.js';
@@ -71,26 +70,13 @@ const pageWords = (page: Page) =>
 describe('dashboard: French, Spanish and Italian (Chromium, devnet)', function () {
   this.timeout(240_000);
   let s: DashboardStack;
-  let merchant: Awaited<ReturnType<typeof registerMerchant>>;
   const email = `lang-${Date.now()}@example.com`;
   let paymentId: string;
   const tabs: Tab[] = [];
 
   before(async () => {
     s = await startDashboardStack();
-    merchant = await registerMerchant(s.gw, email);
-    paymentId = (
-      await s.pay({ merchantId: merchant.merchantId, to: merchant.wallet.address, amount: '1500' })
-    ).paymentId;
-    await waitFor(async () => {
-      const p = await s.gw.call('GET', `/payments/${paymentId}`, { headers: merchant.bearer });
-      return p.body.data?.status === 'completed' || undefined;
-    }, 'payment completed');
-    const session = await s.gw.call('POST', '/checkout-sessions', {
-      headers: merchant.bearer,
-      body: { amount: '5', currency: 'USDC', return_url: 'https://shop.example/thanks' },
-    });
-    expect(session.status, JSON.stringify(session.body)).to.equal(201);
+    ({ paymentId } = await merchantWithActivity(s, email, '1500'));
   });
   after(async () => s?.close());
   afterEach(async () => {
