@@ -62,7 +62,7 @@ export const fr: Messages = {
   navDevelopers: 'Développeurs',
   navSecurity: 'Sécurité',
   signOut: 'Se déconnecter',
-  signedInAs: 'Connecté avec {email}',
+  signedInAs: 'Connecté en tant que {email}',
   notFound: 'Cette page n’existe pas.',
   homeTitle: 'Vue d’ensemble',
   balanceTitle: 'Solde du portefeuille',
@@ -185,7 +185,7 @@ export const fr: Messages = {
   revoke: 'Révoquer',
   revokeNamed: 'Révoquer la clé {name}',
   revokeKey: 'Révoquer la clé',
-  keepKey: 'La garder',
+  keepKey: 'Garder la clé',
   confirmRevoke:
     'Révoquer « {name} » ? Les requêtes qui l’utilisent échouent aussitôt. Cette action est irréversible.',
   confirmRevokeLabel: 'Confirmer la révocation de {name}',
@@ -292,7 +292,7 @@ export const fr: Messages = {
   confirmDeleteWebhook:
     'Supprimer cet endpoint ? Plus aucun événement ne lui sera envoyé. Cette action est irréversible.',
   confirmDeleteWebhookLabel: 'Confirmer la suppression de l’endpoint',
-  keepWebhook: 'Le garder',
+  keepWebhook: 'Garder l’endpoint',
   deliveryLog: 'Journal des envois',
   refresh: 'Actualiser',
   noDeliveries: 'Rien n’a encore été envoyé à cet endpoint.',
@@ -374,7 +374,7 @@ export const fr: Messages = {
   noteLabel: 'Note interne',
   completedAt: 'Terminé le',
   refundedPayment: 'Paiement',
-  keepRefund: 'Le garder',
+  keepRefund: 'Ne pas annuler',
   cancelRefundEllipsis: 'Annuler le remboursement…',
   btTitle: 'Mouvements du solde',
   btIntro:
@@ -448,7 +448,7 @@ export const fr: Messages = {
     'Une nouvelle facture, avec le numéro suivant et votre profil de facturation actuel, remplace celle-ci ; les deux restent archivées.',
   rectifyReason: 'Motif (imprimé sur la nouvelle facture)',
   rectifyReasonInvalid: 'Indiquez un motif de 1 à 500 caractères.',
-  keepInvoice: 'La garder',
+  keepInvoice: 'Garder la facture',
   billingIntro:
     'Imprimé sur vos factures. Enregistré en entier : un champ facultatif laissé vide est effacé.',
   billing_legal_name: 'Raison sociale',
@@ -624,7 +624,7 @@ export const fr: Messages = {
   confirmRemoveAddress: 'Supprimer « {label} » ? Les retraits ne pourront plus aller à cette adresse.',
   confirmRemoveAddressLabel: 'Confirmer la suppression de {label}',
   removeAddress: 'Supprimer l’adresse',
-  keepAddress: 'La garder',
+  keepAddress: 'Garder l’adresse',
   removeNamed: 'Supprimer {label}',
   status_on_hold: 'Délai d’attente',
   durationHoursMinutes: '{h} h {m} min',
