@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'var/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'var/**', 'packages/sdk/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

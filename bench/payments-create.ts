@@ -231,6 +231,7 @@ const main = async () => {
     // sent at even intervals, not in bursts per connection as autocannon's own rate limit does.
     const peak = rows.find((r) => r.target === 'gateway' && r.connections === CONNECTIONS[0]);
     let slowest: Array<Record<string, number | string>> = [];
+    let pacedReference: string | undefined;
     if (peak) {
       const rate = Math.max(1, Math.round(Number(peak['req/s']) / 2));
       const cpuBefore = children.map(cpuMs);
@@ -253,6 +254,10 @@ const main = async () => {
         'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
         ...tail,
       });
+      // The same inserts paced at the same rate: the tail PostgreSQL (and the disk under it) has alone.
+      const paced = await referenceRun(db.url, rate);
+      paced.latenciesMs.sort((a, b) => a - b);
+      pacedReference = `reference: pgbench paced at ${rate}/s (8 clients, latency from each transaction's scheduled start): p50 ${percentile(paced.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(paced.latenciesMs, 99).toFixed(1)} ms, max ${(paced.latenciesMs.at(-1) ?? NaN).toFixed(1)} ms over ${paced.latenciesMs.length} transactions`;
     }
     const reference = await referenceRun(db.url);
     console.log(
@@ -269,6 +274,7 @@ const main = async () => {
     console.log(
       `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
     );
+    if (pacedReference) console.log(pacedReference);
     console.log('CPU ms per request, every process of the machine:');
     for (const line of machine) console.log(`  ${line}`);
     for (const connections of CONNECTIONS) {
@@ -347,7 +353,7 @@ const pacedRun = async (url: string, rate: number, seconds: number, body: () => 
  * knex sends it) and the outbox insert of payment.created, in one transaction, for a merchant of the
  * run and with an envelope the run really wrote.
  */
-const referenceRun = async (databaseUrl: string) => {
+const referenceRun = async (databaseUrl: string, rate?: number) => {
   // The service's tables are in its schema, on its search path as for the service's connections.
   const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=payments,public')}`;
   const client = new pg.Client({ connectionString: url });
@@ -371,7 +377,7 @@ const referenceRun = async (databaseUrl: string) => {
     'COMMIT;',
     '',
   ].join('\n');
-  return pgbench({ url, script, clients: 32, seconds: DURATION });
+  return pgbench({ url, script, clients: rate ? 8 : 32, seconds: DURATION, rate });
 };
 
 main().catch((err) => {

@@ -1,32 +1,133 @@
-// `npm test`: lint (eslint, prettier, import cycles) beside the build and the tests' type-check, then
-// mocha on the given files. Lint needs no build, so it runs while the build does; the type-check
-// reads the built declarations, so it follows the build. A failed lint or type-check still lets the
-// suite run (its findings are printed first) and fails the run at the end; a failed build stops it.
-//   node scripts/test.mjs <mocha arguments...>
+// `npm test`: lint (eslint, prettier, import cycles) beside the build, then the tests' type-check
+// beside mocha. Lint needs no build, so it runs while the build does; the type-check and the tests
+// read the built code, so they follow the build. A failed lint or type-check still lets the suite run
+// (its findings are printed) and fails the run at the end; a failed build stops it.
+//
+// The suite runs in lanes: the test files are cut into groups (a test folder, or a slice of a large
+// one), and each lane runs one mocha process per group, the longest groups first. Most of a suite's
+// time is spent waiting on PostgreSQL, RabbitMQ, anvil and Chromium, so lanes overlap that waiting;
+// every group has its own RabbitMQ vhost, databases and ports already, as a mocha run does.
+// Each group's output is printed whole when it ends, so lanes do not interleave.
+//   node scripts/test.mjs <test file globs...>
+//   TEST_LANES=1 npm test      # one lane (the whole suite in order, as one mocha run per group)
 import { spawn } from 'node:child_process';
+import { existsSync, globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const steps = [];
 
-/** Runs an npm script; `quiet` keeps its output until it ends, so parallel steps do not interleave. */
-const run = (name, args, { quiet = false } = {}) =>
+/** Runs a command; its output is kept until it ends, so parallel steps do not interleave. */
+const exec = (command, args) =>
   new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn('npm', args, {
-      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
-    });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-    child.once('close', (code) => {
-      const seconds = (Date.now() - started) / 1000;
-      steps.push({ name, ok: code === 0, seconds });
-      if (output) process.stdout.write(`\n[test] ${name}:\n${output}`);
-      console.log(
-        `[test] ${name} ${code === 0 ? 'passed' : `failed (exit ${code})`} in ${seconds.toFixed(1)} s`,
-      );
-      resolve(code === 0);
-    });
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('close', (code) => resolve({ code, output }));
   });
+
+/** Runs an npm script as one step of the run, and prints its output and time when it ends. */
+const run = async (name, args) => {
+  const started = Date.now();
+  const { code, output } = await exec('npm', args);
+  const seconds = (Date.now() - started) / 1000;
+  steps.push({ name, ok: code === 0, seconds });
+  if (output) process.stdout.write(`\n[test] ${name}:\n${output}`);
+  console.log(`[test] ${name} ${code === 0 ? 'passed' : `failed (exit ${code})`} in ${seconds.toFixed(1)} s`);
+  return code === 0;
+};
+
+// ---- the suite's groups --------------------------------------------------------------------
+
+/** A folder with more files than this is cut into slices, so no one group holds a lane for long. */
+const SLICE = 6;
+const durationsFile = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'stablepay',
+  'test-durations.json',
+);
+const readDurations = () => {
+  try {
+    return JSON.parse(readFileSync(durationsFile, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+
+/** Test files by folder, a large folder cut into slices of consecutive files. */
+const groupsOf = (patterns) => {
+  const files = [...new Set(patterns.flatMap((p) => globSync(p)))].sort();
+  const byFolder = new Map();
+  for (const file of files) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
+  const groups = [];
+  for (const [folder, inFolder] of byFolder) {
+    const slices = Math.ceil(inFolder.length / SLICE);
+    for (let i = 0; i < slices; i++) {
+      const part = inFolder.filter((_, n) => n % slices === i);
+      groups.push({ name: slices > 1 ? `${folder} (${i + 1}/${slices})` : folder, files: part });
+    }
+  }
+  return groups;
+};
+
+/**
+ * How long a group is expected to take: the time it took last run on this machine, else a guess
+ * (browser suites and end-to-end runs are the long ones). Only the order depends on it.
+ */
+const expectedSeconds = (group, durations) =>
+  durations[group.name] ??
+  group.files.length * (/apps\/(checkout|dashboard|stack)\//.test(group.name) ? 40 : 10);
+
+/** Counts from mocha's summary lines ("  12 passing (3s)", "  1 failing", "  2 pending"). */
+const countsOf = (output) => {
+  const count = (word) => Number(output.match(new RegExp(`^\\s+(\\d+) ${word}`, 'm'))?.[1] ?? 0);
+  return { passing: count('passing'), failing: count('failing'), pending: count('pending') };
+};
+
+const runSuite = async (patterns) => {
+  const started = Date.now();
+  const durations = readDurations();
+  const queue = groupsOf(patterns).sort(
+    (a, b) => expectedSeconds(b, durations) - expectedSeconds(a, durations),
+  );
+  const lanes = Math.max(1, Number(process.env.TEST_LANES ?? availableParallelism() + 1));
+  const results = [];
+  const lane = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      const groupStarted = Date.now();
+      const { code, output } = await exec('npx', ['mocha', ...group.files]);
+      const seconds = (Date.now() - groupStarted) / 1000;
+      const counts = countsOf(output);
+      results.push({ ...group, ok: code === 0, seconds, ...counts });
+      durations[group.name] = Math.round(seconds);
+      process.stdout.write(`\n[test] ${group.name}:\n${output}`);
+      console.log(
+        `[test] ${group.name} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(1)} s: ` +
+          `${counts.passing} passing, ${counts.failing} failing, ${counts.pending} pending`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  try {
+    mkdirSync(dirname(durationsFile), { recursive: true });
+    writeFileSync(durationsFile, JSON.stringify(durations, null, 2));
+  } catch {
+    // Only the next run's order depends on it.
+  }
+  const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+  const failed = results.filter((r) => !r.ok);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(
+    `\n[test] mocha: ${results.length} groups in ${lanes} lanes: ${total('passing')} passing, ` +
+      `${total('failing')} failing, ${total('pending')} pending`,
+  );
+  for (const r of failed) console.log(`[test] FAILED: ${r.name} (${r.files.join(' ')})`);
+  steps.push({ name: 'mocha', ok: failed.length === 0, seconds });
+  return failed.length === 0;
+};
+
+// ---- the run ---------------------------------------------------------------------------------
 
 const summary = () =>
   console.log(
@@ -35,15 +136,18 @@ const summary = () =>
 
 const started = Date.now();
 const [lint, built] = await Promise.all([
-  run('lint', ['run', 'lint', '--silent'], { quiet: true }),
+  run('lint', ['run', 'lint', '--silent']),
   run('build', ['run', 'build', '--silent']),
 ]);
-const typed = built && (await run('typecheck', ['run', 'typecheck', '--silent']));
 if (!built) {
   summary();
   process.exit(1);
 }
-const tested = await run('mocha', ['exec', '--', 'mocha', ...process.argv.slice(2)]);
+if (!existsSync('node_modules/.bin/mocha')) console.log('[test] mocha is not installed: run npm ci');
+const [typed, tested] = await Promise.all([
+  run('typecheck', ['run', 'typecheck', '--silent']),
+  runSuite(process.argv.slice(2)),
+]);
 summary();
 console.log(`[test] total ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(lint && typed && tested ? 0 : 1);

@@ -6,7 +6,7 @@ import { ConfigError } from './config.js';
 import { EmbeddedPostgres } from './db/embedded.js';
 import { createDatabase } from './db/database.js';
 import { onTermination } from './lifecycle.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createBus, type RunningService, type ServiceDeps } from './service.js';
 
@@ -23,14 +23,13 @@ export interface StandaloneConfig {
 }
 
 /**
- * The entry point of a service run as its own process: validate the configuration (a bad variable
- * stops it with a message naming it), connect to PostgreSQL (or PGlite under DATA_DIR) and RabbitMQ
- * (or the in-process bus), start, and shut down in order on SIGTERM/SIGINT.
+ * The entry point of a process: validate the configuration (a bad variable stops it with a message
+ * naming it), start, and stop in order on SIGTERM/SIGINT. `start` answers how to stop what it started.
  */
-export const runStandalone = async <C extends StandaloneConfig>(opts: {
+export const runProcess = async <C extends { LOG_LEVEL: string; LOG_PRETTY?: boolean }>(opts: {
   service: string;
   loadConfig: () => C;
-  start: (config: C, deps: ServiceDeps) => Promise<RunningService>;
+  start: (config: C, logger: Logger) => Promise<() => Promise<void>>;
 }): Promise<void> => {
   let config: C;
   try {
@@ -41,21 +40,7 @@ export const runStandalone = async <C extends StandaloneConfig>(opts: {
   }
   const logger = createLogger({ service: opts.service, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY });
   try {
-    const embedded = config.DATABASE_URL
-      ? undefined
-      : await EmbeddedPostgres.open(join(config.DATA_DIR, opts.service));
-    const db = await createDatabase({
-      url: config.DATABASE_URL,
-      embedded,
-      schema: config.DATABASE_SCHEMA,
-      poolMax: config.DATABASE_POOL_MAX,
-    });
-    const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
-    const service = await opts.start(config, { logger, metrics: createMetrics(opts.service), db, bus });
-    onTermination(async () => {
-      await service.stop();
-      await embedded?.close();
-    }, logger);
+    onTermination(await opts.start(config, logger), logger);
   } catch (err) {
     // Start-up failures (unreachable database, a key that cannot open the stored secrets) are the
     // operator's to fix: say what failed, without a stack.
@@ -63,6 +48,37 @@ export const runStandalone = async <C extends StandaloneConfig>(opts: {
     process.exit(1);
   }
 };
+
+/**
+ * The entry point of a service run as its own process (see runProcess): connect to PostgreSQL (or
+ * PGlite under DATA_DIR) and RabbitMQ (or the in-process bus), start, and shut down in order.
+ */
+export const runStandalone = <C extends StandaloneConfig>(opts: {
+  service: string;
+  loadConfig: () => C;
+  start: (config: C, deps: ServiceDeps) => Promise<RunningService>;
+}): Promise<void> =>
+  runProcess({
+    service: opts.service,
+    loadConfig: opts.loadConfig,
+    start: async (config, logger) => {
+      const embedded = config.DATABASE_URL
+        ? undefined
+        : await EmbeddedPostgres.open(join(config.DATA_DIR, opts.service));
+      const db = await createDatabase({
+        url: config.DATABASE_URL,
+        embedded,
+        schema: config.DATABASE_SCHEMA,
+        poolMax: config.DATABASE_POOL_MAX,
+      });
+      const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
+      const service = await opts.start(config, { logger, metrics: createMetrics(opts.service), db, bus });
+      return async () => {
+        await service.stop();
+        await embedded?.close();
+      };
+    },
+  });
 
 /** A defined service as its own process: `await runServiceMain(paymentsService)` is its whole main. */
 export const runServiceMain = <S extends OwningService, C extends BaseServiceConfig, X, O>(

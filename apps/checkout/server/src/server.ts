@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { startStaticSite } from '@stablepay/platform';
+import { pageCsp, pageSecurityHeaders, startStaticSite } from '@stablepay/platform';
 import { embedFraming, type FrameAncestors } from './embed-framing.js';
 
 export { checkoutConfigSchema } from './config.js';
@@ -48,40 +48,20 @@ export const checkoutCsp = (
   connectTo: readonly string[],
   frameAncestors: FrameAncestors = "'none'",
 ): string =>
-  [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self'",
-    "font-src 'self'",
-    `connect-src 'self' ${[...new Set(connectTo.map(origin))].join(' ')}`.trim(),
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${frameAncestors}`,
-  ].join('; ');
+  pageCsp(
+    [
+      "img-src 'self'",
+      "font-src 'self'",
+      `connect-src 'self' ${[...new Set(connectTo.map(origin))].join(' ')}`.trim(),
+    ],
+    frameAncestors,
+  );
 
 /**
  * The example shop page served beside the widget: it runs the widget's script and frames embed.html
  * from this origin, the two things a shop's own policy must allow for the checkout's origin.
  */
-export const widgetExampleCsp = (): string =>
-  [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "frame-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-
-const securityHeaders = (csp: string): Record<string, string> => ({
-  'content-security-policy': csp,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-});
+export const widgetExampleCsp = (): string => pageCsp(["frame-src 'self'"]);
 
 /**
  * Serves the built checkout page and widget as static files with a strict CSP, plus the run-time
@@ -101,10 +81,10 @@ export const startCheckoutServer = async (opts: CheckoutServerOptions): Promise<
     port: opts.port,
     notBuiltMessage: 'The checkout app is not built: run `npm run build`.',
     securityHeaders: async (path, request) => {
-      if (path === '/widget-example.html') return securityHeaders(widgetExampleCsp());
+      if (path === '/widget-example.html') return pageSecurityHeaders(widgetExampleCsp());
       if (path === '/embed.html')
-        return securityHeaders(checkoutCsp(connectTo, await frameAncestors(request)));
-      return securityHeaders(checkoutCsp(connectTo));
+        return pageSecurityHeaders(checkoutCsp(connectTo, await frameAncestors(request)));
+      return pageSecurityHeaders(checkoutCsp(connectTo));
     },
     runtimeConfig: () => config,
     // The widget's host pages never read it; the page itself is same-origin.

@@ -42,7 +42,17 @@ export const RESULT_EVENT = 'stablepay:result';
 const loadedFrom =
   typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
 
-const style = (el: HTMLElement, props: Partial<CSSStyleDeclaration>) => Object.assign(el.style, props);
+/** One of the overlay's elements, with its attributes (the `data-stablepay-*` markers among them) and style. */
+const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string>,
+  css: Partial<CSSStyleDeclaration>,
+): HTMLElementTagNameMap[K] => {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  Object.assign(el.style, css);
+  return el;
+};
 
 /** embed.html of the checkout origin, with the payment's options in its query. */
 const embedUrl = (options: WidgetOptions): URL => {
@@ -71,54 +81,56 @@ const INITIAL_HEIGHT = '28rem';
  * to the viewport), and the one close control just above the frame's corner.
  */
 const createOverlay = (url: URL) => {
-  const overlay = document.createElement('div');
-  overlay.setAttribute('role', 'dialog');
-  overlay.setAttribute('aria-modal', 'true');
-  overlay.setAttribute('aria-label', 'Payment');
-  overlay.dataset.stablepayOverlay = '';
-  style(overlay, {
-    position: 'fixed',
-    inset: '0',
-    zIndex: '2147483647',
-    background: 'rgba(15, 23, 42, 0.55)',
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    padding: '3rem 1rem 1rem',
-  });
-  const box = document.createElement('div');
-  style(box, { position: 'relative', width: 'min(30rem, 100%)', maxHeight: '100%', display: 'flex' });
-  const frame = document.createElement('iframe');
-  frame.src = url.href;
-  frame.title = 'Payment';
-  frame.allow = 'clipboard-write';
-  style(frame, {
-    width: '100%',
-    height: INITIAL_HEIGHT,
-    maxHeight: 'calc(100vh - 4rem)',
-    border: '0',
-    borderRadius: '0.75rem',
-    background: '#f3f5f9',
-    boxShadow: '0 10px 40px rgba(0,0,0,0.35)',
-  });
-  const close = document.createElement('button');
-  close.type = 'button';
+  const overlay = element(
+    'div',
+    { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Payment', 'data-stablepay-overlay': '' },
+    {
+      position: 'fixed',
+      inset: '0',
+      zIndex: '2147483647',
+      background: 'rgba(15, 23, 42, 0.55)',
+      display: 'flex',
+      alignItems: 'center',
+      justifyContent: 'center',
+      padding: '3rem 1rem 1rem',
+    },
+  );
+  const box = element(
+    'div',
+    {},
+    { position: 'relative', width: 'min(30rem, 100%)', maxHeight: '100%', display: 'flex' },
+  );
+  const frame = element(
+    'iframe',
+    { src: url.href, title: 'Payment', allow: 'clipboard-write' },
+    {
+      width: '100%',
+      height: INITIAL_HEIGHT,
+      maxHeight: 'calc(100vh - 4rem)',
+      border: '0',
+      borderRadius: '0.75rem',
+      background: '#f3f5f9',
+      boxShadow: '0 10px 40px rgba(0,0,0,0.35)',
+    },
+  );
+  const close = element(
+    'button',
+    { type: 'button', 'aria-label': 'Close', 'data-stablepay-close': '' },
+    {
+      position: 'absolute',
+      bottom: '100%',
+      right: '0',
+      width: '2.5rem',
+      height: '2.5rem',
+      fontSize: '2rem',
+      lineHeight: '1',
+      color: '#fff',
+      background: 'transparent',
+      border: '0',
+      cursor: 'pointer',
+    },
+  );
   close.textContent = '×';
-  close.setAttribute('aria-label', 'Close');
-  close.dataset.stablepayClose = '';
-  style(close, {
-    position: 'absolute',
-    bottom: '100%',
-    right: '0',
-    width: '2.5rem',
-    height: '2.5rem',
-    fontSize: '2rem',
-    lineHeight: '1',
-    color: '#fff',
-    background: 'transparent',
-    border: '0',
-    cursor: 'pointer',
-  });
   box.append(frame, close);
   overlay.append(box);
   return { overlay, frame, close };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, createLogger, envPort, loadConfig, onTermination } from '@stablepay/platform';
+import { envPort, loadConfig, runProcess } from '@stablepay/platform';
 import { startDashboardServer } from './server.js';
 
 /** The dashboard's deployment: the only things it learns at run time. */
@@ -16,24 +16,17 @@ export const dashboardConfigSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
 });
 
-let config: z.infer<typeof dashboardConfigSchema>;
-try {
-  config = loadConfig(dashboardConfigSchema);
-} catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-}
-const logger = createLogger({ service: 'dashboard', level: config.LOG_LEVEL });
-try {
-  const server = await startDashboardServer({
-    dir: config.DASHBOARD_DIR,
-    host: config.HOST,
-    port: config.PORT,
-  });
-  server.configure({ gatewayUrl: config.GATEWAY_URL });
-  logger.info('dashboard listening', { url: server.url, gateway: config.GATEWAY_URL });
-  onTermination(() => server.stop(), logger);
-} catch (err) {
-  logger.error(`dashboard failed to start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-}
+await runProcess({
+  service: 'dashboard',
+  loadConfig: () => loadConfig(dashboardConfigSchema),
+  start: async (config, logger) => {
+    const server = await startDashboardServer({
+      dir: config.DASHBOARD_DIR,
+      host: config.HOST,
+      port: config.PORT,
+    });
+    server.configure({ gatewayUrl: config.GATEWAY_URL });
+    logger.info('dashboard listening', { url: server.url, gateway: config.GATEWAY_URL });
+    return server.stop;
+  },
+});

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { startStaticSite } from '@stablepay/platform';
+import { pageCsp, pageSecurityHeaders, startStaticSite } from '@stablepay/platform';
 
 /** What the dashboard learns at run time: one build serves every deployment. */
 export interface DashboardRuntimeConfig {
@@ -29,28 +29,19 @@ export const defaultDashboardDir = (): string => fileURLToPath(new URL('../../di
  * anywhere. `blob:` serves the invoice PDFs it fetched with the bearer token, nothing else.
  */
 export const dashboardCsp = (gatewayUrl: string | undefined): string =>
-  [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+  pageCsp([
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${gatewayUrl ? ` ${new URL(gatewayUrl).origin}` : ''}`,
     'frame-src blob:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  ]);
 
-const securityHeaders = (csp: string): Record<string, string> => ({
-  'content-security-policy': csp,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-});
+/** Beside the common ones: the legacy framing ban, and no other site may load its files. */
+const securityHeaders = (csp: string): Record<string, string> =>
+  pageSecurityHeaders(csp, {
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+  });
 
 /**
  * Serves the built dashboard as static files with a strict CSP, plus the run-time config.json.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
 import { PAYMENT_AMOUNT_MAX, PAYMENT_AMOUNT_MIN, moneyAmountString } from '../shared/money.js';
-import { BlockchainName, Uuid } from '../shared/scalars.js';
+import { BlockchainName, QuoteSignature, Uuid } from '../shared/scalars.js';
 
 /**
  * GET /payments/cctp-fee query: both required. productPrice is what the merchant receives, so it has
@@ -42,7 +42,7 @@ export const CctpFeeQuote = z.object({
    * that each pays for one payment only. Signed with the rest.
    */
   quoteId: Uuid,
-  signature: z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote signature'),
+  signature: QuoteSignature,
 });
 export type CctpFeeQuote = z.infer<typeof CctpFeeQuote>;
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { Currency, DecimalString } from '../shared/money.js';
+import { eventPaymentFields } from '../events/envelope.js';
+import { amountInCurrency } from '../shared/money.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 export const CheckoutSessionCompletedData = z.object({
   sessionId: z.string(),
-  paymentId: Uuid,
-  merchantId: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...eventPaymentFields,
+  ...amountInCurrency,
   completedAt: IsoTimestamp,
 });
 export type CheckoutSessionCompletedData = z.infer<typeof CheckoutSessionCompletedData>;

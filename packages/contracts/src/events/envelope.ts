@@ -12,6 +12,9 @@ export const ServiceName = z.enum([
 ]);
 export type ServiceName = z.infer<typeof ServiceName>;
 
+/** The payment an event's data is about and its merchant, both by internal UUID. */
+export const eventPaymentFields = { paymentId: Uuid, merchantId: Uuid };
+
 /**
  * Envelope of every message on the integration exchange (routing key = `type`). `data` is validated
  * separately against the catalogue entry for `type` + `version` (see parseEvent).

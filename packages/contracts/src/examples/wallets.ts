@@ -1,68 +1,39 @@
 import type { ExampleTable } from './example.js';
+import { ok, sample } from './objects.js';
+
+/** One wallet whose ledger and chain balances were compared; the API-key route and its twin show it. */
+const reconciliation = {
+  responses: {
+    200: ok({
+      checked_at: sample.at,
+      wallets: [
+        {
+          blockchain: 'ETH',
+          token: 'USDC',
+          address: sample.merchantWallet,
+          block_number: 1,
+          ledger_balance: sample.ledgerAmount,
+          onchain_balance: sample.amount,
+          difference: '-12.500000',
+          status: 'agrees',
+        },
+      ],
+      discrepancies: 1,
+    }),
+  },
+};
 
 export const walletsExamples: ExampleTable = {
   getWalletBalance: {
     responses: {
-      200: {
-        success: true,
-        data: {
-          wallet_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          blockchain: 'ETH',
-          balances: [
-            {
-              token: 'USDC',
-              amount: '25.00',
-            },
-          ],
-        },
-      },
+      200: ok({
+        wallet_id: sample.id,
+        address: sample.merchantWallet,
+        blockchain: 'ETH',
+        balances: [{ token: 'USDC', amount: sample.amount }],
+      }),
     },
   },
-  getReconciliationApi: {
-    responses: {
-      200: {
-        success: true,
-        data: {
-          checked_at: '2026-11-27T10:15:00.000Z',
-          wallets: [
-            {
-              blockchain: 'ETH',
-              token: 'USDC',
-              address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-              block_number: 1,
-              ledger_balance: '25.000000',
-              onchain_balance: '25.00',
-              difference: '-12.500000',
-              status: 'agrees',
-            },
-          ],
-          discrepancies: 1,
-        },
-      },
-    },
-  },
-  getReconciliation: {
-    responses: {
-      200: {
-        success: true,
-        data: {
-          checked_at: '2026-11-27T10:15:00.000Z',
-          wallets: [
-            {
-              blockchain: 'ETH',
-              token: 'USDC',
-              address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-              block_number: 1,
-              ledger_balance: '25.000000',
-              onchain_balance: '25.00',
-              difference: '-12.500000',
-              status: 'agrees',
-            },
-          ],
-          discrepancies: 1,
-        },
-      },
-    },
-  },
+  getReconciliationApi: reconciliation,
+  getReconciliation: reconciliation,
 };

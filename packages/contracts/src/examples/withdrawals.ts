@@ -1,245 +1,58 @@
 import type { ExampleTable } from './example.js';
+import { byId, ok, page, sample } from './objects.js';
+
+const request = {
+  body: {
+    amount: sample.amount,
+    currency: 'USDC',
+    blockchain: 'ETH',
+    destination_address: sample.merchantWallet,
+  },
+};
+
+const withdrawal = {
+  id: sample.id,
+  amount: sample.amount,
+  fee: sample.amount,
+  net_amount: sample.amount,
+  currency: 'USDC',
+  blockchain: 'ETH',
+  destination_address: sample.merchantWallet,
+  status: 'requested',
+  tx_hash: sample.txHash,
+  fee_tx_hash: sample.otherHash,
+  failure_reason: null,
+  invoice_id: sample.id,
+  created_at: sample.at,
+  completed_at: sample.at,
+};
+
+const address = {
+  id: sample.id,
+  address: sample.merchantWallet,
+  label: 'Treasury (hardware wallet)',
+  status: 'on_hold',
+  created_at: sample.at,
+  usable_from: sample.at,
+  removed_at: sample.at,
+};
+
+/** The API-key routes and the dashboard's own answer with the same withdrawal. */
+const create = { request, responses: { 201: ok(withdrawal) } };
+const list = { responses: { 200: ok(page('withdrawals', withdrawal)) } };
+const get = { request: byId(), responses: { 200: ok(withdrawal) } };
 
 export const withdrawalsExamples: ExampleTable = {
-  createWithdrawalApi: {
-    request: {
-      body: {
-        amount: '25.00',
-        currency: 'USDC',
-        blockchain: 'ETH',
-        destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-      },
-    },
-    responses: {
-      201: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          amount: '25.00',
-          fee: '25.00',
-          net_amount: '25.00',
-          currency: 'USDC',
-          blockchain: 'ETH',
-          destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          status: 'requested',
-          tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-          fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-          failure_reason: null,
-          invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          created_at: '2026-11-27T10:15:00.000Z',
-          completed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
-  },
-  listWithdrawalsApi: {
-    responses: {
-      200: {
-        success: true,
-        data: {
-          withdrawals: [
-            {
-              id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-              amount: '25.00',
-              fee: '25.00',
-              net_amount: '25.00',
-              currency: 'USDC',
-              blockchain: 'ETH',
-              destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-              status: 'requested',
-              tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-              fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-              failure_reason: null,
-              invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-              created_at: '2026-11-27T10:15:00.000Z',
-              completed_at: '2026-11-27T10:15:00.000Z',
-            },
-          ],
-          total: 1,
-          limit: 20,
-          offset: 0,
-        },
-      },
-    },
-  },
-  getWithdrawalApi: {
-    request: {
-      params: {
-        id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-      },
-    },
-    responses: {
-      200: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          amount: '25.00',
-          fee: '25.00',
-          net_amount: '25.00',
-          currency: 'USDC',
-          blockchain: 'ETH',
-          destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          status: 'requested',
-          tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-          fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-          failure_reason: null,
-          invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          created_at: '2026-11-27T10:15:00.000Z',
-          completed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
-  },
-  createWithdrawal: {
-    request: {
-      body: {
-        amount: '25.00',
-        currency: 'USDC',
-        blockchain: 'ETH',
-        destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-      },
-    },
-    responses: {
-      201: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          amount: '25.00',
-          fee: '25.00',
-          net_amount: '25.00',
-          currency: 'USDC',
-          blockchain: 'ETH',
-          destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          status: 'requested',
-          tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-          fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-          failure_reason: null,
-          invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          created_at: '2026-11-27T10:15:00.000Z',
-          completed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
-  },
-  listWithdrawals: {
-    responses: {
-      200: {
-        success: true,
-        data: {
-          withdrawals: [
-            {
-              id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-              amount: '25.00',
-              fee: '25.00',
-              net_amount: '25.00',
-              currency: 'USDC',
-              blockchain: 'ETH',
-              destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-              status: 'requested',
-              tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-              fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-              failure_reason: null,
-              invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-              created_at: '2026-11-27T10:15:00.000Z',
-              completed_at: '2026-11-27T10:15:00.000Z',
-            },
-          ],
-          total: 1,
-          limit: 20,
-          offset: 0,
-        },
-      },
-    },
-  },
-  getWithdrawal: {
-    request: {
-      params: {
-        id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-      },
-    },
-    responses: {
-      200: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          amount: '25.00',
-          fee: '25.00',
-          net_amount: '25.00',
-          currency: 'USDC',
-          blockchain: 'ETH',
-          destination_address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          status: 'requested',
-          tx_hash: '0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd',
-          fee_tx_hash: '0x9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a9f3a',
-          failure_reason: null,
-          invoice_id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          created_at: '2026-11-27T10:15:00.000Z',
-          completed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
-  },
-  listWithdrawalAddresses: {
-    responses: {
-      200: {
-        success: true,
-        data: {
-          addresses: [
-            {
-              id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-              address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-              label: 'Treasury (hardware wallet)',
-              status: 'on_hold',
-              created_at: '2026-11-27T10:15:00.000Z',
-              usable_from: '2026-11-27T10:15:00.000Z',
-              removed_at: '2026-11-27T10:15:00.000Z',
-            },
-          ],
-        },
-      },
-    },
-  },
+  createWithdrawalApi: create,
+  listWithdrawalsApi: list,
+  getWithdrawalApi: get,
+  createWithdrawal: create,
+  listWithdrawals: list,
+  getWithdrawal: get,
+  listWithdrawalAddresses: { responses: { 200: ok({ addresses: [address] }) } },
   addWithdrawalAddress: {
-    request: {
-      body: {
-        address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-        label: 'Treasury (hardware wallet)',
-      },
-    },
-    responses: {
-      201: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          label: 'Treasury (hardware wallet)',
-          status: 'on_hold',
-          created_at: '2026-11-27T10:15:00.000Z',
-          usable_from: '2026-11-27T10:15:00.000Z',
-          removed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
+    request: { body: { address: address.address, label: address.label } },
+    responses: { 201: ok(address) },
   },
-  removeWithdrawalAddress: {
-    request: {
-      params: {
-        id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-      },
-    },
-    responses: {
-      200: {
-        success: true,
-        data: {
-          id: '3f6c2a4e-8b1d-4c7a-9e2f-5a1b6c7d8e9f',
-          address: '0x5b38da6a701c568545dcfcb03fcb875f56beddc4',
-          label: 'Treasury (hardware wallet)',
-          status: 'on_hold',
-          created_at: '2026-11-27T10:15:00.000Z',
-          usable_from: '2026-11-27T10:15:00.000Z',
-          removed_at: '2026-11-27T10:15:00.000Z',
-        },
-      },
-    },
-  },
+  removeWithdrawalAddress: { request: byId(), responses: { 200: ok(address) } },
 };

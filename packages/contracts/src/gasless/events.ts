@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { eventPaymentFields } from '../events/envelope.js';
 import { Currency, DecimalString } from '../shared/money.js';
-import { BlockchainName, ChainId, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
+import { BlockchainName, ChainId, EvmAddress, IsoTimestamp, TxHash } from '../shared/scalars.js';
 import { NetworkFeeBearer, TransferAuthorization } from './schemas.js';
 
 /**
@@ -9,8 +10,7 @@ import { NetworkFeeBearer, TransferAuthorization } from './schemas.js';
  * whoever's transaction used it.
  */
 export const PaymentAuthorizationReceivedData = z.object({
-  paymentId: Uuid,
-  merchantId: Uuid,
+  ...eventPaymentFields,
   chainId: ChainId,
   sourceChain: BlockchainName,
   currency: Currency,
@@ -32,8 +32,7 @@ export type PaymentAuthorizationReceivedData = z.infer<typeof PaymentAuthorizati
 
 /** chain-watcher → payments: the relay's transaction that submits a gasless payment's authorization. */
 export const ChainPaymentRelayedData = z.object({
-  paymentId: Uuid,
-  merchantId: Uuid,
+  ...eventPaymentFields,
   chainId: ChainId,
   txHash: TxHash,
   relayer: EvmAddress,

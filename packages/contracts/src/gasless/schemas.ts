@@ -10,13 +10,20 @@ import {
   PAYMENT_AMOUNT_MIN,
 } from '../shared/money.js';
 import { queryInt } from '../shared/paging.js';
-import { ChainId, EvmAddress, IsoTimestamp, MerchantPublicId, Uuid } from '../shared/scalars.js';
+import {
+  ChainId,
+  EvmAddress,
+  EvmSignature,
+  IsoTimestamp,
+  MerchantPublicId,
+  QuoteSignature,
+  Uuid,
+} from '../shared/scalars.js';
 import { CreatedPayment, PaymentCustomerFields } from '../payments/schemas.js';
 
 /** A whole number of base units or seconds, as a decimal string (JSON numbers cannot hold uint256). */
 const UintString = z.string().regex(/^(0|[1-9]\d{0,77})$/, 'must be a whole number in decimal digits');
 const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes in hex');
-const Signature65 = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in hex');
 
 /**
  * A signed EIP-3009 TransferWithAuthorization, as the customer's wallet produced it: the relay
@@ -29,7 +36,7 @@ export const TransferAuthorization = z.object({
   validAfter: UintString,
   validBefore: UintString,
   nonce: Bytes32.toLowerCase(),
-  signature: Signature65,
+  signature: EvmSignature,
 });
 export type TransferAuthorization = z.infer<typeof TransferAuthorization>;
 
@@ -103,7 +110,7 @@ export const GaslessQuote = z.object({
   }),
   domain: TokenDomainView,
   expiresAt: IsoTimestamp,
-  signature: z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote signature'),
+  signature: QuoteSignature,
 });
 export type GaslessQuote = z.infer<typeof GaslessQuote>;
 export const GaslessQuoteResponse = successEnvelope(GaslessQuote);

@@ -20,20 +20,26 @@ export const TaxCase = z.enum(['domestic', 'eu_consumer', 'reverse_charge', 'out
 export type TaxCase = z.infer<typeof TaxCase>;
 
 /**
- * The spec's invoice, with our extension fields after `blockchain`. Amounts are in `currency` except
- * `service_fee_eur`. The service fee is the total charged (VAT included): `tax_amount` is the VAT
- * contained in it, and `net_amount` is what the withdrawal delivered (`gross_amount - service_fee`).
+ * What an invoice charged, wherever it is shown (the invoice, the invoice.issued webhook). The
+ * service fee is the total charged (VAT included): `tax_amount` is the VAT contained in it, and
+ * `net_amount` is what the withdrawal delivered (`gross_amount - service_fee`).
  */
-export const Invoice = z.object({
-  id: Uuid,
-  invoice_number: z.string().regex(INVOICE_NUMBER_RE),
-  issued_at: IsoTimestamp,
+export const invoiceFigures = {
   gross_amount: DecimalString,
   service_fee: DecimalString,
+  /** the service fee in EUR; every other amount is in `currency` */
   service_fee_eur: DecimalString,
   tax_amount: DecimalString,
   net_amount: DecimalString,
   currency: Currency,
+};
+
+/** The spec's invoice, with our extension fields after `blockchain`. */
+export const Invoice = z.object({
+  id: Uuid,
+  invoice_number: z.string().regex(INVOICE_NUMBER_RE),
+  issued_at: IsoTimestamp,
+  ...invoiceFigures,
   status: InvoiceStatus,
   /** storage path of the PDF (fetch it through the pdf endpoints) */
   pdf_url: z.string(),

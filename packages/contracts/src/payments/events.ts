@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { CctpFeeQuote } from '../cctp/fee.js';
+import { eventPaymentFields } from '../events/envelope.js';
 import { Currency, DecimalString } from '../shared/money.js';
 import { BlockchainName, ChainId, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 import { PaymentWebhookData } from '../webhooks/payloads.js';
 
 /** The transaction a customer says paid a payment: a claim the chain-watcher checks on the chain. */
 export const claimedTransferFields = {
-  paymentId: Uuid,
-  merchantId: Uuid,
+  ...eventPaymentFields,
   txHash: TxHash,
   currency: Currency,
   chainId: ChainId,

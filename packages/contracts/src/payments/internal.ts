@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { Currency, DecimalString } from '../shared/money.js';
+import { DecimalString, amountInCurrency } from '../shared/money.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { PaymentStatus } from './status.js';
 import { PaymentFunding } from './views.js';
@@ -16,8 +16,7 @@ export type InternalPaymentParams = z.infer<typeof InternalPaymentParams>;
 export const InternalPayment = z.object({
   payment_id: Uuid,
   merchant_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: PaymentStatus,
   tx_hash: z.string(),
   from_address: z.string(),

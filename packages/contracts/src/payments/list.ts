@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
 import { Currency } from '../shared/money.js';
 import { PageOffset, listPage, pageLimit } from '../shared/paging.js';
-import { IsoDateOrDateTime } from '../shared/scalars.js';
+import { IsoDateOrDateTime, IsoTimestamp } from '../shared/scalars.js';
 import { PaymentListItem } from './views.js';
 
 export const PAYMENT_LIST_DEFAULT_LIMIT = 50;
@@ -31,7 +31,7 @@ const listFilters = {
   sortBy: PaymentSortBy.default('created_at'),
   sortDirection: SortDirection.default('desc'),
   /** only payments created strictly after this instant (polling) */
-  since: z.iso.datetime({ offset: true }).optional(),
+  since: IsoTimestamp.optional(),
 };
 
 /** GET /payments (jwt) query. */

@@ -3,7 +3,15 @@ import { CctpFeeQuote } from '../cctp/fee.js';
 import { CheckoutSessionId } from '../checkout/schemas.js';
 import { successEnvelope } from '../shared/envelope.js';
 import { Currency, PaymentAmountInput } from '../shared/money.js';
-import { ChainId, EvmAddress, JsonObject, MerchantPublicId, TxHash, Uuid } from '../shared/scalars.js';
+import {
+  ChainId,
+  EvmAddress,
+  EvmSignature,
+  JsonObject,
+  MerchantPublicId,
+  TxHash,
+  Uuid,
+} from '../shared/scalars.js';
 import { PaymentStatus } from './status.js';
 
 export const PAYMENT_METADATA_MAX_BYTES = 10240;
@@ -68,10 +76,7 @@ export const CreatePublicPaymentBody = z
      * EIP-712 signature by `fromAddress` over the session and the payment (see docs/api/README.md,
      * "Checkout session links"): what lets a payment claim a session without the exact QR amount.
      */
-    sessionProof: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in hex')
-      .optional(),
+    sessionProof: EvmSignature.optional(),
     ...PaymentCustomerFields,
   })
   .superRefine((body, ctx) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { Currency, DecimalString } from '../shared/money.js';
+import { DecimalString, amountInCurrency } from '../shared/money.js';
 import { BlockchainName, ChainId, IsoTimestamp, JsonObject, Uuid } from '../shared/scalars.js';
 import { PaymentTransfer } from '../top-ups/schemas.js';
 import { PaymentStatus } from './status.js';
@@ -32,8 +32,7 @@ export type PaymentFunding = z.infer<typeof PaymentFunding>;
  */
 export const PaymentListItem = z.object({
   id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: PaymentStatus,
   tx_hash: z.string(),
   from_address: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaymentListItem } from '../payments/views.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
-import { Currency, DecimalString, PositiveDecimalInput } from '../shared/money.js';
+import { Currency, PositiveDecimalInput, amountInCurrency } from '../shared/money.js';
 import { listPage, pageParams } from '../shared/paging.js';
 import { BlockchainName, IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { REFUND_NOTE_MAX, RefundReason, RefundStatus } from './status.js';
@@ -15,14 +15,18 @@ export const CreateRefundBody = z.object({
 });
 export type CreateRefundBody = z.infer<typeof CreateRefundBody>;
 
+/** What every view of a refund says (the API's and the webhook's): whose money, how much, where to. */
+export const refundFields = {
+  payment_id: Uuid,
+  ...amountInCurrency,
+  status: RefundStatus,
+  destination_address: z.string(),
+};
+
 /** Creation result (201): status is `pending`, no tx_hash yet. */
 export const CreatedRefund = z.object({
   id: Uuid,
-  payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
-  status: RefundStatus,
-  destination_address: z.string(),
+  ...refundFields,
   blockchain: BlockchainName,
   reason: RefundReason,
 });

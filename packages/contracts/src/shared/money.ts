@@ -10,6 +10,9 @@ export const CURRENCIES = Currency.options;
 export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Invalid decimal string');
 export type DecimalString = z.infer<typeof DecimalString>;
 
+/** An amount and the token it is in, as a payment, a refund or a checkout session shows them. */
+export const amountInCurrency = { amount: DecimalString, currency: Currency };
+
 /** Decimals of every supported token (USDC and EURC are both 6-decimal tokens). */
 export const TOKEN_DECIMALS = 6;
 

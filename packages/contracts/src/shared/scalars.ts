@@ -54,12 +54,18 @@ export type TxHash = z.infer<typeof TxHash>;
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Invalid EVM address');
 export type EvmAddress = z.infer<typeof EvmAddress>;
 
+/** A wallet's EIP-712 signature (r, s, v: 65 bytes) in hex. */
+export const EvmSignature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in hex');
+
+/** The service's HMAC-SHA256 over a quote's other fields, in hex: proof that the service issued it. */
+export const QuoteSignature = z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote signature');
+
 /** ISO 8601 timestamp; responses always use UTC with `Z` (Date#toISOString). */
 export const IsoTimestamp = z.iso.datetime({ offset: true });
 export type IsoTimestamp = z.infer<typeof IsoTimestamp>;
 
 /** ISO date (`2025-01-31`) or ISO datetime, as accepted by list filters. */
-export const IsoDateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+export const IsoDateOrDateTime = z.union([z.iso.date(), IsoTimestamp]);
 export type IsoDateOrDateTime = z.infer<typeof IsoDateOrDateTime>;
 
 /** Public merchant id: `<prefix>_live_<uuid>` (or `_test_` for test-mode merchants). */

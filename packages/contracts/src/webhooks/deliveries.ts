@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
-import { queryInt } from '../shared/paging.js';
+import { pageLimit } from '../shared/paging.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 import { WebhookEventName } from './payloads.js';
 
@@ -8,7 +8,7 @@ export const WEBHOOK_LOG_DEFAULT_LIMIT = 20;
 export const WEBHOOK_LOG_MAX_LIMIT = 100;
 
 export const WebhookLogsQuery = z.object({
-  limit: queryInt({ min: 1, max: WEBHOOK_LOG_MAX_LIMIT }).default(WEBHOOK_LOG_DEFAULT_LIMIT),
+  limit: pageLimit({ max: WEBHOOK_LOG_MAX_LIMIT, default: WEBHOOK_LOG_DEFAULT_LIMIT }),
 });
 export type WebhookLogsQuery = z.infer<typeof WebhookLogsQuery>;
 
@@ -60,7 +60,7 @@ export const WEBHOOK_REPLAY_MAX_DAYS = 30;
 
 /** Extension: POST /merchant-webhooks/api/:id/replay: re-send every subscribed event since `since`. */
 export const WebhookReplayBody = z.object({
-  since: z.iso.datetime({ offset: true }),
+  since: IsoTimestamp,
   /** restrict to these events (default: the endpoint's subscriptions) */
   events: z.array(WebhookEventName).min(1).optional(),
 });

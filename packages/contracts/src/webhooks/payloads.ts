@@ -1,10 +1,12 @@
 /** What the service POSTs to merchants' webhook endpoints (spec: Events). */
 import { z } from 'zod';
 import { CheckoutSessionId } from '../checkout/schemas.js';
-import { INVOICE_NUMBER_RE, TaxCase } from '../invoices/schemas.js';
-import { RefundReason, RefundStatus } from '../refunds/status.js';
-import { Currency, DecimalString } from '../shared/money.js';
-import { BlockchainName, EvmAddress, IsoTimestamp, JsonObject, TxHash, Uuid } from '../shared/scalars.js';
+import { INVOICE_NUMBER_RE, TaxCase, invoiceFigures } from '../invoices/schemas.js';
+import { refundFields } from '../refunds/schemas.js';
+import { RefundReason } from '../refunds/status.js';
+import { DecimalString, amountInCurrency } from '../shared/money.js';
+import { BlockchainName, IsoTimestamp, JsonObject, TxHash, Uuid } from '../shared/scalars.js';
+import { withdrawalFigures } from '../withdrawals/schemas.js';
 
 /** Every event a merchant may subscribe to, with what it means: the one list of their names. */
 export const WEBHOOK_EVENT_DESCRIPTIONS = {
@@ -58,8 +60,7 @@ export function webhookSignedString(timestampSeconds: number | string, rawBody: 
 
 export const PaymentWebhookData = z.object({
   payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   status: z.enum(['pending', 'completed', 'failed']),
   tx_hash: z.string().nullable(),
   from_address: z.string().nullable(),
@@ -87,11 +88,7 @@ export type PaymentWebhookData = z.infer<typeof PaymentWebhookData>;
 
 export const RefundWebhookData = z.object({
   refund_id: Uuid,
-  payment_id: Uuid,
-  amount: DecimalString,
-  currency: Currency,
-  status: RefundStatus,
-  destination_address: z.string(),
+  ...refundFields,
   blockchain: z.string(),
   reason: RefundReason,
   /** null until the refund transaction exists */
@@ -132,8 +129,7 @@ export const CheckoutSessionCompletedWebhookData = z.object({
   status: z.literal('complete'),
   payment_id: Uuid,
   /** the session's amount, or the payment's for a session created without one */
-  amount: DecimalString,
-  currency: Currency,
+  ...amountInCurrency,
   completed_at: IsoTimestamp,
 });
 export type CheckoutSessionCompletedWebhookData = z.infer<typeof CheckoutSessionCompletedWebhookData>;
@@ -147,15 +143,7 @@ export const CheckoutSessionExpiredWebhookData = z.object({
 export type CheckoutSessionExpiredWebhookData = z.infer<typeof CheckoutSessionExpiredWebhookData>;
 
 /** What leaves the merchant wallet: `amount` = `net_amount` to the destination + `fee`. */
-const withdrawalFields = {
-  withdrawal_id: Uuid,
-  amount: DecimalString,
-  fee: DecimalString,
-  net_amount: DecimalString,
-  currency: Currency,
-  blockchain: BlockchainName,
-  destination_address: EvmAddress,
-};
+const withdrawalFields = { withdrawal_id: Uuid, ...withdrawalFigures };
 
 /** withdrawal.completed: both transfers confirmed; `tx_hash` is the net amount's, `fee_tx_hash` the fee's. */
 export const WithdrawalCompletedWebhookData = z.object({
@@ -187,13 +175,7 @@ export const InvoiceIssuedWebhookData = z.object({
   invoice_number: z.string().regex(INVOICE_NUMBER_RE),
   withdrawal_id: Uuid,
   issued_at: IsoTimestamp,
-  gross_amount: DecimalString,
-  service_fee: DecimalString,
-  /** the service fee in EUR; every other amount is in `currency` */
-  service_fee_eur: DecimalString,
-  tax_amount: DecimalString,
-  net_amount: DecimalString,
-  currency: Currency,
+  ...invoiceFigures,
   blockchain: BlockchainName,
   tax_case: TaxCase,
   /** the invoice this one corrects; null for the first invoice of a withdrawal */

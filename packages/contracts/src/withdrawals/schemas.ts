@@ -30,8 +30,8 @@ export type CreateWithdrawalBody = z.infer<typeof CreateWithdrawalBody>;
 export const WithdrawalStatus = z.enum(['requested', 'processing', 'completed', 'failed']);
 export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
 
-export const Withdrawal = z.object({
-  id: Uuid,
+/** What a withdrawal moves and where, wherever it is shown (the withdrawal, its webhooks). */
+export const withdrawalFigures = {
   /** what leaves the merchant wallet: net_amount + fee */
   amount: DecimalString,
   /** the service fee, sent to the service's treasury */
@@ -41,6 +41,11 @@ export const Withdrawal = z.object({
   currency: Currency,
   blockchain: BlockchainName,
   destination_address: EvmAddress,
+};
+
+export const Withdrawal = z.object({
+  id: Uuid,
+  ...withdrawalFigures,
   status: WithdrawalStatus,
   /** the transfer of the net amount to the destination, once submitted */
   tx_hash: TxHash.nullable(),

@@ -6,7 +6,7 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
-import { runWithContext } from '../context.js';
+import { runWithContext, type RequestContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorHandler, notFoundHandler } from './errors.js';
@@ -77,6 +77,7 @@ const trackRequest =
     res.locals.correlationId = correlationId;
     res.setHeader('X-Request-Id', requestId);
     const context = { requestId, correlationId };
+    res.locals.requestContext = context;
     const timing = startRequestTiming(context);
     beforeHeaders(res, () => {
       if (opts.serverTiming !== 'proxied' || timing.calledUpstream)
@@ -97,6 +98,15 @@ const trackRequest =
     });
     runWithContext(context, next);
   };
+
+/**
+ * Runs `fn` in the context of the request `res` answers. A middleware that resumes from a stream's
+ * or a client's callback (reading a body, a shared rate-limit store) continues outside the request's
+ * context; what it starts then (an upstream call the request's timing should count, a log line that
+ * should carry its ids) is started through this.
+ */
+export const inRequestContext = <T>(res: Response, fn: () => T): T =>
+  res.locals.requestContext ? runWithContext(res.locals.requestContext, fn) : fn();
 
 export const createHttpApp = (opts: HttpAppOptions): HttpApp => {
   const app = express();
@@ -160,5 +170,10 @@ declare module 'express-serve-static-core' {
     requestId?: string;
     correlationId?: string;
     routeLabel?: string;
+    /**
+     * The request's context, for work started from a callback that runs outside it (a stream's
+     * events, a client's socket): see `inRequestContext`.
+     */
+    requestContext?: RequestContext;
   }
 }

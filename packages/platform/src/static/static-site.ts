@@ -13,6 +13,35 @@ type Headers = Record<string, string>;
  */
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
+/**
+ * A page's Content-Security-Policy: nothing runs or styles it but its own files, then the page's own
+ * `directives` (what it may load and connect to), and neither a `<base>` that redirects its relative
+ * URLs nor a form that posts anywhere. Only the origins `frameAncestors` names may frame it.
+ */
+export const pageCsp = (directives: readonly string[], frameAncestors = "'none'"): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ...directives,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+
+/**
+ * The security headers both page servers send with `csp` (HSTS is added to every answer besides);
+ * `more` adds a page's own.
+ */
+export const pageSecurityHeaders = (csp: string, more: Headers = {}): Headers => ({
+  'content-security-policy': csp,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+  ...more,
+});
+
 /** What the security headers of an answer may depend on besides its path. */
 export interface StaticRequest {
   /** The query of the request's URL. */

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
-import { currentContext } from '@stablepay/platform';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
 import { CCTP_PAYMENTS } from '../migrations/tables.js';
-import { insertOnce } from '../work-rows/insert-once.js';
+import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 
 export type CctpFlowName = 'bridge_kit' | 'relayer';
 export type CctpStep = 'burn' | 'attestation' | 'mint' | 'transfer' | 'done' | 'failed';
@@ -126,7 +125,7 @@ export type NewCctpPayment = Pick<
 
 /** Inserts once per payment; a redelivered payment.created finds the row and changes nothing. */
 export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment): Promise<boolean> => {
-  return insertOnce(
+  return insertWorkRowOnce(
     trx,
     CCTP_PAYMENTS,
     {
@@ -142,9 +141,7 @@ export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment
       expected_units: p.expectedUnits.toString(),
       merchant_receives_units: p.merchantReceivesUnits?.toString() ?? null,
       payment_created_at: p.paymentCreatedAt,
-      correlation_id: currentContext().correlationId ?? null,
     },
-    ['payment_id'],
     'payment_id',
   );
 };

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, Currency, NetworkFeeBearer } from '@stablepay/contracts';
-import { currentContext } from '@stablepay/platform';
 import { GASLESS_PAYMENTS } from '../migrations/tables.js';
-import { insertOnce } from '../work-rows/insert-once.js';
+import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
 import type { SignedAuthorization } from './submission.js';
@@ -128,7 +127,7 @@ export type NewGaslessPayment = Omit<
 
 /** Inserts once per payment; a redelivered event finds the row and changes nothing. */
 export const insertGaslessPayment = (trx: Knex.Transaction, p: NewGaslessPayment): Promise<boolean> =>
-  insertOnce(
+  insertWorkRowOnce(
     trx,
     GASLESS_PAYMENTS,
     {
@@ -154,9 +153,7 @@ export const insertGaslessPayment = (trx: Knex.Transaction, p: NewGaslessPayment
       payment_created_at: p.paymentCreatedAt,
       reserved_wei: p.reservedWei.toString(),
       budget_day: p.budgetDay,
-      correlation_id: currentContext().correlationId ?? null,
     },
-    ['payment_id'],
     'payment_id',
   );
 

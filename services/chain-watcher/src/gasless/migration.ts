@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '@stablepay/platform';
-import { signedTransactionColumns, ts, units } from '../migrations/columns.js';
+import { relayTransactionColumns, ts, units } from '../migrations/columns.js';
 import {
   GASLESS_GAS_QUOTES,
   GASLESS_GAS_USAGE,
@@ -14,14 +14,7 @@ const createRelayTables = async (db: Knex): Promise<void> => {
   // broadcast (as transfer_attempts and cctp_relay_transactions are), nonces from relayer_nonces.
   await db.schema.createTable(GASLESS_RELAY_TRANSACTIONS, (t) => {
     t.uuid('payment_id').notNullable().references('payment_id').inTable(GASLESS_PAYMENTS);
-    t.text('action').notNullable();
-    t.integer('attempt').notNullable();
-    t.text('kind').notNullable();
-    t.integer('chain_id').notNullable();
-    t.text('relayer_address').notNullable();
-    t.bigInteger('relayer_nonce').notNullable();
-    t.text('to_address').notNullable();
-    signedTransactionColumns(t, db);
+    relayTransactionColumns(t, db);
     t.primary(['payment_id', 'attempt']);
     t.unique(['chain_id', 'tx_hash'], { indexName: 'gasless_relay_transactions_tx_key' });
     t.check(`action in ('submit')`, [], 'gasless_relay_transactions_action_check');

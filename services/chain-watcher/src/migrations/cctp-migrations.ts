@@ -1,5 +1,5 @@
 import type { Migration } from '@stablepay/platform';
-import { signedTransactionColumns, ts, units } from './columns.js';
+import { relayTransactionColumns, ts, units } from './columns.js';
 import { CCTP_PAYMENTS, CCTP_RELAY_TRANSACTIONS } from './tables.js';
 
 export const cctpMigration: Migration = {
@@ -68,14 +68,7 @@ export const cctpRelayerMigration: Migration = {
     // relayer_nonces, shared with outgoing transfers, so the two never give one nonce twice.
     await db.schema.createTable(CCTP_RELAY_TRANSACTIONS, (t) => {
       t.uuid('payment_id').notNullable().references('payment_id').inTable(CCTP_PAYMENTS);
-      t.text('action').notNullable();
-      t.integer('attempt').notNullable();
-      t.text('kind').notNullable();
-      t.integer('chain_id').notNullable();
-      t.text('relayer_address').notNullable();
-      t.bigInteger('relayer_nonce').notNullable();
-      t.text('to_address').notNullable();
-      signedTransactionColumns(t, db);
+      relayTransactionColumns(t, db);
       t.primary(['payment_id', 'action', 'attempt']);
       t.unique(['chain_id', 'tx_hash'], { indexName: 'cctp_relay_transactions_tx_key' });
       t.check(`action in ('mint', 'transfer')`, [], 'cctp_relay_transactions_action_check');

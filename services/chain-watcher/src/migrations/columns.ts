@@ -19,6 +19,22 @@ export const signedTransactionColumns = (t: Knex.CreateTableBuilder, db: Knex): 
   t.text('last_broadcast_error');
 };
 
+/**
+ * A relay transaction of one payment: its action, the attempt and its kind, the relayer's nonce on the
+ * chain it is sent to, then the signed transaction (both relay transaction tables, after their
+ * payment_id).
+ */
+export const relayTransactionColumns = (t: Knex.CreateTableBuilder, db: Knex): void => {
+  t.text('action').notNullable();
+  t.integer('attempt').notNullable();
+  t.text('kind').notNullable();
+  t.integer('chain_id').notNullable();
+  t.text('relayer_address').notNullable();
+  t.bigInteger('relayer_nonce').notNullable();
+  t.text('to_address').notNullable();
+  signedTransactionColumns(t, db);
+};
+
 /** The verdict on a reported transaction and the schedule of its checks (payments and top-ups). */
 export const verdictColumns = (t: Knex.CreateTableBuilder, db: Knex): void => {
   t.text('status').notNullable().defaultTo('pending');

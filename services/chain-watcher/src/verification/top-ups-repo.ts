@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { currentContext } from '@stablepay/platform';
 import type { PaymentTopUpReportedData } from '@stablepay/contracts';
 import { TOP_UP_VERIFICATIONS } from '../migrations/tables.js';
-import { insertOnce } from '../work-rows/insert-once.js';
+import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 import { TOP_UP_CHECKS, checkFieldsOf, leaseDueChecks, type CheckRow } from './checks-repo.js';
 import type { VerificationRecord } from './verifications-repo.js';
 
@@ -34,7 +33,7 @@ export const insertTopUpVerification = async (
   trx: Knex.Transaction,
   t: PaymentTopUpReportedData,
 ): Promise<boolean> => {
-  return insertOnce(
+  return insertWorkRowOnce(
     trx,
     TOP_UP_VERIFICATIONS,
     {
@@ -49,9 +48,7 @@ export const insertTopUpVerification = async (
       to_address: t.toAddress,
       session_created_at: t.sessionCreatedAt ? new Date(t.sessionCreatedAt) : null,
       reported_at: new Date(t.reportedAt),
-      correlation_id: currentContext().correlationId ?? null,
     },
-    ['top_up_id'],
     'top_up_id',
   );
 };

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency } from '@stablepay/contracts';
 import { VERIFICATIONS } from '../migrations/tables.js';
-import { insertOnce } from '../work-rows/insert-once.js';
+import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 import { recoverStaleRows } from '../work-rows/recover-stale-rows.js';
 import {
   PAYMENT_CHECKS,
@@ -66,7 +65,7 @@ export type NewVerification = Pick<
 
 /** Records a payment to verify; false when it is already tracked (the same payment announced twice). */
 export const insertVerification = async (trx: Knex.Transaction, v: NewVerification): Promise<boolean> => {
-  return insertOnce(
+  return insertWorkRowOnce(
     trx,
     VERIFICATIONS,
     {
@@ -81,9 +80,7 @@ export const insertVerification = async (trx: Knex.Transaction, v: NewVerificati
       expected_units: v.expectedUnits.toString(),
       session_created_at: v.sessionCreatedAt,
       payment_created_at: v.paymentCreatedAt,
-      correlation_id: currentContext().correlationId ?? null,
     },
-    ['payment_id'],
     'payment_id',
   );
 };

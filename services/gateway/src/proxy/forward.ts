@@ -6,7 +6,7 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Transform } from 'node:stream';
-import { AppError, signInternalToken, type Logger } from '@stablepay/platform';
+import { AppError, inRequestContext, signInternalToken, type Logger } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { payloadTooLarge } from '../perimeter/body.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
@@ -123,7 +123,11 @@ const upstreamExchange = (
 ): Exchange => {
   let current: ClientRequest | undefined;
   const send = (mayRetry: boolean): ClientRequest => {
-    const proxyReq = (options.protocol === 'https:' ? httpsRequest : httpRequest)(options);
+    // Started in the request's context wherever this runs from (a body read, a retry on a socket
+    // error), so the request's timing counts the call and its log lines carry its ids.
+    const proxyReq = inRequestContext(res, () =>
+      (options.protocol === 'https:' ? httpsRequest : httpRequest)(options),
+    );
     current = proxyReq;
     proxyReq.on('timeout', () => proxyReq.destroy(new Error(`no answer within ${retry.timeoutMs} ms`)));
     proxyReq.on('error', (err: NodeJS.ErrnoException) => {

@@ -186,6 +186,28 @@ describe('gateway: route table and forwarding', () => {
     expect(upstream.seen.length).to.equal(before);
   });
 
+  it('adds its own stages to the Server-Timing of what it forwarded, with a body or without', async () => {
+    const gatewayStages = (header: string | null) =>
+      (header ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e.includes('desc="gateway"'))
+        .map((e) => e.split(';')[0]);
+    // A public POST: its body is read before it is forwarded, and the read resumes outside the
+    // request's own context; the upstream call must still count as the request's.
+    const posted = await call(gw.url, 'POST', '/payments/create-public', {
+      body: { merchantId: 'm' },
+    });
+    expect(posted.status).to.equal(201);
+    expect(gatewayStages(posted.headers.get('server-timing'))).to.include.members([
+      'upstream',
+      'before_upstream',
+      'app',
+    ]);
+    const listed = await call(gw.url, 'GET', '/payments/api/list', { headers: { 'X-API-Key': key.key } });
+    expect(gatewayStages(listed.headers.get('server-timing'))).to.include.members(['upstream', 'app']);
+  });
+
   it('answers 503 with Retry-After when the service refuses or does not answer in time', async () => {
     const refused = await call(
       degraded.url,

@@ -53,27 +53,31 @@ export interface OutgoingEmail {
 }
 
 /**
- * Queues a message once per (event, template, recipient): the unique constraint, not a prior check,
- * decides, so concurrent or repeated handling of one event cannot queue it twice.
+ * Queues each message once per (event, template, recipient), in one statement: the unique
+ * constraint, not a prior check, decides, so concurrent or repeated handling of one event cannot
+ * queue one twice. Returns how many were new.
  */
-export const enqueueEmail = async (db: Db, m: OutgoingEmail): Promise<boolean> => {
+export const enqueueEmails = async (db: Db, messages: OutgoingEmail[]): Promise<number> => {
+  if (messages.length === 0) return 0;
   const rows = await db(EMAILS)
-    .insert({
-      id: randomUUID(),
-      event_id: m.eventId,
-      template: m.template,
-      recipient: m.recipient,
-      merchant_id: m.merchantId,
-      subject: m.subject,
-      text_body: m.text,
-      html_body: m.html,
-      message_id: m.messageId,
-      attachment: m.attachment ? JSON.stringify(m.attachment) : null,
-    })
+    .insert(
+      messages.map((m) => ({
+        id: randomUUID(),
+        event_id: m.eventId,
+        template: m.template,
+        recipient: m.recipient,
+        merchant_id: m.merchantId,
+        subject: m.subject,
+        text_body: m.text,
+        html_body: m.html,
+        message_id: m.messageId,
+        attachment: m.attachment ? JSON.stringify(m.attachment) : null,
+      })),
+    )
     .onConflict(['event_id', 'template', 'recipient'])
     .ignore()
     .returning('id');
-  return rows.length === 1;
+  return rows.length;
 };
 
 export interface ClaimedEmail extends OutgoingEmail {
@@ -117,15 +121,31 @@ export const claimDueEmails = async (db: Knex, limit: number, leaseMs: number): 
   }));
 };
 
-/** Marks a message sent, only while its lease is still ours and it is not already marked. */
-export const markEmailSent = async (db: Knex, e: Pick<ClaimedEmail, 'id' | 'leaseToken'>): Promise<boolean> =>
-  (await db(EMAILS).where({ id: e.id, lease_token: e.leaseToken, status: 'pending' }).update({
-    status: 'sent',
-    sent_at: db.fn.now(),
-    locked_until: null,
-    lease_token: null,
-    last_error: null,
-  })) === 1;
+/**
+ * Marks messages sent, each only while its lease is still ours and it is not already marked; one
+ * statement for a batch. Returns the template of each message it marked.
+ */
+export const markEmailsSent = async (
+  db: Knex,
+  emails: Array<Pick<ClaimedEmail, 'id' | 'leaseToken'>>,
+): Promise<string[]> => {
+  if (emails.length === 0) return [];
+  const rows = (await db(EMAILS)
+    .whereIn(
+      ['id', 'lease_token'],
+      emails.map((e) => [e.id, e.leaseToken]),
+    )
+    .where({ status: 'pending' })
+    .update({
+      status: 'sent',
+      sent_at: db.fn.now(),
+      locked_until: null,
+      lease_token: null,
+      last_error: null,
+    })
+    .returning('template')) as Array<{ template: string }>;
+  return rows.map((r) => r.template);
+};
 
 /** A failed send: again after `retryInMs`, or `failed` for good when there is no retry left. */
 export const markEmailFailed = async (

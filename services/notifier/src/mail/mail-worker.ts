@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errorText, type Logger } from '@stablepay/platform';
-import { claimDueEmails, markEmailFailed, markEmailSent, type ClaimedEmail } from './mail-repo.js';
+import { claimDueEmails, markEmailFailed, markEmailsSent, type ClaimedEmail } from './mail-repo.js';
 import { withJitter } from '../delivery/retry-schedule.js';
 import type { AttachmentSource } from './attachments.js';
 import { PermanentMailError, type MailTransport } from './transport.js';
@@ -22,7 +22,8 @@ export interface MailWorkerOptions {
   batchSize?: number;
 }
 
-const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => {
+/** Sends one message; true when the server accepted it (it is marked sent with its batch). */
+const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<boolean> => {
   const took = o.metrics.emailSendDuration.startTimer();
   try {
     // Fetched at each attempt, so an owner that is down delays the message like SMTP trouble does.
@@ -53,12 +54,10 @@ const sendOne = async (o: MailWorkerOptions, m: ClaimedEmail): Promise<void> => 
     };
     if (retryIn === undefined) o.logger.error('e-mail not sent; giving up', meta);
     else o.logger.warn('e-mail not sent; will retry', meta);
-    return;
+    return false;
   }
   took({ outcome: 'sent' });
-  // A crash right here (accepted, not yet marked) sends the message once more when the lease ends,
-  // with the same Message-ID.
-  if (await markEmailSent(o.db, m)) o.metrics.emails.inc({ template: m.template, outcome: 'sent' });
+  return true;
 };
 
 /**
@@ -75,7 +74,14 @@ export const mailWorker = (o: MailWorkerOptions): LoopWorker => {
     pass: async () => {
       const due = await claimDueEmails(o.db, batchSize, o.leaseMs);
       // Side by side, so a batch takes about one send's time and stays well inside its lease.
-      await Promise.all(due.map((m) => sendOne(o, m)));
+      const accepted = await Promise.all(due.map((m) => sendOne(o, m)));
+      // Marked in one statement. A crash before it (accepted, not yet marked) sends those messages
+      // once more when the lease ends, each with its same Message-ID.
+      const marked = await markEmailsSent(
+        o.db,
+        due.filter((_, i) => accepted[i]),
+      );
+      for (const template of marked) o.metrics.emails.inc({ template, outcome: 'sent' });
       return due.length === batchSize;
     },
   });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { MerchantContact } from '@stablepay/platform';
 import type { NotifierContext } from '../context.js';
 import type { RenderedEmail } from './layout.js';
-import { enqueueEmail, type AttachmentRef } from './mail-repo.js';
+import { enqueueEmails, type AttachmentRef } from './mail-repo.js';
 import { messageIdFor } from './message-ids.js';
 import type { TemplateName } from './templates.js';
 
@@ -44,15 +44,15 @@ export interface Notice {
 }
 
 /** Queues each notice once (unique on key, template and recipient); returns how many were new. */
-export const queueNotices = async (
+export const queueNotices = (
   ctx: NotifierContext,
   trx: Knex.Transaction,
   key: { eventId: string; merchantId: string },
   notices: Notice[],
-): Promise<number> => {
-  let queued = 0;
-  for (const n of notices) {
-    const added = await enqueueEmail(trx, {
+): Promise<number> =>
+  enqueueEmails(
+    trx,
+    notices.map((n) => ({
       eventId: key.eventId,
       template: n.template,
       recipient: n.recipient,
@@ -62,10 +62,7 @@ export const queueNotices = async (
       html: n.content.html,
       messageId: messageIdFor(ctx.mail.messageIdDomain, key.eventId, n.template, n.recipient),
       attachment: n.attachment ?? null,
-    });
-    if (added) queued++;
-  }
-  return queued;
-};
+    })),
+  );
 
 export type EventRef = { id: string; merchantId: string; occurredAt: string };

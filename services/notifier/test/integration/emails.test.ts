@@ -160,7 +160,11 @@ describe('e-mails without SMTP (.eml files)', function () {
       'Payment received: 25.500000 USDC',
       'Receipt: 25.500000 USDC paid to Acme Shop',
     ]);
-    const rows = await h.db('emails').where({ event_id: eventId });
+    // A batch is marked sent once all of its messages are written.
+    const rows = await waitFor(async () => {
+      const r = await h.db('emails').where({ event_id: eventId });
+      return r.every((m) => m.status === 'sent') && r;
+    });
     expect(rows.every((r) => r.status === 'sent')).to.equal(true);
     expect(parsed.map((m) => m.messageId).sort()).to.deep.equal(rows.map((r) => r.message_id).sort());
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db } from '@stablepay/platform';
-import { normalizeDecimal, type TopUpStatus } from '@stablepay/contracts';
+import { rowColumn, type Db } from '@stablepay/platform';
+import type { TopUpStatus } from '@stablepay/contracts';
 import { PAYMENTS } from '../db/tables.js';
 import { PAYMENT_TOP_UPS } from '../db/top-ups-migration.js';
 import { toPayment, type Row } from '../db/rows.js';
@@ -26,11 +26,11 @@ const toTopUp = (r: Row): TopUpRecord => ({
   merchantId: String(r.merchant_id),
   txHash: String(r.tx_hash),
   status: r.status as TopUpStatus,
-  receivedAmount: r.received_amount == null ? null : normalizeDecimal(String(r.received_amount)),
-  rejectionReason: r.rejection_reason == null ? null : String(r.rejection_reason),
+  receivedAmount: rowColumn.decimalOrNull(r.received_amount),
+  rejectionReason: rowColumn.str(r.rejection_reason),
   blockNumber: r.block_number == null ? null : Number(r.block_number),
-  createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
-  decidedAt: r.decided_at == null ? null : new Date(r.decided_at as string | Date),
+  createdAt: rowColumn.date(r.created_at),
+  decidedAt: rowColumn.dateOrNull(r.decided_at),
 });
 
 /** Records a reported top-up; undefined when the transaction was reported before (by anyone). */

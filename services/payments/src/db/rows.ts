@@ -1,16 +1,9 @@
-import { normalizeDecimal } from '@stablepay/contracts';
+import { rowColumn, type Row } from '@stablepay/platform';
 import type { CheckoutSessionRecord, GaslessTerms, MerchantRecord, PaymentRecord } from '../records.js';
 
-/** A row as the driver returns it (pg and PGlite differ in a few types, handled below). */
-export type Row = Record<string, unknown>;
+export type { Row } from '@stablepay/platform';
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
-const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
-/** NUMERIC arrives as text from both drivers; normalising keeps the 6-decimal form. */
-const decimal = (v: unknown): string => normalizeDecimal(String(v));
-const decimalOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : decimal(v));
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const { json, date, dateOrNull, decimal, decimalOrNull, str } = rowColumn;
 const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export const toMerchant = (r: Row): MerchantRecord => ({
