@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import pg from 'pg';
 
 const steps = [];
 
@@ -85,13 +86,38 @@ const countsOf = (output) => {
   return { passing: count('passing'), failing: count('failing'), pending: count('pending') };
 };
 
+/**
+ * TEST_LANES, or one more than the cores, as far as PostgreSQL's connection limit allows: an
+ * end-to-end group runs the whole stack, up to about 80 connections at once.
+ */
+const laneCount = async () => {
+  if (process.env.TEST_LANES) return Math.max(1, Number(process.env.TEST_LANES));
+  const wanted = availableParallelism() + 1;
+  const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const limit = Number((await client.query('show max_connections')).rows[0].max_connections);
+    const lanes = Math.max(1, Math.min(wanted, Math.floor(limit / 100)));
+    if (lanes < wanted)
+      console.log(
+        `[test] ${lanes} lane(s): PostgreSQL allows ${limit} connections, ${wanted} lanes want ${wanted * 100}`,
+      );
+    return lanes;
+  } catch {
+    return wanted;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
 const runSuite = async (patterns) => {
   const started = Date.now();
   const durations = readDurations();
   const queue = groupsOf(patterns).sort(
     (a, b) => expectedSeconds(b, durations) - expectedSeconds(a, durations),
   );
-  const lanes = Math.max(1, Number(process.env.TEST_LANES ?? availableParallelism() + 1));
+  const lanes = await laneCount();
   const results = [];
   const lane = async () => {
     for (let group = queue.shift(); group; group = queue.shift()) {

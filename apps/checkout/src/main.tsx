@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { pickLanguage } from './i18n.js';
+import { loadMessages, pickLanguage } from './i18n.js';
 import { App, type Request } from './ui/App.js';
 import './styles.css';
 
@@ -15,7 +15,8 @@ const req: Request = {
   hostOrigin: get('origin'),
 };
 
-render(
-  <App req={req} initialLang={pickLanguage(params.get('lang'), navigator.languages ?? [])} />,
-  document.getElementById('app')!,
+const lang = pickLanguage(params.get('lang'), navigator.languages ?? []);
+// The customer's catalogue first (English is built in): the page never shows in one language, then another.
+void loadMessages(lang).then((messages) =>
+  render(<App req={req} initialLang={lang} initialMessages={messages} />, document.getElementById('app')!),
 );

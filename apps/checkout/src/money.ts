@@ -27,3 +27,18 @@ export const formatAmount = (units: bigint, locale: string): string => {
     new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   return `${whole}${sep}${frac.padEnd(digits, '0')}`;
 };
+
+/**
+ * An estimate for people ("about 0.000042 ETH"): rounded up to two significant digits, so that it
+ * never reads as less than it may be; `decimals` of the token (18 for a chain's native token).
+ */
+export const formatEstimate = (units: bigint, decimals: number, locale: string): string => {
+  const step = 10n ** BigInt(Math.max(0, units.toString().length - 2));
+  const rounded = ((units + step - 1n) / step) * step;
+  const unit = 10n ** BigInt(decimals);
+  const frac = (rounded % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
+  const whole = new Intl.NumberFormat(locale).format(rounded / unit);
+  const sep =
+    new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return frac ? `${whole}${sep}${frac}` : whole;
+};

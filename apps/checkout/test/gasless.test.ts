@@ -11,6 +11,7 @@ import {
   startCheckoutStack,
   waitFor,
   type CheckoutStack,
+  trackedCustomers,
   type Customer,
 } from './support/checkout-stack.js';
 
@@ -27,7 +28,6 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
   this.timeout(120_000);
   let s: CheckoutStack;
   const providers: JsonRpcProvider[] = [];
-  const opened: Customer[] = [];
   /** click → completed, per test, for the report */
   const timings: Record<string, number> = {};
 
@@ -39,16 +39,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     for (const p of providers) p.destroy();
     await s?.close();
   });
-  afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
-  });
+  const customer = trackedCustomers(() => s);
 
   const provider = (chainName: string) => {
     const c = s.chain(chainName);
@@ -64,9 +55,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     await s.transfer(s.nextCustomer().privateKey, 'USDC', usdc, chainName, address);
     for (const c of s.h.stack.devnet.chains)
       expect(await provider(c.name).getBalance(address), `no gas on ${c.name}`).to.equal(0n);
-    const c = await s.customer({ privateKey: key, viewport });
-    opened.push(c);
-    return c;
+    return customer({ privateKey: key, viewport });
   };
 
   /** The transaction that used the customer's authorization on the chain, found by its log. */
@@ -125,7 +114,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     await connect(root);
     // No gas: the signature is offered by default, and says why.
     expect(await root.locator('input[data-funding="authorization"]').isChecked()).to.equal(true);
-    expect(await root.locator('[data-gas-short]').innerText()).to.contain('too little ETH on BASE');
+    expect(await root.locator('[data-gas-short]').innerText()).to.contain('too little ETH on Base');
     const total = await expectFees(root, c, { amount: '9.50' });
     expect(await seriousViolations(page), 'the fee step').to.deep.equal([]);
     await s.shot(page, `${name}-gasless-fees`);
@@ -177,7 +166,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
     const alert = root.locator('[data-problem="gas"]');
     await alert.waitFor({ timeout: 30_000 });
     const text = await alert.innerText();
-    expect(text).to.contain('too little ETH on BASE').and.contain('Pay with a signature instead');
+    expect(text).to.contain('too little ETH on Base').and.contain('Pay with a signature instead');
     expect(text).to.not.match(/insufficient funds|intrinsic|0x02f8/i);
     expect(await seriousViolations(page), 'the gas sentence').to.deep.equal([]);
     await s.shot(page, 'desktop-gasless-no-gas-sentence');
@@ -239,8 +228,7 @@ describe('checkout: gasless payments by signature (Chromium, devnet)', function 
 
   it('keeps the transfer path by default for a customer with gas, who may still choose the signature', async () => {
     const session = await s.createSession({ amount: '2.00', currency: 'USDC' });
-    const c = await s.customer();
-    opened.push(c);
+    const c = await customer();
     const { page } = c;
     await page.goto(session.url);
     const root = page.locator('body');

@@ -10,7 +10,7 @@ import {
   SHOP,
   waitFor,
   type CheckoutStack,
-  type Customer,
+  trackedCustomers,
 } from './support/checkout-stack.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -39,7 +39,6 @@ describe('hosted checkout page: top-up of an underpaid session (Chromium, devnet
   this.timeout(120_000);
   let s: CheckoutStack;
   let rpc: JsonRpcProvider;
-  const opened: Customer[] = [];
 
   before(async () => {
     s = await startCheckoutStack();
@@ -50,22 +49,7 @@ describe('hosted checkout page: top-up of an underpaid session (Chromium, devnet
     rpc?.destroy();
     await s?.close();
   });
-  afterEach(async () => {
-    for (const c of opened.splice(0)) {
-      expect(c.foreign, 'no third-party request').to.deep.equal([]);
-      expect(
-        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-        'no CSP violation',
-      ).to.deep.equal([]);
-      await c.context.close();
-    }
-  });
-
-  const customer = async (opts?: Parameters<CheckoutStack['customer']>[0]) => {
-    const c = await s.customer(opts);
-    opened.push(c);
-    return c;
-  };
+  const customer = trackedCustomers(() => s);
 
   const publicView = async (id: string) =>
     (await s.h.gw.call('GET', `/checkout/sessions/${id}/public`)).body.data;

@@ -1,4 +1,11 @@
-import type { BlockchainName, PublicChains } from '@stablepay/contracts';
+import {
+  chainExplorerUrl,
+  publishedDisplayName,
+  type BlockchainName,
+  type ChainConfig,
+  type PublicChain,
+  type PublicChains,
+} from '@stablepay/contracts';
 import { z } from 'zod';
 import {
   ConfigError,
@@ -138,6 +145,16 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema> & {
   dashboardUrl: string;
 };
 
+/** The optional facts GET /chains adds to a chain: the name people read, its explorer, its block time. */
+const shownFacts = (chain: ChainConfig): Pick<PublicChain, 'displayName' | 'explorerUrl' | 'blockTimeMs'> => {
+  const explorerUrl = chainExplorerUrl(chain);
+  return {
+    displayName: publishedDisplayName(chain),
+    ...(explorerUrl ? { explorerUrl } : {}),
+    ...(chain.blockTimeMs ? { blockTimeMs: chain.blockTimeMs } : {}),
+  };
+};
+
 export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => {
   const config = loadConfig(gatewayConfigSchema, env);
   const registry = chainRegistryFromEnv(config);
@@ -163,6 +180,7 @@ export const loadGatewayConfig = (env: Record<string, string | undefined> = proc
       network: registry.network,
       attestationUrl: config.CCTP_ATTESTATION_URL ?? null,
       chains: registry.chains.map((chain) => ({
+        ...shownFacts(chain),
         name: chain.name,
         chainId: chain.chainId,
         cctpDomain: chain.cctpDomain,

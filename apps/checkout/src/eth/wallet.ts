@@ -1,4 +1,5 @@
 import type { Hex } from './abi.js';
+import { chainLabel } from '../chains.js';
 
 /** EIP-1193: what an injected wallet (window.ethereum) offers. */
 export interface Eip1193Provider {
@@ -72,6 +73,7 @@ export const walletChainId = async (provider: Eip1193Provider): Promise<number> 
 export interface ChainToAdd {
   chainId: number;
   name: string;
+  displayName?: string;
   rpcUrls: readonly string[];
 }
 
@@ -86,7 +88,7 @@ export const switchChain = async (provider: Eip1193Provider, chain: ChainToAdd):
     await call(provider, 'wallet_addEthereumChain', [
       {
         chainId,
-        chainName: chain.name,
+        chainName: chainLabel(chain),
         rpcUrls: chain.rpcUrls,
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       },

@@ -38,6 +38,18 @@ export const maxFeeFor = async (
   return amount / 100n;
 };
 
+/**
+ * The fee a burn of `amount` carries for the merchant to receive `amount`: the most Circle may take
+ * on the amount plus that fee (what the cross-chain flow burns, and what the page shows beforehand).
+ */
+export const burnFeeFor = async (
+  attestationUrl: string,
+  src: number,
+  dst: number,
+  amount: bigint,
+): Promise<bigint> =>
+  maxFeeFor(attestationUrl, src, dst, amount + (await maxFeeFor(attestationUrl, src, dst, amount)));
+
 /** Circle's GET /v2/messages/{sourceDomain}?transactionHash=, polled until the message is signed. */
 export const waitForAttestation = async (
   attestationUrl: string,

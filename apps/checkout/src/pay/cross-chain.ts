@@ -10,7 +10,7 @@ import {
 } from '../eth/abi.js';
 import { blockNumber, getLogs, receipt, rpc, waitForReceipt } from '../eth/rpc.js';
 import { switchChain } from '../eth/wallet.js';
-import { FAST_FINALITY, maxFeeFor, waitForAttestation } from './circle-api.js';
+import { burnFeeFor, FAST_FINALITY, waitForAttestation } from './circle-api.js';
 import { PayError } from './errors.js';
 import { proveOnce, recordAndSettle, requireBalance, requireMined, sendFrom, switchStep } from './steps.js';
 import type { PayContext, PaymentOutcome, PayOption, PendingPayment } from './types.js';
@@ -103,8 +103,7 @@ const burn = async (b: Bridge): Promise<string> => {
   const { ctx, pending, source, dest, amount } = b;
   // The merchant is owed the amount after Circle's fee: the burn carries the fee on top, and
   // whatever of it Circle does not take reaches the merchant too.
-  const feeOn = (units: bigint) => maxFeeFor(b.attestationUrl, source.cctpDomain, dest.cctpDomain, units);
-  const maxFee = await feeOn(amount + (await feeOn(amount)));
+  const maxFee = await burnFeeFor(b.attestationUrl, source.cctpDomain, dest.cctpDomain, amount);
   const burnAmount = amount + maxFee;
   await requireBalance(source, 'USDC', pending.account, burnAmount);
   await proveOnce(ctx, pending, {

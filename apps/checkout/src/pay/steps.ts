@@ -1,4 +1,5 @@
 import type { CreatePublicPaymentInput, Currency, PublicChain } from '@stablepay/contracts';
+import { chainLabel } from '../chains.js';
 import type { Hex } from '../eth/abi.js';
 import { tokenBalance, waitForReceipt } from '../eth/rpc.js';
 import { sendTransaction, switchChain, type Eip1193Provider } from '../eth/wallet.js';
@@ -34,7 +35,7 @@ export const requireBalance = async (
       balance: toDecimal(balance),
       amount: toDecimal(needed),
       token,
-      chain: chain.name,
+      chain: chainLabel(chain),
     });
   }
 };

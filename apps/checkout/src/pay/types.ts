@@ -23,6 +23,8 @@ export interface PayOption {
   balance: bigint;
   /** the native gas the transfer path needs on each chain it sends on; undefined when unread */
   gas?: TransferGas;
+  /** cross-chain: the most Circle's fast transfer takes, in USDC base units, on top of the amount */
+  bridgeFee?: bigint;
 }
 
 export type StepKind =

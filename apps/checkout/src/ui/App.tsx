@@ -1,7 +1,7 @@
 import type { Currency, PublicChains, PublicCheckoutSession } from '@stablepay/contracts';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, gatewayClient, loadRuntimeConfig, type GatewayClient } from '../api.js';
-import { LANGUAGE_NAMES, LANGUAGES, translator, type Language } from '../i18n.js';
+import { LANGUAGE_NAMES, loadMessages, translator, type Language, type Messages } from '../i18n.js';
 import { parseAmount } from '../money.js';
 import type { PaymentOutcome, PaymentTarget } from '../pay/types.js';
 import { Checkout } from './Checkout.js';
@@ -84,10 +84,20 @@ const tellHost = (origin: string | undefined, message: Record<string, unknown>) 
     window.parent.postMessage({ source: 'stablepay-checkout', ...message }, origin);
 };
 
-export const App = ({ req, initialLang }: { req: Request; initialLang: Language }) => {
-  const [lang, setLang] = useState<Language>(initialLang);
+export const App = ({
+  req,
+  initialLang,
+  initialMessages,
+}: {
+  req: Request;
+  initialLang: Language;
+  initialMessages: Messages;
+}) => {
+  const [{ lang, messages }, setLanguage] = useState({ lang: initialLang, messages: initialMessages });
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const t = translator(lang);
+  const t = translator(messages);
+  const chooseLanguage = (next: Language) =>
+    void loadMessages(next).then((loaded) => setLanguage({ lang: next, messages: loaded }));
   useEffect(() => {
     document.documentElement.lang = lang;
     document.title = t('title');
@@ -127,9 +137,9 @@ export const App = ({ req, initialLang }: { req: Request; initialLang: Language 
         <select
           id="lang"
           value={lang}
-          onChange={(e) => setLang((e.target as HTMLSelectElement).value as Language)}
+          onChange={(e) => chooseLanguage((e.target as HTMLSelectElement).value as Language)}
         >
-          {(Object.keys(LANGUAGES) as Language[]).map((l) => (
+          {(Object.keys(LANGUAGE_NAMES) as Language[]).map((l) => (
             <option key={l} value={l}>
               {LANGUAGE_NAMES[l]}
             </option>

@@ -6,6 +6,7 @@ import type { PaymentOutcome, PaymentTarget } from '../pay/types.js';
 import { Ended } from './checkout/Ended.js';
 import { OpenView } from './checkout/OpenView.js';
 import { useCheckout } from './checkout/use-checkout.js';
+import { chainLabel } from '../chains.js';
 import { safeUrl } from './links.js';
 import { problemText } from './problems.js';
 import { TopUp } from './TopUp.js';
@@ -37,8 +38,8 @@ export const Checkout = (props: CheckoutProps) => {
   const vars = {
     amount: form.amount !== undefined ? formatAmount(form.amount, locale) : '',
     token: target.currency,
-    chain: target.merchantChain.name,
-    dest: target.merchantChain.name,
+    chain: chainLabel(target.merchantChain),
+    dest: chainLabel(target.merchantChain),
     merchant: target.merchantName,
   };
   const returnUrl = safeUrl(session?.return_url);
@@ -56,6 +57,7 @@ export const Checkout = (props: CheckoutProps) => {
         hint={hint}
         backUrl={returnUrl}
         outcome={outcome}
+        chains={props.chains.chains}
       />
     );
   }

@@ -23,7 +23,7 @@ export interface WidgetOptions {
   email?: string;
   /** The merchant's own reference (an order number), stored with the payment. */
   reference?: string;
-  /** en, de, fr or es; default: the customer's browser language. */
+  /** en, de, fr, es or it; default: the customer's browser language. */
   lang?: string;
   /** Where the checkout page is served; default: where this script was loaded from. */
   checkoutUrl?: string;

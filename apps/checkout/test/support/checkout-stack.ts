@@ -306,3 +306,26 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
     },
   };
 };
+
+/**
+ * A suite's customers: each opened through the returned function, and after each test checked (no
+ * third-party request, no Content-Security-Policy violation) and closed.
+ */
+export const trackedCustomers = (stack: () => CheckoutStack) => {
+  const opened: Customer[] = [];
+  afterEach(async () => {
+    for (const c of opened.splice(0)) {
+      expect(c.foreign, 'no third-party request').to.deep.equal([]);
+      expect(
+        c.consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+        'no CSP violation',
+      ).to.deep.equal([]);
+      await c.context.close();
+    }
+  });
+  return async (opts?: Parameters<CheckoutStack['customer']>[0]): Promise<Customer> => {
+    const c = await stack().customer(opts);
+    opened.push(c);
+    return c;
+  };
+};

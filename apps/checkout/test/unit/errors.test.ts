@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { GaslessRefusalCode } from '@stablepay/contracts';
 import { ApiError } from '../../src/api.js';
 import { walletError } from '../../src/eth/wallet.js';
-import { LANGUAGES, translator, type Language } from '../../src/i18n.js';
+import { LANGUAGES, translator, type Language, type Messages } from '../../src/i18n.js';
 import { payError, PayError } from '../../src/pay/errors.js';
 import { problemText } from '../../src/ui/problems.js';
 
@@ -14,7 +14,9 @@ const vars = {
   native: 'ETH',
   merchant: 'Shop',
 };
-const say = (err: unknown, lang: Language = 'en') => problemText(payError(err), translator(lang), vars);
+const catalogues = {} as Record<Language, Messages>;
+const tr = (lang: Language) => translator(catalogues[lang]);
+const say = (err: unknown, lang: Language = 'en') => problemText(payError(err), tr(lang), vars);
 
 /** What an EIP-1193 provider throws: an Error with a numeric code. */
 const providerError = (code: number, message: string) => Object.assign(new Error(message), { code });
@@ -32,6 +34,22 @@ const capturingConsole = <T>(fn: () => T): { result: T; logged: unknown[] } => {
 };
 
 describe('checkout error mapping: one plain sentence per problem', () => {
+  before(async () => {
+    for (const lang of Object.keys(LANGUAGES) as Language[]) catalogues[lang] = await LANGUAGES[lang]();
+  });
+
+  it('has every sentence in en, de, fr, es and it, each with the same placeholders as the English', () => {
+    expect(Object.keys(LANGUAGES)).to.have.members(['en', 'de', 'fr', 'es', 'it']);
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const lang of Object.keys(LANGUAGES) as Language[]) {
+      for (const [key, english] of Object.entries(catalogues.en) as Array<[keyof Messages, string]>) {
+        const text = catalogues[lang][key];
+        expect(text, `${lang}.${key}`).to.be.a('string').and.not.equal('');
+        expect(placeholders(text), `${lang}.${key}`).to.deep.equal(placeholders(english));
+      }
+    }
+  });
+
   it('a wallet rejection (4001) is the customer saying no, whatever the wallet calls it', () => {
     expect(payError(walletError(providerError(4001, 'User rejected the request.'))).problem).to.equal(
       'rejected',
@@ -39,7 +57,7 @@ describe('checkout error mapping: one plain sentence per problem', () => {
     expect(
       payError(walletError(new Error('MetaMask Tx Signature: User denied transaction signature.'))).problem,
     ).to.equal('rejected');
-    expect(say(walletError(providerError(4001, 'x')))).to.equal(translator('en')('errRejected'));
+    expect(say(walletError(providerError(4001, 'x')))).to.equal(tr('en')('errRejected'));
   });
 
   it('a wrong or unknown network, and a typed-data domain of another chain, are the wrong network', () => {
@@ -72,7 +90,7 @@ describe('checkout error mapping: one plain sentence per problem', () => {
 
   it('every refusal code of the gateway has a sentence of what to do, in every language', () => {
     for (const lang of Object.keys(LANGUAGES) as Language[]) {
-      const t = translator(lang);
+      const t = tr(lang);
       for (const code of GaslessRefusalCode.options) {
         const err = new ApiError(422, 'Authorization refused', code, 'authorization');
         const problem = payError(err);
@@ -103,7 +121,7 @@ describe('checkout error mapping: one plain sentence per problem', () => {
     expect(say(new ApiError(429, 'Too many requests', undefined, undefined, 120))).to.contain('2 min');
     const spent = payError(new ApiError(429, 'Budget spent', 'relay_gas_budget_spent'));
     expect(spent.problem).to.equal('refused');
-    expect(problemText(spent, translator('en'), vars)).to.contain('Send a transaction');
+    expect(problemText(spent, tr('en'), vars)).to.contain('Send a transaction');
   });
 
   it('session answers keep their own sentences', () => {
@@ -116,20 +134,20 @@ describe('checkout error mapping: one plain sentence per problem', () => {
   it('anything unknown gets the generic sentence; the raw message goes to the console only', () => {
     const raw = new Error('execution reverted: 0x08c379a0 (data="0xdeadbeef", code=CALL_EXCEPTION)');
     const { result, logged } = capturingConsole(() => say(raw));
-    expect(result).to.equal(translator('en')('errFailed'));
+    expect(result).to.equal(tr('en')('errFailed'));
     expect(result).to.not.contain('0x');
     expect(logged).to.include(raw);
     const api = capturingConsole(() => say(new ApiError(400, 'Request validation failed', 'invalid_string')));
-    expect(api.result).to.equal(translator('en')('errFailed'));
+    expect(api.result).to.equal(tr('en')('errFailed'));
     const wallet = capturingConsole(() =>
       say(walletError(providerError(-32603, 'Internal JSON-RPC error.'))),
     );
-    expect(wallet.result).to.equal(translator('en')('errFailed'));
+    expect(wallet.result).to.equal(tr('en')('errFailed'));
   });
 
   it('a problem already named passes through unchanged', () => {
     const named = new PayError('quote_expired', 'The fee quote expired');
     expect(payError(named)).to.equal(named);
-    expect(say(named)).to.equal(translator('en')('errQuoteExpired'));
+    expect(say(named)).to.equal(tr('en')('errQuoteExpired'));
   });
 });

@@ -43,14 +43,10 @@ export type ApiKeyListItem = z.infer<typeof ApiKeyListItem>;
 
 /** POST /api-keys (201): `{success, message, data}`. */
 export const CreateApiKeyResponse = successEnvelope(CreatedApiKey).extend({ message: z.string() });
-export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
 
 export const ApiKeyListResponse = successEnvelope(z.array(ApiKeyListItem));
-export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponse>;
 
 /** DELETE /api-keys/:id: `{success, message}`. */
 export const DeleteApiKeyResponse = messageEnvelope.extend({ message: z.string() });
-export type DeleteApiKeyResponse = z.infer<typeof DeleteApiKeyResponse>;
 
 export const ApiKeyIdParams = z.object({ id: Uuid });
-export type ApiKeyIdParams = z.infer<typeof ApiKeyIdParams>;

@@ -55,4 +55,3 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditLogPage = listPage('entries', AuditEntry);
 export type AuditLogPage = z.infer<typeof AuditLogPage>;
 export const AuditLogResponse = successEnvelope(AuditLogPage);
-export type AuditLogResponse = z.infer<typeof AuditLogResponse>;

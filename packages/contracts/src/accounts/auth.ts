@@ -32,7 +32,6 @@ export const AuthUser = z.object({
   /** false until the address is confirmed through the link e-mailed at registration */
   email_confirmed: z.boolean(),
 });
-export type AuthUser = z.infer<typeof AuthUser>;
 
 export const AuthMerchant = z.object({
   /** public merchant id (`<prefix>_live_<uuid>`) */
@@ -41,7 +40,6 @@ export const AuthMerchant = z.object({
   blockchain: BlockchainName,
   accepted_currencies: z.array(Currency),
 });
-export type AuthMerchant = z.infer<typeof AuthMerchant>;
 
 export const RegisteredAccount = z.object({ user: AuthUser, merchant: AuthMerchant });
 export type RegisteredAccount = z.infer<typeof RegisteredAccount>;
@@ -60,7 +58,6 @@ export const RegistrationAccepted = z.object({
 export type RegistrationAccepted = z.infer<typeof RegistrationAccepted>;
 /** 201 */
 export const RegisterResponse = successEnvelope(RegistrationAccepted);
-export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
 /** POST /auth/email-confirmation: the token from the e-mailed link. */
 export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(256) });
@@ -68,13 +65,11 @@ export type ConfirmEmailBody = z.infer<typeof ConfirmEmailBody>;
 export const EmailConfirmed = z.object({ email: z.string(), email_confirmed: z.literal(true) });
 export type EmailConfirmed = z.infer<typeof EmailConfirmed>;
 export const ConfirmEmailResponse = successEnvelope(EmailConfirmed);
-export type ConfirmEmailResponse = z.infer<typeof ConfirmEmailResponse>;
 
 /** POST /auth/email-confirmation/resend: answered alike for every address. */
 export const ResendConfirmationBody = z.object({ email: Email });
 export type ResendConfirmationBody = z.infer<typeof ResendConfirmationBody>;
 export const ResendConfirmationResponse = messageEnvelope.extend({});
-export type ResendConfirmationResponse = z.infer<typeof ResendConfirmationResponse>;
 
 export const LoginBody = z.object({
   email: Email,
@@ -94,7 +89,6 @@ export const TokenPair = z.object({
 });
 export type TokenPair = z.infer<typeof TokenPair>;
 export const TokenResponse = successEnvelope(TokenPair);
-export type TokenResponse = z.infer<typeof TokenResponse>;
 
 export const RefreshBody = z.object({ refresh_token: z.string().min(1).max(512) });
 export type RefreshBody = z.infer<typeof RefreshBody>;
@@ -102,8 +96,6 @@ export type RefreshBody = z.infer<typeof RefreshBody>;
 export const LogoutBody = z.object({ refresh_token: z.string().min(1).max(512) });
 export type LogoutBody = z.infer<typeof LogoutBody>;
 export const LogoutResponse = messageEnvelope.extend({});
-export type LogoutResponse = z.infer<typeof LogoutResponse>;
 
 /** GET /auth/me */
 export const MeResponse = successEnvelope(RegisteredAccount);
-export type MeResponse = z.infer<typeof MeResponse>;

@@ -6,7 +6,6 @@ export const MerchantEmailConfirmedData = z.object({
   merchantId: Uuid,
   email: z.string(),
 });
-export type MerchantEmailConfirmedData = z.infer<typeof MerchantEmailConfirmedData>;
 
 /**
  * Account e-mails the gateway asks the notifier to send: the confirmation link of a new (or still

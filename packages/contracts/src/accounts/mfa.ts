@@ -27,9 +27,7 @@ export const MfaChallenge = z.object({
 });
 export type MfaChallenge = z.infer<typeof MfaChallenge>;
 export const LoginResult = z.union([TokenPair, MfaChallenge]);
-export type LoginResult = z.infer<typeof LoginResult>;
 export const LoginResponse = successEnvelope(LoginResult);
-export type LoginResponse = z.infer<typeof LoginResponse>;
 
 /** POST /auth/login/mfa: the second step, with an authenticator code or an unused recovery code. */
 export const LoginMfaBody = z.object({
@@ -46,7 +44,6 @@ export const MfaStatus = z.object({
 });
 export type MfaStatus = z.infer<typeof MfaStatus>;
 export const MfaStatusResponse = successEnvelope(MfaStatus);
-export type MfaStatusResponse = z.infer<typeof MfaStatusResponse>;
 
 /** POST /auth/mfa/totp/setup: a new secret, pending until confirmed with a code. */
 export const TotpSetup = z.object({
@@ -57,17 +54,14 @@ export const TotpSetup = z.object({
 });
 export type TotpSetup = z.infer<typeof TotpSetup>;
 export const TotpSetupResponse = successEnvelope(TotpSetup);
-export type TotpSetupResponse = z.infer<typeof TotpSetupResponse>;
 
 /** POST /auth/mfa/totp/enable: a code from the app proves it holds the pending secret. */
 export const EnableTotpBody = z.object({ code: TotpCode });
-export type EnableTotpBody = z.infer<typeof EnableTotpBody>;
 
 /** Recovery codes, shown once: each signs in once in place of an authenticator code. */
 export const RecoveryCodes = z.object({ recovery_codes: z.array(z.string()).length(RECOVERY_CODE_COUNT) });
 export type RecoveryCodes = z.infer<typeof RecoveryCodes>;
 export const RecoveryCodesResponse = successEnvelope(RecoveryCodes);
-export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 
 /** POST /auth/mfa/totp/disable: the password and a current code (or a recovery code). */
 export const DisableTotpBody = z.object({
@@ -78,7 +72,6 @@ export type DisableTotpBody = z.infer<typeof DisableTotpBody>;
 
 /** POST /auth/mfa/recovery-codes: new codes (the old ones stop working), with a current code. */
 export const RegenerateRecoveryCodesBody = z.object({ code: TotpCode });
-export type RegenerateRecoveryCodesBody = z.infer<typeof RegenerateRecoveryCodesBody>;
 
 /**
  * POST /auth/password: every session of the user ends; the answer is a fresh token pair for the

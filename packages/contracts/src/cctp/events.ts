@@ -6,7 +6,6 @@ import { TRANSFER_CHECK_FAILURES } from '../verification/events.js';
 
 /** Cross-chain flow a CCTP event belongs to. */
 export const CctpFlow = z.enum(['bridge_kit', 'relayer']);
-export type CctpFlow = z.infer<typeof CctpFlow>;
 
 /** Every step of a cross-chain payment names the payment and the flow it follows. */
 const stepOf = { paymentId: Uuid, flow: CctpFlow };
@@ -22,7 +21,6 @@ export const CctpBurnVerifiedData = z.object({
   mintRecipient: EvmAddress,
   blockNumber: BlockNumber,
 });
-export type CctpBurnVerifiedData = z.infer<typeof CctpBurnVerifiedData>;
 
 export const CctpAttestedData = z.object({
   ...stepOf,
@@ -32,7 +30,6 @@ export const CctpAttestedData = z.object({
   /** attestation status as reported by the attestation API (e.g. `complete`) */
   attestationStatus: z.string(),
 });
-export type CctpAttestedData = z.infer<typeof CctpAttestedData>;
 
 export const CctpMintedData = z.object({
   ...stepOf,
@@ -43,7 +40,6 @@ export const CctpMintedData = z.object({
   mintedAmount: DecimalString,
   blockNumber: BlockNumber,
 });
-export type CctpMintedData = z.infer<typeof CctpMintedData>;
 
 /** Legacy relayer flow: minted funds forwarded from the relay wallet to the merchant wallet. */
 export const CctpTransferredData = z.object({
@@ -55,7 +51,6 @@ export const CctpTransferredData = z.object({
   /** amount burned − amount: what the crossing cost the payer (Circle's fee and the relay's gas fee) */
   cctpFeeAmount: DecimalString.optional(),
 });
-export type CctpTransferredData = z.infer<typeof CctpTransferredData>;
 
 /**
  * Why a cross-chain payment failed; each becomes the payment's failure reason. The burn checks
@@ -84,4 +79,3 @@ export const CctpFailedData = z.object({
   receivedAmount: DecimalString.optional(),
   cctpFeeAmount: DecimalString.optional(),
 });
-export type CctpFailedData = z.infer<typeof CctpFailedData>;

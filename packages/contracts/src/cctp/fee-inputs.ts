@@ -4,7 +4,6 @@ import { BlockchainName, ChainId } from '../shared/scalars.js';
 
 /** GET /internal/cctp/fee-inputs: the destination chain whose mint and merchant transfer are priced. */
 export const CctpFeeInputsQuery = z.object({ destinationChain: BlockchainName });
-export type CctpFeeInputsQuery = z.infer<typeof CctpFeeInputsQuery>;
 
 const WholeNumberString = z.string().regex(/^\d+$/, 'Invalid whole number');
 

@@ -19,7 +19,6 @@ export const CctpFeeBreakdown = z.object({
   minGasFee: z.number(),
   bufferPercent: z.number(),
 });
-export type CctpFeeBreakdown = z.infer<typeof CctpFeeBreakdown>;
 
 /**
  * Signed, time-limited cross-chain fee quote (legacy relayer flow). Field names and JSON number types

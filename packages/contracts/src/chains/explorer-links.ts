@@ -46,6 +46,18 @@ const NAMES_BY_BLOCKCHAIN = new Map<string, string>(
  */
 export const blockchainDisplayName = (name: string): string => NAMES_BY_BLOCKCHAIN.get(name) ?? name;
 
+/**
+ * What GET /chains publishes as a chain's name: its display name or its preset's, else the display
+ * name of its BlockchainName (a devnet or custom chain standing in for "BASE" reads "Base"), else
+ * that name.
+ */
+export const publishedDisplayName = (chain: NamedChain): string =>
+  chain.displayName ?? PRESETS.get(chain.chainId)?.displayName ?? blockchainDisplayName(chain.name);
+
+/** The chain's block explorer: its own, else its preset's; undefined for a chain without one. */
+export const chainExplorerUrl = (chain: NamedChain): string | undefined =>
+  chain.explorerUrl ?? PRESETS.get(chain.chainId)?.explorerUrl;
+
 const explorerUrl = (
   chainId: number | undefined,
   kind: 'tx' | 'address',

@@ -9,6 +9,9 @@ import { CctpContracts, ChainConfig, ChainNetwork, ChainTokens } from './schema.
  */
 export const PublicChain = z.object({
   ...ChainConfig.pick({ name: true, chainId: true, cctpDomain: true, confirmations: true }).shape,
+  // What the pages show and link without carrying the preset tables: the name people read ("Base"),
+  // the block explorer, and the block time that, with `confirmations`, says how long a payment takes.
+  ...ChainConfig.pick({ displayName: true, explorerUrl: true, blockTimeMs: true }).shape,
   rpcUrls: z.array(z.string()),
   // An answer may gain fields over time: its client reads these without refusing the rest.
   tokens: z.object(ChainTokens.shape),
@@ -26,4 +29,3 @@ export const PublicChains = z.object({
 });
 export type PublicChains = z.infer<typeof PublicChains>;
 export const PublicChainsResponse = successEnvelope(PublicChains);
-export type PublicChainsResponse = z.infer<typeof PublicChainsResponse>;

@@ -7,11 +7,9 @@ export type ChainNetwork = z.infer<typeof ChainNetwork>;
 
 /** CCTP domain ids are Circle's own numbering (Ethereum 0, Base 6, ...), not chain ids. */
 export const CctpDomain = z.number().int().nonnegative();
-export type CctpDomain = z.infer<typeof CctpDomain>;
 
 /** Token contracts per currency; a chain without EURC simply has no `EURC` entry. */
 export const ChainTokens = z.strictObject({ USDC: EvmAddress.optional(), EURC: EvmAddress.optional() });
-export type ChainTokens = z.infer<typeof ChainTokens>;
 
 export const CctpContracts = z.strictObject({ tokenMessenger: EvmAddress, messageTransmitter: EvmAddress });
 export type CctpContracts = z.infer<typeof CctpContracts>;

@@ -18,6 +18,4 @@ export const CheckoutSessionListItem = CheckoutSession.extend({ url: z.string() 
 export type CheckoutSessionListItem = z.infer<typeof CheckoutSessionListItem>;
 
 export const CheckoutSessionListPage = listPage('sessions', CheckoutSessionListItem);
-export type CheckoutSessionListPage = z.infer<typeof CheckoutSessionListPage>;
 export const CheckoutSessionListResponse = successEnvelope(CheckoutSessionListPage);
-export type CheckoutSessionListResponse = z.infer<typeof CheckoutSessionListResponse>;

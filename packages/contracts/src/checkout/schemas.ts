@@ -29,7 +29,6 @@ export const CheckoutMetadata = z
   .refine((m) => Object.keys(m).length <= CHECKOUT_METADATA_MAX_PAIRS, {
     message: `metadata may hold at most ${CHECKOUT_METADATA_MAX_PAIRS} key-value pairs`,
   });
-export type CheckoutMetadata = z.infer<typeof CheckoutMetadata>;
 
 /**
  * POST /checkout/sessions body. URLs must be absolute http(s) URLs here; the HTTPS-only rule of
@@ -99,7 +98,6 @@ export const CheckoutSession = z.object({
 });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 export const CheckoutSessionResponse = successEnvelope(CheckoutSession);
-export type CheckoutSessionResponse = z.infer<typeof CheckoutSessionResponse>;
 
 /** What the widget needs to render and to call POST /payments/create-public. */
 export const PublicCheckoutMerchant = z.object({
@@ -110,7 +108,6 @@ export const PublicCheckoutMerchant = z.object({
   wallet_address: EvmAddress.nullable(),
   chain_id: z.number().int().nullable(),
 });
-export type PublicCheckoutMerchant = z.infer<typeof PublicCheckoutMerchant>;
 
 /**
  * The public view's payment adds what the checkout page needs to ask for a top-up (extensions):
@@ -141,4 +138,3 @@ export const PublicCheckoutSessionResponse = successEnvelope(PublicCheckoutSessi
 export type PublicCheckoutSessionResponse = z.infer<typeof PublicCheckoutSessionResponse>;
 
 export const CheckoutSessionIdParams = z.object({ id: CheckoutSessionId });
-export type CheckoutSessionIdParams = z.infer<typeof CheckoutSessionIdParams>;

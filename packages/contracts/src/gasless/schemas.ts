@@ -77,9 +77,7 @@ export const GaslessTokenDomainQuery = z.object({
   chainId: queryInt({ min: 1 }),
   token: Currency,
 });
-export type GaslessTokenDomainQuery = z.infer<typeof GaslessTokenDomainQuery>;
 export const GaslessTokenDomainResponse = successEnvelope(TokenDomainView);
-export type GaslessTokenDomainResponse = z.infer<typeof GaslessTokenDomainResponse>;
 
 /**
  * Every figure the customer sees before signing, and what to sign. Signed (HMAC-SHA256 over the

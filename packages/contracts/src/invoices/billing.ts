@@ -62,4 +62,3 @@ export const BillingProfile = z.object({
 });
 export type BillingProfile = z.infer<typeof BillingProfile>;
 export const BillingProfileResponse = successEnvelope(BillingProfile);
-export type BillingProfileResponse = z.infer<typeof BillingProfileResponse>;

@@ -66,7 +66,6 @@ export const InvoiceListResponse = successEnvelope(z.array(Invoice));
 export type InvoiceListResponse = z.infer<typeof InvoiceListResponse>;
 
 export const InvoiceIdParams = z.object({ id: Uuid });
-export type InvoiceIdParams = z.infer<typeof InvoiceIdParams>;
 
 export const InvoicePdfMode = z.enum(['view', 'download']);
 export type InvoicePdfMode = z.infer<typeof InvoicePdfMode>;
@@ -94,4 +93,3 @@ export type RectifyInvoiceBody = z.infer<typeof RectifyInvoiceBody>;
 
 /** 201 with the rectifying invoice. */
 export const RectifyInvoiceResponse = successEnvelope(Invoice);
-export type RectifyInvoiceResponse = z.infer<typeof RectifyInvoiceResponse>;

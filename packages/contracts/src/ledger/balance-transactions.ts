@@ -72,6 +72,5 @@ export type BalanceTransaction = z.infer<typeof BalanceTransaction>;
 
 /** Newest first. */
 export const BalanceTransactionListPage = listPage('balance_transactions', BalanceTransaction);
-export type BalanceTransactionListPage = z.infer<typeof BalanceTransactionListPage>;
 export const BalanceTransactionListResponse = successEnvelope(BalanceTransactionListPage);
 export type BalanceTransactionListResponse = z.infer<typeof BalanceTransactionListResponse>;

@@ -10,7 +10,6 @@ import { SignedDecimalString } from './balance-transactions.js';
  * `discrepancy`: they differ and nothing explains it; `unreadable`: the chain could not be read.
  */
 export const ReconciliationWalletStatus = z.enum(['agrees', 'in_flight', 'discrepancy', 'unreadable']);
-export type ReconciliationWalletStatus = z.infer<typeof ReconciliationWalletStatus>;
 
 export const ReconciliationWallet = z.object({
   blockchain: BlockchainName,
@@ -24,7 +23,6 @@ export const ReconciliationWallet = z.object({
   difference: SignedDecimalString.nullable(),
   status: ReconciliationWalletStatus,
 });
-export type ReconciliationWallet = z.infer<typeof ReconciliationWallet>;
 
 /** GET /reconciliation/api/latest: the latest comparison of the ledger with the chain. */
 export const Reconciliation = z.object({

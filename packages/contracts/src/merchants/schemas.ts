@@ -4,7 +4,6 @@ import { BlockchainName, EvmAddress, MerchantPublicId, Uuid } from '../shared/sc
 
 /** `:id` of /merchants/:id/* is the public merchant id. */
 export const MerchantIdParams = z.object({ id: MerchantPublicId });
-export type MerchantIdParams = z.infer<typeof MerchantIdParams>;
 
 /**
  * Characters that reorder the text around them without being seen: the embeddings and overrides
@@ -24,7 +23,6 @@ export const MerchantName = z
     message:
       'must not contain bidirectional control characters (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C)',
   });
-export type MerchantName = z.infer<typeof MerchantName>;
 
 export const MerchantWallet = z.object({
   id: Uuid,
@@ -37,7 +35,6 @@ export type MerchantWallet = z.infer<typeof MerchantWallet>;
 export const MerchantWalletData = z.object({ wallet: MerchantWallet });
 export type MerchantWalletData = z.infer<typeof MerchantWalletData>;
 export const MerchantWalletResponse = successEnvelope(MerchantWalletData);
-export type MerchantWalletResponse = z.infer<typeof MerchantWalletResponse>;
 
 export const MerchantInfo = z.object({
   name: z.string(),
@@ -47,4 +44,3 @@ export const MerchantInfo = z.object({
 });
 export type MerchantInfo = z.infer<typeof MerchantInfo>;
 export const MerchantInfoResponse = successEnvelope(MerchantInfo);
-export type MerchantInfoResponse = z.infer<typeof MerchantInfoResponse>;

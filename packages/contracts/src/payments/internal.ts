@@ -7,7 +7,6 @@ import { PaymentFunding } from './views.js';
 
 /** Service-to-service route of the payments service: one payment as its merchant's. */
 export const InternalPaymentParams = z.object({ merchantId: Uuid, id: Uuid });
-export type InternalPaymentParams = z.infer<typeof InternalPaymentParams>;
 
 /**
  * A payment as the payments service holds it now, for a service whose projection has not caught

@@ -12,7 +12,6 @@ export const PAYMENT_LIST_MAX_LIMIT_JWT = 500;
 export const PAYMENT_LIST_MAX_LIMIT_API = 200;
 
 export const PaymentListStatusFilter = z.enum(['pending', 'completed', 'failed']);
-export type PaymentListStatusFilter = z.infer<typeof PaymentListStatusFilter>;
 export const PaymentSortBy = z.enum(['created_at', 'amount', 'updated_at', 'status']);
 export type PaymentSortBy = z.infer<typeof PaymentSortBy>;
 export const SortDirection = z.enum(['asc', 'desc']);
@@ -51,4 +50,3 @@ export type ApiPaymentListQuery = z.infer<typeof ApiPaymentListQuery>;
 export const PaymentListPage = listPage('payments', PaymentListItem);
 export type PaymentListPage = z.infer<typeof PaymentListPage>;
 export const PaymentListResponse = successEnvelope(PaymentListPage);
-export type PaymentListResponse = z.infer<typeof PaymentListResponse>;

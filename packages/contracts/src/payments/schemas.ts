@@ -45,7 +45,6 @@ export const BridgeKitInfo = z.object({
   burnTxHash: TxHash.toLowerCase(),
   mintTxHash: TxHash.toLowerCase().optional(),
 });
-export type BridgeKitInfo = z.infer<typeof BridgeKitInfo>;
 
 /**
  * POST /payments/create-public body (called by the widget after the customer's transaction).
@@ -122,7 +121,5 @@ export const CreatedPayment = z.object({
 export type CreatedPayment = z.infer<typeof CreatedPayment>;
 /** 201 for a new payment, 200 with the existing payment when txHash is already known. */
 export const CreatePublicPaymentResponse = successEnvelope(CreatedPayment);
-export type CreatePublicPaymentResponse = z.infer<typeof CreatePublicPaymentResponse>;
 
 export const PaymentIdParams = z.object({ id: Uuid });
-export type PaymentIdParams = z.infer<typeof PaymentIdParams>;

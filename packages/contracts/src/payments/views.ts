@@ -16,7 +16,6 @@ export const PaymentStatusView = z.object({
 });
 export type PaymentStatusView = z.infer<typeof PaymentStatusView>;
 export const PaymentStatusResponse = successEnvelope(PaymentStatusView);
-export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponse>;
 
 /**
  * How the customer's money moved (an extension, docs/api/README.md#gasless-payments): `transfer`, a
@@ -80,7 +79,6 @@ export const PaymentDetail = PaymentListItem.extend({
 });
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 export const PaymentDetailResponse = successEnvelope(PaymentDetail);
-export type PaymentDetailResponse = z.infer<typeof PaymentDetailResponse>;
 
 /** GET /payments/:id (jwt): the detail view plus every cross-chain (CCTP) field. */
 export const MerchantPaymentDetail = PaymentDetail.extend({
@@ -96,4 +94,3 @@ export const MerchantPaymentDetail = PaymentDetail.extend({
 });
 export type MerchantPaymentDetail = z.infer<typeof MerchantPaymentDetail>;
 export const MerchantPaymentDetailResponse = successEnvelope(MerchantPaymentDetail);
-export type MerchantPaymentDetailResponse = z.infer<typeof MerchantPaymentDetailResponse>;

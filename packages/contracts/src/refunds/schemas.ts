@@ -32,7 +32,6 @@ export const CreatedRefund = z.object({
 });
 export type CreatedRefund = z.infer<typeof CreatedRefund>;
 export const CreateRefundResponse = successEnvelope(CreatedRefund);
-export type CreateRefundResponse = z.infer<typeof CreateRefundResponse>;
 
 export const REFUND_LIST_DEFAULT_LIMIT = 50;
 export const REFUND_LIST_MAX_LIMIT = 200;
@@ -56,7 +55,6 @@ export type RefundListItem = z.infer<typeof RefundListItem>;
 export const RefundListPage = listPage('refunds', RefundListItem);
 export type RefundListPage = z.infer<typeof RefundListPage>;
 export const RefundListResponse = successEnvelope(RefundListPage);
-export type RefundListResponse = z.infer<typeof RefundListResponse>;
 
 /** The refunded payment, as the payment list shows it. */
 export const RefundPayment = PaymentListItem.pick({
@@ -85,11 +83,9 @@ export const RefundDetail = RefundListItem.extend({
 });
 export type RefundDetail = z.infer<typeof RefundDetail>;
 export const RefundDetailResponse = successEnvelope(RefundDetail);
-export type RefundDetailResponse = z.infer<typeof RefundDetailResponse>;
 
 /** POST /refunds/api/:id/cancel: `{success: true}` (message optional). */
 export const CancelRefundResponse = messageEnvelope.extend({});
 export type CancelRefundResponse = z.infer<typeof CancelRefundResponse>;
 
 export const RefundIdParams = z.object({ id: Uuid });
-export type RefundIdParams = z.infer<typeof RefundIdParams>;

@@ -8,7 +8,6 @@ export const CURRENCIES = Currency.options;
 
 /** Non-negative plain decimal text, e.g. "12.500000". */
 export const DecimalString = z.string().regex(/^\d+(\.\d+)?$/, 'Invalid decimal string');
-export type DecimalString = z.infer<typeof DecimalString>;
 
 /** An amount and the token it is in, as a payment, a refund or a checkout session shows them. */
 export const amountInCurrency = { amount: DecimalString, currency: Currency };

@@ -49,7 +49,6 @@ export const canonicalUuids = (text: string): string =>
   text.replace(UUID_ANYWHERE, (uuid) => uuid.toLowerCase());
 
 export const TxHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'Invalid transaction hash');
-export type TxHash = z.infer<typeof TxHash>;
 
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Invalid EVM address');
 export type EvmAddress = z.infer<typeof EvmAddress>;
@@ -62,24 +61,18 @@ export const QuoteSignature = z.string().regex(/^[0-9a-f]{64}$/i, 'Invalid quote
 
 /** ISO 8601 timestamp; responses always use UTC with `Z` (Date#toISOString). */
 export const IsoTimestamp = z.iso.datetime({ offset: true });
-export type IsoTimestamp = z.infer<typeof IsoTimestamp>;
 
 /** ISO date (`2025-01-31`) or ISO datetime, as accepted by list filters. */
 export const IsoDateOrDateTime = z.union([z.iso.date(), IsoTimestamp]);
-export type IsoDateOrDateTime = z.infer<typeof IsoDateOrDateTime>;
 
 /** Public merchant id: `<prefix>_live_<uuid>` (or `_test_` for test-mode merchants). */
 export const MERCHANT_PUBLIC_ID_RE = new RegExp(`^[a-z][a-z0-9]{0,15}_(live|test)_${UUID_PATTERN}$`);
 export const MerchantPublicId = z.string().regex(MERCHANT_PUBLIC_ID_RE, 'Invalid merchant id');
-export type MerchantPublicId = z.infer<typeof MerchantPublicId>;
 
 export const ChainId = z.number().int().positive();
-export type ChainId = z.infer<typeof ChainId>;
 
 /** A block's height on its chain. */
 export const BlockNumber = z.number().int().nonnegative();
-export type BlockNumber = z.infer<typeof BlockNumber>;
 
 /** Arbitrary JSON object supplied by the merchant. */
 export const JsonObject = z.record(z.string(), z.unknown());
-export type JsonObject = z.infer<typeof JsonObject>;

@@ -5,7 +5,6 @@ import { IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 
 /** POST /checkout/sessions/:id/top-ups body: the customer's transaction, a claim the chain checks. */
 export const ReportTopUpBody = z.object({ txHash: TxHash });
-export type ReportTopUpBody = z.infer<typeof ReportTopUpBody>;
 
 export const TopUpStatus = z.enum(['pending', 'verified', 'rejected']);
 export type TopUpStatus = z.infer<typeof TopUpStatus>;
@@ -24,7 +23,6 @@ export const TopUp = z.object({
 });
 export type TopUp = z.infer<typeof TopUp>;
 export const TopUpResponse = successEnvelope(TopUp);
-export type TopUpResponse = z.infer<typeof TopUpResponse>;
 
 /** One transfer that paid (part of) a payment, with its hash: the first one and each top-up. */
 export const PaymentTransfer = z.object({

@@ -29,14 +29,12 @@ export const TransferSubmittedData = z.object({
   txHash: TxHash,
   blockchain: BlockchainName,
 });
-export type TransferSubmittedData = z.infer<typeof TransferSubmittedData>;
 
 export const TransferConfirmedData = z.object({
   ...outcomeOf,
   txHash: TxHash,
   blockNumber: BlockNumber,
 });
-export type TransferConfirmedData = z.infer<typeof TransferConfirmedData>;
 
 export const TransferFailureReason = z.enum([
   'insufficient_funds',
@@ -55,4 +53,3 @@ export const TransferFailedData = z.object({
   code: TransferFailureReason.optional(),
   txHash: TxHash.nullable().optional(),
 });
-export type TransferFailedData = z.infer<typeof TransferFailedData>;

@@ -6,7 +6,6 @@ import { WalletBalance } from './schemas.js';
 
 /** Service-to-service routes of the chain-watcher (never exposed by the gateway). */
 export const InternalWalletParams = z.object({ merchantId: Uuid });
-export type InternalWalletParams = z.infer<typeof InternalWalletParams>;
 export const InternalWalletResponse = successEnvelope(MerchantWalletData);
 export const InternalBalancesResponse = successEnvelope(WalletBalance);
 

@@ -7,7 +7,6 @@ export const TokenBalance = z.object({
   token: Currency,
   amount: DecimalString,
 });
-export type TokenBalance = z.infer<typeof TokenBalance>;
 
 /** GET /wallets/api/balance (served with `Cache-Control: no-store`). */
 export const WalletBalance = z.object({

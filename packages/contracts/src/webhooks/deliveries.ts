@@ -10,7 +10,6 @@ export const WEBHOOK_LOG_MAX_LIMIT = 100;
 export const WebhookLogsQuery = z.object({
   limit: pageLimit({ max: WEBHOOK_LOG_MAX_LIMIT, default: WEBHOOK_LOG_DEFAULT_LIMIT }),
 });
-export type WebhookLogsQuery = z.infer<typeof WebhookLogsQuery>;
 
 export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
@@ -37,13 +36,11 @@ export const WebhookDeliveryLog = z.object({
 export type WebhookDeliveryLog = z.infer<typeof WebhookDeliveryLog>;
 
 export const WebhookLogs = z.object({ logs: z.array(WebhookDeliveryLog) });
-export type WebhookLogs = z.infer<typeof WebhookLogs>;
 export const WebhookLogsResponse = successEnvelope(WebhookLogs);
 export type WebhookLogsResponse = z.infer<typeof WebhookLogsResponse>;
 
 /** Extension: POST /merchant-webhooks/api/:id/deliveries/:deliveryId/redeliver */
 export const WebhookDeliveryParams = z.object({ id: Uuid, deliveryId: Uuid });
-export type WebhookDeliveryParams = z.infer<typeof WebhookDeliveryParams>;
 
 export const WebhookRedelivery = z.object({
   /** the new delivery attempt, queued for sending */

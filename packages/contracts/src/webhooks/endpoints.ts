@@ -30,7 +30,6 @@ export const WebhookEndpoint = z.object({
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 export const WebhookIdParams = z.object({ id: Uuid });
-export type WebhookIdParams = z.infer<typeof WebhookIdParams>;
 
 export const WebhookListResponse = successEnvelope(z.array(WebhookEndpoint));
 export type WebhookListResponse = z.infer<typeof WebhookListResponse>;

@@ -29,7 +29,6 @@ export const MerchantEventDelivery = z.object({
   status: WebhookDeliveryStatus,
   attempts: z.number().int().nonnegative(),
 });
-export type MerchantEventDelivery = z.infer<typeof MerchantEventDelivery>;
 
 export const MerchantEvent = z.object({
   /** stable id (the X-Service-Event-Id of its deliveries) */
@@ -45,6 +44,4 @@ export const MerchantEvent = z.object({
 export type MerchantEvent = z.infer<typeof MerchantEvent>;
 
 export const MerchantEventListPage = listPage('events', MerchantEvent);
-export type MerchantEventListPage = z.infer<typeof MerchantEventListPage>;
 export const MerchantEventListResponse = successEnvelope(MerchantEventListPage);
-export type MerchantEventListResponse = z.infer<typeof MerchantEventListResponse>;

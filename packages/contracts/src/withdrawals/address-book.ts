@@ -12,7 +12,6 @@ import { EvmAddress, IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 /** on_hold: added, not usable before `usable_from`; active: withdrawals may go there; removed: never again. */
 export const WithdrawalAddressStatus = z.enum(['on_hold', 'active', 'removed']);
-export type WithdrawalAddressStatus = z.infer<typeof WithdrawalAddressStatus>;
 
 export const WithdrawalAddress = z.object({
   id: Uuid,
@@ -46,11 +45,9 @@ export const AddWithdrawalAddressBody = z.object({
 export type AddWithdrawalAddressBody = z.infer<typeof AddWithdrawalAddressBody>;
 
 export const WithdrawalAddressIdParams = z.object({ id: Uuid });
-export type WithdrawalAddressIdParams = z.infer<typeof WithdrawalAddressIdParams>;
 
 /** Entries on the book (on hold or active), oldest first; removed entries are left out. */
 export const WithdrawalAddressList = z.object({ addresses: z.array(WithdrawalAddress) });
-export type WithdrawalAddressList = z.infer<typeof WithdrawalAddressList>;
 
 export const WithdrawalAddressListResponse = successEnvelope(WithdrawalAddressList);
 export type WithdrawalAddressListResponse = z.infer<typeof WithdrawalAddressListResponse>;

@@ -18,7 +18,6 @@ export const WithdrawalRequestedData = z.object({
   treasuryAddress: EvmAddress,
   requestedAt: IsoTimestamp,
 });
-export type WithdrawalRequestedData = z.infer<typeof WithdrawalRequestedData>;
 
 /** withdrawal.completed: both transfers are confirmed; `txHash` is the net transfer's. */
 export const WithdrawalCompletedData = WithdrawalRequestedData.omit({ requestedAt: true }).extend({

@@ -61,9 +61,7 @@ export type Withdrawal = z.infer<typeof Withdrawal>;
 
 /** 201 */
 export const CreateWithdrawalResponse = successEnvelope(Withdrawal);
-export type CreateWithdrawalResponse = z.infer<typeof CreateWithdrawalResponse>;
 export const WithdrawalResponse = successEnvelope(Withdrawal);
-export type WithdrawalResponse = z.infer<typeof WithdrawalResponse>;
 
 export const WithdrawalListQuery = z.object({
   status: WithdrawalStatus.optional(),
@@ -79,4 +77,3 @@ export const WithdrawalListResponse = successEnvelope(WithdrawalListPage);
 export type WithdrawalListResponse = z.infer<typeof WithdrawalListResponse>;
 
 export const WithdrawalIdParams = z.object({ id: Uuid });
-export type WithdrawalIdParams = z.infer<typeof WithdrawalIdParams>;

@@ -2,10 +2,12 @@ import { expect } from 'chai';
 import {
   blockchainDisplayName,
   chainDisplayName,
+  chainExplorerUrl,
   devnetRegistry,
   explorerAddressUrl,
   explorerTxUrl,
   mainnetRegistry,
+  publishedDisplayName,
   testnetRegistry,
   type ChainConfig,
 } from '../../src/index.js';
@@ -104,6 +106,22 @@ describe('chain presets', () => {
     for (const chain of [...mainnetRegistry.chains, ...testnetRegistry.chains, ...devnetRegistry.chains])
       expect(blockchainDisplayName(chain.name), chain.name).not.to.equal(chain.name);
     expect(blockchainDisplayName('SOMECHAIN')).to.equal('SOMECHAIN');
+  });
+
+  it('publishes for GET /chains the name people read and the explorer, a devnet chain by its BlockchainName', () => {
+    const [eth, base, matic] = devnetRegistry.chains;
+    expect([eth, base, matic].map((c) => publishedDisplayName(c!))).to.deep.equal([
+      'Ethereum',
+      'Base',
+      'Polygon PoS',
+    ]);
+    expect(publishedDisplayName({ chainId: 84532, name: 'BASE' })).to.equal('Base Sepolia');
+    expect(publishedDisplayName({ chainId: 31002, name: 'BASE', displayName: 'Base (local)' })).to.equal(
+      'Base (local)',
+    );
+    expect(publishedDisplayName({ chainId: 99999, name: 'NEWCHAIN' })).to.equal('NEWCHAIN');
+    expect(chainExplorerUrl({ chainId: 8453, name: 'BASE' })).to.equal('https://basescan.org');
+    expect(chainExplorerUrl(base!)).to.equal(undefined);
   });
 
   it('links transactions and addresses to the preset explorer, or to the one a chain is served with', () => {

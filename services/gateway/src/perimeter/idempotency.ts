@@ -29,38 +29,52 @@ const callerIdentity = (auth: InternalClaims | undefined, req: Request): string 
 type Chunk = string | Buffer | Uint8Array;
 
 /**
- * Keeps a copy of what is written to the response (up to `limit` bytes; undefined beyond) and
- * runs `beforeEnd` before the last bytes go out: the record is saved before the client can see
- * the answer complete, so an immediate retry finds it completed, not in progress.
+ * Holds what is written to the response (up to `limit` bytes) and runs `beforeEnd` before any of it
+ * goes out: the record is saved before the client can see the answer, so an immediate retry finds
+ * it completed, not in progress. (Passing writes through would let a client holding the whole body,
+ * as its Content-Length says, retry before the end is called.) A larger answer is not kept: what is
+ * held goes out, and the rest passes through.
  */
 const interceptResponse = (
   res: Response,
   limit: number,
   beforeEnd: (body: Buffer | undefined) => Promise<void>,
 ): void => {
-  const chunks: Buffer[] = [];
+  const held: Buffer[] = [];
   let size = 0;
   let overflow = false;
-  const keep = (chunk: unknown, encoding: unknown) => {
-    if (overflow || chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buf = Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    size += buf.length;
-    if (size > limit) overflow = true;
-    else chunks.push(buf);
-  };
   const write = res.write.bind(res) as (chunk: Chunk, ...rest: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const asBuffer = (chunk: unknown, encoding: unknown): Buffer | undefined => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined;
+    if (Buffer.isBuffer(chunk)) return chunk;
+    if (typeof chunk === 'string')
+      return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    return Buffer.from(chunk as Uint8Array);
+  };
+  /** Keeps a chunk; false once the answer is past the limit (what was held is then sent). */
+  const hold = (buf: Buffer): boolean => {
+    if (overflow) return false;
+    size += buf.length;
+    if (size <= limit) {
+      held.push(buf);
+      return true;
+    }
+    overflow = true;
+    for (const b of held.splice(0)) write(b);
+    return false;
+  };
   res.write = ((chunk: Chunk, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
+    const buf = asBuffer(chunk, rest[0]);
+    if (buf && hold(buf)) return true;
     return write(chunk, ...rest);
   }) as Response['write'];
   res.end = ((...args: unknown[]) => {
-    keep(args[0], args[1]);
-    void beforeEnd(overflow ? undefined : Buffer.concat(chunks)).finally(() => end(...args));
+    const buf = typeof args[0] === 'function' ? undefined : asBuffer(args[0], args[1]);
+    const last = buf && !hold(buf) ? buf : undefined;
+    void beforeEnd(overflow ? undefined : Buffer.concat(held)).finally(() => {
+      end(overflow ? last : Buffer.concat(held));
+    });
     return res;
   }) as Response['end'];
 };

@@ -129,7 +129,8 @@ describe('gateway: a failed sign-in costs the same whether the e-mail has an acc
     expect(res.status).to.equal(401);
     return performance.now() - started;
   };
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  // The fastest of several is the least disturbed by other work on the machine.
+  const fastest = (values: number[]) => Math.min(...values);
 
   it('spends one password hash on an unknown e-mail too', async () => {
     const known: number[] = [];
@@ -139,7 +140,8 @@ describe('gateway: a failed sign-in costs the same whether the e-mail has an acc
       known.push(await timed(account.email));
       unknown.push(await timed(uniqueEmail()));
     }
-    const ratio = median(unknown) / median(known);
-    expect(ratio, `unknown ${median(unknown)} ms, known ${median(known)} ms`).to.be.within(0.6, 1.6);
+    // Without a hash an unknown e-mail would answer in about 1 % of a known one's time.
+    const ratio = fastest(unknown) / fastest(known);
+    expect(ratio, `unknown ${fastest(unknown)} ms, known ${fastest(known)} ms`).to.be.within(0.5, 2);
   });
 });

@@ -127,4 +127,18 @@ describe('gateway configuration', () => {
     );
     expect(() => loadGatewayConfig({ ...required, CHAIN_NETWORK: 'moonnet' })).to.throw(ConfigError);
   });
+
+  it('publishes each chain with the name people read, its explorer and block time where known', () => {
+    const devnet = loadGatewayConfig(required).publicChains.chains;
+    expect(devnet.map((c) => c.displayName)).to.deep.equal(['Ethereum', 'Base', 'Polygon PoS']);
+    expect(devnet.every((c) => c.explorerUrl === undefined && c.blockTimeMs === undefined)).to.equal(true);
+    const base = loadGatewayConfig({ ...required, CHAIN_NETWORK: 'mainnet' }).publicChains.chains.find(
+      (c) => c.name === 'BASE',
+    );
+    expect(base).to.deep.include({
+      displayName: 'Base',
+      explorerUrl: 'https://basescan.org',
+      blockTimeMs: 2_000,
+    });
+  });
 });

@@ -11,6 +11,16 @@ import { amountDue, isAwaitingTopUp } from './top-ups.js';
 
 /** Checkout session records → the spec's response views; each view lists exactly its fields. */
 
+/** Where a merchant's URL takes the session's id (Stripe's convention). */
+export const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+
+/**
+ * A return or cancel URL as the customer is sent to it: the URL is stored as the merchant gave it,
+ * and every view fills in the placeholder, so the API, the page and the redirect all show one URL.
+ */
+export const withSessionId = (url: string, sessionId: string): string =>
+  url.replaceAll(SESSION_ID_PLACEHOLDER, sessionId);
+
 const toSessionPayment = (p: PaymentRecord | null): CheckoutSessionPayment | null =>
   p && { id: p.id, status: p.status, tx_hash: p.txHash, amount: p.amount, is_cross_chain: p.isCrossChain };
 
@@ -19,8 +29,8 @@ const sessionFields = (s: CheckoutSessionRecord, p: PaymentRecord | null) => ({
   status: s.status,
   amount: s.amount,
   currency: s.currency,
-  return_url: s.returnUrl,
-  cancel_url: s.cancelUrl,
+  return_url: withSessionId(s.returnUrl, s.id),
+  cancel_url: s.cancelUrl && withSessionId(s.cancelUrl, s.id),
   payment: toSessionPayment(p),
   created_at: s.createdAt.toISOString(),
   expires_at: s.expiresAt.toISOString(),

@@ -154,6 +154,33 @@ describe('checkout sessions (PostgreSQL + RabbitMQ)', function () {
       });
     });
 
+    it('fills {CHECKOUT_SESSION_ID} in return_url and cancel_url with the session id, and stores them as given', async () => {
+      const created = await createSession({
+        return_url: 'https://shop.example/done/{CHECKOUT_SESSION_ID}?session={CHECKOUT_SESSION_ID}',
+        cancel_url: 'https://shop.example/cart?from={CHECKOUT_SESSION_ID}',
+      });
+      const id = created.body.data.id;
+      const full = await h.call('GET', `/checkout/sessions/${id}`, actingAs(shop));
+      const pub = await h.call('GET', `/checkout/sessions/${id}/public`);
+      const list = await h.call('GET', '/checkout/sessions?limit=100', actingAs(shop));
+      const listed = list.body.data.sessions.find((s: { id: string }) => s.id === id);
+      for (const view of [full.body.data, pub.body.data, listed]) {
+        expect(view).to.include({
+          return_url: `https://shop.example/done/${id}?session=${id}`,
+          cancel_url: `https://shop.example/cart?from=${id}`,
+        });
+      }
+      const row = await h.db('checkout_sessions').where({ id }).first();
+      expect(row.return_url).to.equal(
+        'https://shop.example/done/{CHECKOUT_SESSION_ID}?session={CHECKOUT_SESSION_ID}',
+      );
+      // A URL without the placeholder is untouched, braces of its own included.
+      const plain = await createSession({ return_url: 'https://shop.example/done?x={other}' });
+      const plainView = await h.call('GET', `/checkout/sessions/${plain.body.data.id}/public`);
+      expect(plainView.body.data.return_url).to.equal('https://shop.example/done?x={other}');
+      expect(plainView.body.data.cancel_url).to.equal(null);
+    });
+
     it('defaults to USDC and a variable amount', async () => {
       const created = await createSession({});
       const got = await h.call('GET', `/checkout/sessions/${created.body.data.id}`, actingAs(shop));

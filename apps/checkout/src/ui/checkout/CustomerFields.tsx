@@ -6,7 +6,7 @@ interface FieldProps {
   name: string;
   label: ComponentChildren;
   /** The input's own attributes beyond its value: type, inputMode, autoComplete. */
-  input: { type?: string; inputMode?: 'decimal'; autoComplete: string };
+  input: { type?: string; inputMode?: 'decimal'; autoComplete: string; required?: boolean };
   value: string;
   disabled: boolean;
   invalid: boolean;
@@ -72,15 +72,24 @@ export const CustomerFields = ({
           }}
         />
       )}
+      {/* Required, and why: the receipt goes there, and a refund is arranged through it. */}
       <Field
         name="email"
-        label={t('email')}
-        input={{ type: 'email', autoComplete: 'email' }}
+        label={
+          <>
+            {t('email')} <span class="required">({t('emailRequired')})</span>
+          </>
+        }
+        input={{ type: 'email', autoComplete: 'email', required: true }}
         value={form.email}
         disabled={disabled}
         invalid={showEmailError}
         onValue={form.setEmail}
-        note={showEmailError ? { id: 'email-error', text: t('emailInvalid'), error: true } : undefined}
+        note={
+          showEmailError
+            ? { id: 'email-error', text: t('emailInvalid'), error: true }
+            : { id: 'email-hint', text: t('emailHint'), error: false }
+        }
       />
     </div>
   );

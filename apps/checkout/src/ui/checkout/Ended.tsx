@@ -1,6 +1,7 @@
-import { explorerTxUrl } from '@stablepay/contracts/chains/explorer-links';
+import type { PublicChain } from '@stablepay/contracts';
 import type { Translate } from '../../i18n.js';
 import type { PaymentOutcome } from '../../pay/types.js';
+import { explorerTx } from '../../chains.js';
 import { shortHash } from '../links.js';
 import type { SummaryProps } from '../Summary.js';
 import { CheckoutCard } from './Card.js';
@@ -14,11 +15,24 @@ export interface EndedProps extends Omit<SummaryProps, 'timeLeft'> {
   backUrl?: string;
   /** the payment this page made: its fees and its transaction, as a receipt */
   outcome?: PaymentOutcome;
+  /** the deployment's chains, for the transaction's explorer link */
+  chains?: readonly PublicChain[];
 }
 
 /** What was paid: the fees and total of a signature, and the transaction that moved it. */
-const Receipt = ({ outcome, locale, t }: { outcome: PaymentOutcome; locale: string; t: Translate }) => {
-  const url = outcome.txHash ? explorerTxUrl(outcome.chainId, outcome.txHash) : undefined;
+const Receipt = ({
+  outcome,
+  chains,
+  locale,
+  t,
+}: {
+  outcome: PaymentOutcome;
+  chains: readonly PublicChain[];
+  locale: string;
+  t: Translate;
+}) => {
+  const on = chains.find((c) => c.chainId === outcome.chainId);
+  const url = outcome.txHash ? explorerTx(on, outcome.txHash) : undefined;
   const tx = outcome.txHash && t('viewTx', { hash: shortHash(outcome.txHash) });
   return (
     <section class="receipt" aria-labelledby="receipt-title" data-receipt>
@@ -41,7 +55,7 @@ const Receipt = ({ outcome, locale, t }: { outcome: PaymentOutcome; locale: stri
 };
 
 /** Paid, or too late: what happened, and the way back to the shop when the merchant gave one. */
-export const Ended = ({ notice, hint, backUrl, outcome, ...card }: EndedProps) => {
+export const Ended = ({ notice, hint, backUrl, outcome, chains = [], ...card }: EndedProps) => {
   const complete = card.state === 'complete';
   return (
     <CheckoutCard {...card}>
@@ -49,7 +63,7 @@ export const Ended = ({ notice, hint, backUrl, outcome, ...card }: EndedProps) =
         {notice}
       </p>
       {outcome && (outcome.fees || outcome.txHash) && (
-        <Receipt outcome={outcome} locale={card.locale} t={card.t} />
+        <Receipt outcome={outcome} chains={chains} locale={card.locale} t={card.t} />
       )}
       {hint && <p class="hint">{hint}</p>}
       {backUrl && (

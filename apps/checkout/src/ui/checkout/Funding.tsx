@@ -1,3 +1,4 @@
+import { chainLabel } from '../../chains.js';
 import type { Translate } from '../../i18n.js';
 import { formatAmount, parseAmount } from '../../money.js';
 import type { Funding } from '../../pay/gas.js';
@@ -34,7 +35,7 @@ export const FundingChoice = ({
       <legend>{t('fundingLegend')}</legend>
       {short && (
         <p class="hint" id="gas-short" data-gas-short={short.chain.name}>
-          {t('gasShort', { ...vars, chain: short.chain.name })}
+          {t('gasShort', { ...vars, chain: chainLabel(short.chain) })}
         </p>
       )}
       {choices.map(([value, label, hint]) => (

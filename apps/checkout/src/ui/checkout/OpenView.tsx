@@ -1,6 +1,8 @@
 import type { Translate } from '../../i18n.js';
 import { formatAmount } from '../../money.js';
 import type { PayError } from '../../pay/errors.js';
+import type { StepKind } from '../../pay/types.js';
+import { chainLabel } from '../../chains.js';
 import { nativeSymbol } from '../native.js';
 import { ProblemNotice, problemText } from '../problems.js';
 import { Progress } from '../Progress.js';
@@ -74,19 +76,35 @@ const PaymentProblem = ({
   </>
 );
 
+/** Steps that move money: once one starts, the payment goes on whatever the page does. */
+const MOVING = new Set<StepKind>([
+  'transfer',
+  'approve',
+  'burn',
+  'attest',
+  'mint',
+  'confirm',
+  'record',
+  'relay',
+  'settle',
+]);
+
 /** The page while the session is open: entries, the wallet's ways to pay, progress, and the QR code. */
 export const OpenView = ({ props, c, vars: baseVars, cancelUrl, card }: OpenViewProps) => {
   const { target, t, locale } = props;
   const { form } = c;
   const { steps, running, error } = c.payment;
   // Sentences about the wallet's own chain (gas, balance) name the way chosen, not the merchant's.
-  const payChain =
-    c.wallet.option?.gas?.short?.chain.name ?? c.wallet.option?.chain.name ?? target.merchantChain.name;
-  const vars = { ...baseVars, payChain, native: nativeSymbol(payChain) };
+  const payOn = c.wallet.option?.gas?.short?.chain ?? c.wallet.option?.chain ?? target.merchantChain;
+  const vars = { ...baseVars, payChain: chainLabel(payOn), native: nativeSymbol(payOn.name) };
   const sentence = (err: PayError) => problemText(err, t, vars);
   // The QR path shows its steps once the transfer is seen; until then the code is what matters.
   const showSteps =
     steps.length > 0 && !(c.qr.amount !== undefined && steps.every((st) => st.state === 'waiting'));
+  // Once a transaction is sent or a signature handed over, leaving would not stop the money.
+  const moving = steps.some(
+    (st) => st.txHash || (MOVING.has(st.kind) && (st.state === 'active' || st.state === 'done')),
+  );
   return (
     <CheckoutCard state="open" {...card} amount={props.fixedAmount} timeLeft={c.timeLeft}>
       <CustomerFields form={form} currency={target.currency} disabled={running} t={t} />
@@ -96,7 +114,7 @@ export const OpenView = ({ props, c, vars: baseVars, cancelUrl, card }: OpenView
           amount={form.amount}
           amountValid={form.amountValid}
           currency={target.currency}
-          merchantChain={target.merchantChain.name}
+          merchantChain={target.merchantChain}
           running={running}
           resuming={c.resuming}
           locale={locale}
@@ -123,12 +141,13 @@ export const OpenView = ({ props, c, vars: baseVars, cancelUrl, card }: OpenView
         open={c.qr.open}
         onToggle={c.qr.setOpen}
         amount={c.qr.amount}
+        tag={c.qr.tag}
         target={target}
         running={running}
         t={t}
         onShow={c.watchQr}
       />
-      <Cancel props={props} cancelUrl={cancelUrl} t={t} />
+      {!moving && <Cancel props={props} cancelUrl={cancelUrl} t={t} />}
     </CheckoutCard>
   );
 };

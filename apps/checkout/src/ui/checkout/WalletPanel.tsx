@@ -1,10 +1,13 @@
+import type { PublicChain } from '@stablepay/contracts';
+import { chainLabel } from '../../chains.js';
 import type { Translate } from '../../i18n.js';
-import { formatAmount } from '../../money.js';
+import { DECIMALS, formatAmount, formatEstimate } from '../../money.js';
 import type { PayError } from '../../pay/errors.js';
 import type { PayOption } from '../../pay/types.js';
 import { FundingChoice, GaslessFees, signedTotal } from './Funding.js';
 import type { QuoteState } from './gasless-quote.js';
 import type { WalletOptions } from './wallet.js';
+import { aboutTime, expectedSeconds, networkFee } from '../expectations.js';
 
 interface PanelProps {
   wallet: WalletOptions;
@@ -12,7 +15,7 @@ interface PanelProps {
   amount: bigint | undefined;
   amountValid: boolean;
   currency: string;
-  merchantChain: string;
+  merchantChain: PublicChain;
   running: boolean;
   resuming: boolean;
   locale: string;
@@ -27,7 +30,42 @@ interface PanelProps {
 const covers = (option: PayOption, amount: bigint | undefined) =>
   amount === undefined || option.balance >= amount;
 
-/** Each way the wallet can pay, with its balance; one short of the amount is marked. */
+/**
+ * What one way costs and how long it takes: the transfer path's network fee (and Circle's, bridged),
+ * or, for the way chosen with a signature, the fees in the token that the quote below lists.
+ */
+const OptionCosts = ({
+  option,
+  signing,
+  merchantChain,
+  locale,
+  t,
+}: {
+  option: PayOption;
+  signing: boolean;
+  merchantChain: PublicChain;
+  locale: string;
+  t: Translate;
+}) => {
+  const native = networkFee(option, locale);
+  const fees = signing
+    ? [t('feeBySignature', { token: option.token })]
+    : [
+        native && t('feeEstimate', { fee: native }),
+        option.bridgeFee !== undefined &&
+          t('bridgeEstimate', {
+            fee: `${formatEstimate(option.bridgeFee, DECIMALS, locale)} ${option.token}`,
+          }),
+      ].filter(Boolean);
+  const time = aboutTime(expectedSeconds(option, merchantChain), t);
+  return (
+    <span class="option-cost" data-option-cost>
+      {[fees.join(', '), time].filter(Boolean).join(' · ')}
+    </span>
+  );
+};
+
+/** Each way the wallet can pay, with its balance, fee and time; one short of the amount is marked. */
 const PayOptions = ({
   wallet,
   amount,
@@ -56,14 +94,21 @@ const PayOptions = ({
             <span class="option-name">
               {t(o.crossChain ? 'crossChain' : 'sameChain', {
                 token: o.token,
-                chain: o.chain.name,
-                dest: merchantChain,
+                chain: chainLabel(o.chain),
+                dest: chainLabel(merchantChain),
               })}
             </span>
             <span class="option-balance">
               {t('balance', { amount: formatAmount(o.balance, locale), token: o.token })}
               {!enough && ` · ${t('notEnough', { token: o.token })}`}
             </span>
+            <OptionCosts
+              option={o}
+              signing={wallet.choice === i && wallet.funding === 'authorization'}
+              merchantChain={merchantChain}
+              locale={locale}
+              t={t}
+            />
           </label>
         </div>
       );

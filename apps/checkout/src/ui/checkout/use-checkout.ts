@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { chainLabel } from '../../chains.js';
 import { blockNumber } from '../../eth/rpc.js';
 import { injectedProvider } from '../../eth/wallet.js';
 import { formatAmount, toDecimal } from '../../money.js';
@@ -63,7 +64,9 @@ export const useCheckout = (props: CheckoutProps) => {
     if (!option || !account || !valid) return;
     if (option.balance < amount!) {
       const balance = formatAmount(option.balance, props.locale);
-      payment.setError(new PayError('balance', 'Not enough balance', { balance, chain: option.chain.name }));
+      payment.setError(
+        new PayError('balance', 'Not enough balance', { balance, chain: chainLabel(option.chain) }),
+      );
       return;
     }
     const { quote } = gasless;
@@ -95,7 +98,13 @@ export const useCheckout = (props: CheckoutProps) => {
     wallet,
     gasless,
     resuming,
-    qr: { open: qrOpen, setOpen: setQrOpen, amount: qrAmount },
+    qr: {
+      open: qrOpen,
+      setOpen: setQrOpen,
+      amount: qrAmount,
+      // What a session's code adds to the amount, so that the page can say why it is there.
+      tag: qrAmount !== undefined && target.sessionId && amount !== undefined ? qrAmount - amount : undefined,
+    },
     pay,
     watchQr,
   };

@@ -6,9 +6,28 @@ import { defaultFunding, readTransferGas, type Funding } from '../../pay/gas.js'
 import type { PaymentTarget, PayOption } from '../../pay/types.js';
 import { readOptions } from '../options.js';
 
-/** Each way to pay with the native gas its transfer path would need, read from the chains. */
-const withGas = (
+/**
+ * The most Circle takes for bridging `amount` from the option's chain, from the attestation API (the
+ * cross-chain code loads only for a customer who has a way to pay from another chain).
+ */
+const bridgeFee = async (
+  o: PayOption,
+  chains: PublicChains,
+  target: PaymentTarget,
+  amount: bigint,
+): Promise<bigint | undefined> => {
+  if (!o.crossChain || !chains.attestationUrl) return undefined;
+  const { burnFeeFor } = await import('../../pay/circle-api.js');
+  return burnFeeFor(chains.attestationUrl, o.chain.cctpDomain, target.merchantChain.cctpDomain, amount);
+};
+
+/**
+ * Each way to pay with what its transfer path would cost: the native gas, read from the chains, and
+ * cross-chain Circle's fee, so that the customer sees both before choosing.
+ */
+const withCosts = (
   options: PayOption[],
+  chains: PublicChains,
   target: PaymentTarget,
   account: string,
   amount: bigint | undefined,
@@ -16,6 +35,7 @@ const withGas = (
   Promise.all(
     options.map(async (o) => ({
       ...o,
+      bridgeFee: await bridgeFee(o, chains, target, amount ?? o.balance),
       gas: await readTransferGas({
         chain: o.chain,
         token: o.chain.tokens[o.token]!,
@@ -54,7 +74,7 @@ export const useWalletOptions = (
     try {
       const acct = await requestAccount(provider);
       setAccount(acct);
-      const found = await withGas(await readOptions(chains, target, acct), target, acct, amount);
+      const found = await withCosts(await readOptions(chains, target, acct), chains, target, acct, amount);
       setOptions(found);
       setChoiceIndex(
         Math.max(
