@@ -1,4 +1,7 @@
+import { fillPlaceholders, pickLanguage, type Language } from '@stablepay/contracts/shared/languages';
 import { en, type Messages } from './i18n/en.js';
+
+export { LANGUAGE_NAMES, pickLanguage, type Language } from '@stablepay/contracts/shared/languages';
 
 export type { Messages };
 
@@ -16,27 +19,9 @@ const CATALOGUES = {
   fr: async () => (await import('./i18n/fr.js')).fr,
   es: async () => (await import('./i18n/es.js')).es,
   it: async () => (await import('./i18n/it.js')).it,
-} satisfies Record<string, () => Promise<Messages>>;
+} satisfies Record<Language, () => Promise<Messages>>;
 
-export type Language = keyof typeof CATALOGUES;
 export const LANGUAGES = Object.keys(CATALOGUES) as Language[];
-
-/** Each language in its own words, as a picker lists them. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  it: 'Italiano',
-};
-
-export const pickLanguage = (asked: string | null, preferred: readonly string[]): Language => {
-  for (const tag of [asked, ...preferred]) {
-    const base = tag?.toLowerCase().split('-')[0];
-    if (base && Object.hasOwn(CATALOGUES, base)) return base as Language;
-  }
-  return 'en';
-};
 
 export interface Words {
   lang: Language;
@@ -65,6 +50,4 @@ export type Translate = (key: keyof Messages, vars?: Record<string, string | num
 export const translator =
   (messages: Messages): Translate =>
   (key, vars = {}) =>
-    messages[key].replace(/\{(\w+)\}/g, (_, name: string) =>
-      vars[name] !== undefined ? String(vars[name]) : `{${name}}`,
-    );
+    fillPlaceholders(messages[key], vars);
