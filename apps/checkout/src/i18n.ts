@@ -1,3 +1,4 @@
+import { fillPlaceholders, type Language } from '@stablepay/contracts/shared/languages';
 import { en, type Messages } from './i18n/en.js';
 
 /**
@@ -7,6 +8,7 @@ import { en, type Messages } from './i18n/en.js';
  * read it, so that the page does not carry four languages nobody on it reads.
  */
 export type { Messages };
+export { LANGUAGE_NAMES, pickLanguage, type Language } from '@stablepay/contracts/shared/languages';
 
 export const LANGUAGES: Record<Language, () => Promise<Messages>> = {
   en: () => Promise.resolve(en),
@@ -14,22 +16,6 @@ export const LANGUAGES: Record<Language, () => Promise<Messages>> = {
   fr: () => import('./i18n/fr.js').then((m) => m.fr),
   es: () => import('./i18n/es.js').then((m) => m.es),
   it: () => import('./i18n/it.js').then((m) => m.it),
-};
-export type Language = 'en' | 'de' | 'fr' | 'es' | 'it';
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  it: 'Italiano',
-};
-
-export const pickLanguage = (asked: string | null, preferred: readonly string[]): Language => {
-  for (const tag of [asked, ...preferred]) {
-    const base = tag?.toLowerCase().split('-')[0];
-    if (base && base in LANGUAGES) return base as Language;
-  }
-  return 'en';
 };
 
 /** A language's catalogue; English when it cannot load (a deployment in the middle of an update). */
@@ -40,4 +26,4 @@ export type Translate = (key: keyof Messages, vars?: Record<string, string>) => 
 export const translator =
   (messages: Messages): Translate =>
   (key, vars = {}) =>
-    messages[key].replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+    fillPlaceholders(messages[key], vars);

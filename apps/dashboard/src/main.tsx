@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { Session } from './api/session.js';
+import { loadWords, startingLanguage } from './i18n.js';
 import { App } from './ui/App.js';
 import './styles.css';
 
@@ -12,5 +13,6 @@ const loadConfig = async (): Promise<{ gatewayUrl: string }> => {
   }
 };
 
-const { gatewayUrl } = await loadConfig();
-render(<App session={new Session(gatewayUrl)} />, document.getElementById('app')!);
+// The words are fetched beside the config, so that the first paint is already in the reader's language.
+const [{ gatewayUrl }, words] = await Promise.all([loadConfig(), loadWords(startingLanguage())]);
+render(<App session={new Session(gatewayUrl)} words={words} />, document.getElementById('app')!);

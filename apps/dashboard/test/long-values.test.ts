@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { confirmEmailFromMail } from '@stablepay/stack';
 import {
   DESKTOP,
   PASSWORD,
   PHONE,
   merchantWallet,
+  overflows,
   seriousViolations,
   signIn,
   startDashboardStack,
@@ -22,18 +22,6 @@ const longEmail = (prefix: string) => {
 const LONG_NAME = `Shop${'W'.repeat(96)}`;
 const LONG_REFERENCE = `order-${'9'.repeat(249)}`;
 const LONG_META = 'm'.repeat(500);
-
-/** Whether anything in the page is wider than the window or sticks out of its card. */
-const overflows = (page: Page) =>
-  page.evaluate(() => {
-    const out: string[] = [];
-    if (document.documentElement.scrollWidth > window.innerWidth)
-      out.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
-    for (const el of document.querySelectorAll<HTMLElement>('header.top, .card, dl.details, table.list'))
-      if (el.scrollWidth > el.clientWidth + 1 && !el.closest('.table-wrap'))
-        out.push(`${el.tagName}.${el.className} ${el.scrollWidth} > ${el.clientWidth}`);
-    return out;
-  });
 
 /**
  * Values as long as the API lets them be (a 250-character e-mail as the merchant's and as a payer's,

@@ -7,6 +7,7 @@ import {
   DESKTOP,
   PASSWORD,
   PHONE,
+  merchantWithActivity,
   registerMerchant,
   seriousViolations,
   signIn,
@@ -68,23 +69,9 @@ describe('dashboard: a finish that never breaks (Chromium, devnet)', function ()
 
   before(async () => {
     s = await startDashboardStack();
-    merchant = await registerMerchant(s.gw, email);
-    const paid = await s.pay({
-      merchantId: merchant.merchantId,
-      to: merchant.wallet.address,
-      amount: '1500',
-    });
-    paymentId = paid.paymentId;
-    await waitFor(async () => {
-      const p = await s.gw.call('GET', `/payments/${paymentId}`, { headers: merchant.bearer });
-      return p.body.data?.status === 'completed' || undefined;
-    }, 'payment completed');
-    const session = await s.gw.call('POST', '/checkout-sessions', {
-      headers: merchant.bearer,
-      body: { amount: '5', currency: 'USDC', return_url: 'https://shop.example/thanks' },
-    });
-    expect(session.status, JSON.stringify(session.body)).to.equal(201);
-    checkoutOrigin = new URL(session.body.data.url as string).origin;
+    const made = await merchantWithActivity(s, email, '1500');
+    ({ merchant, paymentId } = made);
+    checkoutOrigin = new URL(made.checkoutUrl).origin;
   });
   after(async () => s?.close());
   afterEach(async () => {

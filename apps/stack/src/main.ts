@@ -1,11 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { checkoutConfigSchema } from '@stablepay/checkout/server';
+import { ConfigError, loadConfig } from '@stablepay/platform';
 import { ensureDemoMerchant } from './demo.js';
 import { resolvePorts } from './ports.js';
 import { startStack } from './stack.js';
 
 const varDir = resolve(process.env.VAR_DIR ?? 'var');
 const env = process.env;
+
+/** The checkout server's own variables the stack passes on, checked as the server checks them. */
+const checkoutEnv = (() => {
+  try {
+    return loadConfig(checkoutConfigSchema.pick({ WIDGET_ORIGINS: true }), env);
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  }
+})();
 
 const stack = await startStack({
   varDir,
@@ -14,6 +26,8 @@ const stack = await startStack({
   amqpPrefix: env.AMQP_PREFIX,
   host: env.HOST ?? '127.0.0.1',
   logLevel: env.LOG_LEVEL ?? 'warn',
+  // A shop page of the developer's own (http://localhost:3000, say) may open the widget by merchant id.
+  widgetOrigins: checkoutEnv.WIDGET_ORIGINS,
   // Tuning knobs pass through to every service; the rest of the environment stays the stack's own.
   env: Object.fromEntries(
     Object.entries(env).filter(

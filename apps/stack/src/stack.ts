@@ -35,6 +35,8 @@ export interface StackOptions {
   logLevel?: string;
   /** The built checkout app to serve (default: the @stablepay/checkout workspace's dist). */
   checkoutDir?: string;
+  /** Origins of shop pages that may open the widget for a merchant without a session (WIDGET_ORIGINS). */
+  widgetOrigins?: readonly string[];
   /** The built dashboard to serve (default: the @stablepay/dashboard workspace's dist). */
   dashboardDir?: string;
   /** Extra environment for every service (tuning knobs, test settings). */
@@ -120,6 +122,7 @@ const startEdge = async (
     dir: opts.checkoutDir,
     host,
     port: ports.checkout,
+    widgetOrigins: opts.widgetOrigins,
   }));
   const dashboard = (started.dashboard = await startDashboardServer({
     dir: opts.dashboardDir,

@@ -27,6 +27,7 @@ export * from './withdrawals/schemas.js';
 export * from './withdrawals/address-book.js';
 export * from './invoices/schemas.js';
 export * from './invoices/billing.js';
+export * from './invoices/format.js';
 export * from './ledger/balance-transactions.js';
 export * from './ledger/reconciliation.js';
 export * from './wallets/schemas.js';

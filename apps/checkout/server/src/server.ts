@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { pageCsp, pageSecurityHeaders, startStaticSite } from '@stablepay/platform';
 import { embedFraming, type FrameAncestors } from './embed-framing.js';
 
+export { checkoutConfigSchema } from './config.js';
+
 /** What the page learns at run time: one build serves every deployment. */
 export interface CheckoutRuntimeConfig {
   gatewayUrl: string;

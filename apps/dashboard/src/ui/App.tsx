@@ -1,6 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Session, SessionState } from '../api/session.js';
-import { pickLanguage, translator, type Language, type Translate } from '../i18n.js';
+import {
+  loadWords,
+  pickLanguage,
+  rememberLanguage,
+  translator,
+  type Translate,
+  type Words,
+} from '../i18n.js';
 import { DashboardContext, useDashboard } from './context.js';
 import { LanguagePicker } from './LanguagePicker.js';
 import { Layout } from './Layout.js';
@@ -24,8 +31,6 @@ import { Security } from './screens/security/Security.js';
 import { Settings } from './screens/settings/Settings.js';
 import { SignIn } from './screens/SignIn.js';
 import { WebhookDetail } from './screens/webhooks/WebhookDetail.js';
-
-const LANG_KEY = 'dashboard.lang';
 
 const Screen = ({ route }: { route: Route }) => {
   const [section, id, sub] = route.path;
@@ -96,22 +101,25 @@ const NotFound = () => {
   return <p>{t('notFound')}</p>;
 };
 
-export const App = ({ session }: { session: Session }) => {
+export const App = ({ session, words: first }: { session: Session; words: Words }) => {
   const [state, setState] = useState<SessionState>(session.state);
-  const [lang, setLang] = useState<Language>(() =>
-    pickLanguage(localStorage.getItem(LANG_KEY), navigator.languages ?? []),
-  );
+  const [{ lang, messages }, setWords] = useState<Words>(first);
+  const asked = useRef(0);
   const route = useRoute();
-  const t = translator(lang);
+  const t = useMemo(() => translator(messages), [messages]);
   useEffect(() => session.subscribe(setState), [session]);
   useEffect(() => {
     document.documentElement.lang = lang;
     document.title = t('appName');
   }, [lang]);
+  // A catalogue arrives after a moment; only the last language asked for is applied.
   const chooseLanguage = (next: string) => {
     const picked = pickLanguage(next, []);
-    localStorage.setItem(LANG_KEY, picked);
-    setLang(picked);
+    rememberLanguage(picked);
+    const ask = ++asked.current;
+    void loadWords(picked).then((words) => {
+      if (ask === asked.current) setWords(words);
+    });
   };
 
   if (state.kind === 'signed-out') {

@@ -12,7 +12,7 @@ export const LanguagePicker = ({
   <span class="lang">
     <label for="lang">{t('language')}</label>
     <select id="lang" value={lang} onChange={(e) => onChange(e.currentTarget.value)}>
-      {(Object.keys(LANGUAGES) as Language[]).map((l) => (
+      {LANGUAGES.map((l) => (
         <option key={l} value={l} lang={l}>
           {LANGUAGE_NAMES[l]}
         </option>

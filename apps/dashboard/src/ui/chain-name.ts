@@ -1,14 +1,12 @@
+import { blockchainDisplayName } from '@stablepay/contracts/chains/explorer-links';
 import type { Messages, Translate } from '../i18n.js';
-import { MAINNET_CHAINS } from '@stablepay/contracts/chains/presets-mainnet';
-
-const NAMES = new Map<string, string>(MAINNET_CHAINS.map((c) => [c.name, c.displayName ?? c.name]));
 
 /**
- * A chain as people call it ("Base", "Polygon PoS"), from the mainnet presets' display names: the
- * API names a chain by its ticker-like id (`BASE`, `MATIC`), which a merchant should not have to decode.
+ * A chain as people call it ("Base", "Polygon PoS"): the API names a chain by its ticker-like id
+ * (`BASE`, `MATIC`), which a merchant should not have to decode.
  */
 export const chainName = (name: string | null | undefined): string =>
-  name ? (NAMES.get(name) ?? name) : '—';
+  name ? blockchainDisplayName(name) : '—';
 
 const BRIDGES: Record<string, keyof Messages> = {
   bridge_kit: 'bridgeKit',

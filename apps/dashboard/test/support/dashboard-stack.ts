@@ -206,6 +206,18 @@ export const startDashboardStack = async (env: Record<string, string> = {}): Pro
   };
 };
 
+/** Whether anything in the page is wider than the window or sticks out of its card. */
+export const overflows = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > window.innerWidth)
+      out.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+    for (const el of document.querySelectorAll<HTMLElement>('header.top, .card, dl.details, table.list'))
+      if (el.scrollWidth > el.clientWidth + 1 && !el.closest('.table-wrap'))
+        out.push(`${el.tagName}.${el.className} ${el.scrollWidth} > ${el.clientWidth}`);
+    return out;
+  });
+
 /** Signs in through the dashboard's form and waits for the home screen. */
 export const signIn = async (page: Page, email: string, password = PASSWORD) => {
   await page.getByLabel('E-mail').fill(email);
@@ -246,3 +258,22 @@ export const merchantWallet = (gw: DashboardStack['gw'], merchantId: string) =>
     const w = await gw.call('GET', `/merchants/${merchantId}/wallet`);
     return w.status === 200 ? (w.body.data.wallet as { address: string; blockchain: string }) : undefined;
   }, 'wallet assignment');
+
+/**
+ * A registered merchant with what the screens show: one completed payment of `amount` USDC (a real
+ * devnet transfer) and one open checkout link.
+ */
+export const merchantWithActivity = async (s: DashboardStack, email: string, amount: string) => {
+  const merchant = await registerMerchant(s.gw, email);
+  const { paymentId } = await s.pay({ merchantId: merchant.merchantId, to: merchant.wallet.address, amount });
+  await waitFor(async () => {
+    const p = await s.gw.call('GET', `/payments/${paymentId}`, { headers: merchant.bearer });
+    return p.body.data?.status === 'completed' || undefined;
+  }, 'payment completed');
+  const session = await s.gw.call('POST', '/checkout-sessions', {
+    headers: merchant.bearer,
+    body: { amount: '5', currency: 'USDC', return_url: 'https://shop.example/thanks' },
+  });
+  expect(session.status, JSON.stringify(session.body)).to.equal(201);
+  return { merchant, paymentId, checkoutUrl: session.body.data.url as string };
+};

@@ -44,6 +44,15 @@ const expectBannerUrlsAnswer = async (banner: string, devnet: any) => {
   expect(unanswered).to.deep.equal([]);
 };
 
+const SHOP_ORIGIN = 'http://localhost:3000';
+
+/** The origin embed.html lets frame it, asked as the widget's loader asks from a page of `origin`. */
+const framingOf = async (checkoutUrl: string, query: Record<string, string>): Promise<string> => {
+  const res = await fetch(`${new URL('embed.html', checkoutUrl)}?${new URLSearchParams(query)}`);
+  expect(res.status).to.equal(200);
+  return /frame-ancestors ([^;]+)/.exec(res.headers.get('content-security-policy') ?? '')![1]!;
+};
+
 /** `npm start` as a newcomer runs it: embedded PGlite, in-process bus, nothing configured. */
 describe('npm start (embedded defaults)', function () {
   this.timeout(180_000);
@@ -71,6 +80,8 @@ describe('npm start (embedded defaults)', function () {
         HOME: process.env.HOME ?? '',
         VAR_DIR: varDir,
         LOG_LEVEL: 'error',
+        // A developer's own shop page, allowed to open the widget by merchant id.
+        WIDGET_ORIGINS: SHOP_ORIGIN,
         ...ports,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -174,6 +185,31 @@ describe('npm start (embedded defaults)', function () {
       500,
     );
     expect((await gw.call('GET', '/openapi.json')).status).to.equal(200);
+
+    // The widget: the example page beside it, the shop page WIDGET_ORIGINS lists, and a session's own
+    // shop (its return URL's origin, which the checkout server reads from the gateway) may frame it.
+    const merchantId = first.devnet.merchant.id as string;
+    const checkoutOrigin = new URL(first.devnet.checkoutUrl).origin;
+    expect(
+      await framingOf(first.devnet.checkoutUrl, { merchant: merchantId, origin: checkoutOrigin }),
+    ).to.equal("'self'");
+    expect(await framingOf(first.devnet.checkoutUrl, { merchant: merchantId, origin: SHOP_ORIGIN })).to.equal(
+      SHOP_ORIGIN,
+    );
+    expect(
+      await framingOf(first.devnet.checkoutUrl, { merchant: merchantId, origin: 'http://elsewhere.example' }),
+    ).to.equal("'none'");
+    const session = await gw.call('POST', '/checkout/sessions', {
+      headers: key,
+      body: { amount: '5', currency: 'USDC', return_url: 'http://shop.example:8000/thanks' },
+    });
+    expect(session.status, JSON.stringify(session.body)).to.equal(201);
+    expect(
+      await framingOf(first.devnet.checkoutUrl, {
+        session: session.body.data.id as string,
+        origin: 'http://shop.example:8000',
+      }),
+    ).to.equal('http://shop.example:8000');
     await stop();
 
     const second = await start();

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
 import { parse, parseAllDocuments } from 'yaml';
+import { checkoutConfigSchema } from '@stablepay/checkout/server';
 import { chainWatcherConfigSchema, loadChainWatcherConfig } from '@stablepay/chain-watcher';
+import { ConfigError, loadConfig } from '@stablepay/platform';
 import { gatewayConfigSchema, loadGatewayConfig } from '@stablepay/gateway';
 import { invoicingConfigSchema, loadInvoicingConfig } from '@stablepay/invoicing';
 import { loadNotifierConfig, notifierConfigSchema } from '@stablepay/notifier';
@@ -151,6 +153,23 @@ describe('deployment manifests', () => {
           named(objects, 'Deployment', 'gateway-api').spec.template.spec.containers[0],
         );
         expect(gateway.CORS_DASHBOARD_ORIGINS).to.match(/^https?:\/\//);
+      });
+
+      it("the checkout server's environment loads, and it asks the gateway which shop may frame the widget", () => {
+        const env = containerEnv(
+          objects,
+          named(objects, 'Deployment', 'checkout').spec.template.spec.containers[0],
+        );
+        const config = loadConfig(checkoutConfigSchema, env);
+        // Inside the cluster, at the gateway's Service: the public address may not loop back in.
+        const internal = new URL(config.GATEWAY_INTERNAL_URL!);
+        const gateway = named(objects, 'Service', internal.hostname);
+        expect(gateway.spec.ports.map((p: { port: number }) => String(p.port))).to.include(internal.port);
+        expect(config.WIDGET_ORIGINS).to.deep.equal([]);
+        expect(() => loadConfig(checkoutConfigSchema, { ...env, WIDGET_ORIGINS: 'not a url' })).to.throw(
+          ConfigError,
+          'WIDGET_ORIGINS',
+        );
       });
 
       it('ports agree: PORT, the container port, probes, Services and the URLs services call', () => {
@@ -389,6 +408,10 @@ describe('deployment manifests', () => {
       expect(String(svc.environment.PORT)).to.equal(String(services[name].port));
     }
     expect(compose.services.checkout.command).to.deep.equal(['apps/checkout/server/dist/main.js']);
+    // The checkout container reaches the gateway by its compose name (GATEWAY_URL is the browsers'
+    // localhost), and passes on the shop origins a developer lists.
+    expect(compose.services.checkout.environment.GATEWAY_INTERNAL_URL).to.equal('http://gateway:8080');
+    expect(compose.services.checkout.environment.WIDGET_ORIGINS).to.equal('${WIDGET_ORIGINS:-}');
     expect(compose.services.dashboard.command).to.deep.equal(['apps/dashboard/server/dist/main.js']);
     expect(compose.services.gateway.environment.CORS_DASHBOARD_ORIGINS).to.contain('8082');
     // The gateway's port is published directly: no client may name its own address.

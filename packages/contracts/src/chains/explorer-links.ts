@@ -21,8 +21,6 @@ const PRESETS = new Map<number, NamedChain>(
   [...MAINNET_CHAINS, ...TESTNET_CHAINS].map((chain) => [chain.chainId, chain]),
 );
 
-const BY_NAME = new Map<string, NamedChain>(MAINNET_CHAINS.map((chain) => [chain.name, chain]));
-
 const served = (chainId: number, chains: readonly NamedChain[]): NamedChain | undefined =>
   chains.find((chain) => chain.chainId === chainId);
 
@@ -35,16 +33,26 @@ export const chainDisplayName = (chainId: number, chains: readonly NamedChain[] 
   return own?.displayName ?? PRESETS.get(chainId)?.displayName ?? own?.name;
 };
 
+// Mainnet last, so that its name wins for a chain on both networks; a testnet-only chain keeps its own.
+const NAMES_BY_BLOCKCHAIN = new Map<string, string>(
+  [...TESTNET_CHAINS, ...MAINNET_CHAINS].map((chain) => [chain.name, chain.displayName ?? chain.name]),
+);
+
 /**
- * What GET /chains publishes as a chain's name: its display name or its preset's, else the mainnet
- * display name of its BlockchainName (a devnet or custom chain standing in for "BASE" reads "Base"),
- * else that name.
+ * A chain named by its BlockchainName (`BASE`, `MATIC`) as people call it ("Base", "Polygon PoS"),
+ * for what records only the name (a withdrawal, an invoice): the mainnet preset's display name, the
+ * chain the name stands for on every network (the testnet's for a chain only there); a name no
+ * preset knows is shown as it is.
+ */
+export const blockchainDisplayName = (name: string): string => NAMES_BY_BLOCKCHAIN.get(name) ?? name;
+
+/**
+ * What GET /chains publishes as a chain's name: its display name or its preset's, else the display
+ * name of its BlockchainName (a devnet or custom chain standing in for "BASE" reads "Base"), else
+ * that name.
  */
 export const publishedDisplayName = (chain: NamedChain): string =>
-  chain.displayName ??
-  PRESETS.get(chain.chainId)?.displayName ??
-  BY_NAME.get(chain.name)?.displayName ??
-  chain.name;
+  chain.displayName ?? PRESETS.get(chain.chainId)?.displayName ?? blockchainDisplayName(chain.name);
 
 /** The chain's block explorer: its own, else its preset's; undefined for a chain without one. */
 export const chainExplorerUrl = (chain: NamedChain): string | undefined =>

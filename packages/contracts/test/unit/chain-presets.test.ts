@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  blockchainDisplayName,
   chainDisplayName,
   chainExplorerUrl,
   devnetRegistry,
@@ -96,6 +97,15 @@ describe('chain presets', () => {
     expect(chainDisplayName(31002, [{ chainId: 31002, name: 'BASE', displayName: 'Base (local)' }])).to.equal(
       'Base (local)',
     );
+  });
+
+  it('names a chain known only by its BlockchainName as people call it, on every network', () => {
+    expect(blockchainDisplayName('BASE')).to.equal('Base');
+    expect(blockchainDisplayName('MATIC')).to.equal('Polygon PoS');
+    expect(blockchainDisplayName('AVAX')).to.equal('Avalanche C-Chain');
+    for (const chain of [...mainnetRegistry.chains, ...testnetRegistry.chains, ...devnetRegistry.chains])
+      expect(blockchainDisplayName(chain.name), chain.name).not.to.equal(chain.name);
+    expect(blockchainDisplayName('SOMECHAIN')).to.equal('SOMECHAIN');
   });
 
   it('publishes for GET /chains the name people read and the explorer, a devnet chain by its BlockchainName', () => {

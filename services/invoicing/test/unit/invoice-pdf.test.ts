@@ -127,6 +127,24 @@ describe('the invoice PDF', function () {
     });
   }
 
+  it('names the network as people call it, in every language, never by its ticker-like id', async () => {
+    const network: Record<InvoiceLanguage, string> = {
+      en: 'Network',
+      de: 'Netzwerk',
+      fr: 'Réseau',
+      es: 'Red',
+      it: 'Rete',
+    };
+    for (const [language, label] of Object.entries(network) as Array<[InvoiceLanguage, string]>) {
+      const base = await popplerText(await renderInvoicePdf(invoice({ language })));
+      expect(base, language).to.match(new RegExp(`${label} +Base\\n`));
+      expect(base, language).not.to.match(/\bBASE\b/);
+      const polygon = await popplerText(await renderInvoicePdf(invoice({ language, blockchain: 'MATIC' })));
+      expect(polygon, language).to.match(new RegExp(`${label} +Polygon PoS\\n`));
+      expect(polygon, language).not.to.contain('MATIC');
+    }
+  });
+
   it('names the minimum fee when it applies, with what the rate alone would have charged', async () => {
     const minimum = invoice({
       grossAmount: '4.000000',

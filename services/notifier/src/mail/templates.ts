@@ -1,10 +1,13 @@
-import type {
-  InvoiceIssuedData,
-  PaymentWebhookData,
-  RefundWebhookData,
-  WithdrawalAddressAddedData,
-  WithdrawalAddressRemovedData,
+import {
+  blockchainDisplayName,
+  formatDecimal,
+  type InvoiceIssuedData,
+  type PaymentWebhookData,
+  type RefundWebhookData,
+  type WithdrawalAddressAddedData,
+  type WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
+import { INVOICE_EMAIL_WORDS } from './invoice-email-words.js';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
 export const TEMPLATES = {
@@ -21,10 +24,12 @@ export const TEMPLATES = {
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
 const money = (amount: string, currency: string) => `${amount} ${currency}`;
+/** A chain as people call it ("Base", not `BASE`). */
+const network = (name: string | null | undefined) => (name ? blockchainDisplayName(name) : name);
 const chainOf = (p: PaymentWebhookData) =>
   p.destination_chain && p.destination_chain !== p.source_chain
-    ? `${p.source_chain ?? '?'} → ${p.destination_chain}`
-    : p.source_chain;
+    ? `${network(p.source_chain) ?? '?'} → ${network(p.destination_chain)}`
+    : network(p.source_chain);
 
 /** To the customer, on payment.completed. */
 export const paymentReceipt = (p: {
@@ -85,11 +90,11 @@ export const refundCompleted = (p: {
     subject: `Refund sent: ${money(p.refund.amount, p.refund.currency)}`,
     heading: 'Your refund was sent',
     intro: [
-      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${p.refund.blockchain}.`,
+      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${network(p.refund.blockchain)}.`,
     ],
     details: [
       ['Amount', money(p.refund.amount, p.refund.currency)],
-      ['Network', p.refund.blockchain],
+      ['Network', network(p.refund.blockchain)],
       ['Sent to', p.refund.destination_address],
       ['Transaction', p.refund.tx_hash],
       ['Refund ID', p.refund.refund_id],
@@ -126,28 +131,33 @@ export const endpointDisabled = (p: {
     ],
   });
 
-/** To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached. */
+/**
+ * To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached, in
+ * the invoice's language and number format.
+ */
 export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: string }): RenderedEmail => {
   const i = p.invoice;
-  const corrects = i.rectifiesInvoiceId !== null;
+  const w = INVOICE_EMAIL_WORDS[i.language];
+  const amount = (value: string, currency: string) => `${formatDecimal(value, i.language)} ${currency}`;
+  const title = `${i.rectifiesInvoiceId !== null ? w.correctiveInvoice : w.invoice} ${i.invoiceNumber}`;
   return renderMessage({
-    subject: `${corrects ? 'Corrective invoice' : 'Invoice'} ${i.invoiceNumber}: withdrawal fee ${money(i.serviceFee, i.currency)}`,
-    heading: corrects ? `Corrective invoice ${i.invoiceNumber}` : `Invoice ${i.invoiceNumber}`,
+    subject: `${title}: ${w.subjectFee(amount(i.serviceFee, i.currency))}`,
+    heading: title,
     intro: [
-      corrects
-        ? `${p.merchantName}, this corrective invoice replaces an earlier invoice for the fee of one of your withdrawals. The PDF is attached.`
-        : `${p.merchantName}, here is the invoice for the fee of your withdrawal of ${money(i.grossAmount, i.currency)}. The PDF is attached.`,
+      i.rectifiesInvoiceId !== null
+        ? w.correctiveIntro(p.merchantName)
+        : w.intro(p.merchantName, amount(i.grossAmount, i.currency)),
     ],
     details: [
-      ['Invoice number', i.invoiceNumber],
-      ['Withdrawn', money(i.grossAmount, i.currency)],
-      ['Service fee', `${money(i.serviceFee, i.currency)} (${i.serviceFeeEur} EUR)`],
-      ['Sent to you', money(i.netAmount, i.currency)],
-      ['Network', i.blockchain],
-      ['Withdrawal ID', i.withdrawalId],
-      ['Issued', i.issuedAt],
+      [w.invoiceNumber, i.invoiceNumber],
+      [w.withdrawn, amount(i.grossAmount, i.currency)],
+      [w.serviceFee, `${amount(i.serviceFee, i.currency)} (${amount(i.serviceFeeEur, 'EUR')})`],
+      [w.sentToYou, amount(i.netAmount, i.currency)],
+      [w.network, network(i.blockchain)],
+      [w.withdrawalId, i.withdrawalId],
+      [w.issued, i.issuedAt],
     ],
-    outro: ['Every invoice is also listed in the dashboard and at GET /invoices/api/list.'],
+    outro: [w.outro],
   });
 };
 

@@ -124,6 +124,27 @@ describe('the invoice e-mail with its PDF attached (real SMTP server)', function
     expect(mail!.attachments[0]!.content.equals(PDF)).to.equal(true);
   });
 
+  it("writes the e-mail in the invoice's language, with its number format and the network by name", async () => {
+    const email = 'inhaber@rechnung.example.test';
+    const merchantId = await h.merchant(email);
+    const data = invoiceIssued(merchantId, {
+      language: 'de',
+      invoiceNumber: 'INV-2026-0009',
+      fileName: 'INV-2026-0009.pdf',
+      grossAmount: '1234.500000',
+    });
+    await h.publish('invoice.issued', data, { producer: 'invoicing', merchantId });
+    const [mail] = await smtp.waitForMessages(email, 1);
+    expect(mail!.subject).to.equal('Rechnung INV-2026-0009: Servicegebühr der Auszahlung 0,500000 USDC');
+    expect(mail!.text)
+      .to.include('Ihrer Auszahlung von 1.234,500000 USDC')
+      .and.include('0,500000 USDC (0,46 EUR)')
+      .and.include('Netzwerk')
+      .and.include('Base')
+      .and.not.include('BASE');
+    expect(mail!.attachments[0]).to.include({ filename: 'INV-2026-0009.pdf' });
+  });
+
   it('waits while the invoicing service cannot hand out the PDF, and sends when it can', async () => {
     const email = 'patient@invoiced.example.test';
     const merchantId = await h.merchant(email);

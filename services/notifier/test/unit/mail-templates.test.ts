@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { PaymentWebhookData } from '@stablepay/contracts';
+import { INVOICE_LANGUAGES, type InvoiceIssuedData, type PaymentWebhookData } from '@stablepay/contracts';
 import { escapeHtml } from '../../src/mail/layout.js';
 import {
   emailConfirmation,
   endpointDisabled,
+  invoiceIssued,
   paymentReceipt,
   paymentReceived,
   refundCompleted,
@@ -71,6 +72,15 @@ describe('e-mail templates', () => {
     expect(m.subject).to.equal('Receipt: 12.500000 USDC paid to Shop');
     expect(m.text).to.include(payment.tx_hash!);
     expect(m.text).to.include(payment.payment_id);
+    // The network as people call it, not the API's ticker-like id.
+    expect(m.text).to.match(/\bBase\b/);
+    expect(m.text).not.to.match(/\bBASE\b/);
+    const crossChain = paymentReceived({
+      payment: { ...payment, source_chain: 'MATIC', destination_chain: 'BASE', is_cross_chain: true },
+      merchantName: 'Shop',
+      completedAt: '2025-03-01T12:00:00.000Z',
+    });
+    expect(crossChain.text).to.include('Polygon PoS → Base');
     const notice = endpointDisabled({
       merchantName: 'Shop',
       endpointId: 'e1',
@@ -119,5 +129,65 @@ describe('account e-mail templates', () => {
     expect(registrationAttempted({ merchantName: 'Shop', link: 'https://dash.example/#/' }).text).to.include(
       'No new account was created',
     );
+  });
+
+  it("write the invoice's e-mail in each of the invoice's languages, corrective or not", () => {
+    const invoice: InvoiceIssuedData = {
+      invoiceId: randomUUID(),
+      merchantId: randomUUID(),
+      withdrawalId: randomUUID(),
+      invoiceNumber: 'INV-2026-0042',
+      grossAmount: '1234.500000',
+      serviceFee: '6.172500',
+      serviceFeeEur: '5.68',
+      taxAmount: '0.985525',
+      netAmount: '1228.327500',
+      currency: 'USDC',
+      blockchain: 'MATIC',
+      taxCase: 'domestic',
+      language: 'en',
+      pdfUrl: 'm/2026/INV-2026-0042.pdf',
+      fileName: 'INV-2026-0042.pdf',
+      rectifiesInvoiceId: null,
+      issuedAt: '2026-03-04T10:00:00.000Z',
+    };
+    const expected = {
+      en: [
+        'Invoice INV-2026-0042: withdrawal fee 6.172500 USDC',
+        'withdrawal of 1,234.500000 USDC',
+        'Corrective invoice',
+      ],
+      de: [
+        'Rechnung INV-2026-0042: Servicegebühr der Auszahlung 6,172500 USDC',
+        'von 1.234,500000 USDC',
+        'Rechnungskorrektur',
+      ],
+      fr: [
+        'Facture INV-2026-0042: frais de retrait 6,172500 USDC',
+        'de 1\u00a0234,500000 USDC',
+        'Facture rectificative',
+      ],
+      es: [
+        'Factura INV-2026-0042: comisión de retirada 6,172500 USDC',
+        'de 1.234,500000 USDC',
+        'Factura rectificativa',
+      ],
+      it: [
+        'Fattura INV-2026-0042: commissione di prelievo 6,172500 USDC',
+        'di 1.234,500000 USDC',
+        'Fattura di rettifica',
+      ],
+    } as const;
+    for (const language of INVOICE_LANGUAGES) {
+      const [subject, withdrawn, corrective] = expected[language];
+      const m = invoiceIssued({ invoice: { ...invoice, language }, merchantName: 'Shop' });
+      expect(m.subject, language).to.equal(subject);
+      expect(m.text, language).to.include(withdrawn).and.include('Polygon PoS').and.not.include('MATIC');
+      const c = invoiceIssued({
+        invoice: { ...invoice, language, rectifiesInvoiceId: randomUUID() },
+        merchantName: 'Shop',
+      });
+      expect(c.subject, language).to.match(new RegExp(`^${corrective} INV-2026-0042`));
+    }
   });
 });

@@ -1,5 +1,10 @@
 import type { DocumentDefinition } from 'pdfmake';
-import { baseUnitsToDecimal, decimalToBaseUnits, type InvoiceLanguage } from '@stablepay/contracts';
+import {
+  baseUnitsToDecimal,
+  blockchainDisplayName,
+  decimalToBaseUnits,
+  type InvoiceLanguage,
+} from '@stablepay/contracts';
 import { bpToPercent, feeByRate } from '../../amounts.js';
 import type { InvoiceParty, InvoiceRecord } from '../records.js';
 import { LABELS, formatDay, formatDecimal, trimZeros, type InvoiceLabels } from './labels.js';
@@ -200,7 +205,7 @@ const withdrawalSection = (i: InvoiceRecord, { l, token }: Writing) => [
     [l.withdrawalId, i.withdrawalId],
     [l.withdrawn, token(i.grossAmount)],
     [l.delivered, token(i.netAmount)],
-    [l.network, i.blockchain],
+    [l.network, blockchainDisplayName(i.blockchain)],
   ]),
   keyValues(
     [

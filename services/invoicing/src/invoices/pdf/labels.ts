@@ -1,5 +1,8 @@
 import type { InvoiceLanguage } from '@stablepay/contracts';
 
+// How an invoice's language writes numbers and days, shared with the e-mail that carries the invoice.
+export { formatDay, formatDecimal } from '@stablepay/contracts';
+
 /** Everything an invoice says, in each language it can be written in. */
 export interface InvoiceLabels {
   title: string;
@@ -228,30 +231,6 @@ export const LABELS: Readonly<Record<InvoiceLanguage, InvoiceLabels>> = {
   it: IT,
 };
 
-const SEPARATORS: Record<InvoiceLanguage, { group: string; decimal: string }> = {
-  en: { group: ',', decimal: '.' },
-  de: { group: '.', decimal: ',' },
-  // A no-break space: the one text tools (search, copy) read as a space, unlike the narrow one.
-  fr: { group: '\u00a0', decimal: ',' },
-  es: { group: '.', decimal: ',' },
-  it: { group: '.', decimal: ',' },
-};
-
-/** "1234.500000" → "1,234.500000" (en), "1.234,500000" (de): from the decimal text, never a float. */
-export const formatDecimal = (value: string, language: InvoiceLanguage): string => {
-  const { group, decimal } = SEPARATORS[language];
-  const [whole, fraction] = value.split('.');
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return fraction === undefined ? grouped : `${grouped}${decimal}${fraction}`;
-};
-
 /** Trailing zeros off a percentage: "19.00" → "19", "25.50" → "25.5", "0.500000" → "0.5". */
 export const trimZeros = (value: string): string =>
   value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
-
-/** A UTC day: ISO in English, day.month.year (de) or day/month/year elsewhere. */
-export const formatDay = (day: string, language: InvoiceLanguage): string => {
-  const [y, m, d] = day.split('-');
-  if (language === 'en') return day;
-  return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
-};

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Currency } from '@stablepay/contracts';
 import type { BodyOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
-import { parseAmountInput } from '../../../format.js';
+import { formatAmount, parseAmountInput } from '../../../format.js';
 import { useDashboard } from '../../context.js';
 import {
   CurrencySelect,
@@ -126,12 +126,14 @@ const MetadataPairs = ({
 /** Whether the session asks a fixed amount, that amount, its currency and how long it stays open. */
 const AmountFields = ({
   t,
+  lang,
   draft,
   set,
   currencies,
   error,
 }: {
   t: Translate;
+  lang: string;
   draft: Draft;
   set: (next: Partial<Draft>) => void;
   currencies: readonly Currency[];
@@ -155,7 +157,7 @@ const AmountFields = ({
             id="session-amount"
             inputMode="decimal"
             value={draft.amount}
-            placeholder="25.00"
+            placeholder={formatAmount('25', lang)}
             onInput={(ev) => set({ amount: ev.currentTarget.value })}
             aria-describedby={describedBy('session-amount', false, error)}
             aria-invalid={error ? true : undefined}
@@ -190,7 +192,7 @@ const AmountFields = ({
 
 /** A new checkout session: a fixed amount or one the customer enters, the URLs, expiry and metadata. */
 export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => void }) => {
-  const { session, account, t } = useDashboard();
+  const { session, account, t, lang } = useDashboard();
   const currencies = account.merchant.accepted_currencies;
   const [draft, setDraft] = useState<Draft>({
     fixed: true,
@@ -237,7 +239,14 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
   return (
     <form class="card form" onSubmit={onSubmit} noValidate aria-labelledby="new-session-title">
       <h2 id="new-session-title">{t('newCheckoutLink')}</h2>
-      <AmountFields t={t} draft={draft} set={set} currencies={currencies} error={fieldErrors.amount} />
+      <AmountFields
+        t={t}
+        lang={lang}
+        draft={draft}
+        set={set}
+        currencies={currencies}
+        error={fieldErrors.amount}
+      />
       <TextField
         id="session-return"
         {...urlField('returnUrl')}
