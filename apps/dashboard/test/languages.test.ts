@@ -165,6 +165,8 @@ describe('dashboard: French, Spanish and Italian (Chromium, devnet)', function (
       await screen(page, lang, 'money/addresses', m.navMoney);
       await screen(page, lang, 'developers', m.developersTitle, '[data-public-merchant-id]');
       await shot('developers');
+      await screen(page, lang, 'settings', m.settingsTitle, '#settings-name');
+      await shot('settings');
       const security = await screen(
         page,
         lang,
