@@ -145,6 +145,20 @@ describe('the invoice PDF', function () {
     }
   });
 
+  it("names the exchange rate's source in the invoice's language, never by its stored code", async () => {
+    const cases: Array<[InvoiceLanguage, string, string]> = [
+      ['en', 'ecb', '(ECB reference rate, '],
+      ['de', 'fixed', '(fester Kurs, '],
+      ['fr', 'ecb', '(taux de référence de la BCE, '],
+      ['es', 'par', '(a la par, '],
+      ['it', 'fixed', '(tasso fisso, '],
+    ];
+    for (const [language, eurRateSource, expected] of cases) {
+      const text = await popplerText(await renderInvoicePdf(invoice({ language, eurRateSource })));
+      expect(text.replace(/\s+/g, ' '), language).to.contain(expected);
+    }
+  });
+
   it('names the minimum fee when it applies, with what the rate alone would have charged', async () => {
     const minimum = invoice({
       grossAmount: '4.000000',

@@ -9,6 +9,9 @@ import { bpToPercent, feeByRate } from '../../amounts.js';
 import type { InvoiceParty, InvoiceRecord } from '../records.js';
 import { LABELS, formatDay, formatDecimal, trimZeros, type InvoiceLabels } from './labels.js';
 
+/** The rate's source in the invoice's words; a source this build does not know, as stored. */
+const rateSourceName = (l: InvoiceLabels, source: string): string =>
+  (l.rateSources as Record<string, string>)[source] ?? source;
 const GREY = '#5f6b7a';
 const LINE = '#d5dae1';
 const ACCENT = '#1f3a5f';
@@ -190,7 +193,7 @@ const settlementNotes = (i: InvoiceRecord, { l, num, day }: Writing) => {
   return [
     ...(note ? [{ text: note, margin: [0, 10, 0, 0], bold: i.taxCase === 'reverse_charge' }] : []),
     {
-      text: l.rate(i.currency, num(i.eurRate), i.eurRateSource, day(i.eurRateDate)),
+      text: l.rate(i.currency, num(i.eurRate), rateSourceName(l, i.eurRateSource), day(i.eurRateDate)),
       color: GREY,
       margin: [0, 6, 0, 0],
     },

@@ -24,6 +24,8 @@ export interface InvoiceLabels {
   total: string;
   paid: string;
   rate: (currency: string, eur: string, source: string, date: string) => string;
+  /** Where the exchange rate came from, as the rate line names it. */
+  rateSources: Record<'ecb' | 'fixed' | 'par', string>;
   reverseCharge: string;
   outsideScope: string;
   euConsumer: (country: string) => string;
@@ -59,6 +61,7 @@ const EN: InvoiceLabels = {
   total: 'Total',
   paid: 'Paid in full: the fee was deducted on-chain from the withdrawal.',
   rate: (c, eur, source, date) => `Exchange rate: 1 ${c} = ${eur} EUR (${source}, ${date})`,
+  rateSources: { ecb: 'ECB reference rate', fixed: 'fixed rate', par: 'at par' },
   reverseCharge:
     'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
   outsideScope:
@@ -96,6 +99,7 @@ const DE: InvoiceLabels = {
   total: 'Gesamtbetrag',
   paid: 'Vollständig bezahlt: Die Gebühr wurde bei der Auszahlung on-chain einbehalten.',
   rate: (c, eur, source, date) => `Umrechnungskurs: 1 ${c} = ${eur} EUR (${source}, ${date})`,
+  rateSources: { ecb: 'EZB-Referenzkurs', fixed: 'fester Kurs', par: 'pari' },
   reverseCharge:
     'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 der Richtlinie 2006/112/EG).',
   outsideScope:
@@ -134,6 +138,7 @@ const FR: InvoiceLabels = {
   total: 'Total TTC',
   paid: 'Payée intégralement : les frais ont été prélevés on-chain sur le retrait.',
   rate: (c, eur, source, date) => `Taux de change : 1 ${c} = ${eur} EUR (${source}, ${date})`,
+  rateSources: { ecb: 'taux de référence de la BCE', fixed: 'taux fixe', par: 'au pair' },
   reverseCharge: 'Autoliquidation : TVA due par le preneur (article 196 de la directive 2006/112/CE).',
   outsideScope:
     "TVA non applicable : lieu de la prestation hors de l'UE (article 44 de la directive 2006/112/CE).",
@@ -170,6 +175,7 @@ const ES: InvoiceLabels = {
   total: 'Total',
   paid: 'Pagada íntegramente: la comisión se descontó on-chain de la retirada.',
   rate: (c, eur, source, date) => `Tipo de cambio: 1 ${c} = ${eur} EUR (${source}, ${date})`,
+  rateSources: { ecb: 'tipo de referencia del BCE', fixed: 'tipo fijo', par: 'a la par' },
   reverseCharge: 'Inversión del sujeto pasivo (artículo 196 de la Directiva 2006/112/CE).',
   outsideScope:
     'Operación no sujeta al IVA de la UE: lugar de prestación fuera de la UE (artículo 44 de la Directiva 2006/112/CE).',
@@ -206,6 +212,7 @@ const IT: InvoiceLabels = {
   total: 'Totale',
   paid: 'Pagata per intero: la commissione è stata trattenuta on-chain dal prelievo.',
   rate: (c, eur, source, date) => `Tasso di cambio: 1 ${c} = ${eur} EUR (${source}, ${date})`,
+  rateSources: { ecb: 'tasso di riferimento BCE', fixed: 'tasso fisso', par: 'alla pari' },
   reverseCharge: 'Inversione contabile (reverse charge, art. 196 della direttiva 2006/112/CE).',
   outsideScope:
     "Operazione non soggetta a IVA UE: luogo della prestazione fuori dall'UE (art. 44 della direttiva 2006/112/CE).",
