@@ -46,8 +46,8 @@ export const paymentsConfigSchema = z.object({
   FEE_QUOTE_ATTESTATION_FEE_BPS: envDecimal(3, 1000).default('1'),
   /**
    * Who bears the relay's network fee (and Circle's fee) of a gasless payment: added to what the
-   * customer authorises, or recorded against the merchant's balance. The deployment's default until
-   * merchants choose it themselves.
+   * customer authorises, or recorded against the merchant's balance. The default for merchants that
+   * have not chosen it in their settings (`network_fee_bearer`).
    */
   GASLESS_FEE_BEARER: z.enum(['customer', 'merchant']).default('customer'),
   /** New gasless payments one payer address may open per minute (shared by every replica). */
