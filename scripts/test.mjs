@@ -42,7 +42,7 @@ const run = async (name, args) => {
 // ---- the suite's groups --------------------------------------------------------------------
 
 /** A folder with more files than this is cut into slices, so no one group holds a lane for long. */
-const SLICE = 6;
+const SLICE = 4;
 const durationsFile = join(
   process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
   'stablepay',
