@@ -123,6 +123,7 @@ export const buildWatcherContext = async (
     logger,
     ...settingsOf(config, metrics, logger),
     tokenNames: new Map(),
+    tokenSlots: new Map(),
     ...watcherRecording(eventsCommitted),
   };
   const close = () => {
