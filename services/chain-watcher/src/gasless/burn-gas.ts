@@ -84,7 +84,8 @@ export const burnGasUnits = async (
   const slots = await slotsOf(ctx, rpc, usdc);
   if ('unknown' in slots) return fixed(slots.unknown);
   // As after the relay's submission and approval: it holds the amount (and keeps the network fee
-  // it was paid), and has allowed the messenger without limit.
+  // it was paid), and has allowed the messenger without limit. The token's total supply is left as
+  // it is: on a chain where USDC circulates it covers any amount burned.
   const state = holdingOverride(usdc, slots, {
     owner: relayer,
     spender: messenger,

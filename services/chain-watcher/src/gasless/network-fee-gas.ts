@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { chainById } from '@stablepay/contracts';
+import { afterCommit } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { TRANSFER_ATTEMPTS } from '../migrations/tables.js';
 import { gasPaidBy, minedOf } from '../relayer/follow.js';
@@ -6,6 +8,7 @@ import { listRelayerTransactions } from '../relayer/relayer-transactions-repo.js
 import type { TransferRecord } from '../transfers/transfers-repo.js';
 import { recordRelayGas } from './gas-budget-repo.js';
 import { lockGaslessPayment } from './gasless-repo.js';
+import { countGasSpent } from './relay-gas.js';
 
 /*
  * The transfer that collects a merchant-borne network fee (merchant wallet → relay) is sent by the
@@ -32,14 +35,21 @@ export const networkFeeGasPaid = async (ctx: WatcherContext, t: TransferRecord):
   return gasPaidBy(await minedOf(rpc, attempts));
 };
 
-/** Records `wei` against the merchant's day and the payment, in the transfer's final transaction. */
+/**
+ * Records `wei` against the merchant's day and the payment, in the transfer's final transaction,
+ * and in the relay's spending metric once that commits.
+ */
 export const recordNetworkFeeGas = async (
+  ctx: WatcherContext,
   trx: Knex.Transaction,
   t: TransferRecord,
   wei: bigint,
 ): Promise<void> => {
   const paymentId = paymentOfFee(t);
-  if (!paymentId || wei === 0n || t.chainId === null) return;
+  const chain = t.chainId === null ? undefined : chainById(ctx.registry, t.chainId);
+  if (!paymentId || wei === 0n || !chain) return;
   const p = await lockGaslessPayment(trx, paymentId);
-  if (p) await recordRelayGas(trx, p, t.chainId, wei);
+  if (!p) return;
+  await recordRelayGas(trx, p, chain.chainId, wei);
+  afterCommit(trx, () => countGasSpent(ctx, p, chain, wei));
 };

@@ -99,7 +99,7 @@ const finish = async (
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await finishTransfer(trx, t.id, from, end))) return false;
     if (end.status === 'confirmed') await journalTransferOut(trx, t, end);
-    await recordNetworkFeeGas(trx, t, relayGasWei);
+    await recordNetworkFeeGas(ctx, trx, t, relayGasWei);
     await writeOutcome(ctx, trx, t, end);
     return true;
   });
