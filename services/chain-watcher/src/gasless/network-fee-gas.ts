@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { chainById } from '@stablepay/contracts';
 import { afterCommit } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
+import { outgoingKind } from '../ledger/journals.js';
 import { TRANSFER_ATTEMPTS } from '../migrations/tables.js';
 import { gasPaidBy, minedOf } from '../relayer/follow.js';
 import { listRelayerTransactions } from '../relayer/relayer-transactions-repo.js';
@@ -17,11 +18,9 @@ import { countGasSpent } from './relay-gas.js';
  * transaction that finishes the transfer.
  */
 
-const NETWORK_FEE_KEY = /^network-fee:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
 /** The gasless payment whose network fee a transfer collects, from its idempotency key. */
 const paymentOfFee = (t: Pick<TransferRecord, 'purpose' | 'idempotencyKey'>): string | undefined =>
-  t.purpose === 'network_fee' ? NETWORK_FEE_KEY.exec(t.idempotencyKey)?.[1] : undefined;
+  t.purpose === 'network_fee' ? outgoingKind(t.purpose, t.idempotencyKey)?.paymentId : undefined;
 
 /** What the relayer paid for a network-fee transfer's mined transactions (0 for any other transfer). */
 export const networkFeeGasPaid = async (ctx: WatcherContext, t: TransferRecord): Promise<bigint> => {
