@@ -130,8 +130,16 @@ export const chainWatcherConfigSchema = z.object({
    * 20 minutes from Ethereum, so the default leaves a wide margin.
    */
   CCTP_ATTESTATION_WAIT_MS: millis(1_000, 2 * 3600_000),
-  /** How long one replica holds a cross-chain payment; by default long enough for every call of a step. */
-  CCTP_LEASE_MS: envInt.pipe(z.number().int().min(500)).optional(),
+  /**
+   * How long one replica holds a cross-chain payment without renewing it: the replica renews it every
+   * third of this while it works, so a replica that dies leaves its payments to another within this.
+   */
+  CCTP_LEASE_MS: envInt.pipe(z.number().int().min(500)).default(6_000),
+  /**
+   * How long one replica holds a gasless payment without renewing it: renewed every third of this
+   * while it works, so a replica that dies leaves its payments to another within this.
+   */
+  GASLESS_LEASE_MS: envInt.pipe(z.number().int().min(500)).default(6_000),
   SCAN_INTERVAL_MS: millis(10, 5_000),
   SCAN_MAX_BLOCKS: envInt.pipe(z.number().int().min(1).max(100_000)).default(2_000),
   /**

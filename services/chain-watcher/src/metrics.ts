@@ -41,6 +41,8 @@ export interface ChainWatcherMetrics {
   gaslessSubmissions: Counter<'chain' | 'outcome'>;
   /** authorizations the check refused, by refusal code (relay_low_on_gas, relay_gas_budget_spent, ...) */
   gaslessRefusals: Counter<'chain' | 'code'>;
+  /** cross-chain burn gas priced by the check and the quote: estimated, or the fixed figure */
+  gaslessBurnGasEstimates: Counter<'chain' | 'outcome'>;
 }
 
 /** Series read from the database or the chains at each scrape (see gauges/). */
@@ -198,6 +200,11 @@ const gaslessSeries = (registers: Registers) => ({
     name: 'chain_gasless_refusals_total',
     help: 'Authorizations the gasless check refused, by refusal code (relay_low_on_gas, relay_gas_budget_spent, ...)',
     labelNames: ['chain', 'code'],
+  }),
+  gaslessBurnGasEstimates: counter(registers, {
+    name: 'chain_gasless_burn_gas_estimates_total',
+    help: "How the relay's cross-chain approval and burn gas was priced: estimated under a state override, or the fixed figure where the node refuses overrides",
+    labelNames: ['chain', 'outcome'],
   }),
 });
 

@@ -180,8 +180,8 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
     expect(merchantAfter - merchantBefore >= parseUnits('7.25', 6)).to.equal(true);
     expect(await provider.getBalance(payer.address)).to.equal(0n);
     expect(await baseProvider.getBalance(payer.address)).to.equal(0n);
-    const [relay] = await h.query<{ gas_spent_wei: string | null }>(
-      'select gas_spent_wei from chain_watcher.gasless_payments where payment_id = $1',
+    const [relay] = await h.query<{ gas_spent_wei: string | null; destination_gas_spent_wei: string | null }>(
+      'select gas_spent_wei, destination_gas_spent_wei from chain_watcher.gasless_payments where payment_id = $1',
       [paymentId],
     );
     // The relay's burn shows in the dashboard's view, as for any cross-chain payment.
@@ -193,15 +193,18 @@ describe('gasless payments on the devnet, through the gateway (PostgreSQL, Rabbi
     expect(detail.body.data.burn_tx_hash)
       .to.equal(burn!.burn_tx_hash)
       .and.match(/^0x[0-9a-f]{64}$/);
-    // Every relay step's gas (submission, approval, burn on ETH; mint on BASE) is counted, and the
-    // quote's network fee covers it.
-    const spentWei = BigInt(relay!.gas_spent_wei!);
-    const relayCostUnits = usdcUnitsOf(spentWei);
+    // Every relay step's gas is counted on the chain that charged it (submission, approval, burn in
+    // ETH's coin; mint in BASE's), each priced in its own coin (the devnet's are both ETH at 3000
+    // USD), and the quote's network fee covers their sum.
+    const sourceWei = BigInt(relay!.gas_spent_wei!);
+    const destinationWei = BigInt(relay!.destination_gas_spent_wei!);
+    expect(destinationWei > 0n).to.equal(true);
+    const relayCostUnits = usdcUnitsOf(sourceWei) + usdcUnitsOf(destinationWei);
     expect(parseUnits(quote.networkFee, 6) >= relayCostUnits, `${quote.networkFee} USDC quoted`).to.equal(
       true,
     );
     console.log(
-      `      gasless cross-chain ETH → BASE: signature → completed ${elapsed} ms; relay gas (submit, approve, burn, mint) ${formatEther(spentWei)} ETH = ${formatUnits(relayCostUnits, 6)} USDC; network fee quoted ${quote.networkFee} USDC, CCTP fee ${quote.cctpFee} USDC`,
+      `      gasless cross-chain ETH → BASE: signature → completed ${elapsed} ms; relay gas on ETH (submit, approve, burn) ${formatEther(sourceWei)} ETH, on BASE (mint) ${formatEther(destinationWei)} ETH = ${formatUnits(relayCostUnits, 6)} USDC; network fee quoted ${quote.networkFee} USDC, CCTP fee ${quote.cctpFee} USDC`,
     );
     provider.destroy();
     baseProvider.destroy();

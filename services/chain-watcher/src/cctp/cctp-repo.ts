@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
-import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
+import {
+  releaseRowLeases,
+  renewRowLeases,
+  rescheduleRow,
+  type WorkTable,
+} from '../work-rows/row-schedule.js';
 import { CCTP_PAYMENTS } from '../migrations/tables.js';
 import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 
@@ -162,6 +167,9 @@ const WORK: WorkTable = { table: CCTP_PAYMENTS, key: 'payment_id' };
 
 export const releaseCctpLeases = (db: Knex, paymentIds: string[]): Promise<void> =>
   releaseRowLeases(db, WORK, paymentIds);
+
+export const renewCctpLeases = (db: Knex, paymentIds: string[], leaseMs: number): Promise<void> =>
+  renewRowLeases(db, WORK, paymentIds, leaseMs);
 
 /** Look again later; the lease ends. */
 export const rescheduleCctp = (db: Knex, paymentId: string, r: { delayMs: number; backoffStep: number }) =>

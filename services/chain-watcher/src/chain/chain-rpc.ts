@@ -17,6 +17,9 @@ import {
   type RpcAttemptFailure,
 } from './rpc-errors.js';
 
+/** Storage slots to read as given, per contract address (eth_call's and eth_estimateGas's third parameter). */
+export type StateOverride = Record<string, { stateDiff: Record<string, string> }>;
+
 export interface ChainRpcOptions {
   chain: ChainConfig;
   timeoutMs: number;
@@ -204,6 +207,28 @@ export class ChainRpc {
   /** A revert comes back as CALL_EXCEPTION (the same on every node), never as an RPC failure. */
   estimateGas(tx: { from: string; to: string; data: string }): Promise<bigint> {
     return this.call('eth_estimateGas', (p) => p.estimateGas(tx));
+  }
+
+  /**
+   * eth_call or eth_estimateGas against the latest state as amended by `state` (the third,
+   * state-override parameter: storage slots per contract). Not every node takes it: a node that
+   * answers with an error (a revert, or a refusal of the parameter) answers `refused`, and only a
+   * transport failure tries the next endpoint.
+   */
+  withStateOverride(
+    method: 'eth_call' | 'eth_estimateGas',
+    tx: { from?: string; to: string; data: string },
+    state: StateOverride,
+  ): Promise<{ result: string } | { refused: string }> {
+    return this.call(`${method}[state]`, async (p) => {
+      try {
+        return { result: String(await p.send(method, [tx, 'latest', state])) };
+      } catch (err) {
+        const kind = classifyRpcError(err);
+        if (kind !== undefined && kind !== 'rpc_error') throw err;
+        return { refused: rpcErrorMessage(err) };
+      }
+    });
   }
 
   /**

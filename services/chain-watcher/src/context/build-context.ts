@@ -42,10 +42,8 @@ const settingsOf = (
     cctp: {
       pollMs: config.CCTP_POLL_MS,
       maxBackoffMs: config.CCTP_MAX_BACKOFF_MS,
-      // Long enough for every call of a relayer-flow step (about ten) and two attestation requests.
-      leaseMs:
-        config.CCTP_LEASE_MS ??
-        30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS + 2 * config.CCTP_ATTESTATION_TIMEOUT_MS,
+      // Short and renewed while a step runs (however many calls it makes): see leasedBatchWorker.
+      leaseMs: config.CCTP_LEASE_MS,
       mintTimeoutMs: config.CCTP_MINT_TIMEOUT_MS,
       attestationWaitMs: config.CCTP_ATTESTATION_WAIT_MS,
       crashPoint: config.CCTP_CRASH_POINT,
@@ -62,7 +60,7 @@ const settingsOf = (
       // A submission is a payment waiting: it moves at the pace of the relayer's transfers.
       pollMs: config.TRANSFER_POLL_MS,
       maxBackoffMs: config.TRANSFER_MAX_BACKOFF_MS,
-      leaseMs: config.TRANSFER_LEASE_MS ?? 30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS,
+      leaseMs: config.GASLESS_LEASE_MS,
       dailyGasBudgetWei: (chainName) =>
         BigInt(
           config.GASLESS_DAILY_GAS_BUDGET_WEI_BY_CHAIN?.[chainName as BlockchainName] ??
@@ -123,6 +121,7 @@ export const buildWatcherContext = async (
     logger,
     ...settingsOf(config, metrics, logger),
     tokenNames: new Map(),
+    tokenSlots: new Map(),
     ...watcherRecording(eventsCommitted),
   };
   const close = () => {

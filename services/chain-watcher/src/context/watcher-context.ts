@@ -9,6 +9,7 @@ import {
 } from '@stablepay/platform';
 import type { AttestationApi } from '../chain/attestation-api.js';
 import type { ChainClients } from '../chain/chain-rpc.js';
+import type { TokenSlots } from '../chain/token-slots.js';
 import type { CctpCrashPoint, GaslessCrashPoint, TransferCrashPoint } from '../config.js';
 import type { RelayerWallets } from '../custody/relayer-keys.js';
 import type { WalletSigner } from '../custody/wallet-signer.js';
@@ -107,4 +108,6 @@ export interface WatcherContext extends WatcherRecording {
   gasless: GaslessSettings;
   /** EIP-712 domain names of token contracts by chain id and address (fixed at deployment) */
   tokenNames: Map<string, string>;
+  /** storage slots of token balances and allowances by chain id and address, for state overrides */
+  tokenSlots: Map<string, TokenSlots | { unknown: string }>;
 }

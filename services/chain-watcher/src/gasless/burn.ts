@@ -1,20 +1,14 @@
 import { chainById, type ChainConfig } from '@stablepay/contracts';
-import { Interface, MaxUint256, ZeroHash, getAddress, zeroPadValue } from 'ethers';
+import { MaxUint256, getAddress } from 'ethers';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { allowanceOf, encodeApprove } from '../chain/fiat-token.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { insertCctpPayment } from '../cctp/cctp-repo.js';
+import { encodeBurn } from './burn-gas.js';
 import { moveGasless, type GaslessPaymentRecord } from './gasless-repo.js';
 import { waitFor, type GaslessWait } from './outcome.js';
 import { advanceAction } from './relay-steps.js';
 import { countGasSpent, crossChainGasPaid, recordStepGas } from './relay-gas.js';
-
-/** CCTP v2's finality threshold of a fast transfer: attested at once where Circle offers it. */
-const FAST_FINALITY = 1000;
-
-const tokenMessenger = new Interface([
-  'function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold)',
-]);
 
 /** The source chain with its client and the destination, for a cross-chain payment's burn and mint. */
 export interface CrossChainRoute {
@@ -42,18 +36,16 @@ export const crossChainRouteOf = (
 /**
  * The burn of what the relay received: everything but the network fee the customer paid it for its
  * gas, with Circle's fee (the quote's cctpFee) as the most the attestation may take, minted to the
- * merchant wallet on its chain. Anyone may receive the message there (no destination caller).
+ * merchant wallet on its chain.
  */
 export const burnCalldata = (p: GaslessPaymentRecord, r: CrossChainRoute): string =>
-  tokenMessenger.encodeFunctionData('depositForBurn', [
-    p.burnUnits!,
-    r.destination.cctpDomain,
-    zeroPadValue(getAddress(p.merchantAddress!), 32),
-    getAddress(r.source.tokens.USDC!),
-    ZeroHash,
-    p.cctpFeeUnits,
-    FAST_FINALITY,
-  ]);
+  encodeBurn({
+    source: r.source,
+    destination: r.destination,
+    amount: p.burnUnits!,
+    mintRecipient: p.merchantAddress!,
+    maxFee: p.cctpFeeUnits,
+  });
 
 /**
  * Burn step of a cross-chain gasless payment: the token messenger approved once per chain, then the

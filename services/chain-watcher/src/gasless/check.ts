@@ -15,6 +15,7 @@ import { sameAddress } from '../chain/same-address.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { gasLimitFor } from '../relayer/fees.js';
 import { tokenDomain } from '../relayer/token-domain.js';
+import { burnGasUnits } from './burn-gas.js';
 import { gasUsedOn, recordGasQuote, utcDay } from './gas-budget-repo.js';
 import { authorizationOf, encodeAuthorization, simulateSubmission } from './submission.js';
 
@@ -22,12 +23,7 @@ import { authorizationOf, encodeAuthorization, simulateSubmission } from './subm
 export const refusal = (code: GaslessRefusalCode, message: string, path = 'authorization'): AppError =>
   new AppError('unprocessable', message, [{ path, message, code }]);
 
-/**
- * Gas of the relay's CCTP burn and of its approval of the token messenger (once per chain), which
- * cannot be estimated before the relay holds the funds: depositForBurn of TokenMessengerV2 measures
- * about 150k and the approval about 46k.
- */
-export const CROSS_CHAIN_BURN_GAS_UNITS = 200_000n;
+export { CROSS_CHAIN_BURN_GAS_UNITS } from './burn-gas.js';
 
 /** Clock skew allowed between the payments service that bounded the window and this one. */
 const WINDOW_SKEW_SECONDS = 60;
@@ -39,6 +35,8 @@ interface Placement {
   relayer: string;
   /** across chains: the merchant's chain, where the relay's burn mints */
   destination: ChainConfig | null;
+  /** the merchant wallet the payment pays (across chains: on the destination) */
+  wallet: string;
 }
 
 /**
@@ -50,7 +48,7 @@ const recipientOf = async (
   body: GaslessCheckBody,
   chain: ChainConfig,
   relayer: string,
-): Promise<{ to: string; destination: ChainConfig | null }> => {
+): Promise<{ to: string; destination: ChainConfig | null; wallet: string }> => {
   const crossChain = body.destinationChainId !== null && body.destinationChainId !== chain.chainId;
   const destination = crossChain ? chainById(ctx.registry, body.destinationChainId!) : undefined;
   if (
@@ -70,7 +68,11 @@ const recipientOf = async (
       `the merchant has no wallet on ${paidOn.name}`,
       crossChain ? 'destinationChainId' : 'authorization.to',
     );
-  return { to: destination ? relayer : wallet.address, destination: destination ?? null };
+  return {
+    to: destination ? relayer : wallet.address,
+    destination: destination ?? null,
+    wallet: wallet.address,
+  };
 };
 
 /** The chain, its token contract and its relay, and whether the authorization pays whom it must. */
@@ -83,14 +85,14 @@ const placementOf = async (ctx: WatcherContext, body: GaslessCheckBody): Promise
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer)
     throw refusal('token_not_supported', `no relay submits authorizations on ${chain.name}`, 'chainId');
-  const { to, destination } = await recipientOf(ctx, body, chain, relayer);
+  const { to, destination, wallet } = await recipientOf(ctx, body, chain, relayer);
   if (!sameAddress(body.authorization.to, to))
     throw refusal(
       'authorization_recipient_mismatch',
       `the authorization pays ${body.authorization.to}, not ${destination ? 'the relay' : 'the merchant wallet'} ${getAddress(to)}`,
       'authorization.to',
     );
-  return { chain, rpc, token: getAddress(token), relayer, destination };
+  return { chain, rpc, token: getAddress(token), relayer, destination, wallet };
 };
 
 /** The window by this service's clock: open now, and no longer than a signature should live. */
@@ -139,6 +141,21 @@ const checkOnChain = async (body: GaslessCheckBody, p: Placement): Promise<strin
   return data;
 };
 
+/**
+ * The approval and the burn of what the authorization moves to the relay. The burn's Circle fee is
+ * not known here; any fee below the amount is a burn of the same gas.
+ */
+const crossChainGas = (ctx: WatcherContext, body: GaslessCheckBody, p: Placement): Promise<bigint> => {
+  const amount = BigInt(body.authorization.value);
+  return burnGasUnits(ctx, p.rpc, p.relayer, {
+    source: p.chain,
+    destination: p.destination!,
+    amount,
+    mintRecipient: p.wallet,
+    maxFee: amount > 0n ? amount - 1n : 0n,
+  });
+};
+
 /** The submission's gas and today's worst-case price; the relay's gas and the merchant's budget. */
 const priceSubmission = async (
   ctx: WatcherContext,
@@ -151,8 +168,8 @@ const priceSubmission = async (
     p.rpc.feeSuggestion(),
     p.rpc.call('eth_getBalance', (provider) => provider.getBalance(p.relayer)),
   ]);
-  // Across chains the relay also burns (and approves the messenger once): not estimable before it holds the funds.
-  const gasUnits = gasLimitFor(estimate) + (p.destination ? CROSS_CHAIN_BURN_GAS_UNITS : 0n);
+  // Across chains the relay also burns what it receives (and approves the messenger once).
+  const gasUnits = gasLimitFor(estimate) + (p.destination ? await crossChainGas(ctx, body, p) : 0n);
   const gasPrice = fees.kind === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
   const cost = gasUnits * gasPrice;
   const chain = p.chain.name;

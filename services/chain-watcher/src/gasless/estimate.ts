@@ -6,7 +6,7 @@ import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../chain/fiat-token.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { gasLimitFor } from '../relayer/fees.js';
 import { tokenDomain } from '../relayer/token-domain.js';
-import { CROSS_CHAIN_BURN_GAS_UNITS } from './check.js';
+import { CROSS_CHAIN_BURN_GAS_UNITS, burnGasUnits } from './burn-gas.js';
 import { encodeAuthorization } from './submission.js';
 
 /**
@@ -15,6 +15,29 @@ import { encodeAuthorization } from './submission.js';
  * 20,000 more), and the value's non-zero calldata bytes. Rounded up.
  */
 const AMOUNT_WRITES_GAS_UNITS = 25_000n;
+
+/** A burn's amount for a quote, which comes before the amount is final: the gas barely depends on it. */
+const PROBE_BURN_UNITS = 1_000_000n;
+
+/** Across chains, the approval and the burn as the check will price them (the fixed figure without a route). */
+const quotedBurnGas = async (
+  ctx: WatcherContext,
+  q: GaslessGasEstimateQuery,
+  relayer: string,
+): Promise<bigint> => {
+  if (q.destinationChainId === undefined || q.destinationChainId === q.chainId) return 0n;
+  const source = chainById(ctx.registry, q.chainId);
+  const destination = chainById(ctx.registry, q.destinationChainId);
+  const rpc = ctx.chains.get(q.chainId);
+  if (!source?.cctp || !source.tokens.USDC || !destination?.cctp || !rpc) return CROSS_CHAIN_BURN_GAS_UNITS;
+  return burnGasUnits(ctx, rpc, relayer, {
+    source,
+    destination,
+    amount: PROBE_BURN_UNITS,
+    mintRecipient: relayer,
+    maxFee: PROBE_BURN_UNITS / 2n,
+  });
+};
 
 /**
  * The relay's gas on the customer's chain before anything is signed, for a quote: eth_estimateGas of
@@ -46,9 +69,8 @@ export const estimateGaslessGas = async (
   const signature = await probe.signTypedData(domain, TRANSFER_WITH_AUTHORIZATION_TYPES, message);
   const data = encodeAuthorization({ ...message, signature });
   const estimate = await rpc.estimateGas({ from: relayer, to: getAddress(token), data });
-  const crossChain = q.destinationChainId !== undefined && q.destinationChainId !== q.chainId;
   return {
     submitGasUnits: gasLimitFor(estimate + AMOUNT_WRITES_GAS_UNITS).toString(),
-    burnGasUnits: (crossChain ? CROSS_CHAIN_BURN_GAS_UNITS : 0n).toString(),
+    burnGasUnits: (await quotedBurnGas(ctx, q, relayer)).toString(),
   };
 };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { GASLESS_GAS_QUOTES, GASLESS_GAS_USAGE } from '../migrations/tables.js';
+import { GASLESS_GAS_QUOTES, GASLESS_GAS_USAGE, GASLESS_PAYMENTS } from '../migrations/tables.js';
 
 /*
  * The relay's gas per merchant, chain and UTC day. A payment reserves what its check priced when it
@@ -41,6 +41,34 @@ export const addGasUsage = async (
            updated_at = now()`,
     [key.merchantId, key.chainId, key.day, reserved, spent, reserved],
   );
+};
+
+/** The payment's own figure of the relay's gas on `chainId`: its chain's, or its destination's. */
+const spentColumnOn = (p: { chainId: number }, chainId: number) =>
+  chainId === p.chainId ? 'gas_spent_wei' : 'destination_gas_spent_wei';
+
+/**
+ * Gas the relay spent for a payment on `chainId` after its submission settled (an approval, a burn,
+ * a mint, the transfer collecting a merchant-borne fee), in the caller's transaction: on the
+ * merchant's day there (the day the payment reserved its submission) and in the payment's figure
+ * for that chain, each in wei of that chain's coin.
+ */
+export const recordRelayGas = async (
+  trx: Knex.Transaction,
+  p: { paymentId: string; merchantId: string; chainId: number; budgetDay: string },
+  chainId: number,
+  wei: bigint,
+): Promise<void> => {
+  if (wei === 0n) return;
+  await addGasUsage(
+    trx,
+    { merchantId: p.merchantId, chainId, day: p.budgetDay },
+    { reservedWei: 0n, spentWei: wei },
+  );
+  const column = spentColumnOn(p, chainId);
+  await trx(GASLESS_PAYMENTS)
+    .where({ payment_id: p.paymentId })
+    .update({ [column]: trx.raw('coalesce(??, 0) + ?::numeric', [column, wei.toString()]) });
 };
 
 /** What a passed check priced an authorization's submission at, for the payment that follows it. */

@@ -3,7 +3,12 @@ import type { BlockchainName, Currency, NetworkFeeBearer } from '@stablepay/cont
 import { GASLESS_PAYMENTS } from '../migrations/tables.js';
 import { insertWorkRowOnce } from '../work-rows/insert-once.js';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
-import { releaseRowLeases, rescheduleRow, type WorkTable } from '../work-rows/row-schedule.js';
+import {
+  releaseRowLeases,
+  renewRowLeases,
+  rescheduleRow,
+  type WorkTable,
+} from '../work-rows/row-schedule.js';
 import type { SignedAuthorization } from './submission.js';
 
 /**
@@ -173,6 +178,9 @@ const WORK: WorkTable = { table: GASLESS_PAYMENTS, key: 'payment_id' };
 
 export const releaseGaslessLeases = (db: Knex, paymentIds: string[]): Promise<void> =>
   releaseRowLeases(db, WORK, paymentIds);
+
+export const renewGaslessLeases = (db: Knex, paymentIds: string[], leaseMs: number): Promise<void> =>
+  renewRowLeases(db, WORK, paymentIds, leaseMs);
 
 /** Look again later; the lease ends. */
 export const rescheduleGasless = (db: Knex, paymentId: string, r: { delayMs: number; backoffStep: number }) =>

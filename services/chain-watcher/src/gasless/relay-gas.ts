@@ -3,10 +3,9 @@ import type { ChainConfig } from '@stablepay/contracts';
 import { formatEther } from 'ethers';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { GASLESS_PAYMENTS } from '../migrations/tables.js';
-import { minedOf, type Mined } from '../relayer/follow.js';
+import { gasPaidBy, minedOf } from '../relayer/follow.js';
 import { listRelayerTransactions } from '../relayer/relayer-transactions-repo.js';
-import { addGasUsage } from './gas-budget-repo.js';
+import { recordRelayGas } from './gas-budget-repo.js';
 import type { GaslessPaymentRecord } from './gasless-repo.js';
 import { crossChainSeries, type CrossChainAction } from './relay-steps.js';
 
@@ -14,13 +13,11 @@ import { crossChainSeries, type CrossChainAction } from './relay-steps.js';
  * What the relay paid in gas for one gasless payment: every transaction of its own that a block
  * holds, reverted ones included (a reverted transaction is paid for too). Across chains that is the
  * submission, the approval and the burn on the customer's chain and the mint on the merchant's; each
- * counts against the merchant's daily budget on the chain that charged it, and all of them in the
- * payment's gas_spent_wei.
+ * counts against the merchant's daily budget on the chain that charged it, and in the payment's
+ * figure for that chain (wei of different chains' coins are never added together).
  */
 
-/** Gas used times the price paid, summed over mined transactions. */
-export const gasPaidBy = (mined: Array<Mined<string>>): bigint =>
-  mined.reduce((sum, m) => sum + (m.receipt.gasUsed ?? 0n) * (m.receipt.effectiveGasPrice ?? 0n), 0n);
+export { gasPaidBy };
 
 /** What the relay's mined transactions of `actions` (on the chain of `rpc`) cost. */
 export const crossChainGasPaid = async (
@@ -39,24 +36,14 @@ export const crossChainGasPaid = async (
 
 /**
  * Gas a cross-chain step spent, recorded in the transaction of its transition: on the merchant's
- * day of `chain` (the day the payment reserved its submission) and in the payment's total.
+ * day of `chain` (the day the payment reserved its submission) and in the payment's figure for it.
  */
-export const recordStepGas = async (
+export const recordStepGas = (
   trx: Knex.Transaction,
   p: GaslessPaymentRecord,
   chainId: number,
   wei: bigint,
-): Promise<void> => {
-  if (wei === 0n) return;
-  await addGasUsage(
-    trx,
-    { merchantId: p.merchantId, chainId, day: p.budgetDay },
-    { reservedWei: 0n, spentWei: wei },
-  );
-  await trx(GASLESS_PAYMENTS)
-    .where({ payment_id: p.paymentId })
-    .update({ gas_spent_wei: trx.raw('coalesce(gas_spent_wei, 0) + ?::numeric', [wei.toString()]) });
-};
+): Promise<void> => recordRelayGas(trx, p, chainId, wei);
 
 /** The relay's spending metric, in the chain's native coin. */
 export const countGasSpent = (

@@ -4,10 +4,11 @@ import type { ChainWatcherConfig } from '../config.js';
 import type { CapabilityWorkers } from '../context/capability-workers.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { BroadcastRejected } from '../relayer/broadcast.js';
-import { leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
+import { heartbeatEvery, leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
 import {
   leaseDueGaslessPayments,
   releaseGaslessLeases,
+  renewGaslessLeases,
   rescheduleGasless,
   type GaslessPaymentRecord,
 } from './gasless-repo.js';
@@ -51,6 +52,15 @@ export const gaslessWorker = (
         ctx.db,
         rows.map((p) => p.paymentId),
       ),
+    heartbeat: {
+      everyMs: heartbeatEvery(ctx.gasless.leaseMs),
+      renew: (rows) =>
+        renewGaslessLeases(
+          ctx.db,
+          rows.map((p) => p.paymentId),
+          ctx.gasless.leaseMs,
+        ),
+    },
     correlationOf: (p) => p.correlationId,
     handlerFor: () => (p) => advance(ctx, p),
   });

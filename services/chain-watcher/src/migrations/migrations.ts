@@ -6,6 +6,7 @@ import { cctpMigration, cctpRelayerMigration } from './cctp-migrations.js';
 import { correlationMigration } from './correlation-migration.js';
 import { custodyMigration } from './custody-migration.js';
 import { gaslessCrossChainMigration } from './gasless-cross-chain-migration.js';
+import { gaslessGasPerChainMigration } from './gasless-gas-per-chain-migration.js';
 import { topUpVerificationsMigration } from './top-ups-migration.js';
 import { transfersMigration } from './transfers-migration.js';
 import { scannerMigration, verificationMigration } from './verification-migrations.js';
@@ -31,4 +32,5 @@ export const chainWatcherMigrations: Migration[] = [
   topUpVerificationsMigration,
   gaslessMigration,
   gaslessCrossChainMigration,
+  gaslessGasPerChainMigration,
 ];

@@ -22,6 +22,10 @@ export const minedOf = async <A extends string>(
   return txs.flatMap((tx, i) => (receipts[i] ? [{ tx, receipt: receipts[i] }] : []));
 };
 
+/** What the relayer paid for mined transactions: gas used times the price paid, reverted ones included. */
+export const gasPaidBy = (mined: ReadonlyArray<Mined<string>>): bigint =>
+  mined.reduce((sum, m) => sum + (m.receipt.gasUsed ?? 0n) * (m.receipt.effectiveGasPrice ?? 0n), 0n);
+
 /** Whether two transactions share a relayer nonce (a replacement and what it replaces do). */
 export const sameNonce = (a: RelayerTransaction, b: RelayerTransaction): boolean =>
   a.relayerNonce === b.relayerNonce && a.relayerAddress === b.relayerAddress;

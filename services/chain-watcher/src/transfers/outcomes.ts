@@ -9,6 +9,7 @@ import {
   type TransferStatus,
 } from './transfers-repo.js';
 import { recordTransferOut } from '../ledger/journals.js';
+import { networkFeeGasPaid, recordNetworkFeeGas } from '../gasless/network-fee-gas.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 
 /*
@@ -93,9 +94,12 @@ const finish = async (
   from: TransferStatus[],
   end: TransferEnd,
 ): Promise<boolean> => {
+  // Read before the transaction: receipts are RPC calls.
+  const relayGasWei = await networkFeeGasPaid(ctx, t);
   const written = await ctx.db.transaction(async (trx) => {
     if (!(await finishTransfer(trx, t.id, from, end))) return false;
     if (end.status === 'confirmed') await journalTransferOut(trx, t, end);
+    await recordNetworkFeeGas(ctx, trx, t, relayGasWei);
     await writeOutcome(ctx, trx, t, end);
     return true;
   });

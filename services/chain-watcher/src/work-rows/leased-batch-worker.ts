@@ -31,6 +31,11 @@ export const leasedBatchWorker = <R>(opts: {
   handlerFor: (rows: readonly R[]) => ((row: R) => Promise<void>) | BatchHandler<R>;
   /** The correlation id a row's work runs under (its events and log lines carry it). */
   correlationOf: (row: R) => string | null;
+  /**
+   * Renews the leases of the rows still in hand every `everyMs` while the batch runs, so that the
+   * lease itself can be short: a replica that dies is replaced within a lease, not a worst-case step.
+   */
+  heartbeat?: { everyMs: number; renew: (rows: R[]) => Promise<void> };
 }): LoopWorker =>
   loopWorker({
     name: opts.name,
@@ -43,15 +48,44 @@ export const leasedBatchWorker = <R>(opts: {
       const { handle, finish } =
         typeof handler === 'function' ? { handle: handler, finish: undefined } : handler;
       const untouched: R[] = [];
-      await forEachConcurrent(due, opts.concurrency, async (row) => {
-        if (stopping()) untouched.push(row);
-        else {
-          const correlationId = opts.correlationOf(row) ?? undefined;
-          await runWithContext({ correlationId }, () => handle(row));
-        }
-      });
-      if (finish) await finish();
+      const inHand = new Set(due);
+      const beat = opts.heartbeat && renewing(opts.heartbeat, inHand, opts.logger, opts.name);
+      try {
+        await forEachConcurrent(due, opts.concurrency, async (row) => {
+          if (stopping()) untouched.push(row);
+          else {
+            const correlationId = opts.correlationOf(row) ?? undefined;
+            await runWithContext({ correlationId }, () => handle(row));
+          }
+          inHand.delete(row);
+        });
+        if (finish) await finish();
+      } finally {
+        beat?.stop();
+      }
       if (untouched.length > 0) await opts.release(untouched);
       return due.length === opts.batchSize;
     },
   });
+
+/** A third of the lease: two renewals may be late or fail before it runs out. */
+export const heartbeatEvery = (leaseMs: number): number => Math.max(100, Math.floor(leaseMs / 3));
+
+/** Renews the leases of the rows in `inHand` every `everyMs` until stopped; a failed renewal is logged. */
+const renewing = <R>(
+  heartbeat: { everyMs: number; renew: (rows: R[]) => Promise<void> },
+  inHand: Set<R>,
+  logger: Logger,
+  name: string,
+): { stop: () => void } => {
+  const timer = setInterval(() => {
+    if (inHand.size === 0) return;
+    heartbeat
+      .renew([...inHand])
+      .catch((err: unknown) =>
+        logger.warn('lease renewal failed', { worker: name, err: (err as Error).message }),
+      );
+  }, heartbeat.everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+};

@@ -12,6 +12,18 @@ export const releaseRowLeases = async (db: Knex, w: WorkTable, ids: string[]): P
   await db(w.table).whereIn(w.key, ids).update({ locked_until: null });
 };
 
+/**
+ * The leases of rows a worker is still working on, extended to `leaseMs` from now. A lease that ran
+ * out is not renewed: another replica may hold the row by now.
+ */
+export const renewRowLeases = async (db: Knex, w: WorkTable, ids: string[], leaseMs: number) => {
+  if (ids.length === 0) return;
+  await db(w.table)
+    .whereIn(w.key, ids)
+    .where('locked_until', '>', db.fn.now())
+    .update({ locked_until: db.raw(`now() + (? * interval '1 millisecond')`, [leaseMs]) });
+};
+
 /** Look at the row again after `delayMs`; its lease ends. */
 export const rescheduleRow = async (
   db: Knex,

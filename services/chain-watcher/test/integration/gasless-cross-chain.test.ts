@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ChainPaymentVerifiedData } from '@stablepay/contracts';
-import { waitFor } from '@stablepay/platform/testing';
+import { metricValue, waitFor } from '@stablepay/platform/testing';
 import type { Devnet } from '@stablepay/devnet';
 import { units } from '../support/chain.js';
 import {
@@ -66,6 +66,13 @@ describe('gasless payments across chains: one signature, the relay submits, burn
     const payer = freshWallet();
     await devnet.fund('ETH', payer.address, { USDC: units('20') });
     const before = await base.balance('USDC', shop.address);
+    // The quote's approval and burn, estimated before the relay holds anything to burn.
+    const quoted = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${source().chainId}&token=USDC&to=${relayEth}&destinationChainId=${shop.chainId}`,
+      { caller: 'service' },
+    );
+    expect(quoted.status, JSON.stringify(quoted.body)).to.equal(200);
+    const burnEstimate = BigInt(quoted.body.data.burnGasUnits);
     // amount 10, the relay's gas 0.01 and Circle's fee 0.01, all authorised by the customer
     const authorization = await signAuthorization(eth, {
       signer: payer,
@@ -102,7 +109,8 @@ describe('gasless payments across chains: one signature, the relay submits, burn
       return r.step === 'handed_over' ? r : undefined;
     });
     // Every relay transaction a block holds is paid for: the submission, the approval and the burn on
-    // ETH, the mint on BASE; each against the merchant's day on its chain, all in gas_spent_wei.
+    // ETH, the mint on BASE; each against the merchant's day on its chain and in the payment's figure
+    // for that chain (wei of ETH's coin and of BASE's are never added together).
     const paid = async (probe: ChainProbe, actions: string[]) => {
       let wei = 0n;
       for (const t of txs.filter((x) => actions.includes(x.action))) {
@@ -115,12 +123,44 @@ describe('gasless payments across chains: one signature, the relay submits, burn
     const onBase = await paid(base, ['mint']);
     expect(count('mint')).to.equal(1);
     expect(onBase > 0n).to.equal(true);
-    expect(BigInt(row.gas_spent_wei)).to.equal(onEth + onBase);
+    expect(BigInt(row.gas_spent_wei)).to.equal(onEth);
+    expect(BigInt(row.destination_gas_spent_wei)).to.equal(onBase);
     const usage = await h.db('gasless_gas_usage').where({ merchant_id: shop.merchantId });
     const spentOn = (chainId: number) =>
       usage.filter((u) => u.chain_id === chainId).map((u) => [BigInt(u.spent_wei), BigInt(u.reserved_wei)]);
     expect(spentOn(devnet.chain('ETH').chainId)).to.deep.equal([[onEth, 0n]]);
     expect(spentOn(shop.chainId)).to.deep.equal([[onBase, 0n]]);
+    // The estimate covers what the approval and the burn used, within the relay's gas-limit margin
+    // (a quarter, and the burn's refund: the minter's balance goes back to zero), not a blanket
+    // figure; once the relay has approved the messenger, the burn alone.
+    const used = async (action: string) => {
+      let gas = 0n;
+      for (const t of txs.filter((x) => x.action === action)) {
+        const receipt = await eth.receipt(t.tx_hash);
+        if (receipt && BigInt(receipt.status!) === 1n) gas += BigInt(receipt.gasUsed!);
+      }
+      return gas;
+    };
+    expect(count('approve')).to.equal(1);
+    const approveAndBurn = (await used('approve')) + (await used('burn'));
+    const within = (estimate: bigint, gas: bigint) =>
+      expect(estimate >= gas && estimate <= (gas * 3n) / 2n, `estimated ${estimate}, used ${gas}`).to.equal(
+        true,
+      );
+    within(burnEstimate, approveAndBurn);
+    const again = await h.call(
+      `/internal/gasless/gas-estimate?chainId=${source().chainId}&token=USDC&to=${relayEth}&destinationChainId=${shop.chainId}`,
+      { caller: 'service' },
+    );
+    const burnOnly = BigInt(again.body.data.burnGasUnits);
+    within(burnOnly, await used('burn'));
+    console.log(
+      `      approve + burn: estimated ${burnEstimate} gas, used ${approveAndBurn}; burn alone once approved: estimated ${burnOnly}, used ${await used('burn')}`,
+    );
+    const metrics = await h.metrics();
+    expect(
+      metricValue(metrics, 'chain_gasless_burn_gas_estimates_total', { chain: 'ETH', outcome: 'estimated' }),
+    ).to.be.at.least(1);
     expect(row.burn_units).to.equal(units('10.01').toString());
     expect(row.merchant_receives_units).to.equal(units('10').toString());
   });

@@ -163,6 +163,28 @@ describe('gasless payments: the relay submits a customer’s authorization once 
     // On the chain: the fee left the merchant wallet for the relay that paid the gas.
     expect(await base.balance('USDC', shopPays.address)).to.equal(units('10') - units('0.012345'));
     expect((await base.balance('USDC', relayer)) - relayBefore).to.equal(units('0.012345'));
+    // The relay paid the gas of both its transactions, the submission and the fee's transfer: both
+    // count against the merchant's budget on BASE and in the payment's gas on BASE.
+    const paid = async (hashes: string[]) => {
+      let wei = 0n;
+      for (const hash of hashes) {
+        const receipt = await base.receipt(hash);
+        if (receipt) wei += BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+      }
+      return wei;
+    };
+    const submitted = await h.db('gasless_relay_transactions').where({ payment_id: paymentId });
+    const attempts = await h.db('transfer_attempts').where({ transfer_id: fee.id });
+    const submitWei = await paid(submitted.map((t) => t.tx_hash));
+    const feeWei = await paid(attempts.map((t) => t.tx_hash));
+    expect(feeWei > 0n).to.equal(true);
+    const usage = await h.db('gasless_gas_usage').where({ merchant_id: shopPays.merchantId });
+    expect(usage.map((u) => [u.chain_id, BigInt(u.spent_wei), BigInt(u.reserved_wei)])).to.deep.equal([
+      [shopPays.chainId, submitWei + feeWei, 0n],
+    ]);
+    const row = await h.db('gasless_payments').where({ payment_id: paymentId }).first();
+    expect(BigInt(row.gas_spent_wei)).to.equal(submitWei + feeWei);
+    expect(row.destination_gas_spent_wei).to.equal(null);
     const listed = await waitFor(async () => {
       const res = await h.call(`/balance-transactions/api/list?payment_id=${paymentId}`, {
         merchantId: shopPays.merchantId,

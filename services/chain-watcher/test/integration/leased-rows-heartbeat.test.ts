@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createDatabase } from '@stablepay/platform';
+import { createTestDatabase, quietLogger, type TestDatabase } from '@stablepay/platform/testing';
+import { leaseDueRows } from '../../src/work-rows/lease-due-rows.js';
+import { heartbeatEvery, leasedBatchWorker } from '../../src/work-rows/leased-batch-worker.js';
+import { renewRowLeases, rescheduleRow, type WorkTable } from '../../src/work-rows/row-schedule.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The leases of the CCTP and gasless workers are short and renewed while a replica works on a row:
+ * a step slower than the lease keeps its row, and a row whose holder died (nothing renews it) is
+ * due to another replica once the lease runs out.
+ */
+describe('leased work rows: a short lease, renewed while the work runs (PostgreSQL)', function () {
+  this.timeout(20_000);
+  const LEASE_MS = 600;
+  const W: WorkTable = { table: 'probe_rows', key: 'id' };
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = await createDatabase({ url: database.url, schema: 'public' });
+    await db.schema.createTable(W.table, (t) => {
+      t.text('id').primary();
+      t.timestamp('next_check_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('locked_until', { useTz: true });
+      t.integer('backoff_step').notNullable().defaultTo(0);
+      t.timestamp('updated_at', { useTz: true });
+    });
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const lease = (limit: number) =>
+    leaseDueRows<{ id: string }>(db, { table: W.table, key: W.key, open: 'true', limit, leaseMs: LEASE_MS });
+
+  it('keeps a row with the replica whose step outlasts the lease, and no other replica takes it', async () => {
+    await db(W.table).insert({ id: 'slow' });
+    const takenMeanwhile: string[] = [];
+    let handled = 0;
+    const worker = leasedBatchWorker({
+      name: 'probe',
+      intervalMs: 60_000,
+      logger: quietLogger(),
+      batchSize: 10,
+      concurrency: 1,
+      lease,
+      release: async () => {},
+      heartbeat: {
+        everyMs: heartbeatEvery(LEASE_MS),
+        renew: (rows) =>
+          renewRowLeases(
+            db,
+            W,
+            rows.map((r) => r.id),
+            LEASE_MS,
+          ),
+      },
+      correlationOf: () => null,
+      handlerFor: () => async (row) => {
+        // A step five leases long: another replica asks for due rows all along.
+        for (let i = 0; i < 10; i++) {
+          await sleep(LEASE_MS / 2);
+          takenMeanwhile.push(...(await lease(10)).map((r) => r.id));
+        }
+        await rescheduleRow(db, W, row.id, { delayMs: 60_000, backoffStep: 0 });
+        handled++;
+      },
+    });
+    await worker.start();
+    while (handled === 0) await sleep(50);
+    await worker.stop();
+    expect(takenMeanwhile).to.deep.equal([]);
+  });
+
+  it('hands a row whose holder died to another replica within the lease', async () => {
+    await db(W.table).insert({ id: 'orphan' });
+    const [taken] = await lease(1);
+    expect(taken?.id).to.equal('orphan');
+    // Its holder dies: nothing renews the lease.
+    expect(await lease(1)).to.deep.equal([]);
+    await sleep(LEASE_MS + 100);
+    expect((await lease(1)).map((r) => r.id)).to.deep.equal(['orphan']);
+  });
+
+  it('does not renew a lease that already ran out (another replica may hold the row)', async () => {
+    await db(W.table).insert({ id: 'lapsed', locked_until: db.raw(`now() - interval '1 second'`) });
+    await renewRowLeases(db, W, ['lapsed'], LEASE_MS);
+    const row = (await db(W.table).where({ id: 'lapsed' }).first()) as { locked_until: Date };
+    expect(row.locked_until.getTime() < Date.now()).to.equal(true);
+  });
+});
