@@ -40,7 +40,7 @@ describe('e-mails announcing withdrawal address book changes (real SMTP server)'
     expect(mail!.headers.get('x-stablepay-notification')).to.equal('withdrawal_address_added');
     expect(mail!.text)
       .to.include(ADDRESS)
-      .and.include('Withdrawals can go there from 2026-11-28T03:00:00.000Z')
+      .and.include('Withdrawals can go there from 2026-11-28 03:00 UTC')
       .and.include('a recent password sign-in')
       .and.include('If you did not add it, remove it');
     // The label is the merchant's text: escaped in the HTML part.
