@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { LANGUAGE_CODES, type Language, type PaymentWebhookData } from '@stablepay/contracts';
 import type { RenderedEmail } from '../../src/mail/layout.js';
+import { paymentData, refundData } from '../support/fixtures.js';
 import {
   emailConfirmation,
   endpointDisabled,
@@ -15,21 +16,11 @@ import {
 
 const merchantName = 'Ladenzeile GmbH';
 const at = '2026-11-27T13:05:09.000Z';
-const payment: PaymentWebhookData = {
-  payment_id: randomUUID(),
+const payment: PaymentWebhookData = paymentData(randomUUID(), {
   amount: '1234.500000',
-  currency: 'USDC',
-  status: 'completed',
-  tx_hash: `0x${'ab'.repeat(32)}`,
-  from_address: `0x${'1'.repeat(40)}`,
-  to_address: `0x${'2'.repeat(40)}`,
-  source_chain: 'BASE',
-  destination_chain: null,
-  is_cross_chain: false,
-  customer_email: 'buyer@example.com',
   reference: 'ORD-77',
   metadata: null,
-};
+});
 const address = {
   merchantId: randomUUID(),
   addressId: randomUUID(),
@@ -46,17 +37,7 @@ const everyEmail = (language: Language): Record<string, RenderedEmail> => ({
   paymentReceived: paymentReceived({ language, payment, merchantName, completedAt: at }),
   refundCompleted: refundCompleted({
     language,
-    refund: {
-      refund_id: randomUUID(),
-      payment_id: payment.payment_id,
-      amount: '1234.500000',
-      currency: 'USDC',
-      status: 'completed',
-      destination_address: `0x${'1'.repeat(40)}`,
-      blockchain: 'BASE',
-      reason: 'requested_by_customer',
-      tx_hash: `0x${'cd'.repeat(32)}`,
-    },
+    refund: refundData(randomUUID(), payment.payment_id, { amount: '1234.500000' }),
     merchantName,
     completedAt: at,
   }),
