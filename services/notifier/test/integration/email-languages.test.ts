@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { waitFor } from '@stablepay/platform/testing';
 import { merchantData, paymentData, refundData } from '../support/fixtures.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { SmtpSink } from '../support/smtp.js';
+import { smtpSuite } from '../support/smtp.js';
 
 /**
  * Each reader in their language, over a real SMTP server: the customer in the checkout page's (carried
@@ -11,24 +10,14 @@ import { SmtpSink } from '../support/smtp.js';
  */
 describe("e-mails in the reader's language (PostgreSQL + RabbitMQ + SMTP)", function () {
   this.timeout(30_000);
-  let h: Harness;
-  let smtp: SmtpSink;
-
-  before(async () => {
-    smtp = await SmtpSink.start();
-    h = await startHarness({ env: { SMTP_URL: smtp.url } });
-  });
-  after(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  const suite = smtpSuite();
 
   const handled = (messageId: string) =>
-    waitFor(() => h.db('inbox').where({ message_id: messageId }).first());
+    waitFor(() => suite.h.db('inbox').where({ message_id: messageId }).first());
   const chooseLanguage = async (merchantId: string, version: number, language: 'fr' | 'it' | null) =>
     handled(
       (
-        await h.publish('merchant.settings_updated', {
+        await suite.h.publish('merchant.settings_updated', {
           merchantId,
           version,
           name: 'Acme Shop',
@@ -42,15 +31,15 @@ describe("e-mails in the reader's language (PostgreSQL + RabbitMQ + SMTP)", func
 
   it("sends a German customer's receipt and refund in German, a French merchant's notice in French", async () => {
     const merchantEmail = 'boutique@acme.example.test';
-    const merchantId = await h.merchant(merchantEmail);
+    const merchantId = await suite.h.merchant(merchantEmail);
     await chooseLanguage(merchantId, 1, 'fr');
     const payment = {
       ...paymentData(merchantId, { customer_email: 'kunde@example.de', amount: '1234.500000' }),
       customer_language: 'de' as const,
     };
-    await h.publish('payment.completed', payment);
-    const [receipt] = await smtp.waitForMessages('kunde@example.de', 1);
-    const [notice] = await smtp.waitForMessages(merchantEmail, 1);
+    await suite.h.publish('payment.completed', payment);
+    const [receipt] = await suite.smtp.waitForMessages('kunde@example.de', 1);
+    const [notice] = await suite.smtp.waitForMessages(merchantEmail, 1);
 
     expect(receipt!.subject).to.equal('Beleg: 1.234,500000 USDC an Acme Shop bezahlt');
     expect(receipt!.text)
@@ -65,27 +54,36 @@ describe("e-mails in the reader's language (PostgreSQL + RabbitMQ + SMTP)", func
       .and.not.include('Payment received');
 
     // The refund's e-mail speaks the language the receipt did: the payment's, kept with its customer.
-    await h.publish('refund.completed', refundData(merchantId, payment.payment_id, { amount: '3.250000' }));
-    const mails = await smtp.waitForMessages('kunde@example.de', 2);
+    await suite.h.publish(
+      'refund.completed',
+      refundData(merchantId, payment.payment_id, { amount: '3.250000' }),
+    );
+    const mails = await suite.smtp.waitForMessages('kunde@example.de', 2);
     const refund = mails.find((m) => m.subject !== receipt!.subject)!;
     expect(refund.subject).to.equal('Erstattung gesendet: 3,250000 USDC');
 
     // The merchant goes back to English (null): the next notice is in English.
     await chooseLanguage(merchantId, 2, null);
-    await h.publish('payment.completed', paymentData(merchantId, { customer_email: 'buyer@example.com' }));
-    const [, english] = await smtp.waitForMessages(merchantEmail, 2);
+    await suite.h.publish(
+      'payment.completed',
+      paymentData(merchantId, { customer_email: 'buyer@example.com' }),
+    );
+    const [, english] = await suite.smtp.waitForMessages(merchantEmail, 2);
     expect(english!.subject).to.match(/^Payment received: /);
-    const [plain] = await smtp.waitForMessages('buyer@example.com', 1);
+    const [plain] = await suite.smtp.waitForMessages('buyer@example.com', 1);
     expect(plain!.subject).to.match(/^Receipt: /);
   });
 
   it("keeps the merchant's language when merchant.created is delivered again", async () => {
     const merchantEmail = 'negozio@acme.example.test';
-    const merchantId = await h.merchant(merchantEmail);
+    const merchantId = await suite.h.merchant(merchantEmail);
     await chooseLanguage(merchantId, 1, 'it');
-    await handled((await h.publish('merchant.created', merchantData(merchantId, merchantEmail))).id);
-    await h.publish('payment.completed', paymentData(merchantId, { customer_email: 'cliente@example.it' }));
-    const [notice] = await smtp.waitForMessages(merchantEmail, 1);
+    await handled((await suite.h.publish('merchant.created', merchantData(merchantId, merchantEmail))).id);
+    await suite.h.publish(
+      'payment.completed',
+      paymentData(merchantId, { customer_email: 'cliente@example.it' }),
+    );
+    const [notice] = await suite.smtp.waitForMessages(merchantEmail, 1);
     expect(notice!.subject).to.match(/^Pagamento ricevuto: /);
   });
 });
