@@ -47,7 +47,7 @@ describe("e-mails in the reader's language (PostgreSQL + RabbitMQ + SMTP)", func
       .and.include('Zahlungs-ID')
       .and.not.include('Payment ID');
     expect(receipt!.html).to.include('<html lang="de">');
-    expect(notice!.subject).to.equal('Paiement reçu : 1\u00a0234,500000 USDC');
+    expect(notice!.subject).to.equal('Paiement reçu\u00a0: 1\u00a0234,500000 USDC');
     expect(notice!.text)
       .to.include('crédité sur votre portefeuille')
       .and.include('Identifiant du paiement')
