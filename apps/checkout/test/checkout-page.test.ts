@@ -63,7 +63,7 @@ describe('hosted checkout page (Chromium, devnet)', function () {
     expect(wallet!.calls).to.include.members(['wallet_switchEthereumChain', 'eth_signTypedData_v4']);
   });
 
-  it('pays an EURC session', async () => {
+  it('pays an EURC session in German, and the payment carries the language for the receipt', async () => {
     const session = await s.createSession({ amount: '9.99', currency: 'EURC' });
     const { page } = await customer();
     await page.goto(session.url);
@@ -71,10 +71,16 @@ describe('hosted checkout page (Chromium, devnet)', function () {
     await connectAndChoose(page);
     // EURC is same-chain only: no bridged option.
     expect(await page.locator('input[name="option"][data-cross-chain="true"]').count()).to.equal(0);
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'An Shop zahlen' }).waitFor();
     await page.locator('[data-pay]').click();
     await page.waitForURL(`${SHOP}/thanks`, { timeout: 60_000 });
     const paid = await s.expectPaid(session.id);
     expect(paid.currency).to.equal('EURC');
+    const completed = s.h.events.find(
+      (e) => e.type === 'payment.completed' && e.body.data.payment_id === paid.payment.id,
+    )!;
+    expect(completed.body.data.customer_language).to.equal('de');
   });
 
   it('lets the customer enter the amount of a session without one', async () => {

@@ -7,6 +7,7 @@ import {
   seriousViolations,
   signIn,
   startDashboardStack,
+  waitFor,
   type DashboardStack,
   type Tab,
 } from './support/dashboard-stack.js';
@@ -157,4 +158,27 @@ describe('dashboard: settings (Chromium, devnet)', function () {
       const actions = audit.body.data.entries.map((e: { action: string }) => e.action);
       expect(actions).to.include.members(['merchant.settings_updated', 'merchant.logo_updated']);
     });
+
+  it("keeps the language picked in the picker as the merchant's, for the e-mails they are sent", async () => {
+    const email = `settings-language-${Date.now()}@example.com`;
+    const merchant = await registerMerchant(s.gw, email);
+    const before = await s.gw.call('GET', '/merchant-settings', { headers: merchant.bearer });
+    expect(before.body.data.language).to.equal(null);
+    const tab = await s.open({ viewport: DESKTOP });
+    tabs.push(tab);
+    const { page } = tab;
+    await signIn(page, email);
+    const languageOf = async () =>
+      (await s.gw.call('GET', '/merchant-settings', { headers: merchant.bearer })).body.data.language;
+    for (const lang of ['fr', 'it'] as const) {
+      await page.locator('#lang').selectOption(lang);
+      await waitFor(async () => ((await languageOf()) === lang ? true : undefined), `language ${lang}`);
+      expect(await page.evaluate(() => document.documentElement.lang)).to.equal(lang);
+    }
+    const audit = await s.gw.call('GET', '/audit-log', { headers: merchant.bearer });
+    const languages = audit.body.data.entries
+      .filter((e: { action: string }) => e.action === 'merchant.settings_updated')
+      .map((e: { details: { language?: string } }) => e.details.language);
+    expect(languages).to.include.members(['fr', 'it']);
+  });
 });

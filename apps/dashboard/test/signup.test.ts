@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { confirmationTokenFromMail } from '@stablepay/stack';
+import { confirmationTokenFromMail, decodedMailText } from '@stablepay/stack';
 import {
   PASSWORD,
   PHONE,
@@ -118,6 +118,14 @@ describe('dashboard: registration and e-mail confirmation (Chromium)', function 
     await registerAs(page, email, REGISTER_DE);
     await page.getByRole('heading', { name: 'Prüfen Sie Ihre E-Mails' }).waitFor();
     await page.getByText(`Wir haben einen Link an ${email} geschickt.`, { exact: false }).waitFor();
+    // The page's language is the account's: its confirmation e-mail is in German.
+    const [confirmation] = await waitFor(async () => {
+      const found = mailsTo(s.gw.mailDir, email, 'email_confirmation');
+      return found.length > 0 ? found : undefined;
+    }, 'German confirmation e-mail');
+    const text = decodedMailText(confirmation!);
+    expect(text).to.include('Willkommen bei StablePay.').and.include('E-Mail-Adresse bestätigen');
+    expect(text).not.to.include('Welcome to StablePay');
     await s.shot(page, 'signup-check-email-de');
     await page.getByRole('link', { name: 'Anmelden' }).click();
     await page.getByLabel('E-Mail').fill(email);

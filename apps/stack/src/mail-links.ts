@@ -7,12 +7,18 @@ const TOKEN = /#\/confirm-email\?token=([0-9a-f-]{36}\.[A-Za-z0-9_-]{43})/;
 const decodeQuotedPrintable = (raw: string): string =>
   raw
     .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    // The escapes are UTF-8 bytes: read them as such, so "ü" comes out as "ü".
+    .replace(/[\u0080-\u00ff]+/g, (bytes) => Buffer.from(bytes, 'latin1').toString('utf8'));
 
 const decodedBase64Blocks = (raw: string): string[] =>
   (raw.match(/(?:^[A-Za-z0-9+/=]{16,}\r?\n)+/gm) ?? []).map((block) =>
     Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8'),
   );
+
+/** A message's text parts, decoded whatever their transfer encoding (quoted-printable or base64). */
+export const decodedMailText = (message: string): string =>
+  [decodeQuotedPrintable(message), ...decodedBase64Blocks(message)].join('\n');
 
 /** The confirmation token of one .eml message to `email`, if it is a confirmation e-mail. */
 const tokenIn = (message: string, email: string): string | undefined => {
@@ -20,11 +26,7 @@ const tokenIn = (message: string, email: string): string | undefined => {
   if (!/^x-stablepay-notification:\s*email_confirmation\s*$/im.test(headers)) return undefined;
   const to = /^to:\s*(.*)$/im.exec(headers)?.[1] ?? '';
   if (!to.toLowerCase().includes(email.toLowerCase())) return undefined;
-  for (const text of [decodeQuotedPrintable(message), ...decodedBase64Blocks(message)]) {
-    const match = TOKEN.exec(text);
-    if (match) return match[1];
-  }
-  return undefined;
+  return TOKEN.exec(decodedMailText(message))?.[1];
 };
 
 /**

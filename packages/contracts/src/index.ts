@@ -4,6 +4,8 @@ export * from './shared/money.js';
 export * from './shared/paging.js';
 export * from './shared/envelope.js';
 export * from './shared/headers.js';
+export * from './shared/languages.js';
+export * from './shared/language-code.js';
 export * from './http-schemas.js';
 export * from './webhooks/payloads.js';
 export * from './events/index.js';

@@ -253,6 +253,19 @@ const merchantSettings: Migration = {
   },
 };
 
+/**
+ * The merchant's language: the dashboard's when they registered, then the one they choose in the
+ * settings. Every e-mail to the merchant is written in it; null (English) for merchants from before.
+ */
+const merchantLanguage: Migration = {
+  name: '0011_merchant_language',
+  async up(db) {
+    await db.schema.alterTable('merchants', (t) => {
+      t.text('language');
+    });
+  },
+};
+
 export const gatewayMigrations: Migration[] = [
   outboxMigration,
   inboxMigration,
@@ -266,4 +279,5 @@ export const gatewayMigrations: Migration[] = [
   emailConfirmation,
   sessionSignInTime,
   merchantSettings,
+  merchantLanguage,
 ];

@@ -189,6 +189,20 @@ const merchantSettingsVersionMigration = alterTableMigration(
   merchantSettingsVersionColumn,
 );
 
+// The language each reader is written to: the merchant's (from its settings) and the customer's (the
+// checkout page's, with the payment), so a refund's e-mail speaks the language the receipt did.
+const languagesMigration: Migration = {
+  name: '0007_languages',
+  async up(db) {
+    await db.schema.alterTable(MERCHANTS, (t) => {
+      t.text('language');
+    });
+    await db.schema.alterTable(PAYMENT_CUSTOMERS, (t) => {
+      t.text('language');
+    });
+  },
+};
+
 export const notifierMigrations: Migration[] = [
   inboxMigration,
   webhooksMigration,
@@ -199,4 +213,5 @@ export const notifierMigrations: Migration[] = [
   outboxMigration,
   merchantEmailConfirmedMigration,
   merchantSettingsVersionMigration,
+  languagesMigration,
 ];

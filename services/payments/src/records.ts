@@ -2,6 +2,7 @@ import type {
   BlockchainName,
   CheckoutSessionStatus,
   Currency,
+  Language,
   NetworkFeeBearer,
   PaymentFunding,
   PaymentStatus,
@@ -52,6 +53,8 @@ export interface PaymentRecord {
   feeQuote: Record<string, unknown> | null;
   sessionId: string | null;
   customerEmail: string;
+  /** the checkout page's language, for the customer's e-mails; null: not given (English) */
+  customerLanguage: Language | null;
   reference: string | null;
   description: string | null;
   metadata: Record<string, unknown>;

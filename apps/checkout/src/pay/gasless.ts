@@ -90,6 +90,7 @@ const record = async (ctx: PayContext, option: PayOption, pending: PendingPaymen
     authorization: pending.authorization!,
     quote,
     customerEmail: pending.email,
+    language: ctx.language,
     ...(target.reference ? { reference: target.reference } : {}),
   });
   pending.paymentId = created.paymentId;

@@ -21,6 +21,7 @@ export const recordPayment = async (
     fromAddress: pending.account,
     toAddress: target.walletAddress,
     customerEmail: pending.email,
+    language: ctx.language,
     ...(target.sessionId ? { sessionId: target.sessionId } : {}),
     ...(pending.proof ? { sessionProof: pending.proof } : {}),
     ...(target.reference ? { reference: target.reference } : {}),

@@ -1,4 +1,5 @@
 import type { Currency, GaslessQuote, PublicChain, PublicChains } from '@stablepay/contracts';
+import type { Language } from '@stablepay/contracts/shared/languages';
 import type { GatewayClient } from '../api.js';
 import type { Eip1193Provider } from '../eth/wallet.js';
 import type { TransferGas } from './gas.js';
@@ -107,6 +108,8 @@ export interface PayContext {
   chains: PublicChains;
   provider?: Eip1193Provider;
   target: PaymentTarget;
+  /** The page's language: the customer's e-mails (receipt, refund) are written in it. */
+  language: Language;
   /** Re-renders the progress list. */
   onStep(step: Step): void;
   save(pending: PendingPayment): void;

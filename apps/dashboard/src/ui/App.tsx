@@ -5,6 +5,7 @@ import {
   pickLanguage,
   rememberLanguage,
   translator,
+  type Language,
   type Translate,
   type Words,
 } from '../i18n.js';
@@ -75,16 +76,18 @@ const SignedOut = ({
   route,
   session,
   t,
+  lang,
   expired,
 }: {
   route: Route;
   session: Session;
   t: Translate;
+  lang: Language;
   expired: boolean;
 }) => {
   switch (route.path[0]) {
     case 'register':
-      return <Register session={session} t={t} />;
+      return <Register session={session} t={t} lang={lang} />;
     case 'confirm-email':
       return (
         <main id="main" class="narrow">
@@ -112,10 +115,15 @@ export const App = ({ session, words: first }: { session: Session; words: Words 
     document.documentElement.lang = lang;
     document.title = t('appName');
   }, [lang]);
-  // A catalogue arrives after a moment; only the last language asked for is applied.
+  // A catalogue arrives after a moment; only the last language asked for is applied. Signed in, the
+  // choice is the merchant's language too: their e-mails are written in it (merchant settings).
   const chooseLanguage = (next: string) => {
     const picked = pickLanguage(next, []);
     rememberLanguage(picked);
+    if (session.state.kind === 'signed-in')
+      void session
+        .call('updateMerchantSettingsDashboard', { body: { language: picked } })
+        .catch(() => undefined);
     const ask = ++asked.current;
     void loadWords(picked).then((words) => {
       if (ask === asked.current) setWords(words);
@@ -129,7 +137,7 @@ export const App = ({ session, words: first }: { session: Session; words: Words 
           <span class="logo">{t('appName')}</span>
           <LanguagePicker lang={lang} t={t} onChange={chooseLanguage} />
         </header>
-        <SignedOut route={route} session={session} t={t} expired={state.reason === 'expired'} />
+        <SignedOut route={route} session={session} t={t} lang={lang} expired={state.reason === 'expired'} />
       </>
     );
   }

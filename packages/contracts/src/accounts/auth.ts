@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { MerchantName } from '../merchants/schemas.js';
 import { messageEnvelope, successEnvelope } from '../shared/envelope.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { Currency } from '../shared/money.js';
 import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
 
@@ -23,6 +24,11 @@ export const RegisterBody = z.object({
     .min(1)
     .refine((list) => new Set(list).size === list.length, { message: 'currencies must be unique' })
     .default(['USDC', 'EURC']),
+  /**
+   * The dashboard's language when the merchant registered: the account e-mails are written in it,
+   * and it is the merchant's language until they choose another in the settings. English without it.
+   */
+  language: LanguageCode.optional(),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 

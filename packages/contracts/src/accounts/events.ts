@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from '../shared/language-code.js';
 import { IsoTimestamp, Uuid } from '../shared/scalars.js';
 
 /** The account's owner followed the confirmation link: the merchant may be e-mailed and may withdraw. */
@@ -20,6 +21,8 @@ export const AccountEmailRequestedData = z.discriminatedUnion('kind', [
     merchantId: Uuid,
     email: z.string(),
     merchantName: z.string(),
+    /** the language to write it in; absent (English) in events written before languages */
+    language: LanguageCode.optional(),
     sealedLink: z.string().min(1),
     expiresAt: IsoTimestamp,
   }),
@@ -28,6 +31,7 @@ export const AccountEmailRequestedData = z.discriminatedUnion('kind', [
     merchantId: Uuid,
     email: z.string(),
     merchantName: z.string(),
+    language: LanguageCode.optional(),
     /** the dashboard's sign-in page */
     link: z.url(),
   }),

@@ -37,7 +37,7 @@ export const accountRoutes = routeTable([
     auth: 'public',
     summary: 'Create a user and its merchant; a confirmation link is e-mailed',
     description:
-      'Answers alike whether or not the address already has an account (its owner is e-mailed instead), so it never reveals which addresses are registered. Until the e-mailed link is followed the account can sign in, but is sent no e-mail and cannot withdraw.',
+      "Answers alike whether or not the address already has an account (its owner is e-mailed instead), so it never reveals which addresses are registered. Until the e-mailed link is followed the account can sign in, but is sent no e-mail and cannot withdraw. `language` (en, de, fr, es, it) is the page's: the account's e-mails are written in it.",
     request: { body: RegisterBody },
     responses: created('Registration accepted; check the e-mail', RegisterResponse),
   },

@@ -58,6 +58,7 @@ export const gaslessExamples: ExampleTable = {
         },
         quote,
         customerEmail: 'buyer@example.com',
+        language: 'fr',
         reference: 'ORDER-1042',
       },
     },

@@ -14,6 +14,7 @@ const SETTINGS = {
     updated_at: sample.at,
   },
   network_fee_bearer: 'merchant',
+  language: 'de',
   updated_at: sample.at,
 };
 
@@ -44,7 +45,9 @@ export const merchantsExamples: ExampleTable = {
   },
   getMerchantSettings: { responses: { 200: { success: true, data: SETTINGS } } },
   updateMerchantSettings: {
-    request: { body: { name: 'Acme Coffee', accent_color: '#0b5fff', network_fee_bearer: 'merchant' } },
+    request: {
+      body: { name: 'Acme Coffee', accent_color: '#0b5fff', network_fee_bearer: 'merchant', language: 'de' },
+    },
     responses: { 200: { success: true, data: SETTINGS } },
   },
   uploadMerchantLogo: {

@@ -69,6 +69,7 @@ export const paymentsExamples: ExampleTable = {
         toAddress: sample.merchantWallet,
         isCrossChain: false,
         customerEmail: sample.email,
+        language: 'de',
         reference: payment.reference,
         description: 'Two flat whites',
         metadata,

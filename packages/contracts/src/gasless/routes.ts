@@ -38,7 +38,7 @@ export const gaslessRoutes = routeTable([
     extension: true,
     summary: 'Pay with a signed authorization: the relay sends the transaction',
     description:
-      'The customer signs an EIP-3009 TransferWithAuthorization; it is checked on the chain (eth_call) before anything is stored or sent, then submitted once by the relay. Idempotent by chain, payer and nonce: the same authorization again answers 200 with the same payment.',
+      "The customer signs an EIP-3009 TransferWithAuthorization; it is checked on the chain (eth_call) before anything is stored or sent, then submitted once by the relay. Idempotent by chain, payer and nonce: the same authorization again answers 200 with the same payment. `language` (en, de, fr, es, it) is the checkout page's: the customer's e-mails are written in it.",
     request: { body: CreateGaslessPaymentBody },
     responses: {
       201: { description: 'Payment created', schema: CreateGaslessPaymentResponse },

@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { successEnvelope } from '../shared/envelope.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { IsoTimestamp } from '../shared/scalars.js';
 
-/** Languages an invoice can be written in. */
-export const InvoiceLanguage = z.enum(['en', 'de', 'fr', 'es', 'it']);
+/** Languages an invoice can be written in: the product's five. */
+export const InvoiceLanguage = LanguageCode;
 export type InvoiceLanguage = z.infer<typeof InvoiceLanguage>;
 export const INVOICE_LANGUAGES = InvoiceLanguage.options;
 

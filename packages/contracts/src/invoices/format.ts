@@ -28,3 +28,11 @@ export const formatDay = (day: string, language: InvoiceLanguage): string => {
   if (language === 'en') return day;
   return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
 };
+
+/** A moment, to the minute in UTC, its day as `formatDay` writes it: "2026-11-27 13:05 UTC" (en), "27.11.2026 13:05 UTC" (de). */
+export const formatTimestamp = (iso: string, language: InvoiceLanguage): string => {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const [day, time] = at.toISOString().split('T');
+  return `${formatDay(day!, language)} ${time!.slice(0, 5)} UTC`;
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NetworkFeeBearer } from '../gasless/schemas.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { Currency } from '../shared/money.js';
 import { BlockchainName, MerchantPublicId, Uuid } from '../shared/scalars.js';
 
@@ -15,6 +16,8 @@ export const MerchantCreatedData = z.object({
    * existed: those accounts count as confirmed.
    */
   emailConfirmed: z.boolean().optional(),
+  /** the language the merchant is written to in; absent (English) in events written before languages */
+  language: LanguageCode.optional(),
 });
 export type MerchantCreatedData = z.infer<typeof MerchantCreatedData>;
 
@@ -32,5 +35,7 @@ export const MerchantSettingsUpdatedData = z.object({
   logoUrl: z.string().nullable(),
   /** null: the deployment's default (GASLESS_FEE_BEARER) */
   networkFeeBearer: NetworkFeeBearer.nullable(),
+  /** the merchant's language (the dashboard's, chosen there): e-mails to the merchant are written in it; absent in events written before it existed */
+  language: LanguageCode.nullable().optional(),
 });
 export type MerchantSettingsUpdatedData = z.infer<typeof MerchantSettingsUpdatedData>;

@@ -64,7 +64,7 @@ export const merchantRoutes = routeTable([
     scope: 'settings:read',
     summary: "The merchant's settings",
     description:
-      'The name, accent colour and logo customers see on the checkout page, and who bears the network fee of a payment made with a signature (`null`: the deployment default).',
+      "The name, accent colour and logo customers see on the checkout page, and who bears the network fee of a payment made with a signature (`null`: the deployment default), and the merchant's language (en, de, fr, es, it; `null`: English), in which every e-mail to the merchant is written.",
     responses: ok('Settings', MerchantSettingsResponse),
   },
   {
@@ -76,7 +76,7 @@ export const merchantRoutes = routeTable([
     scope: 'settings:write',
     summary: "Change the merchant's settings",
     description:
-      'Changes the fields given and keeps the others; `null` clears the accent colour or the fee-bearer choice. The name follows the registration rules (1 to 100 characters, no bidirectional control characters); the accent colour is `#rrggbb` that white text on it reads at 4.5:1 (WCAG AA).',
+      'Changes the fields given and keeps the others; `null` clears the accent colour, the fee-bearer choice or the language. The name follows the registration rules (1 to 100 characters, no bidirectional control characters); the accent colour is `#rrggbb` that white text on it reads at 4.5:1 (WCAG AA).',
     request: { body: UpdateMerchantSettingsBody },
     responses: ok('Settings', MerchantSettingsResponse),
   },

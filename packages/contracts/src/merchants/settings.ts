@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NetworkFeeBearer } from '../gasless/schemas.js';
 import { successEnvelope } from '../shared/envelope.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { IsoTimestamp } from '../shared/scalars.js';
 import { ACCENT_COLOR_RE, ACCENT_MIN_CONTRAST, accentColorReadable } from './accent-color.js';
 import { MerchantName } from './schemas.js';
@@ -45,6 +46,8 @@ export const MerchantSettings = z.object({
   logo: MerchantLogo.nullable(),
   /** null: not chosen, the deployment's default (GASLESS_FEE_BEARER) applies */
   network_fee_bearer: NetworkFeeBearer.nullable(),
+  /** the merchant's language (en, de, fr, es, it): the dashboard's, and every e-mail to the merchant; null: not chosen (English) */
+  language: LanguageCode.nullable(),
   updated_at: IsoTimestamp.nullable(),
 });
 export type MerchantSettings = z.infer<typeof MerchantSettings>;
@@ -57,10 +60,11 @@ export const UpdateMerchantSettingsBody = z
     name: MerchantName.optional(),
     accent_color: AccentColor.nullable().optional(),
     network_fee_bearer: NetworkFeeBearer.nullable().optional(),
+    language: LanguageCode.nullable().optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one of name, accent_color, network_fee_bearer',
+    message: 'give at least one of name, accent_color, network_fee_bearer, language',
   });
 export type UpdateMerchantSettingsBody = z.infer<typeof UpdateMerchantSettingsBody>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CctpFeeQuote } from '../cctp/fee.js';
 import { eventPaymentFields } from '../events/envelope.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { Currency, DecimalString } from '../shared/money.js';
 import { BlockchainName, ChainId, EvmAddress, IsoTimestamp, TxHash, Uuid } from '../shared/scalars.js';
 import { PaymentWebhookData } from '../webhooks/payloads.js';
@@ -42,6 +43,11 @@ export const PaymentCompletedData = PaymentEventData.extend({
   completed_at: IsoTimestamp,
   /** When the payment was recorded; optional so that earlier producers' events still parse. */
   created_at: IsoTimestamp.optional(),
+  /**
+   * The language the customer paid in (the checkout page's), for their e-mails; absent when not
+   * known (English). Internal: no webhook carries it.
+   */
+  customer_language: LanguageCode.optional(),
 });
 export type PaymentCompletedData = z.infer<typeof PaymentCompletedData>;
 

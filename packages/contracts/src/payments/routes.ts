@@ -16,7 +16,7 @@ export const paymentRoutes = routeTable([
     auth: 'public',
     summary: 'Record a payment after the customer transaction',
     description:
-      'Called by the payment widget. Idempotent on txHash: a known txHash answers 200 with the existing payment.',
+      "Called by the payment widget. Idempotent on txHash: a known txHash answers 200 with the existing payment. `language` (en, de, fr, es, it; our extension) is the checkout page's: the customer's e-mails are written in it, English without it.",
     request: { body: CreatePublicPaymentBody },
     responses: createdOrExisting(
       'Payment created',

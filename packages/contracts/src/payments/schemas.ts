@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CctpFeeQuote } from '../cctp/fee.js';
 import { CheckoutSessionId } from '../checkout/schemas.js';
 import { successEnvelope } from '../shared/envelope.js';
+import { LanguageCode } from '../shared/language-code.js';
 import { Currency, PaymentAmountInput } from '../shared/money.js';
 import {
   ChainId,
@@ -39,6 +40,11 @@ export const PaymentCustomerFields = {
   metadata: JsonObject.refine((m) => jsonByteLength(m) <= PAYMENT_METADATA_MAX_BYTES, {
     message: `metadata must be at most ${PAYMENT_METADATA_MAX_BYTES} bytes of JSON`,
   }).optional(),
+  /**
+   * The checkout page's language (en, de, fr, es, it): the customer's e-mails (receipt, refund) are
+   * written in it. English without it. Our extension of the spec's body.
+   */
+  language: LanguageCode.optional(),
 };
 
 export const BridgeKitInfo = z.object({

@@ -14,6 +14,7 @@ export const LANGUAGE_NAMES = {
 } as const;
 
 export type Language = keyof typeof LANGUAGE_NAMES;
+export const LANGUAGE_CODES = Object.keys(LANGUAGE_NAMES) as [Language, ...Language[]];
 
 /** The first of `asked` (a choice or a `lang` parameter) and the reader's preferred languages that is one of ours, else English. */
 export const pickLanguage = (asked: string | null, preferred: readonly string[]): Language => {

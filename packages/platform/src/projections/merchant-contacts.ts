@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { EventTypes, type MerchantCreatedData } from '@stablepay/contracts';
+import { EventTypes, pickLanguage, type Language, type MerchantCreatedData } from '@stablepay/contracts';
 import type { Db } from '../db/database.js';
 import type { EventHandlers } from '../messaging/consumer.js';
 
@@ -11,6 +11,8 @@ export interface MerchantContact {
   email: string;
   /** false until merchant.email_confirmed */
   emailConfirmed: boolean;
+  /** The merchant's language, in a service that keeps it (option `keepLanguage`); else undefined. */
+  language?: Language;
 }
 
 /**
@@ -39,6 +41,11 @@ export interface MerchantContactsOptions {
   alsoKeep?: (data: MerchantCreatedData) => Record<string, unknown>;
   /** A column set to now() whenever the row changes. */
   touchedColumn?: string;
+  /**
+   * The table has a nullable `language` column, kept from merchant.created (the registration's)
+   * and merchant.settings_updated (the merchant's choice, which a late merchant.created never undoes).
+   */
+  keepLanguage?: boolean;
 }
 
 export interface MerchantContacts {
@@ -53,6 +60,7 @@ interface ContactRow {
   name: string;
   email: string;
   email_confirmed: boolean;
+  language?: string | null;
 }
 
 /**
@@ -74,6 +82,7 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
           name: data.name,
           email: data.email,
           ...opts.alsoKeep?.(data),
+          ...(opts.keepLanguage && { language: data.language ?? null }),
         };
         await trx(table)
           .insert({ merchant_id: data.merchantId, ...kept, email_confirmed: data.emailConfirmed ?? true })
@@ -84,6 +93,11 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
               `case when ${table}.settings_version > 0 then ${table}.name else excluded.name end`,
             ),
             email_confirmed: trx.raw(`${table}.email_confirmed or excluded.email_confirmed`),
+            ...(opts.keepLanguage && {
+              language: trx.raw(
+                `case when ${table}.settings_version > 0 then ${table}.language else excluded.language end`,
+              ),
+            }),
             ...touched(trx),
           });
       },
@@ -91,7 +105,12 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
         await trx(table)
           .where({ merchant_id: data.merchantId })
           .andWhere('settings_version', '<', data.version)
-          .update({ name: data.name, settings_version: data.version, ...touched(trx) });
+          .update({
+            name: data.name,
+            settings_version: data.version,
+            ...(opts.keepLanguage && data.language !== undefined && { language: data.language }),
+            ...touched(trx),
+          });
         const known = await trx(table).where({ merchant_id: data.merchantId }).first('merchant_id');
         if (!known)
           throw new Error(
@@ -117,6 +136,7 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
           name: row.name,
           email: row.email,
           emailConfirmed: row.email_confirmed === true,
+          ...(opts.keepLanguage && { language: pickLanguage(row.language ?? null, []) }),
         }
       );
     },

@@ -3,11 +3,12 @@ import {
   EventTypes,
   type ConfirmEmailBody,
   type EmailConfirmed,
+  type Language,
   type ResendConfirmationBody,
 } from '@stablepay/contracts';
 import { AppError, fieldDetail, sealText } from '@stablepay/platform';
 import type { Knex } from 'knex';
-import { findMerchantById } from '../merchants/merchants-repo.js';
+import { findMerchantById, type MerchantRow } from '../merchants/merchants-repo.js';
 import { findUserByEmail, findUserById, type UserRow } from './users-repo.js';
 import { auditUserAction } from '../audit/audit-log-repo.js';
 import {
@@ -53,7 +54,7 @@ export const issueConfirmation = async (
   ctx: GatewayContext,
   trx: Knex.Transaction,
   user: Pick<UserRow, 'id' | 'email' | 'merchant_id'>,
-  merchantName: string,
+  merchant: Pick<MerchantRow, 'name' | 'language'>,
 ): Promise<void> => {
   const id = randomUUID();
   const secret = randomSecret();
@@ -70,7 +71,8 @@ export const issueConfirmation = async (
     kind: 'email_confirmation',
     merchantId: user.merchant_id,
     email: user.email,
-    merchantName,
+    merchantName: merchant.name,
+    ...(merchant.language && { language: merchant.language }),
     sealedLink: sealText(ctx.config.INTERNAL_TOKEN_SECRET, link),
     expiresAt: expiresAt.toISOString(),
   });
@@ -82,7 +84,7 @@ const resendTo = async (ctx: GatewayContext, user: UserRow, meta: RequestMeta): 
   if (!merchant) return;
   await ctx.db.transaction(async (trx) => {
     if (!(await takeConfirmationSend(trx, user.id, ctx.config.EMAIL_CONFIRMATION_RESEND_SECONDS))) return;
-    await issueConfirmation(ctx, trx, user, merchant.name);
+    await issueConfirmation(ctx, trx, user, merchant);
     await auditUserAction(trx, 'user.email_confirmation_sent', user, meta);
   });
 };
@@ -104,12 +106,14 @@ export const resendConfirmation = async (
  * Registration named an address that already has an account. Its owner hears of it: a new
  * confirmation link while the account awaits one (most likely the owner registering again), or a
  * notice that someone tried to register (with where to sign in) once it is confirmed. The attempt is
- * in the account's audit log either way.
+ * in the account's audit log either way. The notice is in the merchant's language, else in the one
+ * the registration asked in.
  */
 export const registrationOfExistingAddress = async (
   ctx: GatewayContext,
   email: string,
   meta: RequestMeta,
+  asked?: Language,
 ): Promise<void> => {
   const user = await findUserByEmail(ctx.db, email);
   if (!user) return;
@@ -127,6 +131,7 @@ export const registrationOfExistingAddress = async (
       merchantId: user.merchant_id,
       email: user.email,
       merchantName: merchant.name,
+      language: merchant.language ?? asked ?? 'en',
       link: `${ctx.config.dashboardUrl}/#/`,
     });
   });

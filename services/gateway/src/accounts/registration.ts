@@ -59,6 +59,7 @@ export const register = async (
         name: body.merchantName,
         blockchain: body.blockchain,
         accepted_currencies: body.acceptedCurrencies,
+        language: body.language ?? null,
       });
       const user = await insertUser(trx, {
         id: randomUUID(),
@@ -78,13 +79,14 @@ export const register = async (
         acceptedCurrencies: body.acceptedCurrencies,
         email: user.email,
         emailConfirmed: false,
+        ...(merchant.language && { language: merchant.language }),
       });
-      await issueConfirmation(ctx, trx, user, merchant.name);
+      await issueConfirmation(ctx, trx, user, merchant);
       await appendAudit(trx, { action: 'user.registered', userId: user.id, merchantId, ...meta });
     });
   } catch (err) {
     if (!isUniqueViolation(err, USERS_EMAIL_UNIQUE)) throw err;
-    await registrationOfExistingAddress(ctx, body.email, meta);
+    await registrationOfExistingAddress(ctx, body.email, meta, body.language);
   }
   return {
     email: body.email,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Language } from '@stablepay/contracts';
 
 export interface MerchantRow {
   id: string;
@@ -9,6 +10,8 @@ export interface MerchantRow {
   created_at: Date;
   accent_color: string | null;
   network_fee_bearer: 'customer' | 'merchant' | null;
+  /** en, de, fr, es, it; null: not chosen (English) */
+  language: Language | null;
   settings_version: number;
   settings_updated_at: Date | null;
 }
@@ -16,7 +19,7 @@ export interface MerchantRow {
 /** The columns a new merchant is created with; the settings start empty. */
 export type NewMerchantRow = Pick<
   MerchantRow,
-  'id' | 'public_id' | 'name' | 'blockchain' | 'accepted_currencies'
+  'id' | 'public_id' | 'name' | 'blockchain' | 'accepted_currencies' | 'language'
 >;
 
 export const insertMerchant = async (

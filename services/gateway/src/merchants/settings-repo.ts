@@ -25,7 +25,9 @@ const META_COLUMNS = ['merchant_id', 'content_type', 'sha256', 'width', 'height'
 export const lockMerchant = async (trx: Knex.Transaction, id: string): Promise<MerchantRow | undefined> =>
   trx<MerchantRow>('merchants').where({ id }).forUpdate().first();
 
-export type SettingsChange = Partial<Pick<MerchantRow, 'name' | 'accent_color' | 'network_fee_bearer'>>;
+export type SettingsChange = Partial<
+  Pick<MerchantRow, 'name' | 'accent_color' | 'network_fee_bearer' | 'language'>
+>;
 
 /** Applies `change` (possibly nothing), counts a new version and answers the row as it now is. */
 export const saveSettings = async (

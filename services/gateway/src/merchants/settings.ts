@@ -40,6 +40,7 @@ const settingsView = (m: MerchantRow, logo: LogoMeta | undefined): MerchantSetti
       }
     : null,
   network_fee_bearer: m.network_fee_bearer,
+  language: m.language,
   updated_at: m.settings_updated_at?.toISOString() ?? null,
 });
 
@@ -102,12 +103,13 @@ const changeSettings = async (
       accentColor: merchant.accent_color,
       logoUrl: logoUrlOf(merchant.public_id, logo),
       networkFeeBearer: merchant.network_fee_bearer,
+      language: merchant.language,
     });
     if (audit) await auditChange(trx, merchantId, actor, audit);
     return settingsView(merchant, logo);
   });
 
-/** Name, accent colour and fee bearer: the fields given change, and the audit entry names them. */
+/** Name, accent colour, fee bearer and language: the fields given change, and the audit entry names them. */
 export const updateMerchantSettings = (
   ctx: GatewayContext,
   merchantId: string,
@@ -119,10 +121,12 @@ export const updateMerchantSettings = (
     if (body.name !== undefined) change.name = body.name;
     if (body.accent_color !== undefined) change.accent_color = body.accent_color?.toLowerCase() ?? null;
     if (body.network_fee_bearer !== undefined) change.network_fee_bearer = body.network_fee_bearer;
+    if (body.language !== undefined) change.language = body.language;
     const details: Details = { fields: Object.keys(change).join(',') };
     if (change.name !== undefined) details.merchantName = change.name;
     if (change.accent_color !== undefined) details.accentColor = change.accent_color;
     if (change.network_fee_bearer !== undefined) details.networkFeeBearer = change.network_fee_bearer;
+    if (change.language !== undefined) details.language = change.language;
     return { change, audit: ['merchant.settings_updated', details] };
   });
 

@@ -2,12 +2,16 @@ import { expect } from 'chai';
 import { LOGO_BODY_LIMIT } from '@stablepay/contracts';
 import { jpegHeader, scriptedSvg, solidPng, webpHeader } from '@stablepay/platform/testing/images';
 import {
+  STRONG_PASSWORD,
+  accountEmails,
   bearer,
   call,
   closedPortUrl,
+  confirmEmail,
   createKey,
   signUp,
   startTestGateway,
+  uniqueEmail,
   type Account,
   type TestGateway,
 } from './harness.js';
@@ -63,8 +67,69 @@ describe('gateway: merchant settings', () => {
       accent_color: null,
       logo: null,
       network_fee_bearer: null,
+      language: null,
       updated_at: null,
     });
+  });
+
+  it("keeps the merchant's language: the registration's, then the one chosen; refuses any other", async () => {
+    const email = uniqueEmail();
+    const reg = await call(gw.url, 'POST', '/auth/register', {
+      body: {
+        email,
+        password: STRONG_PASSWORD,
+        merchantName: 'Kaffeerösterei',
+        blockchain: 'BASE',
+        language: 'de',
+      },
+    });
+    expect(reg.status).to.equal(201);
+    // The confirmation e-mail is asked for in the language the page was in.
+    const [confirmation] = await accountEmails(gw.db, email);
+    expect(confirmation).to.include({ kind: 'email_confirmation', language: 'de' });
+    const created = await gw
+      .db('outbox')
+      .where({ type: 'merchant.created' })
+      .whereRaw(`envelope->'data'->>'email' = ?`, [email])
+      .first();
+    expect(created.envelope.data.language).to.equal('de');
+    await confirmEmail(gw.url, gw.db, email);
+    const login = await call(gw.url, 'POST', '/auth/login', { body: { email, password: STRONG_PASSWORD } });
+    const headers = bearer(login.body.data.access_token);
+    const read = async () => (await call(gw.url, 'GET', '/merchant-settings', { headers })).body.data;
+    expect((await read()).language).to.equal('de');
+
+    const chosen = await call(gw.url, 'PUT', '/merchant-settings', { body: { language: 'fr' }, headers });
+    expect(chosen.status).to.equal(200);
+    expect(chosen.body.data).to.include({ language: 'fr', name: 'Kaffeerösterei' });
+    for (const language of ['pt', 'FR', 'fr-FR', '', 3]) {
+      const res = await call(gw.url, 'PUT', '/merchant-settings', { body: { language }, headers });
+      expect(res.status, String(language)).to.equal(400);
+      expect(res.body.details.map((d: { path: string }) => d.path)).to.deep.equal(['language']);
+    }
+    expect((await read()).language).to.equal('fr');
+    const events = await gw
+      .db('outbox')
+      .where({ type: 'merchant.settings_updated' })
+      .whereRaw(`envelope->'data'->>'merchantId' = ?`, [created.envelope.data.merchantId]);
+    expect(
+      events.map((e: { envelope: { data: { language: string } } }) => e.envelope.data.language),
+    ).to.deep.equal(['fr']);
+    const cleared = await call(gw.url, 'PUT', '/merchant-settings', { body: { language: null }, headers });
+    expect(cleared.body.data.language).to.equal(null);
+
+    // A registration without a language is in English; one with another is refused.
+    const bad = await call(gw.url, 'POST', '/auth/register', {
+      body: {
+        email: uniqueEmail(),
+        password: STRONG_PASSWORD,
+        merchantName: 'X',
+        blockchain: 'BASE',
+        language: 'xx',
+      },
+    });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).to.include('language');
   });
 
   it('changes the fields given, announces the settings whole and records who changed what', async () => {

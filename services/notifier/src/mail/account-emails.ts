@@ -43,6 +43,7 @@ export const queueDisabledNotice = async (
     failures: d.failures,
     lastError: d.lastError,
     disabledAt: new Date().toISOString(),
+    language: merchant.language ?? 'en',
   });
   return queueNotices(ctx, trx, { eventId: d.attemptId, merchantId: d.merchantId }, [
     { template: TEMPLATES.endpointDisabled, recipient, content },
@@ -73,12 +74,17 @@ export const queueAccountEmail = async (
             merchantName: data.merchantName,
             link: openText(ctx.internalSecrets, data.sealedLink),
             expiresAt: data.expiresAt,
+            language: data.language ?? 'en',
           }),
         }
       : {
           template: TEMPLATES.registrationAttempted,
           recipient,
-          content: registrationAttempted({ merchantName: data.merchantName, link: data.link }),
+          content: registrationAttempted({
+            merchantName: data.merchantName,
+            link: data.link,
+            language: data.language ?? 'en',
+          }),
         };
   return queueNotices(ctx, trx, { eventId: event.id, merchantId: data.merchantId }, [notice]);
 };
@@ -101,17 +107,18 @@ export const queueWithdrawalAddressEmail = async (
   const merchant = await findMerchant(trx, merchantId);
   const recipient = merchantRecipient(ctx, merchantId, merchant, 'withdrawal address notice');
   if (!merchant || !recipient) return 0;
+  const language = merchant.language ?? 'en';
   const notice: Notice =
     change.kind === 'added'
       ? {
           template: TEMPLATES.withdrawalAddressAdded,
           recipient,
-          content: withdrawalAddressAdded({ address: change.data, merchantName: merchant.name }),
+          content: withdrawalAddressAdded({ address: change.data, merchantName: merchant.name, language }),
         }
       : {
           template: TEMPLATES.withdrawalAddressRemoved,
           recipient,
-          content: withdrawalAddressRemoved({ address: change.data, merchantName: merchant.name }),
+          content: withdrawalAddressRemoved({ address: change.data, merchantName: merchant.name, language }),
         };
   return queueNotices(ctx, trx, { eventId: event.id, merchantId }, [notice]);
 };

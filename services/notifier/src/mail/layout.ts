@@ -28,8 +28,13 @@ export interface MessageContent {
   /** Label and value rows; values are escaped for HTML. Rows with no value are left out. */
   details: Array<[string, string | null | undefined]>;
   outro?: string[];
-  /** One link the message asks the reader to follow, shown as a button (http and https only). */
-  action?: { label: string; url: string };
+  /**
+   * One link the message asks the reader to follow, shown as a button (http and https only), with
+   * the sentence that gives it as text for mail programs that show no button.
+   */
+  action?: { label: string; url: string; orOpen?: (url: string) => string };
+  /** The language the message is written in (the HTML part's `lang`); English when not given. */
+  lang?: string;
 }
 
 /**
@@ -56,7 +61,7 @@ export const renderMessage = (c: MessageContent): RenderedEmail => {
   const para = (s: string) => `<p style="margin:0 0 12px">${escapeHtml(s)}</p>`;
   const html = [
     '<!doctype html>',
-    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    `<html lang="${escapeHtml(c.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>`,
     '<body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5;margin:0;padding:24px">',
     `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(c.heading)}</h1>`,
     ...c.intro.map(para),
@@ -70,7 +75,7 @@ export const renderMessage = (c: MessageContent): RenderedEmail => {
     ...(c.action
       ? [
           `<p style="margin:0 0 16px"><a href="${escapeHtml(c.action.url)}" style="display:inline-block;background:#1f4fd1;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(c.action.label)}</a></p>`,
-          para(`Or open this address: ${c.action.url}`),
+          para(c.action.orOpen ? c.action.orOpen(c.action.url) : `Or open this address: ${c.action.url}`),
         ]
       : []),
     ...(c.outro ?? []).map(para),

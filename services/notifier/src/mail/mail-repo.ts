@@ -1,22 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { pickLanguage, type Language } from '@stablepay/contracts';
 import { merchantContacts, type Db } from '@stablepay/platform';
 import { EMAILS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
 
 /**
- * merchant.created and merchant.email_confirmed, projected: the merchant's name and address for the
- * notices it is sent, and nothing sent to the address before it is confirmed.
+ * merchant.created, merchant.email_confirmed and merchant.settings_updated, projected: the merchant's
+ * name, address and language for the notices it is sent, and nothing sent to the address before it
+ * is confirmed.
  */
-export const merchants = merchantContacts({ table: MERCHANTS, touchedColumn: 'updated_at' });
+export const merchants = merchantContacts({
+  table: MERCHANTS,
+  touchedColumn: 'updated_at',
+  keepLanguage: true,
+});
 
 export const findMerchant = merchants.find;
 
 export const rememberCustomer = async (
   db: Db,
-  c: { paymentId: string; merchantId: string; email: string },
+  c: { paymentId: string; merchantId: string; email: string; language: Language },
 ): Promise<void> => {
   await db(PAYMENT_CUSTOMERS)
-    .insert({ payment_id: c.paymentId, merchant_id: c.merchantId, customer_email: c.email })
+    .insert({
+      payment_id: c.paymentId,
+      merchant_id: c.merchantId,
+      customer_email: c.email,
+      language: c.language,
+    })
     .onConflict('payment_id')
     .ignore();
 };
@@ -25,11 +36,12 @@ export const customerOfPayment = async (
   db: Db,
   merchantId: string,
   paymentId: string,
-): Promise<string | undefined> => {
+): Promise<{ email: string; language: Language } | undefined> => {
   const row = (await db(PAYMENT_CUSTOMERS)
     .where({ payment_id: paymentId, merchant_id: merchantId })
-    .first('customer_email')) as { customer_email: string } | undefined;
-  return row?.customer_email;
+    .first('customer_email', 'language')) as { customer_email: string; language: string | null } | undefined;
+  // Customers remembered before languages were kept are written to in English.
+  return row && { email: row.customer_email, language: pickLanguage(row.language, []) };
 };
 
 /** A document attached when the message is sent, fetched from the service that owns it. */

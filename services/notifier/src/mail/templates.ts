@@ -1,12 +1,15 @@
 import {
   blockchainDisplayName,
   formatDecimal,
+  formatTimestamp,
   type InvoiceIssuedData,
+  type Language,
   type PaymentWebhookData,
   type RefundWebhookData,
   type WithdrawalAddressAddedData,
   type WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
+import { EMAIL_WORDS } from './email-words/index.js';
 import { INVOICE_EMAIL_WORDS } from './invoice-email-words.js';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
@@ -23,7 +26,10 @@ export const TEMPLATES = {
 } as const;
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
-const money = (amount: string, currency: string) => `${amount} ${currency}`;
+/** Money and moments as the reader writes them: "1.234,500000 USDC", "27.11.2026 13:05 UTC" (de). */
+const money = (amount: string, currency: string, language: Language) =>
+  `${formatDecimal(amount, language)} ${currency}`;
+const when = (iso: string, language: Language) => formatTimestamp(iso, language);
 /** A chain as people call it ("Base", not `BASE`). */
 const network = (name: string | null | undefined) => (name ? blockchainDisplayName(name) : name);
 const chainOf = (p: PaymentWebhookData) =>
@@ -31,105 +37,110 @@ const chainOf = (p: PaymentWebhookData) =>
     ? `${network(p.source_chain) ?? '?'} → ${network(p.destination_chain)}`
     : network(p.source_chain);
 
-/** To the customer, on payment.completed. */
-export const paymentReceipt = (p: {
-  payment: PaymentWebhookData;
-  merchantName: string | undefined;
-  completedAt: string;
-}): RenderedEmail => {
-  const to = p.merchantName ?? 'the merchant';
+/** Every template's input names the reader's language; English when it is not known. */
+interface InLanguage {
+  language: Language;
+}
+
+/** To the customer, on payment.completed, in the language of the checkout page they paid on. */
+export const paymentReceipt = (
+  p: InLanguage & { payment: PaymentWebhookData; merchantName: string | undefined; completedAt: string },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  const to = p.merchantName ?? w.receipt.theMerchant;
+  const amount = money(p.payment.amount, p.payment.currency, p.language);
   return renderMessage({
-    subject: `Receipt: ${money(p.payment.amount, p.payment.currency)} paid to ${to}`,
-    heading: 'Payment receipt',
-    intro: [`Your payment of ${money(p.payment.amount, p.payment.currency)} to ${to} is confirmed.`],
+    lang: w.lang,
+    subject: w.receipt.subject(amount, to),
+    heading: w.receipt.heading,
+    intro: [w.receipt.intro(amount, to)],
     details: [
-      ['Amount', money(p.payment.amount, p.payment.currency)],
-      ['Paid to', p.merchantName],
-      ['Reference', p.payment.reference],
-      ['Network', chainOf(p.payment)],
-      ['Transaction', p.payment.tx_hash],
-      ['From', p.payment.from_address],
-      ['Payment ID', p.payment.payment_id],
-      ['Date', p.completedAt],
+      [w.labels.amount, amount],
+      [w.labels.paidTo, p.merchantName],
+      [w.labels.reference, p.payment.reference],
+      [w.labels.network, chainOf(p.payment)],
+      [w.labels.transaction, p.payment.tx_hash],
+      [w.labels.from, p.payment.from_address],
+      [w.labels.paymentId, p.payment.payment_id],
+      [w.labels.date, when(p.completedAt, p.language)],
     ],
-    outro: ['Keep this e-mail as your receipt. Questions about the order go to the merchant.'],
+    outro: [w.receipt.outro],
   });
 };
 
-/** To the merchant, on payment.completed. */
-export const paymentReceived = (p: {
-  payment: PaymentWebhookData;
-  merchantName: string;
-  completedAt: string;
-}): RenderedEmail =>
-  renderMessage({
-    subject: `Payment received: ${money(p.payment.amount, p.payment.currency)}`,
-    heading: 'Payment received',
-    intro: [
-      `${p.merchantName}, a payment of ${money(p.payment.amount, p.payment.currency)} was confirmed and credited to your wallet.`,
-    ],
+/** To the merchant, on payment.completed, in the merchant's language. */
+export const paymentReceived = (
+  p: InLanguage & { payment: PaymentWebhookData; merchantName: string; completedAt: string },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  const amount = money(p.payment.amount, p.payment.currency, p.language);
+  return renderMessage({
+    lang: w.lang,
+    subject: w.received.subject(amount),
+    heading: w.received.heading,
+    intro: [w.received.intro(p.merchantName, amount)],
     details: [
-      ['Amount', money(p.payment.amount, p.payment.currency)],
-      ['Reference', p.payment.reference],
-      ['Customer', p.payment.customer_email],
-      ['Network', chainOf(p.payment)],
-      ['Transaction', p.payment.tx_hash],
-      ['Payment ID', p.payment.payment_id],
-      ['Date', p.completedAt],
+      [w.labels.amount, amount],
+      [w.labels.reference, p.payment.reference],
+      [w.labels.customer, p.payment.customer_email],
+      [w.labels.network, chainOf(p.payment)],
+      [w.labels.transaction, p.payment.tx_hash],
+      [w.labels.paymentId, p.payment.payment_id],
+      [w.labels.date, when(p.completedAt, p.language)],
     ],
   });
+};
 
-/** To the customer, on refund.completed (the address comes from the payment's completion). */
-export const refundCompleted = (p: {
-  refund: RefundWebhookData;
-  merchantName: string | undefined;
-  completedAt: string;
-}): RenderedEmail => {
-  const from = p.merchantName ?? 'The merchant';
+/** To the customer, on refund.completed (address and language from the payment's completion). */
+export const refundCompleted = (
+  p: InLanguage & { refund: RefundWebhookData; merchantName: string | undefined; completedAt: string },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  const from = p.merchantName ?? w.refund.theMerchant;
+  const amount = money(p.refund.amount, p.refund.currency, p.language);
   return renderMessage({
-    subject: `Refund sent: ${money(p.refund.amount, p.refund.currency)}`,
-    heading: 'Your refund was sent',
-    intro: [
-      `${from} refunded ${money(p.refund.amount, p.refund.currency)} to your wallet on ${network(p.refund.blockchain)}.`,
-    ],
+    lang: w.lang,
+    subject: w.refund.subject(amount),
+    heading: w.refund.heading,
+    intro: [w.refund.intro(from, amount, network(p.refund.blockchain) ?? p.refund.blockchain)],
     details: [
-      ['Amount', money(p.refund.amount, p.refund.currency)],
-      ['Network', network(p.refund.blockchain)],
-      ['Sent to', p.refund.destination_address],
-      ['Transaction', p.refund.tx_hash],
-      ['Refund ID', p.refund.refund_id],
-      ['Payment ID', p.refund.payment_id],
-      ['Date', p.completedAt],
+      [w.labels.amount, amount],
+      [w.labels.network, network(p.refund.blockchain)],
+      [w.labels.sentTo, p.refund.destination_address],
+      [w.labels.transaction, p.refund.tx_hash],
+      [w.labels.refundId, p.refund.refund_id],
+      [w.labels.paymentId, p.refund.payment_id],
+      [w.labels.date, when(p.completedAt, p.language)],
     ],
   });
 };
 
 /** To the merchant, when an endpoint is disabled after consecutive failures. */
-export const endpointDisabled = (p: {
-  merchantName: string;
-  endpointId: string;
-  url: string;
-  failures: number;
-  lastError: string | null;
-  disabledAt: string;
-}): RenderedEmail =>
-  renderMessage({
-    subject: `Webhook endpoint disabled after ${p.failures} consecutive failures`,
-    heading: 'A webhook endpoint was disabled',
-    intro: [
-      `${p.merchantName}, the last ${p.failures} deliveries to one of your webhook endpoints failed in a row, so it was disabled and no longer receives events.`,
-    ],
+export const endpointDisabled = (
+  p: InLanguage & {
+    merchantName: string;
+    endpointId: string;
+    url: string;
+    failures: number;
+    lastError: string | null;
+    disabledAt: string;
+  },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  return renderMessage({
+    lang: w.lang,
+    subject: w.endpointDisabled.subject(p.failures),
+    heading: w.endpointDisabled.heading,
+    intro: [w.endpointDisabled.intro(p.merchantName, p.failures)],
     details: [
-      ['Endpoint', p.url],
-      ['Endpoint ID', p.endpointId],
-      ['Last error', p.lastError],
-      ['Disabled at', p.disabledAt],
+      [w.labels.endpoint, p.url],
+      [w.labels.endpointId, p.endpointId],
+      [w.labels.lastError, p.lastError],
+      [w.labels.disabledAt, when(p.disabledAt, p.language)],
     ],
-    outro: [
-      'Fix the endpoint, then re-enable it with PUT /merchant-webhooks/api/:id and {"is_active": true}.',
-      'Events missed in the meantime can be sent again with POST /merchant-webhooks/api/:id/replay.',
-    ],
+    outro: w.endpointDisabled.outro,
   });
+};
 
 /**
  * To the merchant, on invoice.issued: the invoice for the fee of a withdrawal, its PDF attached, in
@@ -138,9 +149,10 @@ export const endpointDisabled = (p: {
 export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: string }): RenderedEmail => {
   const i = p.invoice;
   const w = INVOICE_EMAIL_WORDS[i.language];
-  const amount = (value: string, currency: string) => `${formatDecimal(value, i.language)} ${currency}`;
+  const amount = (value: string, currency: string) => money(value, currency, i.language);
   const title = `${i.rectifiesInvoiceId !== null ? w.correctiveInvoice : w.invoice} ${i.invoiceNumber}`;
   return renderMessage({
+    lang: i.language,
     subject: `${title}: ${w.subjectFee(amount(i.serviceFee, i.currency))}`,
     heading: title,
     intro: [
@@ -155,103 +167,90 @@ export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: str
       [w.sentToYou, amount(i.netAmount, i.currency)],
       [w.network, network(i.blockchain)],
       [w.withdrawalId, i.withdrawalId],
-      [w.issued, i.issuedAt],
+      [w.issued, when(i.issuedAt, i.language)],
     ],
     outro: [w.outro],
   });
 };
 
 /** To a new account's address: the link that confirms it (nothing else is sent to it before). */
-export const emailConfirmation = (p: {
-  merchantName: string;
-  link: string;
-  expiresAt: string;
-}): RenderedEmail =>
-  renderMessage({
-    subject: 'Confirm your e-mail address for StablePay',
-    heading: 'Confirm your e-mail address',
-    intro: [
-      `Welcome to StablePay. Confirm that this address belongs to ${p.merchantName} by following the link below.`,
-      'Until it is confirmed, your account receives no notices and cannot withdraw.',
-    ],
+export const emailConfirmation = (
+  p: InLanguage & { merchantName: string; link: string; expiresAt: string },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  return renderMessage({
+    lang: w.lang,
+    subject: w.confirmation.subject,
+    heading: w.confirmation.heading,
+    intro: w.confirmation.intro(p.merchantName),
     details: [
-      ['Account', p.merchantName],
-      ['Link valid until', p.expiresAt],
+      [w.labels.account, p.merchantName],
+      [w.labels.linkValidUntil, when(p.expiresAt, p.language)],
     ],
-    action: { label: 'Confirm e-mail address', url: p.link },
-    outro: [
-      'The link works once. If it has expired, sign in to the dashboard and ask for a new one.',
-      'If you did not register, ignore this e-mail: no account is used without this confirmation.',
-    ],
+    action: { label: w.confirmation.action, url: p.link, orOpen: w.orOpen },
+    outro: w.confirmation.outro,
   });
+};
 
 /** To a registered address, when someone registers again with it (the answer to them reveals nothing). */
-export const registrationAttempted = (p: { merchantName: string; link: string }): RenderedEmail =>
-  renderMessage({
-    subject: 'Someone tried to register with your e-mail address',
-    heading: 'A registration with your address',
-    intro: [
-      `Someone tried to create a StablePay account with this e-mail address, which already belongs to ${p.merchantName}. No new account was created.`,
-      'If it was you, sign in with your existing account instead. If you no longer know your password, contact your StablePay operator to have it reset.',
-    ],
-    details: [['Account', p.merchantName]],
-    action: { label: 'Sign in', url: p.link },
-    outro: [
-      'If it was not you, nothing needs doing: your account is unchanged, and the attempt is in its audit log.',
-    ],
+export const registrationAttempted = (
+  p: InLanguage & { merchantName: string; link: string },
+): RenderedEmail => {
+  const w = EMAIL_WORDS[p.language];
+  return renderMessage({
+    lang: w.lang,
+    subject: w.registration.subject,
+    heading: w.registration.heading,
+    intro: w.registration.intro(p.merchantName),
+    details: [[w.labels.account, p.merchantName]],
+    action: { label: w.registration.action, url: p.link, orOpen: w.orOpen },
+    outro: [w.registration.outro],
   });
-
-const STEP_UP_TEXT = {
-  mfa: 'password sign-in and an authenticator code',
-  recent_sign_in: 'a recent password sign-in',
-} as const;
+};
 
 /**
  * To the merchant, on withdrawal_address.added: the one chance to stop a stranger's address before
  * its hold ends, so it says when that is and what to do.
  */
-export const withdrawalAddressAdded = (p: {
-  address: WithdrawalAddressAddedData;
-  merchantName: string;
-}): RenderedEmail => {
+export const withdrawalAddressAdded = (
+  p: InLanguage & { address: WithdrawalAddressAddedData; merchantName: string },
+): RenderedEmail => {
   const a = p.address;
+  const w = EMAIL_WORDS[p.language];
+  const usableFrom = when(a.usableFrom, p.language);
   return renderMessage({
-    subject: `New withdrawal address added: ${a.label}`,
-    heading: 'A withdrawal address was added',
-    intro: [
-      `${p.merchantName}, an address was added to your withdrawal address book. Withdrawals can go there from ${a.usableFrom}.`,
-    ],
+    lang: w.lang,
+    subject: w.addressAdded.subject(a.label),
+    heading: w.addressAdded.heading,
+    intro: [w.addressAdded.intro(p.merchantName, usableFrom)],
     details: [
-      ['Label', a.label],
-      ['Address', a.address],
-      ['Usable from', a.usableFrom],
-      ['Confirmed with', STEP_UP_TEXT[a.stepUp]],
-      ['Added', a.addedAt],
+      [w.labels.label, a.label],
+      [w.labels.address, a.address],
+      [w.labels.usableFrom, usableFrom],
+      [w.labels.confirmedWith, w.stepUp[a.stepUp]],
+      [w.labels.added, when(a.addedAt, p.language)],
     ],
-    outro: [
-      'If you did not add it, remove it in the dashboard (Withdrawal addresses) before then, change your password and turn on two-factor sign-in.',
-    ],
+    outro: [w.addressAdded.outro],
   });
 };
 
 /** To the merchant, on withdrawal_address.removed. */
-export const withdrawalAddressRemoved = (p: {
-  address: WithdrawalAddressRemovedData;
-  merchantName: string;
-}): RenderedEmail => {
+export const withdrawalAddressRemoved = (
+  p: InLanguage & { address: WithdrawalAddressRemovedData; merchantName: string },
+): RenderedEmail => {
   const a = p.address;
+  const w = EMAIL_WORDS[p.language];
   return renderMessage({
-    subject: `Withdrawal address removed: ${a.label}`,
-    heading: 'A withdrawal address was removed',
-    intro: [
-      `${p.merchantName}, an address was removed from your withdrawal address book. No withdrawal goes there any more.`,
-    ],
+    lang: w.lang,
+    subject: w.addressRemoved.subject(a.label),
+    heading: w.addressRemoved.heading,
+    intro: [w.addressRemoved.intro(p.merchantName)],
     details: [
-      ['Label', a.label],
-      ['Address', a.address],
-      ['Confirmed with', STEP_UP_TEXT[a.stepUp]],
-      ['Removed', a.removedAt],
+      [w.labels.label, a.label],
+      [w.labels.address, a.address],
+      [w.labels.confirmedWith, w.stepUp[a.stepUp]],
+      [w.labels.removed, when(a.removedAt, p.language)],
     ],
-    outro: ['If you did not remove it, change your password and review the audit log in the dashboard.'],
+    outro: [w.addressRemoved.outro],
   });
 };

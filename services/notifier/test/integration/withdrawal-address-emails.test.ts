@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { waitFor } from '@stablepay/platform/testing';
-import { startHarness, type Harness } from '../support/harness.js';
-import { SmtpSink } from '../support/smtp.js';
+import { smtpSuite } from '../support/smtp.js';
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 describe('e-mails announcing withdrawal address book changes (real SMTP server)', function () {
   this.timeout(30_000);
-  let h: Harness;
-  let smtp: SmtpSink;
-
-  before(async () => {
-    smtp = await SmtpSink.start();
-    h = await startHarness({ env: { SMTP_URL: smtp.url } });
-  });
-  after(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  const suite = smtpSuite();
 
   const change = (merchantId: string) => ({
     merchantId,
@@ -32,29 +21,29 @@ describe('e-mails announcing withdrawal address book changes (real SMTP server)'
 
   it('tells the merchant an address was added, with its hold, once however often the event arrives', async () => {
     const email = 'owner@address-book.example.test';
-    const merchantId = await h.merchant(email);
+    const merchantId = await suite.h.merchant(email);
     const data = { ...change(merchantId), addedAt: '2026-11-27T03:00:00.000Z' };
-    await h.publish('withdrawal_address.added', data, { producer: 'invoicing', merchantId, times: 3 });
-    const [mail] = await smtp.waitForMessages(email, 1);
+    await suite.h.publish('withdrawal_address.added', data, { producer: 'invoicing', merchantId, times: 3 });
+    const [mail] = await suite.smtp.waitForMessages(email, 1);
     expect(mail!.subject).to.equal('New withdrawal address added: Cold <wallet>');
     expect(mail!.headers.get('x-stablepay-notification')).to.equal('withdrawal_address_added');
     expect(mail!.text)
       .to.include(ADDRESS)
-      .and.include('Withdrawals can go there from 2026-11-28T03:00:00.000Z')
+      .and.include('Withdrawals can go there from 2026-11-28 03:00 UTC')
       .and.include('a recent password sign-in')
       .and.include('If you did not add it, remove it');
     // The label is the merchant's text: escaped in the HTML part.
     expect(String(mail!.html)).to.include('Cold &lt;wallet&gt;').and.not.include('Cold <wallet>');
 
-    await h.publish(
+    await suite.h.publish(
       'withdrawal_address.removed',
       { ...data, removedAt: '2026-11-27T04:00:00.000Z', stepUp: 'mfa' },
       { producer: 'invoicing', merchantId },
     );
-    const [, removed] = await smtp.waitForMessages(email, 2);
+    const [, removed] = await suite.smtp.waitForMessages(email, 2);
     expect(removed!.subject).to.equal('Withdrawal address removed: Cold <wallet>');
     expect(removed!.text).to.include(ADDRESS).and.include('an authenticator code');
-    await waitFor(async () => (await h.db('emails').where({ status: 'pending' })).length === 0);
-    expect(smtp.to(email)).to.have.length(2);
+    await waitFor(async () => (await suite.h.db('emails').where({ status: 'pending' })).length === 0);
+    expect(suite.smtp.to(email)).to.have.length(2);
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { waitFor } from '@stablepay/platform/testing';
+import { startHarness, type Harness } from './harness.js';
 
 /** A free loopback port (for an SMTP server that is down now and comes up later). */
 export const freePort = async (): Promise<number> => {
@@ -69,3 +70,20 @@ export class SmtpSink {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/**
+ * For a suite about e-mails: a real SMTP sink and the notifier sending to it, started before the
+ * suite and closed after it. Read `h` and `smtp` inside the tests (they exist once `before` ran).
+ */
+export const smtpSuite = (): { h: Harness; smtp: SmtpSink } => {
+  const suite = {} as { h: Harness; smtp: SmtpSink };
+  before(async () => {
+    suite.smtp = await SmtpSink.start();
+    suite.h = await startHarness({ env: { SMTP_URL: suite.smtp.url } });
+  });
+  after(async () => {
+    await suite.h?.close();
+    await suite.smtp?.close();
+  });
+  return suite;
+};

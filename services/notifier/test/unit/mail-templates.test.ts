@@ -33,8 +33,18 @@ const payment: PaymentWebhookData = {
 describe('e-mail templates', () => {
   it('escape every piece of merchant and customer data in the HTML part', () => {
     const messages = [
-      paymentReceipt({ payment, merchantName: evil, completedAt: '2025-03-01T12:00:00.000Z' }),
-      paymentReceived({ payment, merchantName: evil, completedAt: '2025-03-01T12:00:00.000Z' }),
+      paymentReceipt({
+        payment,
+        language: 'en',
+        merchantName: evil,
+        completedAt: '2025-03-01T12:00:00.000Z',
+      }),
+      paymentReceived({
+        payment,
+        language: 'en',
+        merchantName: evil,
+        completedAt: '2025-03-01T12:00:00.000Z',
+      }),
       refundCompleted({
         refund: {
           refund_id: randomUUID(),
@@ -47,10 +57,12 @@ describe('e-mail templates', () => {
           reason: 'other',
           tx_hash: null,
         },
+        language: 'en',
         merchantName: evil,
         completedAt: '2025-03-01T12:00:00.000Z',
       }),
       endpointDisabled({
+        language: 'en',
         merchantName: evil,
         endpointId: randomUUID(),
         url: `https://x.example/${evil}`,
@@ -68,7 +80,12 @@ describe('e-mail templates', () => {
   });
 
   it('say what happened in the subject and the body', () => {
-    const m = paymentReceipt({ payment, merchantName: 'Shop', completedAt: '2025-03-01T12:00:00.000Z' });
+    const m = paymentReceipt({
+      payment,
+      language: 'en',
+      merchantName: 'Shop',
+      completedAt: '2025-03-01T12:00:00.000Z',
+    });
     expect(m.subject).to.equal('Receipt: 12.500000 USDC paid to Shop');
     expect(m.text).to.include(payment.tx_hash!);
     expect(m.text).to.include(payment.payment_id);
@@ -77,11 +94,13 @@ describe('e-mail templates', () => {
     expect(m.text).not.to.match(/\bBASE\b/);
     const crossChain = paymentReceived({
       payment: { ...payment, source_chain: 'MATIC', destination_chain: 'BASE', is_cross_chain: true },
+      language: 'en',
       merchantName: 'Shop',
       completedAt: '2025-03-01T12:00:00.000Z',
     });
     expect(crossChain.text).to.include('Polygon PoS → Base');
     const notice = endpointDisabled({
+      language: 'en',
       merchantName: 'Shop',
       endpointId: 'e1',
       url: 'https://x.example/hook',
@@ -94,7 +113,12 @@ describe('e-mail templates', () => {
   });
 
   it('cannot break the subject line with data', () => {
-    const m = paymentReceipt({ payment, merchantName: 'Shop\r\nBcc: victim@example.com', completedAt: 'x' });
+    const m = paymentReceipt({
+      payment,
+      language: 'en',
+      merchantName: 'Shop\r\nBcc: victim@example.com',
+      completedAt: 'x',
+    });
     expect(m.subject).to.not.match(/[\r\n]/);
   });
 
@@ -113,7 +137,12 @@ describe('e-mail templates', () => {
 describe('account e-mail templates', () => {
   it('puts the confirmation link in the text as it is and in the HTML escaped, with the merchant name escaped', () => {
     const link = 'https://dash.example/#/confirm-email?token=id.secret&x="y"';
-    const mail = emailConfirmation({ merchantName: evil, link, expiresAt: '2030-01-01T00:00:00.000Z' });
+    const mail = emailConfirmation({
+      language: 'en',
+      merchantName: evil,
+      link,
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    });
     expect(mail.subject).to.equal('Confirm your e-mail address for StablePay');
     expect(mail.text).to.include(link).and.include(evil);
     expect(mail.html)
@@ -123,12 +152,12 @@ describe('account e-mail templates', () => {
   });
 
   it('refuses a link that is not http(s), so no e-mail carries a javascript: link', () => {
-    expect(() => registrationAttempted({ merchantName: 'Shop', link: 'javascript:alert(1)' })).to.throw(
-      /http\(s\)/,
-    );
-    expect(registrationAttempted({ merchantName: 'Shop', link: 'https://dash.example/#/' }).text).to.include(
-      'No new account was created',
-    );
+    expect(() =>
+      registrationAttempted({ language: 'en', merchantName: 'Shop', link: 'javascript:alert(1)' }),
+    ).to.throw(/http\(s\)/);
+    expect(
+      registrationAttempted({ language: 'en', merchantName: 'Shop', link: 'https://dash.example/#/' }).text,
+    ).to.include('No new account was created');
   });
 
   it("write the invoice's e-mail in each of the invoice's languages, corrective or not", () => {

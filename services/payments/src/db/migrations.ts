@@ -10,6 +10,7 @@ import { sessionRequestKeysMigration } from './session-request-keys-migration.js
 import { cctpFeeMigration, txOwnershipMigration } from './received-money-migration.js';
 import { topUpsMigration } from './top-ups-migration.js';
 import { gaslessMigration } from './gasless-migration.js';
+import { customerLanguageMigration } from './customer-language-migration.js';
 import { merchantSettingsMigration } from './merchant-settings-migration.js';
 
 import { CHECKOUT_SESSIONS, FEE_QUOTE_USES, MERCHANTS, PAYMENTS, PAYMENT_STATUS_CHANGES } from './tables.js';
@@ -185,4 +186,5 @@ export const paymentsMigrations: Migration[] = [
   topUpsMigration,
   gaslessMigration,
   merchantSettingsMigration,
+  customerLanguageMigration,
 ];

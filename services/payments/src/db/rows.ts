@@ -1,4 +1,5 @@
 import { rowColumn, type Row } from '@stablepay/platform';
+import { LanguageCode } from '@stablepay/contracts';
 import type { CheckoutSessionRecord, GaslessTerms, MerchantRecord, PaymentRecord } from '../records.js';
 
 export type { Row } from '@stablepay/platform';
@@ -52,6 +53,7 @@ export const toPayment = (r: Row): PaymentRecord => ({
   feeQuote: r.fee_quote === null || r.fee_quote === undefined ? null : json(r.fee_quote),
   sessionId: str(r.session_id),
   customerEmail: String(r.customer_email),
+  customerLanguage: LanguageCode.safeParse(r.customer_language).data ?? null,
   reference: str(r.reference),
   description: str(r.description),
   metadata: json<Record<string, unknown>>(r.metadata ?? {}),

@@ -138,6 +138,7 @@ const gaslessRow = (
     mint_tx_hash: null,
     fee_quote: null,
     customer_email: body.customerEmail,
+    customer_language: body.language ?? null,
     reference: body.reference ?? null,
     description: body.description ?? null,
     metadata: JSON.stringify(body.metadata ?? {}),

@@ -54,6 +54,7 @@ const linkRecorded = async (
     // The session's claimant, not whoever reported the transfer first, is the customer on record.
     const customer = {
       customerEmail: body.customerEmail,
+      customerLanguage: body.language ?? null,
       reference: body.reference ?? null,
       description: body.description ?? null,
       metadata: body.metadata ?? {},

@@ -141,6 +141,7 @@ export const completePaymentIn = async (
         ...paymentEventData(p),
         completed_at: (p.completedAt ?? p.updatedAt).toISOString(),
         created_at: p.createdAt.toISOString(),
+        ...(p.customerLanguage && { customer_language: p.customerLanguage }),
       };
       return { type: EventTypes.PaymentCompleted, merchantId: p.merchantId, data };
     },

@@ -3,6 +3,7 @@ import type {
   Currency,
   IntegrationEvent,
   PaymentSortBy,
+  Language,
   PaymentStatus,
   SortDirection,
 } from '@stablepay/contracts';
@@ -34,6 +35,7 @@ export interface NewPaymentRow {
   mint_tx_hash: string | null;
   fee_quote: string | null;
   customer_email: string;
+  customer_language?: Language | null;
   reference: string | null;
   description: string | null;
   metadata: string;
@@ -112,16 +114,17 @@ export const findPayment = async (
   return row ? toPayment(row) : undefined;
 };
 
-/** The customer a payment is recorded for (e-mail, reference, description, metadata). */
+/** The customer a payment is recorded for (e-mail, language, reference, description, metadata). */
 export const setPaymentCustomer = async (
   db: Db,
   paymentId: string,
-  c: Pick<PaymentRecord, 'customerEmail' | 'reference' | 'description' | 'metadata'>,
+  c: Pick<PaymentRecord, 'customerEmail' | 'customerLanguage' | 'reference' | 'description' | 'metadata'>,
 ): Promise<void> => {
   await db(PAYMENTS)
     .where({ id: paymentId })
     .update({
       customer_email: c.customerEmail,
+      customer_language: c.customerLanguage,
       reference: c.reference,
       description: c.description,
       metadata: JSON.stringify(c.metadata),

@@ -96,6 +96,7 @@ export const newPaymentRow = (
     mint_tx_hash: body.bridgeKit?.mintTxHash ?? null,
     fee_quote: body.feeQuote ? JSON.stringify(body.feeQuote) : null,
     customer_email: body.customerEmail,
+    customer_language: body.language ?? null,
     reference: body.reference ?? null,
     description: body.description ?? null,
     metadata: JSON.stringify(body.metadata ?? {}),

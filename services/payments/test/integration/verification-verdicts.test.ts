@@ -77,6 +77,46 @@ describe('chain verification verdicts (PostgreSQL + RabbitMQ)', function () {
     }
   });
 
+  it("keeps the checkout page's language and carries it on payment.completed, never on the webhook data", async () => {
+    const observer = await h.observe(['payment.completed']);
+    try {
+      const german = await newPayment({ language: 'de' });
+      const silent = await newPayment();
+      const stored = await h
+        .db('payments')
+        .whereIn('id', [german.id, silent.id])
+        .select('id', 'customer_language');
+      expect(Object.fromEntries(stored.map((r) => [r.id, r.customer_language]))).to.deep.equal({
+        [german.id]: 'de',
+        [silent.id]: null,
+      });
+      await verify(german, '40');
+      await verify(silent, '40');
+      const completed = await waitFor(async () => {
+        const found = [german, silent].map((p) => observer.messages.find((m) => m.data.payment_id === p.id));
+        return found.every(Boolean) ? found : undefined;
+      });
+      expect(completed[0]!.data.customer_language).to.equal('de');
+      // Without a language the event says nothing, and the customer is written to in English.
+      expect(completed[1]!.data).not.to.have.property('customer_language');
+      // The detail the merchant reads is the spec's: the language is not part of it.
+      expect(await detail(german.id)).not.to.have.property('customer_language');
+    } finally {
+      await observer.close();
+    }
+  });
+
+  it('refuses a language that is not one of the five', async () => {
+    for (const language of ['pt', 'DE', '', 42]) {
+      const res = await h.call('POST', '/payments/create-public', {
+        body: paymentBody(shop, { amount: '40', expectedAmount: '40', language }),
+      });
+      expect(res.status, String(language)).to.equal(400);
+      expect(res.body.success).to.equal(false);
+      expect(res.body.details.map((d: { path: string }) => d.path)).to.include('language');
+    }
+  });
+
   it('fails on chain.payment.rejected with the documented reason code and keeps the received amount', async () => {
     const observer = await h.observe(['payment.failed']);
     try {

@@ -1,4 +1,5 @@
 import type { PublicChains } from '@stablepay/contracts';
+import type { Language } from '@stablepay/contracts/shared/languages';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../../api.js';
 import type { Eip1193Provider } from '../../eth/wallet.js';
@@ -53,6 +54,7 @@ export interface PaymentDeps {
   chains: PublicChains;
   provider?: Eip1193Provider;
   target: PaymentTarget;
+  language: Language;
   refreshSession(): Promise<void>;
   onFinished(result: { status: 'completed'; outcome: PaymentOutcome }): void;
 }
@@ -102,6 +104,7 @@ export const usePayment = (deps: PaymentDeps) => {
         chains: deps.chains,
         provider: deps.provider,
         target,
+        language: deps.language,
         signal: abort.current.signal,
         save: savePending,
         onStep: (step) => setSteps((all) => withStep(all, step)),

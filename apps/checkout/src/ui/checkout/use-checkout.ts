@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { pickLanguage } from '@stablepay/contracts/shared/languages';
 import { chainLabel } from '../../chains.js';
 import { blockNumber } from '../../eth/rpc.js';
 import { injectedProvider } from '../../eth/wallet.js';
@@ -25,7 +26,15 @@ export const useCheckout = (props: CheckoutProps) => {
   const form = useCustomerForm(props.fixedAmount, props.email);
   const sessionState = useSession(api, target, props.session);
   const { status, refreshSession } = sessionState;
-  const payment = usePayment({ api, chains, provider, target, refreshSession, onFinished: props.onFinished });
+  const payment = usePayment({
+    api,
+    chains,
+    provider,
+    target,
+    language: pickLanguage(props.locale, []),
+    refreshSession,
+    onFinished: props.onFinished,
+  });
   useTopUpReturn(sessionState, payment.outcome, payment.finish);
   const wallet = useWalletOptions(provider, chains, target, payment.setError);
   const gasless = useGaslessQuote({

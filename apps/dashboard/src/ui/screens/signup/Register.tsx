@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Session } from '../../../api/session.js';
 import { chainName } from '../../chain-name.js';
-import type { Translate } from '../../../i18n.js';
+import type { Language, Translate } from '../../../i18n.js';
 import { Alert, errorText } from '../../common.js';
 import { PasswordField, TextField, useFormFields } from '../../form.js';
 import { href } from '../../router.js';
@@ -76,7 +76,7 @@ const CurrencyChoice = ({
  * gateway answers a registration of an address that already has an account exactly as a new one,
  * and signing in would tell the two apart.
  */
-export const Register = ({ session, t }: { session: Session; t: Translate }) => {
+export const Register = ({ session, t, lang }: { session: Session; t: Translate; lang: Language }) => {
   const { values: form, field, set } = useFormFields('', FIRST_VALUES);
   const [currencies, setCurrencies] = useState<Currency[]>(CURRENCIES);
   const [busy, setBusy] = useState(false);
@@ -96,6 +96,8 @@ export const Register = ({ session, t }: { session: Session; t: Translate }) => 
           // The select offers only the chains GET /chains lists.
           blockchain: form.blockchain as BodyOf<'register'>['blockchain'],
           acceptedCurrencies: currencies,
+          // The account's e-mails, the confirmation first, are written in the language of the page.
+          language: lang,
         },
       });
       setRegistered(data.email);
