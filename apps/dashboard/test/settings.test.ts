@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { it as italian } from '../src/i18n/it.js';
 import { scriptedSvg, solidPng } from '@stablepay/platform/testing/images';
 import {
   PASSWORD,
@@ -56,7 +57,8 @@ describe('dashboard: settings (Chromium, devnet)', function () {
   const tabs: Tab[] = [];
 
   before(async () => {
-    s = await startDashboardStack();
+    // Every test signs in through the page, more often than the gateway's default allows a minute.
+    s = await startDashboardStack({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
   });
   after(async () => s?.close());
   afterEach(async () => {
@@ -173,6 +175,8 @@ describe('dashboard: settings (Chromium, devnet)', function () {
     for (const lang of ['fr', 'it'] as const) {
       await page.locator('#lang').selectOption(lang);
       await waitFor(async () => ((await languageOf()) === lang ? true : undefined), `language ${lang}`);
+      // The words arrive when their catalogue has loaded, which may be after the settings are saved.
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
       expect(await page.evaluate(() => document.documentElement.lang)).to.equal(lang);
     }
     const audit = await s.gw.call('GET', '/audit-log', { headers: merchant.bearer });
@@ -180,5 +184,20 @@ describe('dashboard: settings (Chromium, devnet)', function () {
       .filter((e: { action: string }) => e.action === 'merchant.settings_updated')
       .map((e: { details: { language?: string } }) => e.details.language);
     expect(languages).to.include.members(['fr', 'it']);
+
+    // Another browser, in English and without a choice of its own: once signed in, the merchant's
+    // saved language applies, and opening it saves nothing.
+    const other = await s.open({ viewport: DESKTOP, locale: 'en-US' });
+    tabs.push(other);
+    await other.page.getByLabel('E-mail').fill(email);
+    await other.page.getByLabel('Password').fill(PASSWORD);
+    await other.page.getByRole('button', { name: 'Sign in' }).click();
+    await other.page.waitForFunction(() => document.documentElement.lang === 'it');
+    await other.page.getByRole('link', { name: italian.navSettings, exact: true }).waitFor();
+    expect(await languageOf()).to.equal('it');
+    const after = await s.gw.call('GET', '/audit-log', { headers: merchant.bearer });
+    expect(
+      after.body.data.entries.filter((e: { action: string }) => e.action === 'merchant.settings_updated'),
+    ).to.have.length(languages.length);
   });
 });
