@@ -45,9 +45,6 @@ export const startingLanguage = (): Language =>
 
 export const rememberLanguage = (lang: Language): void => localStorage.setItem(LANG_KEY, lang);
 
-/** Whether this browser holds a choice of its own (else the merchant's saved language applies). */
-export const hasChosenLanguage = (): boolean => localStorage.getItem(LANG_KEY) !== null;
-
 export type Translate = (key: keyof Messages, vars?: Record<string, string | number>) => string;
 
 export const translator =

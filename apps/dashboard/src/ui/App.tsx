@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Session, SessionState } from '../api/session.js';
 import {
-  hasChosenLanguage,
   loadWords,
   pickLanguage,
   rememberLanguage,
@@ -118,33 +117,18 @@ export const App = ({ session, words: first }: { session: Session; words: Words 
   }, [lang]);
   // A catalogue arrives after a moment; only the last language asked for is applied. Signed in, the
   // choice is the merchant's language too: their e-mails are written in it (merchant settings).
-  const applyLanguage = (picked: Language) => {
+  const chooseLanguage = (next: string) => {
+    const picked = pickLanguage(next, []);
     rememberLanguage(picked);
+    if (session.state.kind === 'signed-in')
+      void session
+        .call('updateMerchantSettingsDashboard', { body: { language: picked } })
+        .catch(() => undefined);
     const ask = ++asked.current;
     void loadWords(picked).then((words) => {
       if (ask === asked.current) setWords(words);
     });
   };
-  const chooseLanguage = (next: string) => {
-    const picked = pickLanguage(next, []);
-    if (session.state.kind === 'signed-in')
-      void session
-        .call('updateMerchantSettingsDashboard', { body: { language: picked } })
-        .catch(() => undefined);
-    applyLanguage(picked);
-  };
-  // Signed in on a browser without a choice of its own, the merchant's saved language applies (it
-  // is not saved back: nothing changed).
-  const signedIn = state.kind === 'signed-in';
-  useEffect(() => {
-    if (!signedIn || hasChosenLanguage()) return;
-    void session
-      .call('getMerchantSettingsDashboard')
-      .then((saved) => {
-        if (saved.language && !hasChosenLanguage() && saved.language !== lang) applyLanguage(saved.language);
-      })
-      .catch(() => undefined);
-  }, [signedIn]);
 
   if (state.kind === 'signed-out') {
     return (
