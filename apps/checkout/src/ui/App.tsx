@@ -1,5 +1,5 @@
 import type { Currency, PublicChains, PublicCheckoutSession } from '@stablepay/contracts';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError, gatewayClient, loadRuntimeConfig, type GatewayClient } from '../api.js';
 import { LANGUAGE_NAMES, loadMessages, translator, type Language, type Messages } from '../i18n.js';
 import { parseAmount } from '../money.js';
@@ -102,7 +102,9 @@ export const App = ({
   const chooseLanguage = (next: Language) =>
     void loadMessages(next).then((loaded) => setLanguage({ lang: next, messages: loaded }));
   const target = state.kind === 'ready' ? state.loaded.target : undefined;
-  useEffect(() => {
+  // Set with the words, before the page paints them, so assistive technology never reads one
+  // language's words under the other's name.
+  useLayoutEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
   useBranding(target ? t('payTo', { merchant: target.merchantName }) : t('title'), target?.branding);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Session, SessionState } from '../api/session.js';
 import {
   loadWords,
@@ -111,7 +111,8 @@ export const App = ({ session, words: first }: { session: Session; words: Words 
   const route = useRoute();
   const t = useMemo(() => translator(messages), [messages]);
   useEffect(() => session.subscribe(setState), [session]);
-  useEffect(() => {
+  // Set with the words, before the page paints them (assistive technology reads them by it).
+  useLayoutEffect(() => {
     document.documentElement.lang = lang;
     document.title = t('appName');
   }, [lang]);
