@@ -225,9 +225,15 @@ describe('proof under faults: two replicas of every service, killed in turn, bro
         ),
       );
     let findings: Findings = await check([]);
+    let told = Date.now();
     while (underWay(findings) && Date.now() - drainStart < DRAIN_MS) {
       await sleep(3_000);
       findings = await check([]);
+      // What the drain still waits for, every 15 s: a slow drain names its cause.
+      if (Date.now() - told >= 15_000) {
+        told = Date.now();
+        log(`still under way: ${JSON.stringify(findings.counts)}`);
+      }
     }
     const drainedIn = (Date.now() - drainStart) / 1000;
     // How long after the drain the reconciliation says every wallet agrees with the chain.
