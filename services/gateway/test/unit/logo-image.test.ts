@@ -14,10 +14,21 @@ const refusal = (bytes: Buffer): string => {
   return 'accepted';
 };
 
+/**
+ * The RIFF container of a WebP whose first chunk is `chunk`: the file size after the first 8 bytes,
+ * little-endian, as a real file carries it.
+ */
+const riffWebp = (chunk: 'VP8 ' | 'VP8X'): Buffer => {
+  const b = Buffer.alloc(30);
+  b.write('RIFF', 0, 'latin1');
+  b.writeUInt32LE(b.length - 8, 4);
+  b.write(`WEBP${chunk}`, 8, 'latin1');
+  return b;
+};
+
 /** A lossy WebP (VP8) of `width`×`height`: its frame header after the key-frame start code. */
 const lossyWebp = (width: number, height: number): Buffer => {
-  const b = Buffer.alloc(30);
-  b.write('RIFFxxxxWEBPVP8 ', 0, 'latin1');
+  const b = riffWebp('VP8 ');
   b.set([0x9d, 0x01, 0x2a], 23);
   b.writeUInt16LE(width, 26);
   b.writeUInt16LE(height, 28);
@@ -26,8 +37,7 @@ const lossyWebp = (width: number, height: number): Buffer => {
 
 /** An extended WebP (VP8X): the canvas size minus one, 24 bits each. */
 const extendedWebp = (width: number, height: number): Buffer => {
-  const b = Buffer.alloc(30);
-  b.write('RIFFxxxxWEBPVP8X', 0, 'latin1');
+  const b = riffWebp('VP8X');
   b.writeUIntLE(width - 1, 24, 3);
   b.writeUIntLE(height - 1, 27, 3);
   return b;
