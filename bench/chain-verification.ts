@@ -11,26 +11,22 @@
  *
  *   npm run bench:verification        (SAMPLES=100 PENDING=1000 VERIFY_POLL_MS=250 by default)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startProcessStack } from '@stablepay/stack';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
+import { benchBackends } from './backends.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 const PENDING = Number(process.env.PENDING ?? 1000);
 const POLL = process.env.VERIFY_POLL_MS ?? '250';
 
 const main = async () => {
-  const db = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
-  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+  const { db, amqpUrl, prefix, varDir } = await benchBackends();
   const stack = await startProcessStack({
     varDir,
     databaseUrl: db.url,

@@ -9,9 +9,7 @@
  *
  *   npm run bench:cross-chain        (SAMPLES=20 by default)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import amqp from 'amqplib';
 import { Contract, JsonRpcProvider, MaxUint256, Wallet, ZeroHash, parseUnits } from 'ethers';
 import {
@@ -22,9 +20,9 @@ import {
   type DevnetChain,
 } from '@stablepay/devnet';
 import { encodeForwardHookData } from '@stablepay/devnet/attestation/index';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { FREE_PORTS, startStack } from '@stablepay/stack';
 import { percentile } from './stats.js';
+import { benchBackends } from './backends.js';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
 
@@ -41,10 +39,7 @@ const summary = (values: number[]) => {
 };
 
 const main = async () => {
-  const db = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
-  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+  const { db, amqpUrl, prefix, varDir } = await benchBackends();
   const stack = await startStack({
     varDir,
     databaseUrl: db.url,

@@ -11,17 +11,16 @@
  *
  *   npm run build --silent && node --import tsx bench/gasless.ts      (N=200 CONCURRENCY=4 ROUNDS=4)
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, formatEther, parseUnits } from 'ethers';
 import { transferAuthorizationTypedData } from '@stablepay/contracts';
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
 import { startProcessStack, type ProcessStack } from '@stablepay/stack';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
+import { benchBackends } from './backends.js';
 
 const N = Number(process.env.N ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
@@ -117,10 +116,7 @@ const ownCpuMs = (): number => {
 };
 
 const main = async () => {
-  const db = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
-  const varDir = mkdtempSync(join(tmpdir(), 'sp-bench-'));
+  const { db, amqpUrl, prefix, varDir } = await benchBackends();
   const stack = await startProcessStack({
     varDir,
     databaseUrl: db.url,
