@@ -119,6 +119,34 @@ export const RadioOption = ({
   </label>
 );
 
+/**
+ * A form named by its heading (`aria-labelledby`), so that a screen reader lists it by its title.
+ * The heading's id is the form's with `-title`; `level` follows the page's outline (3 inside a card).
+ */
+export const TitledForm = ({
+  id,
+  title,
+  level = 2,
+  class: className,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  title: ComponentChildren;
+  level?: 2 | 3;
+  class: string;
+  onSubmit: (e: Event) => void;
+  children: ComponentChildren;
+}) => {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <form class={className} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
+      <Heading id={`${id}-title`}>{title}</Heading>
+      {children}
+    </form>
+  );
+};
+
 /** The end of a form: what went wrong, what went right, and the submit button. */
 export const FormEnd = ({
   error,

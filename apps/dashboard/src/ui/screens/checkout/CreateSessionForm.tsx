@@ -10,6 +10,7 @@ import {
   FormEnd,
   RadioOption,
   TextField,
+  TitledForm,
   describedBy,
   useSubmit,
 } from '../../form.js';
@@ -237,8 +238,7 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
   };
 
   return (
-    <form class="card form" onSubmit={onSubmit} noValidate aria-labelledby="new-session-title">
-      <h2 id="new-session-title">{t('newCheckoutLink')}</h2>
+    <TitledForm id="new-session" title={t('newCheckoutLink')} class="card form" onSubmit={onSubmit}>
       <AmountFields
         t={t}
         lang={lang}
@@ -264,6 +264,6 @@ export const CreateSessionForm = ({ onCreated }: { onCreated: (id: string) => vo
       />
       <MetadataPairs t={t} pairs={draft.pairs} onPairs={(pairs) => set({ pairs })} />
       <FormEnd error={error} busy={busy} label={busy ? t('creating') : t('createCheckoutLink')} />
-    </form>
+    </TitledForm>
   );
 };

@@ -6,7 +6,7 @@ import { Alert } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { chainName } from '../../chain-name.js';
 import { useDashboard } from '../../context.js';
-import { TextField, useSubmit } from '../../form.js';
+import { TextField, TitledForm, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import type { PaymentDetailView } from './PaymentDetail.js';
 import { units } from './refund-amounts.js';
@@ -166,8 +166,13 @@ export const RefundForm = ({
   const send = () => pending && void submit(() => create(pending));
 
   return (
-    <form class="form refund-form" onSubmit={review} noValidate aria-labelledby="refund-form-title">
-      <h3 id="refund-form-title">{t('refundPayment')}</h3>
+    <TitledForm
+      id="refund-form"
+      title={t('refundPayment')}
+      level={3}
+      class="form refund-form"
+      onSubmit={review}
+    >
       <RefundFields
         t={t}
         lang={lang}
@@ -194,6 +199,6 @@ export const RefundForm = ({
           {t('refund')}
         </button>
       )}
-    </form>
+    </TitledForm>
   );
 };
