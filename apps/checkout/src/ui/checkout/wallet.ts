@@ -6,46 +6,47 @@ import { defaultFunding, readTransferGas, type Funding } from '../../pay/gas.js'
 import type { PaymentTarget, PayOption } from '../../pay/types.js';
 import { readOptions } from '../options.js';
 
+/** What the ways to pay are priced for: the payment, the connected account and the amount typed. */
+interface Pricing {
+  chains: PublicChains;
+  target: PaymentTarget;
+  account: string;
+  /** undefined until the customer types one: each way is then priced for its whole balance */
+  amount: bigint | undefined;
+}
+
 /**
  * The most Circle takes for bridging `amount` from the option's chain, from the attestation API (the
  * cross-chain code loads only for a customer who has a way to pay from another chain).
  */
-const bridgeFee = async (
-  o: PayOption,
-  chains: PublicChains,
-  target: PaymentTarget,
-  amount: bigint,
-): Promise<bigint | undefined> => {
-  if (!o.crossChain || !chains.attestationUrl) return undefined;
+const bridgeFee = async (o: PayOption, p: Pricing, amount: bigint): Promise<bigint | undefined> => {
+  if (!o.crossChain || !p.chains.attestationUrl) return undefined;
   const { burnFeeFor } = await import('../../pay/circle-api.js');
-  return burnFeeFor(chains.attestationUrl, o.chain.cctpDomain, target.merchantChain.cctpDomain, amount);
+  return burnFeeFor(p.chains.attestationUrl, o.chain.cctpDomain, p.target.merchantChain.cctpDomain, amount);
 };
 
 /**
  * Each way to pay with what its transfer path would cost: the native gas, read from the chains, and
  * cross-chain Circle's fee, so that the customer sees both before choosing.
  */
-const withCosts = (
-  options: PayOption[],
-  chains: PublicChains,
-  target: PaymentTarget,
-  account: string,
-  amount: bigint | undefined,
-): Promise<PayOption[]> =>
+const withCosts = (options: PayOption[], p: Pricing): Promise<PayOption[]> =>
   Promise.all(
-    options.map(async (o) => ({
-      ...o,
-      bridgeFee: await bridgeFee(o, chains, target, amount ?? o.balance),
-      gas: await readTransferGas({
-        chain: o.chain,
-        token: o.chain.tokens[o.token]!,
-        crossChain: o.crossChain,
-        account,
-        recipient: target.walletAddress,
-        merchantChain: target.merchantChain,
-        amount: amount ?? o.balance,
-      }),
-    })),
+    options.map(async (o) => {
+      const amount = p.amount ?? o.balance;
+      return {
+        ...o,
+        bridgeFee: await bridgeFee(o, p, amount),
+        gas: await readTransferGas({
+          chain: o.chain,
+          token: o.chain.tokens[o.token]!,
+          crossChain: o.crossChain,
+          account: p.account,
+          recipient: p.target.walletAddress,
+          merchantChain: p.target.merchantChain,
+          amount,
+        }),
+      };
+    }),
   );
 
 /**
@@ -74,7 +75,8 @@ export const useWalletOptions = (
     try {
       const acct = await requestAccount(provider);
       setAccount(acct);
-      const found = await withCosts(await readOptions(chains, target, acct), chains, target, acct, amount);
+      const ways = await readOptions(chains, target, acct);
+      const found = await withCosts(ways, { chains, target, account: acct, amount });
       setOptions(found);
       setChoiceIndex(
         Math.max(
