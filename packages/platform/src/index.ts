@@ -35,4 +35,5 @@ export * from './internal-client/wallet-balances.js';
 export * from './http/request-key.js';
 export * from './messaging/group-commit.js';
 export * from './projections/merchant-contacts.js';
+export * from './projections/merchant-settings.js';
 export * from './state-machine/index.js';

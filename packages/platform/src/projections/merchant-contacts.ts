@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { EventTypes, pickLanguage, type Language, type MerchantCreatedData } from '@stablepay/contracts';
 import type { Db } from '../db/database.js';
 import type { EventHandlers } from '../messaging/consumer.js';
+import { applyNewerSettings } from './merchant-settings.js';
 
 /** A merchant as merchant.created announced it: whom to address, and whether that address is confirmed. */
 export interface MerchantContact {
@@ -102,16 +103,11 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
           });
       },
       [EventTypes.MerchantSettingsUpdated]: async ({ data }, trx) => {
-        await trx(table)
-          .where({ merchant_id: data.merchantId })
-          .andWhere('settings_version', '<', data.version)
-          .update({
-            name: data.name,
-            settings_version: data.version,
-            ...(opts.keepLanguage && data.language !== undefined && { language: data.language }),
-            ...touched(trx),
-          });
-        const known = await trx(table).where({ merchant_id: data.merchantId }).first('merchant_id');
+        const known = await applyNewerSettings(trx, table, data, {
+          name: data.name,
+          ...(opts.keepLanguage && data.language !== undefined && { language: data.language }),
+          ...touched(trx),
+        });
         if (!known)
           throw new Error(
             `merchant ${data.merchantId} not known yet; its settings wait for merchant.created`,

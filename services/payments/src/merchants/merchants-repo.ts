@@ -1,4 +1,4 @@
-import type { Db } from '@stablepay/platform';
+import { applyNewerSettings, type Db } from '@stablepay/platform';
 import type {
   MerchantCreatedData,
   MerchantSettingsUpdatedData,
@@ -37,20 +37,14 @@ export const upsertMerchant = async (db: Db, m: MerchantCreatedData): Promise<vo
  * Applies the settings when they are newer than those kept. Returns false when the merchant is not
  * (yet) projected; an older or repeated version is applied as nothing.
  */
-export const applyMerchantSettings = async (db: Db, s: MerchantSettingsUpdatedData): Promise<boolean> => {
-  await db(MERCHANTS)
-    .where({ merchant_id: s.merchantId })
-    .andWhere('settings_version', '<', s.version)
-    .update({
-      name: s.name,
-      accent_color: s.accentColor,
-      logo_url: s.logoUrl,
-      network_fee_bearer: s.networkFeeBearer,
-      settings_version: s.version,
-      updated_at: db.fn.now(),
-    });
-  return (await db(MERCHANTS).where({ merchant_id: s.merchantId }).first('merchant_id')) !== undefined;
-};
+export const applyMerchantSettings = (db: Db, s: MerchantSettingsUpdatedData): Promise<boolean> =>
+  applyNewerSettings(db, MERCHANTS, s, {
+    name: s.name,
+    accent_color: s.accentColor,
+    logo_url: s.logoUrl,
+    network_fee_bearer: s.networkFeeBearer,
+    updated_at: db.fn.now(),
+  });
 
 /** Returns false when the merchant is not (yet) projected. */
 export const assignWallet = async (db: Db, w: WalletAssignedData): Promise<boolean> => {
