@@ -30,6 +30,12 @@ export interface BurnOrder {
   maxFee: bigint;
 }
 
+/** The relay on the burn's source chain: its address, and the chain's RPC it sends through. */
+export interface SourceRelay {
+  rpc: ChainRpc;
+  relayer: string;
+}
+
 /**
  * The burn: minted to the merchant wallet on its chain, Circle's fee at most `maxFee`, fast where
  * Circle offers it. Anyone may receive the message there (no destination caller).
@@ -69,10 +75,10 @@ const slotsOf = async (
  */
 export const burnGasUnits = async (
   ctx: WatcherContext,
-  rpc: ChainRpc,
-  relayer: string,
+  relay: SourceRelay,
   b: BurnOrder,
 ): Promise<bigint> => {
+  const { rpc, relayer } = relay;
   const chain = b.source.name;
   const usdc = getAddress(b.source.tokens.USDC!);
   const messenger = getAddress(b.source.cctp!.tokenMessenger);

@@ -147,7 +147,7 @@ const checkOnChain = async (body: GaslessCheckBody, p: Placement): Promise<strin
  */
 const crossChainGas = (ctx: WatcherContext, body: GaslessCheckBody, p: Placement): Promise<bigint> => {
   const amount = BigInt(body.authorization.value);
-  return burnGasUnits(ctx, p.rpc, p.relayer, {
+  return burnGasUnits(ctx, p, {
     source: p.chain,
     destination: p.destination!,
     amount,

@@ -30,13 +30,8 @@ const quotedBurnGas = async (
   const destination = chainById(ctx.registry, q.destinationChainId);
   const rpc = ctx.chains.get(q.chainId);
   if (!source?.cctp || !source.tokens.USDC || !destination?.cctp || !rpc) return CROSS_CHAIN_BURN_GAS_UNITS;
-  return burnGasUnits(ctx, rpc, relayer, {
-    source,
-    destination,
-    amount: PROBE_BURN_UNITS,
-    mintRecipient: relayer,
-    maxFee: PROBE_BURN_UNITS / 2n,
-  });
+  const probe = { amount: PROBE_BURN_UNITS, mintRecipient: relayer, maxFee: PROBE_BURN_UNITS / 2n };
+  return burnGasUnits(ctx, { rpc, relayer }, { source, destination, ...probe });
 };
 
 /**
