@@ -30,7 +30,8 @@ export const login = async (
   const lockedFor = await ctx.signInFailures.attempt(account);
   if (lockedFor !== undefined) {
     // Known e-mail or not, the same lookup and write: a lock-out reveals no accounts.
-    await auditFailure(ctx, body, meta, await findUserByEmail(db, body.email), 'account_locked');
+    const named = await findUserByEmail(db, body.email);
+    await auditFailure(ctx, meta, { email: body.email, user: named, reason: 'account_locked' });
     throw accountLocked(lockedFor);
   }
   const user = await findUserByEmail(db, body.email);
@@ -38,13 +39,8 @@ export const login = async (
   const valid = await verifyPassword(body.password, user?.password_hash ?? (await ctx.decoyPasswordHash()));
   const merchant = user && valid ? await findMerchantById(db, user.merchant_id) : undefined;
   if (!user || !valid || !merchant) {
-    await auditFailure(
-      ctx,
-      body,
-      meta,
-      user,
-      !user ? 'unknown_account' : valid ? 'no_merchant' : 'wrong_password',
-    );
+    const reason = !user ? 'unknown_account' : valid ? 'no_merchant' : 'wrong_password';
+    await auditFailure(ctx, meta, { email: body.email, user, reason });
     throw unauthorized(INVALID_CREDENTIALS);
   }
   // The right password ends a run of mistakes.
@@ -57,18 +53,23 @@ export const login = async (
   });
 };
 
+/** A refused sign-in: the e-mail tried, the account it names (if any) and why it was refused. */
+interface FailedSignIn {
+  email: string;
+  user: UserRow | undefined;
+  reason: SignInFailure;
+}
+
 const auditFailure = (
   ctx: GatewayContext,
-  body: LoginBody,
   meta: RequestMeta,
-  user: UserRow | undefined,
-  reason: SignInFailure,
+  { email, user, reason }: FailedSignIn,
 ): Promise<void> =>
   appendAudit(ctx.db, {
     action: 'auth.login_failed',
     userId: user?.id,
     // The account's merchant sees attempts on it in its audit log.
     merchantId: user?.merchant_id,
-    details: { email: body.email, reason },
+    details: { email, reason },
     ...meta,
   });
