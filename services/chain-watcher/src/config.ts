@@ -104,6 +104,11 @@ export const chainWatcherConfigSchema = z.object({
   VERIFY_CONCURRENCY: envInt.pipe(z.number().int().min(1).max(200)).default(16),
   /** Longest wait between two checks of one payment (RPC outages, transactions not yet visible). */
   VERIFY_MAX_BACKOFF_MS: millis(10, 60_000),
+  /**
+   * How long one replica holds a payment's (or a top-up's) verification without renewing it: renewed
+   * every third of this while its batch runs, so a replica that dies leaves them to another within this.
+   */
+  VERIFY_LEASE_MS: envInt.pipe(z.number().int().min(500)).default(6_000),
   /** A transaction still unknown this long after the payment was created is rejected `tx_not_found`. */
   TX_NOT_FOUND_AFTER_MS: millis(0, 30 * 60_000),
   RPC_TIMEOUT_MS: millis(100, 8_000),
@@ -160,8 +165,11 @@ export const chainWatcherConfigSchema = z.object({
   TRANSFER_CONCURRENCY: envInt.pipe(z.number().int().min(1).max(100)).default(8),
   /** Longest wait between two looks at a transfer whose chain is failing. */
   TRANSFER_MAX_BACKOFF_MS: millis(10, 60_000),
-  /** How long one replica holds a transfer; by default long enough for every RPC call of a step. */
-  TRANSFER_LEASE_MS: envInt.pipe(z.number().int().min(500)).optional(),
+  /**
+   * How long one replica holds an outgoing transfer without renewing it: renewed every third of this
+   * while it works, so a replica that dies leaves its transfers to another within this.
+   */
+  TRANSFER_LEASE_MS: envInt.pipe(z.number().int().min(500)).default(6_000),
   /** A broadcast transaction not mined after this long is replaced with the same nonce and higher fees. */
   TRANSFER_STUCK_AFTER_MS: millis(100, 3 * 60_000),
   /** validBefore of the EIP-3009 authorization: this long after it is first signed. */

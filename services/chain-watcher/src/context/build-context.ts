@@ -11,28 +11,26 @@ import { WalletDirectory } from '../wallets/wallet-directory.js';
 import { chainStateGauges, createChainWatcherMetrics, type ChainWatcherMetrics } from '../metrics.js';
 
 /**
- * The timing rules of each capability, from configuration. Leases are long enough for every RPC call
- * of one step to try each URL up to its timeout, so that a slow RPC never lets a second worker in.
+ * The timing rules of each capability, from configuration. Leases of work rows are short and renewed
+ * while a step runs, however many RPC calls it makes (see leasedBatchWorker): a slow RPC never lets a
+ * second worker in, and a replica that dies leaves its rows to another within a lease.
  */
 const settingsOf = (
   config: ChainWatcherConfig,
   metrics: ChainWatcherMetrics,
   logger: Logger,
 ): Pick<WatcherContext, 'verification' | 'transfers' | 'cctp' | 'gasless'> => {
-  const maxUrls = Math.max(1, ...config.registry.chains.map((c) => c.rpcUrls.length));
   return {
     verification: {
       pollMs: config.VERIFY_POLL_MS,
       maxBackoffMs: config.VERIFY_MAX_BACKOFF_MS,
       txNotFoundAfterMs: config.TX_NOT_FOUND_AFTER_MS,
-      // Long enough for the three reads of one check to try every URL up to its timeout.
-      leaseMs: 30_000 + 3 * maxUrls * config.RPC_TIMEOUT_MS,
+      leaseMs: config.VERIFY_LEASE_MS,
     },
     transfers: {
       pollMs: config.TRANSFER_POLL_MS,
       maxBackoffMs: config.TRANSFER_MAX_BACKOFF_MS,
-      // Long enough for every call of one step (about ten) to try each URL up to its timeout.
-      leaseMs: config.TRANSFER_LEASE_MS ?? 30_000 + 10 * maxUrls * config.RPC_TIMEOUT_MS,
+      leaseMs: config.TRANSFER_LEASE_MS,
       stuckAfterMs: config.TRANSFER_STUCK_AFTER_MS,
       authorizationTtlMs: config.TRANSFER_AUTHORIZATION_TTL_MS,
       chainUnavailableAfterMs: config.TRANSFER_CHAIN_UNAVAILABLE_AFTER_MS,
@@ -42,7 +40,6 @@ const settingsOf = (
     cctp: {
       pollMs: config.CCTP_POLL_MS,
       maxBackoffMs: config.CCTP_MAX_BACKOFF_MS,
-      // Short and renewed while a step runs (however many calls it makes): see leasedBatchWorker.
       leaseMs: config.CCTP_LEASE_MS,
       mintTimeoutMs: config.CCTP_MINT_TIMEOUT_MS,
       attestationWaitMs: config.CCTP_ATTESTATION_WAIT_MS,

@@ -21,7 +21,7 @@ export interface VerificationSettings {
   pollMs: number;
   maxBackoffMs: number;
   txNotFoundAfterMs: number;
-  /** How long a claimed row belongs to one worker before another may take it over. */
+  /** How long a claimed row belongs to one worker without renewal before another may take it over. */
   leaseMs: number;
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { currentContext } from '@stablepay/platform';
 import type { BlockchainName, Currency, TransferFailureReason, TransferPurpose } from '@stablepay/contracts';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+import { renewRowLeases, type WorkTable } from '../work-rows/row-schedule.js';
 import { TRANSFERS } from '../migrations/tables.js';
 
 export type TransferStatus = 'pending' | 'sending' | 'cancelling' | 'confirmed' | 'failed';
@@ -220,6 +221,12 @@ export const rescheduleTransfer = async (db: Knex, id: string, r: TransferResche
 export const releaseTransferLeases = async (db: Knex, ids: string[]): Promise<void> => {
   await db(TRANSFERS).whereIn('id', ids).whereIn('status', OPEN_STATUSES).update({ locked_until: null });
 };
+
+const WORK: WorkTable = { table: TRANSFERS, key: 'id' };
+
+/** Extends the leases of the transfers a worker is still stepping (see renewRowLeases). */
+export const renewTransferLeases = (db: Knex, ids: string[], leaseMs: number): Promise<void> =>
+  renewRowLeases(db, WORK, ids, leaseMs);
 
 /** pending → sending, with the authorization every attempt of this transfer will carry. */
 export const markSending = async (

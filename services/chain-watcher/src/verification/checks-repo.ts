@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, ChainPaymentRejectReason, Currency } from '@stablepay/contracts';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
+import { renewRowLeases } from '../work-rows/row-schedule.js';
 import { TOP_UP_VERIFICATIONS, VERIFICATIONS } from '../migrations/tables.js';
 
 /*
@@ -64,6 +65,10 @@ export const leaseDueChecks = <Row>(db: Knex, checks: CheckTable, limit: number,
     limit,
     leaseMs,
   });
+
+/** Extends the leases of the rows a worker's batch still holds (see renewRowLeases). */
+export const renewCheckLeases = (db: Knex, checks: CheckTable, ids: string[], leaseMs: number) =>
+  renewRowLeases(db, checks, ids, leaseMs);
 
 /** Gives leased rows back untouched (shutdown), keeping their schedule. */
 export const releaseCheckLeases = async (db: Knex, checks: CheckTable, ids: string[]): Promise<void> => {

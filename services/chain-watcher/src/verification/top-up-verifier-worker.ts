@@ -1,8 +1,8 @@
 import { errorText, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
-import { leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
+import { heartbeatEvery, leasedBatchWorker } from '../work-rows/leased-batch-worker.js';
 import { PassCache } from './check-payment.js';
-import { TOP_UP_CHECKS, releaseCheckLeases } from './checks-repo.js';
+import { TOP_UP_CHECKS, releaseCheckLeases, renewCheckLeases } from './checks-repo.js';
 import { reject, type Outcome } from './rules.js';
 import { TOP_UP_VERDICTS, recordTopUpVerdict } from './top-up-verdicts.js';
 import { leaseDueTopUps, type TopUpVerificationRecord } from './top-ups-repo.js';
@@ -54,6 +54,16 @@ export const topUpVerifierWorker = (
         TOP_UP_CHECKS,
         rows.map((v) => v.topUpId),
       ),
+    heartbeat: {
+      everyMs: heartbeatEvery(ctx.verification.leaseMs),
+      renew: (rows) =>
+        renewCheckLeases(
+          ctx.db,
+          TOP_UP_CHECKS,
+          rows.map((v) => v.topUpId),
+          ctx.verification.leaseMs,
+        ),
+    },
     correlationOf: (v) => v.correlationId,
     handlerFor: () => {
       const cache = new PassCache();

@@ -1,9 +1,9 @@
 import { errorText, loopWorker, type LoopWorker } from '@stablepay/platform';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { recoverStaleCctp } from '../cctp/cctp-recovery-repo.js';
-import { leasedBatchWorker, type BatchHandler } from '../work-rows/leased-batch-worker.js';
+import { heartbeatEvery, leasedBatchWorker, type BatchHandler } from '../work-rows/leased-batch-worker.js';
 import { PassCache } from './check-payment.js';
-import { PAYMENT_CHECKS, releaseCheckLeases } from './checks-repo.js';
+import { PAYMENT_CHECKS, releaseCheckLeases, renewCheckLeases } from './checks-repo.js';
 import type { Wait } from './rules.js';
 import { postponeAll } from './verdict-commit.js';
 import { PAYMENT_VERDICTS, recordVerdicts, type PendingVerdict } from './verdicts.js';
@@ -65,6 +65,16 @@ export const verifierWorker = (
         PAYMENT_CHECKS,
         rows.map((v) => v.paymentId),
       ),
+    heartbeat: {
+      everyMs: heartbeatEvery(ctx.verification.leaseMs),
+      renew: (rows) =>
+        renewCheckLeases(
+          ctx.db,
+          PAYMENT_CHECKS,
+          rows.map((v) => v.paymentId),
+          ctx.verification.leaseMs,
+        ),
+    },
     correlationOf: (v) => v.correlationId,
     handlerFor: (due) => verifyBatch(ctx, due),
   });

@@ -52,12 +52,15 @@ export const leasedBatchWorker = <R>(opts: {
       const beat = opts.heartbeat && renewing(opts.heartbeat, inHand, opts.logger, opts.name);
       try {
         await forEachConcurrent(due, opts.concurrency, async (row) => {
-          if (stopping()) untouched.push(row);
-          else {
-            const correlationId = opts.correlationOf(row) ?? undefined;
-            await runWithContext({ correlationId }, () => handle(row));
+          if (stopping()) {
+            untouched.push(row);
+            inHand.delete(row);
+            return;
           }
-          inHand.delete(row);
+          const correlationId = opts.correlationOf(row) ?? undefined;
+          await runWithContext({ correlationId }, () => handle(row));
+          // With a finish, a handled row's outcome is only committed there: it stays in hand till then.
+          if (!finish) inHand.delete(row);
         });
         if (finish) await finish();
       } finally {

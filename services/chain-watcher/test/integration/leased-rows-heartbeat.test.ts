@@ -3,15 +3,23 @@ import type { Knex } from 'knex';
 import { createDatabase } from '@stablepay/platform';
 import { createTestDatabase, quietLogger, type TestDatabase } from '@stablepay/platform/testing';
 import { leaseDueRows } from '../../src/work-rows/lease-due-rows.js';
-import { heartbeatEvery, leasedBatchWorker } from '../../src/work-rows/leased-batch-worker.js';
+import {
+  heartbeatEvery,
+  leasedBatchWorker,
+  type BatchHandler,
+} from '../../src/work-rows/leased-batch-worker.js';
 import { renewRowLeases, rescheduleRow, type WorkTable } from '../../src/work-rows/row-schedule.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface Probe {
+  id: string;
+}
+
 /**
- * The leases of the CCTP and gasless workers are short and renewed while a replica works on a row:
- * a step slower than the lease keeps its row, and a row whose holder died (nothing renews it) is
- * due to another replica once the lease runs out.
+ * The leases of the CCTP, gasless, transfer and verification workers are short and renewed while a
+ * replica works on a row: a step slower than the lease keeps its row, and a row whose holder died
+ * (nothing renews it) is due to another replica once the lease runs out.
  */
 describe('leased work rows: a short lease, renewed while the work runs (PostgreSQL)', function () {
   this.timeout(20_000);
@@ -37,18 +45,34 @@ describe('leased work rows: a short lease, renewed while the work runs (PostgreS
   });
 
   const lease = (limit: number) =>
-    leaseDueRows<{ id: string }>(db, { table: W.table, key: W.key, open: 'true', limit, leaseMs: LEASE_MS });
+    leaseDueRows<Probe>(db, { table: W.table, key: W.key, open: 'true', limit, leaseMs: LEASE_MS });
 
-  it('keeps a row with the replica whose step outlasts the lease, and no other replica takes it', async () => {
-    await db(W.table).insert({ id: 'slow' });
-    const takenMeanwhile: string[] = [];
-    let handled = 0;
+  type HandlerFor = (due: readonly Probe[]) => ((row: Probe) => Promise<void>) | BatchHandler<Probe>;
+
+  /**
+   * Runs a worker built as the CCTP, gasless, transfer and verification workers are, whose handler
+   * (`place` puts it in a step or in a batch's finish) holds rows for five leases while another
+   * replica asks for due rows every half lease; what that replica got meanwhile.
+   */
+  const takenWhileHeld = async (
+    place: (slow: (rows: readonly Probe[]) => Promise<void>) => HandlerFor,
+  ): Promise<string[]> => {
+    let takenMeanwhile: string[] | undefined;
+    const slow = async (rows: readonly Probe[]) => {
+      const taken: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        await sleep(LEASE_MS / 2);
+        taken.push(...(await lease(10)).map((r) => r.id));
+      }
+      for (const row of rows) await rescheduleRow(db, W, row.id, { delayMs: 60_000, backoffStep: 0 });
+      takenMeanwhile = taken;
+    };
     const worker = leasedBatchWorker({
       name: 'probe',
       intervalMs: 60_000,
       logger: quietLogger(),
       batchSize: 10,
-      concurrency: 1,
+      concurrency: 2,
       lease,
       release: async () => {},
       heartbeat: {
@@ -62,20 +86,26 @@ describe('leased work rows: a short lease, renewed while the work runs (PostgreS
           ),
       },
       correlationOf: () => null,
-      handlerFor: () => async (row) => {
-        // A step five leases long: another replica asks for due rows all along.
-        for (let i = 0; i < 10; i++) {
-          await sleep(LEASE_MS / 2);
-          takenMeanwhile.push(...(await lease(10)).map((r) => r.id));
-        }
-        await rescheduleRow(db, W, row.id, { delayMs: 60_000, backoffStep: 0 });
-        handled++;
-      },
+      handlerFor: place(slow),
     });
     await worker.start();
-    while (handled === 0) await sleep(50);
+    while (!takenMeanwhile) await sleep(50);
     await worker.stop();
-    expect(takenMeanwhile).to.deep.equal([]);
+    return takenMeanwhile;
+  };
+
+  it('keeps a row with the replica whose step outlasts the lease, and no other replica takes it', async () => {
+    await db(W.table).insert({ id: 'slow' });
+    expect(await takenWhileHeld((slow) => () => (row) => slow([row]))).to.deep.equal([]);
+  });
+
+  it('keeps every row of a batch committed at its end (verdicts) until that commit, however long', async () => {
+    await db(W.table).insert([{ id: 'checked-1' }, { id: 'checked-2' }]);
+    const taken = await takenWhileHeld((slow) => (due) => ({
+      handle: async () => {},
+      finish: () => slow(due),
+    }));
+    expect(taken).to.deep.equal([]);
   });
 
   it('hands a row whose holder died to another replica within the lease', async () => {

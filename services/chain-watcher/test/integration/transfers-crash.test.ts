@@ -12,6 +12,7 @@ import {
   requestTransfer,
   transferEvents,
   transferOutcome,
+  transferRow,
 } from '../support/transfers.js';
 
 /**
@@ -30,8 +31,8 @@ describe('outgoing transfers survive a killed chain-watcher (child process, anvi
   const env = (devnet: Devnet) => ({
     RELAYER_PRIVATE_KEYS: devnetRelayerKeys(devnet),
     TRANSFER_POLL_MS: '50',
-    // A killed replica's lease must run out quickly for the next one to take over.
-    TRANSFER_LEASE_MS: '1000',
+    // No lease override: the default lease is short (renewed while a replica steps a transfer), so
+    // the next instance takes over a killed one's transfers within seconds.
   });
 
   before(async () => {
@@ -69,10 +70,11 @@ describe('outgoing transfers survive a killed chain-watcher (child process, anvi
         ),
       ]);
       expect(ended.signal, child.output()).to.equal('SIGKILL');
+      const diedAt = Date.now();
       const [attempt, ...more] = await attemptRows(h, key);
       expect(more).to.deep.equal([]);
       expect(attempt.broadcast_at).to.equal(null);
-      return { key, to, attempt, nonceBefore };
+      return { key, to, attempt, nonceBefore, diedAt };
     } finally {
       child.kill();
     }
@@ -111,6 +113,30 @@ describe('outgoing transfers survive a killed chain-watcher (child process, anvi
       { txHash: attempt.tx_hash, value: units('7.5') },
     ]);
     expect(await base.balance('USDC', to)).to.equal(units('7.5'));
+    expect(await attemptRows(h, key)).to.have.length(1);
+    expect(transferEvents(h, key).map((e) => e.type)).to.deep.equal([
+      'transfer.submitted',
+      'transfer.confirmed',
+    ]);
+    expect(await base.nonce(relayer)).to.equal(nonceBefore + 1);
+  });
+
+  it('killed mid-step on the default lease: its transfer is taken within seconds and sent once', async () => {
+    const { key, to, attempt, nonceBefore, diedAt } = await killedAt('after_sign', '3.75');
+    // What the dead holder left: a lease of 6 s (TRANSFER_LEASE_MS's default) that nothing renews.
+    const held = (await transferRow(h, key)) as { locked_until: Date };
+    expect(held.locked_until.getTime() - diedAt).to.be.at.most(6_000);
+
+    const confirmed = await finish(key);
+    const [taken] = await attemptRows(h, key);
+    const takenAfterMs = (taken.broadcast_at as Date).getTime() - diedAt;
+    // The rest of the lease, the new instance's start and one pass (a lease sized for a worst-case
+    // step, 30 s + 10 × RPC_TIMEOUT_MS, kept it 110 s here).
+    expect(takenAfterMs, 'broadcast by the next instance after the kill (ms)').to.be.below(15_000);
+    expect(confirmed.data.txHash).to.equal(attempt.tx_hash);
+    expect(await base.transfersTo('USDC', to)).to.deep.equal([
+      { txHash: attempt.tx_hash, value: units('3.75') },
+    ]);
     expect(await attemptRows(h, key)).to.have.length(1);
     expect(transferEvents(h, key).map((e) => e.type)).to.deep.equal([
       'transfer.submitted',
