@@ -42,13 +42,46 @@ export const hmacKeyOf = (secret: string): KeyObject => {
   return key;
 };
 
-export const signInternalToken = (secret: string, claims: InternalClaims, ttlSeconds = 60): string =>
-  jwt.sign(claims, hmacKeyOf(secret), {
+export const signInternalToken = (
+  secret: string,
+  claims: InternalClaims,
+  ttlSeconds = 60,
+  issuedAtMs = Date.now(),
+): string =>
+  jwt.sign({ ...claims, iat: Math.floor(issuedAtMs / 1000) }, hmacKeyOf(secret), {
     algorithm: 'HS256',
     expiresIn: ttlSeconds,
     issuer: ISSUER,
     audience: AUDIENCE,
   });
+
+/** Distinct claims (or tokens) remembered at once; past this the memory starts again, empty. */
+const REMEMBERED = 1_000;
+
+/**
+ * signInternalToken for a caller that signs on every request (the gateway's proxy): a token is
+ * reused for requests with the same claims while it is younger than a quarter of its lifetime, so
+ * whoever receives it still has at least three quarters of it, and HMAC-signing stays off the
+ * request path. The claims are the whole of what a token says; two requests with the same claims
+ * get what either would have been signed.
+ */
+export const internalTokenSigner = (
+  secret: string,
+  ttlSeconds = 60,
+  now: () => number = Date.now,
+): ((claims: InternalClaims) => string) => {
+  const signed = new Map<string, { token: string; reuseUntil: number }>();
+  return (claims) => {
+    const key = JSON.stringify(claims);
+    const at = now();
+    const kept = signed.get(key);
+    if (kept && at < kept.reuseUntil) return kept.token;
+    if (signed.size >= REMEMBERED) signed.clear();
+    const token = signInternalToken(secret, claims, ttlSeconds, at);
+    signed.set(key, { token, reuseUntil: at + (ttlSeconds * 1000) / 4 });
+    return token;
+  };
+};
 
 /**
  * The secrets a service verifies with: the current one, then the previous one while a rotation is
@@ -56,7 +89,11 @@ export const signInternalToken = (secret: string, claims: InternalClaims, ttlSec
  */
 export type VerificationSecrets = string | readonly string[];
 
-const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayload & InternalClaims => {
+const verifyWithAny = (
+  secrets: VerificationSecrets,
+  token: string,
+  clockTimestamp?: number,
+): jwt.JwtPayload & InternalClaims => {
   const list = typeof secrets === 'string' ? [secrets] : secrets;
   let failure: unknown = new Error('no verification secret');
   for (const secret of list) {
@@ -65,6 +102,7 @@ const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayl
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
+        clockTimestamp,
       }) as jwt.JwtPayload & InternalClaims;
     } catch (err) {
       failure = err;
@@ -75,8 +113,13 @@ const verifyWithAny = (secrets: VerificationSecrets, token: string): jwt.JwtPayl
   throw failure;
 };
 
-export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims => {
-  const decoded = verifyWithAny(secrets, token);
+/** The token's claims, checked, and its expiry (seconds since the epoch). */
+const verifiedToken = (
+  secrets: VerificationSecrets,
+  token: string,
+  clockTimestamp?: number,
+): { claims: InternalClaims; exp: number | undefined } => {
+  const decoded = verifyWithAny(secrets, token, clockTimestamp);
   const { caller, merchantId, merchantPublicId, userId, apiKeyId, scopes, stepUp } = decoded;
   if (!['api_key', 'user', 'public', 'service'].includes(caller)) throw new Error('bad caller');
   if (caller !== 'public' && caller !== 'service' && !merchantId) throw new Error('no merchant');
@@ -84,15 +127,21 @@ export const verifyInternalToken = (secrets: VerificationSecrets, token: string)
     throw new Error('bad scopes');
   const steppedUp = stepUp === 'mfa' || stepUp === 'recent_sign_in' ? { stepUp } : {};
   return {
-    caller,
-    merchantId,
-    merchantPublicId,
-    userId,
-    apiKeyId,
-    ...(scopes ? { scopes } : {}),
-    ...steppedUp,
+    claims: {
+      caller,
+      merchantId,
+      merchantPublicId,
+      userId,
+      apiKeyId,
+      ...(scopes ? { scopes } : {}),
+      ...steppedUp,
+    },
+    exp: decoded.exp,
   };
 };
+
+export const verifyInternalToken = (secrets: VerificationSecrets, token: string): InternalClaims =>
+  verifiedToken(secrets, token).claims;
 
 /** The current secret, then the previous one when a rotation has set it. */
 export const internalTokenSecrets = (config: {
@@ -110,21 +159,46 @@ declare module 'express-serve-static-core' {
 }
 
 /**
+ * verifyInternalToken, remembering the tokens it accepted until they expire: the gateway reuses a
+ * token for requests with the same claims, and the same string verified once verifies again (its
+ * signature is over exactly these bytes), so only the expiry is checked again, as jwt.verify checks
+ * it (expired from the second `exp` on). A token it refused is checked in full every time.
+ */
+export const internalTokenVerifier = (
+  secrets: VerificationSecrets,
+  now: () => number = Date.now,
+): ((token: string) => InternalClaims) => {
+  const accepted = new Map<string, { claims: InternalClaims; exp: number }>();
+  return (token) => {
+    const seconds = Math.floor(now() / 1000);
+    const kept = accepted.get(token);
+    if (kept && seconds < kept.exp) return { ...kept.claims };
+    const { claims, exp } = verifiedToken(secrets, token, seconds);
+    if (exp !== undefined) {
+      if (accepted.size >= REMEMBERED) accepted.clear();
+      accepted.set(token, { claims, exp });
+    }
+    return { ...claims };
+  };
+};
+
+/**
  * Every service behind the gateway accepts only requests carrying a valid internal token, so a
  * service port reached directly grants nothing.
  */
-export const requireInternalToken =
-  (secrets: VerificationSecrets) =>
-  (req: Request, res: Response, next: NextFunction): void => {
+export const requireInternalToken = (secrets: VerificationSecrets) => {
+  const verify = internalTokenVerifier(secrets);
+  return (req: Request, res: Response, next: NextFunction): void => {
     const token = req.header(INTERNAL_TOKEN_HEADER);
     if (!token) return next(new AppError('unauthorized', 'Missing internal token'));
     try {
-      res.locals.auth = verifyInternalToken(secrets, token);
+      res.locals.auth = verify(token);
       next();
     } catch {
       next(new AppError('unauthorized', 'Invalid internal token'));
     }
   };
+};
 
 /** The authenticated merchant of a request, or a 401 when the route needs one and has none. */
 export const merchantOf = (

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { ConfigError, baseConfigShape, envPort, loadConfig } from '../../src/config.js';
 import { redact } from '../../src/logger.js';
-import { signInternalToken, verifyInternalToken } from '../../src/auth/internal-token.js';
+import {
+  internalTokenSigner,
+  internalTokenVerifier,
+  signInternalToken,
+  verifyInternalToken,
+} from '../../src/auth/internal-token.js';
 import { topicMatches } from '../../src/messaging/bus.js';
 
 describe('configuration', () => {
@@ -63,6 +68,44 @@ describe('internal tokens', () => {
     expect(() => verifyInternalToken(secret, expired)).to.throw();
     const noMerchant = signInternalToken(secret, { caller: 'user' });
     expect(() => verifyInternalToken(secret, noMerchant)).to.throw();
+  });
+
+  it('signs once per claims for a quarter of the lifetime, then anew', () => {
+    let now = Date.now();
+    const sign = internalTokenSigner(secret, 60, () => now);
+    const merchant = { caller: 'api_key' as const, merchantId: '6f1c3c1e-8d0b-4a57-9c3e-0e2a4b7f9a10' };
+    const first = sign({ caller: 'public' });
+    expect(sign({ caller: 'public' })).to.equal(first);
+    const forMerchant = sign(merchant);
+    expect(forMerchant).to.not.equal(first);
+    expect(verifyInternalToken(secret, forMerchant)).to.deep.include(merchant);
+    now += 14_999;
+    expect(sign({ caller: 'public' })).to.equal(first);
+    // Signed at most 15 s ago, a reused token always has 45 s of its 60 left.
+    now += 1_001;
+    const renewed = sign({ caller: 'public' });
+    const issuedAt = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).iat as number;
+    expect(issuedAt(renewed) - issuedAt(first)).to.be.within(15, 16);
+    expect(verifyInternalToken(secret, renewed)).to.deep.include({ caller: 'public' });
+  });
+
+  it('accepts a token it verified until the second of its expiry, and never one it refused', () => {
+    let now = Date.now();
+    const verify = internalTokenVerifier(secret, () => now);
+    const token = signInternalToken(secret, { caller: 'public' }, 60);
+    const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
+    expect(verify(token)).to.deep.include({ caller: 'public' });
+    now = exp * 1000 - 1;
+    expect(verify(token)).to.deep.include({ caller: 'public' });
+    now = exp * 1000;
+    expect(() => verify(token)).to.throw();
+    now = Date.now();
+    const forged = signInternalToken('o'.repeat(40), { caller: 'public' });
+    expect(() => verify(forged)).to.throw();
+    expect(() => verify(forged)).to.throw();
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(() => verify(tampered)).to.throw();
   });
 });
 

@@ -8,15 +8,17 @@ import {
   AppError,
   canonicalRoutePath,
   canonicalizeParams,
+  internalTokenSigner,
   noStoreHeader,
   notFoundHandler,
   parseRouteRequest,
   scopeGuard,
   sendError,
+  type InternalClaims,
 } from '@stablepay/platform';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { GatewayContext } from '../gateway-context.js';
-import { forwardTo } from '../proxy/forward.js';
+import { INTERNAL_TOKEN_TTL_SECONDS, forwardTo } from '../proxy/forward.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 import { docsRouter } from '../docs/routes.js';
 import { authenticate } from './authenticate.js';
@@ -81,6 +83,8 @@ interface Perimeter {
   buffered: RequestHandler;
   own: (spec: RouteSpec) => RequestHandler;
   steppedUp: RequestHandler;
+  /** One signer for every forward, so that requests with the same claims share a token. */
+  internalToken: (claims: InternalClaims) => string;
 }
 
 const buildPerimeter = (ctx: GatewayContext, served: readonly RouteSpec[]): Perimeter => ({
@@ -92,6 +96,7 @@ const buildPerimeter = (ctx: GatewayContext, served: readonly RouteSpec[]): Peri
   buffered: bufferForIdempotency(PROXY_BODY_LIMIT),
   own: ownRoutes(ctx, served),
   steppedUp: requireStepUp(ctx),
+  internalToken: internalTokenSigner(ctx.config.INTERNAL_TOKEN_SECRET, INTERNAL_TOKEN_TTL_SECONDS),
 });
 
 const assertStepUpOnJwtRoutes = (served: readonly RouteSpec[]): void => {
@@ -102,11 +107,16 @@ const assertStepUpOnJwtRoutes = (served: readonly RouteSpec[]): void => {
     );
 };
 
-const forwardFor = (ctx: GatewayContext, upstreams: Upstreams, spec: RouteSpec): RequestHandler => {
+const forwardFor = (
+  ctx: GatewayContext,
+  upstreams: Upstreams,
+  p: Perimeter,
+  spec: RouteSpec,
+): RequestHandler => {
   const upstream = upstreams.get(spec.service);
   if (!upstream) throw new Error(`no upstream configured for service ${spec.service}`);
   return forwardTo(upstream, {
-    internalTokenSecret: ctx.config.INTERNAL_TOKEN_SECRET,
+    internalToken: p.internalToken,
     timeoutMs: ctx.config.UPSTREAM_TIMEOUT_MS,
     maxBodyBytes: PROXY_BODY_LIMIT,
     logger: ctx.logger,
@@ -165,7 +175,7 @@ const finalHandlers = (
     ...deprecatedFieldHeaders(spec, { read: true }),
     p.buffered,
     p.idempotent,
-    forwardFor(ctx, upstreams, spec),
+    forwardFor(ctx, upstreams, p, spec),
   ];
 };
 

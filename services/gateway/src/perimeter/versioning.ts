@@ -21,11 +21,17 @@ const announce = (res: Response, deprecation: Deprecation): void => {
   res.setHeader(VersionHeaders.Sunset, sunset);
 };
 
-/** Whether a JSON object body names the field; a body we cannot read as JSON (compressed, invalid) does not. */
+/**
+ * Whether a JSON object body names the field; a body we cannot read as JSON (compressed, invalid)
+ * does not. Without a backslash every key is spelt out in the bytes, so a body in which the name
+ * does not appear cannot name it, and is not parsed.
+ */
 const bodyNames = (res: Response, req: Request, field: string): boolean => {
-  if (!res.locals.rawBody?.length || req.header('content-encoding')) return false;
+  const raw = res.locals.rawBody;
+  if (!raw?.length || req.header('content-encoding')) return false;
+  if (!raw.includes(field) && !raw.includes('\\')) return false;
   try {
-    const body: unknown = JSON.parse(res.locals.rawBody.toString('utf8'));
+    const body: unknown = JSON.parse(raw.toString('utf8'));
     return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, field);
   } catch {
     return false;

@@ -6,14 +6,15 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Transform } from 'node:stream';
-import { AppError, inRequestContext, signInternalToken, type Logger } from '@stablepay/platform';
+import { AppError, inRequestContext, type InternalClaims, type Logger } from '@stablepay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { payloadTooLarge } from '../perimeter/body.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import type { Upstream } from './upstreams.js';
 
 export interface ForwardOptions {
-  internalTokenSecret: string;
+  /** The internal token for the caller's claims (see internalTokenSigner). */
+  internalToken: (claims: InternalClaims) => string;
   /** No upstream activity (connect, headers, body bytes) for this long counts as unavailable. */
   timeoutMs: number;
   maxBodyBytes: number;
@@ -22,7 +23,8 @@ export interface ForwardOptions {
 
 /** Seconds a client is asked to wait after the service behind a route failed to answer. */
 export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
-const INTERNAL_TOKEN_TTL_SECONDS = 60;
+/** Lifetime of the internal token a forwarded request carries. */
+export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 
 class BodyTooLargeError extends Error {}
 
@@ -61,7 +63,7 @@ const upstreamRequestOptions = (
 ): RequestOptions => {
   const claims = res.locals.auth ?? { caller: 'public' as const };
   const headers = upstreamRequestHeaders(req.headers, {
-    internalToken: signInternalToken(opts.internalTokenSecret, claims, INTERNAL_TOKEN_TTL_SECONDS),
+    internalToken: opts.internalToken(claims),
     requestId: res.locals.requestId ?? '',
     correlationId: res.locals.correlationId ?? res.locals.requestId ?? '',
     clientIp: req.ip ?? req.socket.remoteAddress ?? '',

@@ -41,13 +41,21 @@ const GATEWAY_SET = new Set([
 const UPSTREAM_ONLY = (name: string): boolean =>
   name.startsWith('access-control-') || name === 'set-cookie' || name === 'x-powered-by' || name === 'server';
 
-const connectionTokens = (headers: IncomingHttpHeaders): Set<string> =>
-  new Set(
-    String(headers.connection ?? '')
+const NO_TOKENS: ReadonlySet<string> = new Set();
+const KEEP_ALIVE: ReadonlySet<string> = new Set(['keep-alive']);
+
+/** The headers the Connection header names, to drop; what nearly every hop sends is answered at once. */
+const connectionTokens = (headers: IncomingHttpHeaders): ReadonlySet<string> => {
+  const connection = headers.connection;
+  if (connection === undefined) return NO_TOKENS;
+  if (connection.length === 10 && connection.toLowerCase() === 'keep-alive') return KEEP_ALIVE;
+  return new Set(
+    connection
       .split(',')
       .map((t) => t.trim().toLowerCase())
       .filter(Boolean),
   );
+};
 
 export interface ForwardIdentity {
   internalToken: string;

@@ -1,7 +1,7 @@
 import { Agent, type Server } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { errorHandler } from '@stablepay/platform';
+import { errorHandler, internalTokenSigner } from '@stablepay/platform';
 import { quietLogger } from '@stablepay/platform/testing';
 import { expect } from 'chai';
 import express from 'express';
@@ -43,7 +43,12 @@ describe('forwarding over pooled connections', () => {
     const logger = quietLogger();
     const forward = forwardTo(
       { service: 'payments', url: new URL(service.url), agent },
-      { internalTokenSecret: 'x'.repeat(32), timeoutMs: 2000, maxBodyBytes: PROXY_BODY_LIMIT, logger },
+      {
+        internalToken: internalTokenSigner('x'.repeat(32)),
+        timeoutMs: 2000,
+        maxBodyBytes: PROXY_BODY_LIMIT,
+        logger,
+      },
     );
     const app = express();
     app.get('/thing', forward);

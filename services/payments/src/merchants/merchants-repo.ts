@@ -58,12 +58,15 @@ export const assignWallet = async (db: Db, w: WalletAssignedData): Promise<boole
   return n > 0;
 };
 
+/** Asked on every payment report: fixed text, so the query builder does not compile it each time. */
 export const findMerchantByPublicId = async (
   db: Db,
   publicId: string,
 ): Promise<MerchantRecord | undefined> => {
-  const row = (await db(MERCHANTS).where({ public_id: publicId }).first()) as Row | undefined;
-  return row ? toMerchant(row) : undefined;
+  const { rows } = (await db.raw(`select * from ${MERCHANTS} where public_id = ? limit 1`, [publicId])) as {
+    rows: Row[];
+  };
+  return rows[0] ? toMerchant(rows[0]) : undefined;
 };
 
 export const findMerchantById = async (db: Db, merchantId: string): Promise<MerchantRecord | undefined> => {

@@ -4,7 +4,7 @@ import { linkSession } from '../checkout/link-payment.js';
 import type { PaymentsContext } from '../context.js';
 import { requireGenuineQuote, spendFeeQuote } from '../fee-quote/redeem.js';
 import { findMerchantByPublicId } from '../merchants/merchants-repo.js';
-import type { PaymentRecord } from '../records.js';
+import type { MerchantRecord } from '../records.js';
 import {
   answerKnown,
   completedElsewhere,
@@ -17,6 +17,7 @@ import {
   insertPaymentIfNew,
   insertPaymentWithEvent,
   type NewPaymentRow,
+  type ReportOutcome,
 } from './payments-repo.js';
 import { checkAgainstMerchant, newPaymentRow, paymentCreatedData, type Placement } from './placement.js';
 
@@ -50,27 +51,26 @@ export const createPublicPayment = async (
     if (spent) return resubmitted(spent, merchant);
     throw err;
   }
-  const spent = await completedElsewhere(ctx, body.txHash, merchant);
-  if (spent) return resubmitted(spent, merchant);
   const row = newPaymentRow(body, merchant, placement);
-  const inserted =
+  const outcome =
     !body.sessionId && !body.feeQuote
       ? await insertPlainPayment(ctx, body, row)
-      : await insertLinkedPayment(ctx, body, row);
-  if (inserted) return { created: true, payment: inserted };
+      : await insertLinkedPayment(ctx, body, row, merchant);
+  if (outcome.completedElsewhere) return resubmitted(outcome.completedElsewhere, merchant);
+  if (outcome.inserted) return { created: true, payment: outcome.inserted };
   return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash, merchant.merchantId), merchant);
 };
 
 /**
- * The common report: the payment and payment.created in one statement, no transaction to open.
- * Undefined when the tx_hash is already recorded.
+ * The common report: the check that another merchant's payment has not spent the transaction, the
+ * payment and payment.created, in one statement with no transaction to open.
  */
 const insertPlainPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
   row: NewPaymentRow,
-): Promise<PaymentRecord | undefined> => {
-  const inserted = await insertPaymentWithEvent(ctx.db, row, (p) =>
+): Promise<ReportOutcome> => {
+  const outcome = await insertPaymentWithEvent(ctx.db, row, (p) =>
     buildEvent({
       type: EventTypes.PaymentCreated,
       producer: 'payments',
@@ -78,21 +78,25 @@ const insertPlainPayment = async (
       data: paymentCreatedData(p, body, null),
     }),
   );
-  if (inserted) ctx.outboxWritten(ctx.db);
-  return inserted;
+  if (outcome.inserted) ctx.outboxWritten(ctx.db);
+  return outcome;
 };
 
 /**
- * A payment that spends a fee quote or claims a checkout session: the insert, the quote's use, the
- * session link and payment.created in one transaction. Undefined when the tx_hash is already recorded.
+ * A payment that spends a fee quote or claims a checkout session, unless another merchant's payment
+ * spent the transaction: the insert, the quote's use, the session link and payment.created in one
+ * transaction. Nothing inserted when the tx_hash is already recorded.
  */
 const insertLinkedPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
   row: NewPaymentRow,
-): Promise<PaymentRecord | undefined> => {
+  merchant: MerchantRecord,
+): Promise<ReportOutcome> => {
+  const spent = await completedElsewhere(ctx, body.txHash, merchant);
+  if (spent) return { completedElsewhere: spent };
   try {
-    return await ctx.db.transaction(async (trx) => {
+    const inserted = await ctx.db.transaction(async (trx) => {
       const inserted = await insertPaymentIfNew(trx, row);
       if (!inserted) return undefined;
       if (body.feeQuote) await spendFeeQuote(trx, body.feeQuote, inserted.id);
@@ -101,6 +105,7 @@ const insertLinkedPayment = async (
       await ctx.writeEvent(trx, EventTypes.PaymentCreated, inserted.merchantId, data);
       return { ...inserted, sessionId: body.sessionId ?? null };
     });
+    return { inserted };
   } catch (err) {
     // Belt and braces behind the session lock: the partial unique index on payments.session_id.
     if (isUniqueViolation(err, 'payments_session_key'))

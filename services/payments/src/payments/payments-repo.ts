@@ -61,30 +61,68 @@ export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<Pa
   return rows[0] ? toPayment(rows[0]) : undefined;
 };
 
+/** What one report's statement did: the payment it inserted, or another merchant's completed one. */
+export interface ReportOutcome {
+  inserted?: PaymentRecord;
+  /** The completed payment of another merchant that this transaction already paid: nothing was written. */
+  completedElsewhere?: PaymentRecord;
+}
+
+/** The insert text per set of columns: built once instead of by the query builder on every report. */
+const insertTexts = new Map<string, string>();
+const reportInsert = (columns: readonly string[]): string => {
+  const key = columns.join(',');
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    text = `insert into ${PAYMENTS} (${columns.map((c) => `"${c}"`).join(', ')})
+              select ${columns.map(() => '?').join(', ')} where not exists (select 1 from spent)
+              on conflict do nothing returning *`;
+    insertTexts.set(key, text);
+  }
+  return text;
+};
+
 /**
- * insertPaymentIfNew and the outbox row of its event in one statement: both are written, or neither
- * when the tx_hash is already recorded (undefined). One round trip and no transaction to open, where
- * the two inserts in a transaction took four. The event is built from the row as it will be stored;
- * its `data.createdAt` is set by the statement from the row's own created_at (the database's clock,
- * as for every other row), in the form toISOString() gives.
+ * A report's whole write in one statement, no transaction to open: the transaction's completed
+ * payment of another merchant (findPaymentByTxHash's first, when completed and not this merchant's)
+ * stops it; else the payment and the outbox row of its event are both written, or neither when the
+ * tx_hash is already recorded for this merchant (an empty outcome). The check and the insert share
+ * one snapshot. The event is built from the row as it will be stored; its `data.createdAt` is set by
+ * the statement from the row's own created_at (the database's clock, as for every other row), in
+ * the form toISOString() gives.
  */
 export const insertPaymentWithEvent = async (
   db: Db,
   row: NewPaymentRow,
   eventFor: (payment: PaymentRecord) => IntegrationEvent,
-): Promise<PaymentRecord | undefined> => {
+): Promise<ReportOutcome> => {
   const event = eventFor(toPayment({ ...row, created_at: new Date(), updated_at: new Date() }));
-  const insert = db(PAYMENTS).insert(row).onConflict().ignore().returning('*').toSQL();
+  const values = row as unknown as Record<string, Knex.Value | undefined>;
+  const columns = Object.keys(values).filter((c) => values[c] !== undefined);
   const result = (await db.raw(
-    `with p as (${insert.sql}),
+    `with spent as (
+            select * from (select * from ${PAYMENTS} where tx_hash = ? and not ${REFUTED_SQL}
+                            order by status = 'completed' desc, created_at limit 1) earliest
+             where earliest.merchant_id <> ? and earliest.status = 'completed'),
+          p as (${reportInsert(columns)}),
           o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
                 select ?, ?, jsonb_set(?::jsonb, '{data,createdAt}',
                   to_jsonb(to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
                   from p)
-     select * from p`,
-    [...insert.bindings, event.id, event.type, JSON.stringify(event)],
-  )) as { rows: Row[] };
-  return result.rows[0] ? toPayment(result.rows[0]) : undefined;
+     select false as spent_elsewhere, p.* from p
+     union all select true, spent.* from spent`,
+    [
+      row.tx_hash,
+      row.merchant_id,
+      ...columns.map((c) => values[c]!),
+      event.id,
+      event.type,
+      JSON.stringify(event),
+    ],
+  )) as { rows: Array<Row & { spent_elsewhere: boolean }> };
+  const found = result.rows[0];
+  if (!found) return {};
+  return found.spent_elsewhere ? { completedElsewhere: toPayment(found) } : { inserted: toPayment(found) };
 };
 
 /**
