@@ -44,14 +44,15 @@ const movement = (t: TransferIn) => ({
   logIndex: t.logIndex,
 });
 
-const paymentInJournal = (t: TransferIn, paymentId: string): NewJournal => ({
+/** A log into the wallet: wallet +, and customer_payments − when it is a payment's, else unattributed −. */
+const transferInJournal = (t: TransferIn, paymentId: string | undefined): NewJournal => ({
   ...movement(t),
   key: transferInKey(t.chainId, t.txHash, t.logIndex),
-  type: 'payment',
-  paymentId,
+  type: paymentId === undefined ? 'unattributed' : 'payment',
+  ...(paymentId === undefined ? {} : { paymentId }),
   lines: [
     { account: 'wallet', amount: t.amount },
-    { account: 'customer_payments', amount: -t.amount },
+    { account: paymentId === undefined ? 'unattributed' : 'customer_payments', amount: -t.amount },
   ],
 });
 
@@ -67,16 +68,6 @@ const attributionJournal = (t: TransferIn, paymentId: string): NewJournal => ({
   ],
 });
 
-const unattributedInJournal = (t: TransferIn): NewJournal => ({
-  ...movement(t),
-  key: transferInKey(t.chainId, t.txHash, t.logIndex),
-  type: 'unattributed',
-  lines: [
-    { account: 'wallet', amount: t.amount },
-    { account: 'unattributed', amount: -t.amount },
-  ],
-});
-
 /**
  * Incoming Transfer logs, in as few statements as their number allows: one that belongs to a
  * payment (verified, or underpaid and so refundable) is wallet +, customer_payments −; one that no
@@ -89,9 +80,7 @@ export const recordTransfersIn = async (
   trx: Knex.Transaction,
   logs: ReadonlyArray<{ t: TransferIn; paymentId?: string }>,
 ): Promise<void> => {
-  const journals = logs.map(({ t, paymentId }) =>
-    paymentId === undefined ? unattributedInJournal(t) : paymentInJournal(t, paymentId),
-  );
+  const journals = logs.map(({ t, paymentId }) => transferInJournal(t, paymentId));
   const written = await appendJournals(trx, journals);
   const recordedBefore = logs.filter(
     (_, i) => journals[i]!.type === 'payment' && !written.has(journals[i]!.key),
