@@ -160,20 +160,27 @@ const main = async () => {
     const cpuBefore = Object.fromEntries(['chain-watcher', 'payments', 'gateway'].map((n) => [n, cpuOf(n)]));
     const named = new Map(stack.services.map((s) => [s.child.pid!, s.name]));
     named.set(process.pid, 'bench');
+    const stats = new pg.Client({ connectionString: db.url });
+    await stats.connect();
+    await nameBackends(stats, named);
+    const writesBefore = await tableWrites(stats);
     const machineBefore = cpuByGroup(named);
     const started = performance.now();
     await Promise.all(
       ids.map((id) => (completedAt.has(id) ? undefined : new Promise<void>((res) => waiters.set(id, res)))),
     );
     const finished = Math.max(...ids.map((id) => completedAt.get(id)!));
-    const machine = cpuSpentPer(machineBefore, cpuByGroup(named), ids.length);
+    // The consumers of payment.completed (e-mails, webhooks, the refunds projection) are not on the
+    // clock's path but their work is the payments': the CPU is read once they have handled them all.
+    await consumersCaughtUp(stats, ids);
+    await nameBackends(stats, named);
+    const machine = cpuSpentPer(machineBefore, cpuByGroup(named), ids.length, 14);
     const cpuPerPayment = (n: string) => ((cpuOf(n) - cpuBefore[n]!) / ids.length).toFixed(2);
     const verified = Math.max(...ids.map((id) => verifiedAt.get(id) ?? 0));
     provider.destroy();
     // Where the time went, from the chain-watcher's own rows: when the pending payments were
     // tracked (payment.created consumed) and when they were decided.
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    const client = stats;
     const { rows: phases } = (await client.query(
       `select extract(epoch from max(created_at) - min(created_at)) as tracking_s,
               extract(epoch from max(decided_at) - min(created_at)) as tracked_to_decided_s,
@@ -181,6 +188,9 @@ const main = async () => {
          from chain_watcher.verifications where payment_id = any($1::uuid[])`,
       [ids],
     )) as { rows: Array<{ tracking_s: string; tracked_to_decided_s: string; deciding_s: string }> };
+    // A backend reports its counters when it goes idle, at most once a second.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const writes = writesPer(writesBefore, await tableWrites(client), ids.length);
     await client.end();
     const sequential = await receiptLoop(
       chain.rpcUrl,
@@ -229,6 +239,8 @@ const main = async () => {
         value: `${Number(phases[0]?.tracking_s).toFixed(2)} s, ${Number(phases[0]?.tracked_to_decided_s).toFixed(2)} s, ${Number(phases[0]?.deciding_s).toFixed(2)} s`,
       },
       { measure: 'CPU ms per payment, every process of the machine (pending → completed)', value: machine },
+      { measure: 'rows written per payment (inserted/updated/deleted), by table', value: writes.rows },
+      { measure: 'transactions committed per payment, the whole database', value: writes.commits },
       {
         measure: 'reference: raw eth_getTransactionReceipt loop, 1 at a time',
         value: `${sequential.toFixed(0)} receipts/s`,
@@ -249,6 +261,61 @@ const main = async () => {
     rmSync(varDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * Names the bench database's PostgreSQL backends after the service they serve (each service's pool
+ * sets application_name to its schema), so that their CPU counts under `PostgreSQL <service>` and not
+ * with other databases' backends on the same server.
+ */
+const nameBackends = async (client: pg.Client, named: Map<number, string>): Promise<void> => {
+  const { rows } = await client.query<{ pid: number; app: string }>(
+    `select pid, application_name as app from pg_stat_activity where datname = current_database()`,
+  );
+  for (const r of rows) named.set(r.pid, `PostgreSQL ${r.app || 'other'}`);
+};
+
+/** Waits (up to two minutes) until the notifier and refunds have handled payment.completed of `ids`. */
+const consumersCaughtUp = async (client: pg.Client, ids: string[]): Promise<void> => {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ notifier: number; refunds: number }>(
+      `select (select count(*)::int from notifier.payment_customers where payment_id = any($1::uuid[])) as notifier,
+              (select count(*)::int from refunds.refundable_payments where payment_id = any($1::uuid[])) as refunds`,
+      [ids],
+    );
+    if (rows[0]!.notifier >= ids.length && rows[0]!.refunds >= ids.length) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.warn('the notifier or refunds had not handled every payment.completed after two minutes');
+};
+
+/** Cumulative row writes per table (schema.table) and commits of the bench database. */
+const tableWrites = async (client: pg.Client) => {
+  const { rows } = await client.query<{ t: string; ins: string; upd: string; del: string }>(
+    `select schemaname || '.' || relname as t, n_tup_ins as ins, n_tup_upd as upd, n_tup_del as del
+       from pg_stat_user_tables`,
+  );
+  const { rows: db } = await client.query<{ commits: string }>(
+    `select xact_commit as commits from pg_stat_database where datname = current_database()`,
+  );
+  return {
+    tables: new Map(rows.map((r) => [r.t, [Number(r.ins), Number(r.upd), Number(r.del)]] as const)),
+    commits: Number(db[0]!.commits),
+  };
+};
+
+const writesPer = (
+  before: Awaited<ReturnType<typeof tableWrites>>,
+  after: Awaited<ReturnType<typeof tableWrites>>,
+  units: number,
+) => ({
+  rows: [...after.tables]
+    .map(([t, counts]) => [t, counts.map((c, i) => (c - (before.tables.get(t)?.[i] ?? 0)) / units)] as const)
+    .filter(([, d]) => d.some((x) => x > 0.01))
+    .map(([t, d]) => `${t} ${d.map((x) => x.toFixed(2)).join('/')}`)
+    .join(', '),
+  commits: ((after.commits - before.commits) / units).toFixed(2),
+});
 
 /** Receipts per second of a plain fetch loop of eth_getTransactionReceipt over `hashes`. */
 const receiptLoop = async (rpcUrl: string, hashes: string[], concurrency: number): Promise<number> => {

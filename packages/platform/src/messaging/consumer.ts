@@ -11,7 +11,6 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { PermanentError, errorText, type EventBus } from './bus.js';
 import { GroupCommit } from './group-commit.js';
-import { claimInbox } from './inbox.js';
 
 /**
  * Applies one event's effect inside the transaction that also records it in the inbox. The event
@@ -71,17 +70,14 @@ export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void>
       const started = process.hrtime.bigint();
       let outcome = 'ok';
       try {
-        await commits.run((trx) =>
-          runWithContext({ correlationId: event.correlationId, requestId: event.id }, async () => {
-            // Set on every run: a batch that was rolled back runs this again on its own.
-            outcome = 'ok';
-            if (!(await claimInbox(trx, consumer, event.id, event.type))) {
-              outcome = 'duplicate';
-              return;
-            }
-            await handle(event, trx);
-          }),
+        const ran = await commits.run(
+          (trx) =>
+            runWithContext({ correlationId: event.correlationId, requestId: event.id }, () =>
+              handle(event, trx),
+            ),
+          { consumer, messageId: event.id, type: event.type },
         );
+        if (!ran) outcome = 'duplicate';
         if (outcome === 'ok') opts.afterCommit?.();
       } catch (err) {
         outcome = 'retry';

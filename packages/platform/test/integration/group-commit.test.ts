@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createDatabase } from '../../src/db/database.js';
 import { GroupCommit } from '../../src/messaging/group-commit.js';
+import { INBOX_TABLE, inboxMigration } from '../../src/messaging/inbox.js';
 import { createTestDatabase, type TestDatabase } from '../../src/testing/backends.js';
 
 describe('group commit (PostgreSQL)', function () {
@@ -16,6 +17,7 @@ describe('group commit (PostgreSQL)', function () {
       t.text('name').primary();
       t.bigInteger('txid').notNullable();
     });
+    await inboxMigration.up(db);
   });
   after(async () => {
     await db.destroy();
@@ -58,5 +60,52 @@ describe('group commit (PostgreSQL)', function () {
     expect(names).to.not.include('doomed');
     // Each of the batch ran again on its own.
     expect((await txids(['ok-1', 'ok-2'])).size).to.equal(2);
+  });
+
+  it("claims a batch's messages in its transaction: each runs once, a repeat or a message already handled not at all", async () => {
+    const commits = new GroupCommit(db, 32);
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const claim = (n: number) => ({ consumer: 'effects', messageId: id(n), type: 'test.event' });
+    expect(await commits.run(effect('message-1'), claim(1))).to.equal(true);
+    const ran = await Promise.all([
+      commits.run(effect('message-2'), claim(2)),
+      commits.run(effect('message-3'), claim(3)),
+      commits.run(effect('message-1-again'), claim(1)),
+      // the same message twice in one batch (upper case as a producer may write it): the first only
+      commits.run(effect('message-4'), { ...claim(4), messageId: id(4).toUpperCase() }),
+      commits.run(effect('message-4-again'), claim(4)),
+      commits.run(effect('message-5'), claim(5)),
+    ]);
+    expect(ran).to.deep.equal([true, true, false, true, false, true]);
+    const names = (await db('effects').where('name', 'like', 'message-%').select('name')).map((r) => r.name);
+    expect(names.sort()).to.deep.equal(['message-1', 'message-2', 'message-3', 'message-4', 'message-5']);
+    // Messages 3 to 5 shared one transaction with their inbox rows.
+    expect((await txids(['message-3', 'message-4', 'message-5'])).size).to.equal(1);
+    const inbox = await db(INBOX_TABLE).where({ consumer: 'effects' }).select('message_id', 'xmin');
+    expect(inbox.map((r) => r.message_id).sort()).to.deep.equal([1, 2, 3, 4, 5].map(id));
+    const [fifth] = await db('effects').where({ name: 'message-5' }).select('txid');
+    expect(String(inbox.find((r) => r.message_id === id(5))!.xmin)).to.equal(String(fifth.txid));
+  });
+
+  it('a failing unit of a batch leaves no inbox row, so its redelivery runs it', async () => {
+    const commits = new GroupCommit(db, 32);
+    const id = (n: number) => `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`;
+    const claim = (n: number) => ({ consumer: 'effects', messageId: id(n), type: 'test.event' });
+    const outcomes = await Promise.allSettled([
+      commits.run(effect('redelivery-0'), claim(0)),
+      commits.run(effect('redelivery-1'), claim(1)),
+      commits.run(async () => {
+        throw new Error('handler failed');
+      }, claim(2)),
+      commits.run(effect('redelivery-3'), claim(3)),
+    ]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(
+      await db(INBOX_TABLE)
+        .where({ message_id: id(2) })
+        .first(),
+    ).to.equal(undefined);
+    expect(await commits.run(effect('redelivery-2'), claim(2))).to.equal(true);
+    expect(await commits.run(effect('redelivery-2-again'), claim(2))).to.equal(false);
   });
 });

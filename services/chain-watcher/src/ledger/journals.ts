@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import type { TransferPurpose } from '@stablepay/contracts';
-import { appendJournal, type LedgerAccount, type LedgerEntryType, type WalletRef } from './ledger-repo.js';
+import {
+  appendJournal,
+  appendJournals,
+  type LedgerAccount,
+  type LedgerEntryType,
+  type NewJournal,
+  type WalletRef,
+} from './ledger-repo.js';
 import { LEDGER_JOURNALS } from './migration.js';
 
 /*
@@ -37,56 +44,74 @@ const movement = (t: TransferIn) => ({
   logIndex: t.logIndex,
 });
 
+/** A log into the wallet: wallet +, and customer_payments − when it is a payment's, else unattributed −. */
+const transferInJournal = (t: TransferIn, paymentId: string | undefined): NewJournal => ({
+  ...movement(t),
+  key: transferInKey(t.chainId, t.txHash, t.logIndex),
+  type: paymentId === undefined ? 'unattributed' : 'payment',
+  ...(paymentId === undefined ? {} : { paymentId }),
+  lines: [
+    { account: 'wallet', amount: t.amount },
+    { account: paymentId === undefined ? 'unattributed' : 'customer_payments', amount: -t.amount },
+  ],
+});
+
+const attributionJournal = (t: TransferIn, paymentId: string): NewJournal => ({
+  ...movement(t),
+  key: attributionKey(t.chainId, t.txHash, t.logIndex),
+  type: 'attribution',
+  paymentId,
+  lines: [
+    { account: 'wallet', amount: 0n },
+    { account: 'unattributed', amount: t.amount },
+    { account: 'customer_payments', amount: -t.amount },
+  ],
+});
+
 /**
- * Tokens that arrived and belong to a payment (verified, or underpaid and so refundable): wallet +,
- * customer_payments −. When the log is already recorded as unattributed (the scanner saw it before
- * the payment was known), it is attributed instead: unattributed → customer_payments, the wallet
- * untouched (a zero line keeps the journal visible among the wallet's entries).
+ * Incoming Transfer logs, in as few statements as their number allows: one that belongs to a
+ * payment (verified, or underpaid and so refundable) is wallet +, customer_payments −; one that no
+ * payment claims (yet) is wallet +, unattributed −. When a payment's log is already recorded as
+ * unattributed (the scanner saw it before the payment was known), it is attributed instead:
+ * unattributed → customer_payments, the wallet untouched (a zero line keeps the journal visible
+ * among the wallet's entries).
  */
-export const recordPaymentIn = async (
+export const recordTransfersIn = async (
   trx: Knex.Transaction,
-  t: TransferIn,
-  paymentId: string,
+  logs: ReadonlyArray<{ t: TransferIn; paymentId?: string }>,
 ): Promise<void> => {
-  const key = transferInKey(t.chainId, t.txHash, t.logIndex);
-  const written = await appendJournal(trx, {
-    ...movement(t),
-    key,
-    type: 'payment',
-    paymentId,
-    lines: [
-      { account: 'wallet', amount: t.amount },
-      { account: 'customer_payments', amount: -t.amount },
-    ],
-  });
-  if (written) return;
-  const first = (await trx(LEDGER_JOURNALS).where({ key }).first('type')) as { type: string } | undefined;
-  if (first?.type !== 'unattributed') return;
-  await appendJournal(trx, {
-    ...movement(t),
-    key: attributionKey(t.chainId, t.txHash, t.logIndex),
-    type: 'attribution',
-    paymentId,
-    lines: [
-      { account: 'wallet', amount: 0n },
-      { account: 'unattributed', amount: t.amount },
-      { account: 'customer_payments', amount: -t.amount },
-    ],
-  });
+  const journals = logs.map(({ t, paymentId }) => transferInJournal(t, paymentId));
+  const written = await appendJournals(trx, journals);
+  const recordedBefore = logs.filter(
+    (_, i) => journals[i]!.type === 'payment' && !written.has(journals[i]!.key),
+  );
+  if (recordedBefore.length === 0) return;
+  const unattributed = new Set(
+    (
+      (await trx(LEDGER_JOURNALS)
+        .whereIn(
+          'key',
+          recordedBefore.map(({ t }) => transferInKey(t.chainId, t.txHash, t.logIndex)),
+        )
+        .where({ type: 'unattributed' })
+        .select('key')) as Array<{ key: string }>
+    ).map((r) => r.key),
+  );
+  await appendJournals(
+    trx,
+    recordedBefore
+      .filter(({ t }) => unattributed.has(transferInKey(t.chainId, t.txHash, t.logIndex)))
+      .map(({ t, paymentId }) => attributionJournal(t, paymentId!)),
+  );
 };
 
+/** A log of the token into the merchant wallet that belongs to a payment (see recordTransfersIn). */
+export const recordPaymentIn = (trx: Knex.Transaction, t: TransferIn, paymentId: string): Promise<void> =>
+  recordTransfersIn(trx, [{ t, paymentId }]);
+
 /** Tokens that arrived and that no payment claims (yet): wallet +, unattributed −. */
-export const recordUnattributedIn = async (trx: Knex.Transaction, t: TransferIn): Promise<void> => {
-  await appendJournal(trx, {
-    ...movement(t),
-    key: transferInKey(t.chainId, t.txHash, t.logIndex),
-    type: 'unattributed',
-    lines: [
-      { account: 'wallet', amount: t.amount },
-      { account: 'unattributed', amount: -t.amount },
-    ],
-  });
-};
+export const recordUnattributedIn = (trx: Knex.Transaction, t: TransferIn): Promise<void> =>
+  recordTransfersIn(trx, [{ t }]);
 
 /** A confirmed outgoing transfer from the merchant wallet (one Transfer log out of it). */
 export interface TransferOut extends WalletRef {

@@ -47,72 +47,148 @@ export interface NewJournal extends WalletRef {
 
 const lockRank = (account: LedgerAccount): number => (account === 'wallet' ? 0 : 1);
 
+/** Where a line lands: one balance row per wallet, token and account. */
+const balanceKey = (j: NewJournal, account: LedgerAccount): string =>
+  `${j.chainId}\n${j.token}\n${j.walletAddress.toLowerCase()}\n${lockRank(account)}\n${account}`;
+
+type Keyed = NewJournal & { id: string };
+type Line = { j: Keyed; account: LedgerAccount; amount: bigint; balance: string };
+
+/** The journals' rows, those whose key exists already left out; returns the keys written. */
+const insertJournals = async (trx: Knex.Transaction, journals: Keyed[]): Promise<Set<string>> => {
+  const inserted = (await trx(LEDGER_JOURNALS)
+    .insert(
+      journals.map((j) => ({
+        id: j.id,
+        key: j.key,
+        type: j.type,
+        merchant_id: j.merchantId,
+        chain_id: j.chainId,
+        blockchain: j.blockchain,
+        token: j.token,
+        wallet_address: j.walletAddress.toLowerCase(),
+        tx_hash: j.txHash?.toLowerCase() ?? null,
+        block_number: j.blockNumber ?? null,
+        log_index: j.logIndex ?? null,
+        payment_id: j.paymentId ?? null,
+        refund_id: j.refundId ?? null,
+        withdrawal_id: j.withdrawalId ?? null,
+        description: j.description ?? null,
+      })),
+    )
+    .onConflict('key')
+    .ignore()
+    .returning('key')) as Array<{ key: string }>;
+  return new Set(inserted.map((r) => r.key));
+};
+
 /**
- * Appends a journal and its entries in the caller's transaction (the one that records the state
- * change the journal is about). Each account's balance row is locked, in a fixed order, while its
- * entry is written, so balance_after is exact under concurrency. Returns false when a journal with
- * this key exists (the movement is already recorded).
+ * Adds the lines to their balance rows, one row per balance and all of them in one statement,
+ * locked in key order; returns each row's balance after all of them.
  */
-export const appendJournal = async (trx: Knex.Transaction, j: NewJournal): Promise<boolean> => {
-  const sum = j.lines.reduce((s, l) => s + l.amount, 0n);
-  if (sum !== 0n) throw new Error(`ledger journal ${j.key} does not balance (${sum})`);
-  const wallet = j.walletAddress.toLowerCase();
-  const journalId = randomUUID();
-  const inserted = (await trx.raw(
-    `insert into ${LEDGER_JOURNALS}
-       (id, key, type, merchant_id, chain_id, blockchain, token, wallet_address, tx_hash, block_number,
-        log_index, payment_id, refund_id, withdrawal_id, description)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (key) do nothing
-     returning id`,
+const addToBalances = async (trx: Knex.Transaction, lines: Line[]): Promise<Map<string, bigint>> => {
+  const deltas = new Map<string, { j: Keyed; account: LedgerAccount; amount: bigint }>();
+  for (const l of lines) {
+    const d = deltas.get(l.balance);
+    if (d) d.amount += l.amount;
+    else deltas.set(l.balance, { j: l.j, account: l.account, amount: l.amount });
+  }
+  const heads = (await trx.raw(
+    `insert into ${LEDGER_BALANCES} as b (chain_id, token, wallet_address, account, merchant_id, blockchain, balance)
+     select * from jsonb_to_recordset(?::jsonb) as r(chain_id int, token text, wallet_address text,
+              account text, merchant_id uuid, blockchain text, balance numeric)
+     on conflict (chain_id, token, wallet_address, account)
+     do update set balance = b.balance + excluded.balance, updated_at = now()
+     returning chain_id, token, wallet_address, account, balance`,
     [
-      journalId,
-      j.key,
-      j.type,
-      j.merchantId,
-      j.chainId,
-      j.blockchain,
-      j.token,
-      wallet,
-      j.txHash?.toLowerCase() ?? null,
-      j.blockNumber ?? null,
-      j.logIndex ?? null,
-      j.paymentId ?? null,
-      j.refundId ?? null,
-      j.withdrawalId ?? null,
-      j.description ?? null,
+      JSON.stringify(
+        [...deltas]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([, d]) => ({
+            chain_id: d.j.chainId,
+            token: d.j.token,
+            wallet_address: d.j.walletAddress.toLowerCase(),
+            account: d.account,
+            merchant_id: d.j.merchantId,
+            blockchain: d.j.blockchain,
+            balance: d.amount.toString(),
+          })),
+      ),
     ],
-  )) as { rows: Array<{ id: string }> };
-  if (inserted.rows.length === 0) return false;
-  // The wallet account first, then the others by name: the wallet row is the lock every journal of
-  // a wallet and token takes first, so journals of one wallet queue there instead of deadlocking.
-  const lines = [...j.lines].sort(
-    (a, b) => lockRank(a.account) - lockRank(b.account) || a.account.localeCompare(b.account),
+  )) as {
+    rows: Array<{
+      chain_id: number;
+      token: string;
+      wallet_address: string;
+      account: LedgerAccount;
+      balance: string;
+    }>;
+  };
+  return new Map(
+    heads.rows.map((h) => [
+      `${h.chain_id}\n${h.token}\n${h.wallet_address}\n${lockRank(h.account)}\n${h.account}`,
+      BigInt(h.balance),
+    ]),
   );
-  for (const line of lines) {
-    const head = (await trx.raw(
-      `insert into ${LEDGER_BALANCES} as b (chain_id, token, wallet_address, account, merchant_id, blockchain, balance)
-       values (?, ?, ?, ?, ?, ?, ?)
-       on conflict (chain_id, token, wallet_address, account)
-       do update set balance = b.balance + excluded.balance, updated_at = now()
-       returning balance`,
-      [j.chainId, j.token, wallet, line.account, j.merchantId, j.blockchain, line.amount.toString()],
-    )) as { rows: Array<{ balance: string }> };
-    await trx(LEDGER_ENTRIES).insert({
+};
+
+/**
+ * Appends journals and their entries in the caller's transaction (the one that records the state
+ * change they are about), in three statements whatever their number: the journals, the balance
+ * rows, the entries. Returns the keys written; a journal whose key exists already (the movement is
+ * recorded), or that repeats an earlier key of the list, records nothing.
+ *
+ * The balance rows are locked in one fixed order (wallet, token, address, the wallet account first,
+ * then the others by name), so that journals of one wallet queue there instead of deadlocking, and
+ * each entry's balance_after is the running balance in the order the journals were given.
+ */
+export const appendJournals = async (
+  trx: Knex.Transaction,
+  journals: readonly NewJournal[],
+): Promise<Set<string>> => {
+  const byKey = new Map<string, Keyed>();
+  for (const j of journals) {
+    const sum = j.lines.reduce((s, l) => s + l.amount, 0n);
+    if (sum !== 0n) throw new Error(`ledger journal ${j.key} does not balance (${sum})`);
+    if (!byKey.has(j.key)) byKey.set(j.key, { ...j, id: randomUUID() });
+  }
+  if (byKey.size === 0) return new Set();
+  const written = await insertJournals(trx, [...byKey.values()]);
+  const lines: Line[] = [...byKey.values()]
+    .filter((j) => written.has(j.key))
+    .flatMap((j) =>
+      [...j.lines]
+        .sort((a, b) => lockRank(a.account) - lockRank(b.account) || a.account.localeCompare(b.account))
+        .map((line) => ({ j, ...line, balance: balanceKey(j, line.account) })),
+    );
+  if (lines.length === 0) return written;
+  // Each balance row now holds its final balance; an entry's balance_after is that final balance
+  // less the amounts of the entries written after it on the same row.
+  const after = await addToBalances(trx, lines);
+  const entries = [];
+  for (const l of [...lines].reverse()) {
+    const balanceAfter = after.get(l.balance)!;
+    after.set(l.balance, balanceAfter - l.amount);
+    entries.push({
       id: randomUUID(),
-      journal_id: journalId,
-      merchant_id: j.merchantId,
-      chain_id: j.chainId,
-      token: j.token,
-      wallet_address: wallet,
-      account: line.account,
-      amount: line.amount.toString(),
-      balance_after: head.rows[0]!.balance,
-      block_number: j.blockNumber ?? null,
+      journal_id: l.j.id,
+      merchant_id: l.j.merchantId,
+      chain_id: l.j.chainId,
+      token: l.j.token,
+      wallet_address: l.j.walletAddress.toLowerCase(),
+      account: l.account,
+      amount: l.amount.toString(),
+      balance_after: balanceAfter.toString(),
+      block_number: l.j.blockNumber ?? null,
     });
   }
-  return true;
+  await trx(LEDGER_ENTRIES).insert(entries.reverse());
+  return written;
 };
+
+/** appendJournals for one journal: false when a journal with its key exists already. */
+export const appendJournal = async (trx: Knex.Transaction, j: NewJournal): Promise<boolean> =>
+  (await appendJournals(trx, [j])).has(j.key);
 
 /**
  * What the ledger says a wallet held of a token at the end of `blockNumber`: the wallet account's

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { VerificationRecord } from './verifications-repo.js';
-import { recordPaymentIn, recordUnattributedIn } from '../ledger/journals.js';
+import { recordTransfersIn, type TransferIn } from '../ledger/journals.js';
 import type { Final } from './rules.js';
 import { sameAddress } from '../chain/same-address.js';
 
@@ -11,17 +11,14 @@ import { sameAddress } from '../chain/same-address.js';
  * every log of another rejection, arrived unattributed. An already_claimed transaction pays
  * another payment, whose verdict recorded its logs.
  */
-export const journalVerdict = async (
-  trx: Knex.Transaction,
-  v: VerificationRecord,
-  final: Final,
-): Promise<void> => {
-  if (final.kind === 'rejected' && final.reason === 'already_claimed') return;
+const incomingOf = (v: VerificationRecord, final: Final): Array<{ t: TransferIn; paymentId?: string }> => {
+  if (final.kind === 'rejected' && final.reason === 'already_claimed') return [];
   const incoming = final.incoming ?? [];
-  if (incoming.length === 0 || final.blockNumber === undefined) return;
+  const blockNumber = final.blockNumber;
+  if (incoming.length === 0 || blockNumber === undefined) return [];
   const owned = final.kind === 'verified' || final.reason === 'underpaid';
-  for (const log of incoming) {
-    const t = {
+  return incoming.map((log) => ({
+    t: {
       merchantId: v.merchantId,
       chainId: v.chainId,
       blockchain: v.sourceChain,
@@ -30,14 +27,19 @@ export const journalVerdict = async (
       txHash: v.txHash,
       logIndex: log.logIndex,
       amount: log.value,
-      blockNumber: final.blockNumber,
-    };
-    if (owned && sameAddress(log.from, v.fromAddress)) await recordPaymentIn(trx, t, v.paymentId);
-    else await recordUnattributedIn(trx, t);
-  }
+      blockNumber,
+    },
+    ...(owned && sameAddress(log.from, v.fromAddress) ? { paymentId: v.paymentId } : {}),
+  }));
 };
 
-/** Journals of several verdicts in one transaction, grouped by wallet so their locks queue in order. */
+export const journalVerdict = (trx: Knex.Transaction, v: VerificationRecord, final: Final): Promise<void> =>
+  recordTransfersIn(trx, incomingOf(v, final));
+
+/**
+ * Journals of several verdicts in one transaction and a few statements, grouped by wallet so that
+ * their entries follow each other per wallet as they did one verdict at a time.
+ */
 export const journalVerdicts = async (
   trx: Knex.Transaction,
   verdicts: ReadonlyArray<{ v: VerificationRecord; final: Final }>,
@@ -47,5 +49,8 @@ export const journalVerdicts = async (
       `${b.v.chainId}:${b.v.token}:${b.v.toAddress.toLowerCase()}`,
     ),
   );
-  for (const { v, final } of byWallet) await journalVerdict(trx, v, final);
+  await recordTransfersIn(
+    trx,
+    byWallet.flatMap(({ v, final }) => incomingOf(v, final)),
+  );
 };

@@ -7,7 +7,7 @@ import { ChainRpc, RpcUnavailableError } from '../../src/index.js';
 import { createChainWatcherMetrics } from '../../src/metrics.js';
 import { deadUrl } from '@stablepay/devnet';
 
-type Behaviour = 'ok' | '429' | '503' | 'hang' | 'rpc_error' | 'revert';
+type Behaviour = 'ok' | '429' | '503' | 'hang' | 'rpc_error' | 'revert' | 'unicode' | 'not_json' | 'not_utf8';
 
 /** A JSON-RPC node whose behaviour a test sets; answers eth_blockNumber with its own number. */
 const fakeNode = async (head: number) => {
@@ -33,6 +33,19 @@ const fakeNode = async (head: number) => {
           return reply({ error: { code: -32000, message: 'header not found' } });
         case 'revert':
           return reply({ error: { code: 3, message: 'execution reverted', data: '0x' } });
+        case 'unicode':
+          return reply({ result: 'anvil — ü ✓ 🦊' });
+        case 'not_json':
+          return res.end('<html>gateway</html>');
+        case 'not_utf8':
+          // a JSON answer whose bytes are not UTF-8 (0xff never occurs in it)
+          return res.end(
+            Buffer.concat([
+              Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":"`),
+              Buffer.from([0xff]),
+              Buffer.from('"}'),
+            ]),
+          );
         default:
           return reply({ result: `0x${head.toString(16)}` });
       }
@@ -119,6 +132,22 @@ describe("ChainRpc: fallback across a chain's RPC URLs", () => {
     expect(failure.failures.map((f) => f.kind)).to.deep.equal(['timeout', 'rate_limited', 'refused']);
     expect(failure.message).to.not.include('secret-api-key');
     expect(Date.now() - started).to.be.lessThan(2_000);
+  });
+
+  it('reads an answer that is not ASCII, and falls back when an answer is not JSON or not UTF-8', async () => {
+    const [a, b] = [await node(1), await node(2)];
+    const metrics = metricsFor();
+    rpc = new ChainRpc({ chain: chain([a.url, b.url]), timeoutMs: 500, metrics, cooldownMs: 0 });
+    a.state.behaviour = 'unicode';
+    const version = await rpc.call('web3_clientVersion', (p) => p.send('web3_clientVersion', []));
+    expect(version).to.equal('anvil — ü ✓ 🦊');
+    a.state.behaviour = 'not_json';
+    expect(await rpc.blockNumber()).to.equal(2);
+    a.state.behaviour = 'not_utf8';
+    expect(await rpc.blockNumber()).to.equal(2);
+    a.state.behaviour = 'ok';
+    expect(await rpc.blockNumber()).to.equal(1);
+    expect((await metrics.rpcFallbacks.get()).values[0]!.value).to.equal(2);
   });
 
   it('does not try other URLs when the node answered with a revert', async () => {
