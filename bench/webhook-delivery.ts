@@ -12,7 +12,9 @@
  *
  * Besides rates, it prints CPU time per delivery of the notifier, of its PostgreSQL backends and
  * of this process (the receiver), read from /proc: those hold still when other work shares the
- * machine, rates do not. The ceiling runs in this process, client and receiver on one core.
+ * machine, rates do not; and what the deliveries wrote to the attempts and deliveries tables (rows
+ * updated in place, HOT, and bytes of table and index per delivery), which holds still too. The
+ * ceiling's client runs on a thread of this process, beside the receiver.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -21,8 +23,8 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { Agent, request } from 'undici';
 import type { PaymentCompletedData } from '@stablepay/contracts';
 import { AmqpBus, INTERNAL_TOKEN_HEADER, buildEvent, signInternalToken } from '@stablepay/platform';
 import { createTestDatabase, quietLogger, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
@@ -137,35 +139,45 @@ const paymentData = (merchantId: string): PaymentCompletedData => ({
   completed_at: new Date().toISOString(),
 });
 
-/** The ceiling: the same receiver, plain HTTPS POSTs, CONCURRENCY in flight, for `ms`. */
+/**
+ * The ceiling: the same receiver, plain HTTPS POSTs, CONCURRENCY in flight, for `ms`. The client
+ * runs on a thread of its own, as the notifier runs in a process of its own: with both on the
+ * receiver's thread, one core did the work of both sides and the ceiling was held below what the
+ * deliveries had. Its CPU is this process's (threads included), receiver and client together.
+ */
 const ceiling = async (url: string, ca: Buffer, ms: number) => {
-  const agent = new Agent({ connect: { ca } });
   const body = JSON.stringify({
     event: 'payment.completed',
     timestamp: new Date().toISOString(),
     data: paymentData(randomUUID()),
   });
-  let done = 0;
-  const end = performance.now() + ms;
-  const lane = async () => {
-    while (performance.now() < end) {
-      const res = await request(url, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/json' },
-        dispatcher: agent,
-      });
-      await res.body.text();
-      done++;
-    }
-  };
-  const started = performance.now();
   const cpuBefore = ownCpuMs();
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  const perSecond = done / ((performance.now() - started) / 1000);
-  const cpuPerRequest = (ownCpuMs() - cpuBefore) / done;
-  await agent.close();
-  return { perSecond, cpuPerRequest };
+  const worker = new Worker(new URL('./plain-post-loop.mjs', import.meta.url), {
+    workerData: { url, ca: ca.toString('utf8'), body, concurrency: CONCURRENCY, ms },
+    execArgv: [],
+  });
+  const { done, elapsedMs } = await new Promise<{ done: number; elapsedMs: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  return { perSecond: done / (elapsedMs / 1000), cpuPerRequest: (ownCpuMs() - cpuBefore) / done };
+};
+
+/** Updates of the delivery tables that were HOT, and their bytes (table, indexes) per delivery. */
+const tableWrites = async (db: pg.Client, deliveries: number) => {
+  const { rows } = await db.query<{ relname: string; upd: string; hot: string; heap: string; idx: string }>(
+    `select relname, n_tup_upd as upd, n_tup_hot_upd as hot, pg_table_size(relid) as heap,
+            pg_indexes_size(relid) as idx
+       from pg_stat_user_tables where relname in ('webhook_attempts', 'webhook_deliveries') order by relname`,
+  );
+  const perDelivery = (v: string) => (Number(v) / deliveries).toFixed(0);
+  return `writes (warm-up, paced and burst): ${rows
+    .map(
+      (r) =>
+        `${r.relname} ${r.hot}/${r.upd} updates HOT, ${perDelivery(r.heap)} B table + ${perDelivery(r.idx)} B indexes per delivery`,
+    )
+    .join('; ')}`;
 };
 
 const main = async () => {
@@ -314,10 +326,12 @@ const main = async () => {
     const burstSeconds = (burstLast - burstStart) / 1000;
     const burstLat = latencies(burst);
     const burstCpuText = await cpuPerDelivery(burstCpu, burstLat.length);
-    await backends.end();
 
     const notifierConnections = rx.connections() - ceilingConnections;
     const plainAfter = await ceiling(ceilingUrl, tls.cert, 5_000);
+    // Read after the second ceiling: backends report their table counters up to a second late.
+    const writesText = await tableWrites(backends, pacedLat.length + burstLat.length + 2 * ENDPOINTS);
+    await backends.end();
     const plain = {
       perSecond: (plainBefore.perSecond + plainAfter.perSecond) / 2,
       cpuPerRequest: (plainBefore.cpuPerRequest + plainAfter.cpuPerRequest) / 2,
@@ -336,6 +350,7 @@ const main = async () => {
       `  burst ${BURST_EVENTS} events × ${ENDPOINTS} endpoints (${burstLat.length} deliveries): ${signedPerSecond.toFixed(0)} signed deliveries/s; event→delivery p50 ${ms(percentile(burstLat, 0.5))}, p99 ${ms(percentile(burstLat, 0.99))}`,
     );
     console.log(`    ${burstCpuText}`);
+    console.log(`    ${writesText}`);
     console.log(
       `  ceiling: plain HTTPS POST loop to the same receiver, ${CONCURRENCY} in flight: ${plain.perSecond.toFixed(0)} requests/s (${plainBefore.perSecond.toFixed(0)} before the burst, ${plainAfter.perSecond.toFixed(0)} after; client and receiver together ${plain.cpuPerRequest.toFixed(3)} CPU ms/request)`,
     );

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AttemptResultRow, ClaimedAttempt } from './attempts-repo.js';
+import { UNFINISHED, type AttemptResultRow, type ClaimedAttempt } from './attempts-repo.js';
 import { ATTEMPTS, DELIVERIES, ENDPOINTS } from '../migrations.js';
 
 interface Pending {
@@ -61,6 +61,8 @@ export class SuccessBatch {
         excerpt: r.excerpt,
       })),
     );
+    // The ids again, as an array the planner looks up in the primary key (see UNFINISHED).
+    const ids = `{${batch.map(({ a }) => a.id).join(',')}}`;
     for (let tries = 1; ; tries++) {
       try {
         const result = (await this.db.raw(
@@ -73,7 +75,8 @@ export class SuccessBatch {
                     response_time_ms = input.response_time_ms, error = input.error,
                     response_body_excerpt = input.excerpt, locked_until = null, lease_token = null
                from input
-              where a.id = input.id and a.lease_token = input.lease_token and a.status = 'pending'
+              where a.id = any(?::uuid[]) and a.id = input.id and a.lease_token = input.lease_token
+                and ${UNFINISHED}
              returning a.id, a.delivery_id, a.endpoint_id, input.attempt
            ), delivery as (
              update ${DELIVERIES} d set status = 'succeeded', attempts = attempt.attempt, completed_at = now()
@@ -86,7 +89,7 @@ export class SuccessBatch {
            )
            select attempt.id, (select count(*) from delivery) as d, (select count(*) from endpoint) as e
              from attempt`,
-          [input],
+          [input, ids],
         )) as { rows: Array<{ id: string }> };
         return new Set(result.rows.map((row) => row.id));
       } catch (err) {
