@@ -7,7 +7,7 @@ import {
   type WorkTable,
 } from '../work-rows/row-schedule.js';
 import { CCTP_PAYMENTS } from '../migrations/tables.js';
-import { insertWorkRowOnce } from '../work-rows/insert-once.js';
+import { asColumns, insertWorkRowOnce } from '../work-rows/insert-once.js';
 
 export type CctpFlowName = 'bridge_kit' | 'relayer';
 export type CctpStep = 'burn' | 'attestation' | 'mint' | 'transfer' | 'done' | 'failed';
@@ -113,42 +113,26 @@ const toRecord = (row: CctpPaymentRow): CctpPaymentRecord => ({
   correlationId: row.correlation_id,
 });
 
-export type NewCctpPayment = Pick<
-  CctpPaymentRecord,
-  | 'paymentId'
-  | 'merchantId'
-  | 'flow'
-  | 'sourceChainId'
-  | 'destinationChainId'
-  | 'burnTxHash'
-  | 'mintTxHash'
-  | 'fromAddress'
-  | 'expectedUnits'
-  | 'paymentCreatedAt'
-> &
+const NEW_CCTP_PAYMENT_FIELDS = [
+  'paymentId',
+  'merchantId',
+  'flow',
+  'sourceChainId',
+  'destinationChainId',
+  'burnTxHash',
+  'mintTxHash',
+  'fromAddress',
+  'expectedUnits',
+  'paymentCreatedAt',
+] as const;
+
+export type NewCctpPayment = Pick<CctpPaymentRecord, (typeof NEW_CCTP_PAYMENT_FIELDS)[number]> &
   Partial<Pick<CctpPaymentRecord, 'merchantReceivesUnits'>>;
 
 /** Inserts once per payment; a redelivered payment.created finds the row and changes nothing. */
 export const insertCctpPayment = async (trx: Knex.Transaction, p: NewCctpPayment): Promise<boolean> => {
-  return insertWorkRowOnce(
-    trx,
-    CCTP_PAYMENTS,
-    {
-      payment_id: p.paymentId,
-      merchant_id: p.merchantId,
-      flow: p.flow,
-      step: 'burn',
-      source_chain_id: p.sourceChainId,
-      destination_chain_id: p.destinationChainId,
-      burn_tx_hash: p.burnTxHash,
-      mint_tx_hash: p.mintTxHash,
-      from_address: p.fromAddress,
-      expected_units: p.expectedUnits.toString(),
-      merchant_receives_units: p.merchantReceivesUnits?.toString() ?? null,
-      payment_created_at: p.paymentCreatedAt,
-    },
-    'payment_id',
-  );
+  const row = asColumns(p, [...NEW_CCTP_PAYMENT_FIELDS, 'merchantReceivesUnits']);
+  return insertWorkRowOnce(trx, CCTP_PAYMENTS, { ...row, step: 'burn' }, 'payment_id');
 };
 
 export const leaseDueCctpPayments = async (db: Knex, limit: number, leaseMs: number) =>

@@ -115,15 +115,14 @@ const settleTransfer = async (
   let txHash = mined.find((m) => m.receipt.status === 1)?.tx.txHash;
   if (!txHash) {
     const head = await rpc.blockNumber();
-    const found = await findAuthorizationEvent(
-      rpc,
-      usdcOf(r),
-      r.relay,
-      relayAuthorizationNonce(p.paymentId),
-      p.mintBlock ?? p.mintSearchFrom ?? 0,
-      head,
-      ctx.transfers.logWindowBlocks,
-    );
+    const found = await findAuthorizationEvent(rpc, {
+      token: usdcOf(r),
+      authorizer: r.relay,
+      nonce: relayAuthorizationNonce(p.paymentId),
+      fromBlock: p.mintBlock ?? p.mintSearchFrom ?? 0,
+      toBlock: head,
+      maxBlocks: ctx.transfers.logWindowBlocks,
+    });
     if (found?.kind === 'canceled')
       return fail('transfer_failed', `the relay's authorization was cancelled (transaction ${found.txHash})`);
     txHash = found?.txHash;

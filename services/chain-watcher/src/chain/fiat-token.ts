@@ -110,6 +110,17 @@ export interface AuthorizationEvent {
   blockNumber: number;
 }
 
+/** An authorization nonce of `authorizer` on `token`, looked for in blocks `fromBlock` to `toBlock`. */
+export interface AuthorizationSearch {
+  token: string;
+  authorizer: string;
+  nonce: string;
+  fromBlock: number;
+  toBlock: number;
+  /** the widest block range one eth_getLogs asks for */
+  maxBlocks: number;
+}
+
 /**
  * Where an authorization nonce was spent: the AuthorizationUsed (a transfer) or
  * AuthorizationCanceled log of the token, searched in `maxBlocks` windows from `fromBlock` to
@@ -117,12 +128,7 @@ export interface AuthorizationEvent {
  */
 export const findAuthorizationEvent = async (
   rpc: ChainRpc,
-  token: string,
-  authorizer: string,
-  nonce: string,
-  fromBlock: number,
-  toBlock: number,
-  maxBlocks: number,
+  { token, authorizer, nonce, fromBlock, toBlock, maxBlocks }: AuthorizationSearch,
 ): Promise<AuthorizationEvent | undefined> => {
   const authorizerTopic = zeroPadValue(getAddress(authorizer), 32).toLowerCase();
   for (let start = Math.max(0, fromBlock); start <= toBlock; start += maxBlocks) {

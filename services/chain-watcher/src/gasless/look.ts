@@ -43,8 +43,14 @@ const settleSpent = async (
 ): Promise<GaslessWait | undefined> => {
   const { from, nonce } = p.authorization;
   const head = await r.rpc.blockNumber();
-  const window = ctx.transfers.logWindowBlocks;
-  const found = await findAuthorizationEvent(r.rpc, r.token, from, nonce, searchFrom, head, window);
+  const found = await findAuthorizationEvent(r.rpc, {
+    token: r.token,
+    authorizer: from,
+    nonce,
+    fromBlock: searchFrom,
+    toBlock: head,
+    maxBlocks: ctx.transfers.logWindowBlocks,
+  });
   if (!found) return waitFor('the authorization is spent; its transaction is not found yet');
   if (head - found.blockNumber + 1 < r.chain.confirmations)
     return waitFor('confirmations of the transaction that spent the authorization', { steady: true });

@@ -48,7 +48,14 @@ export const resolveSpent = async (
   const head = await rpc.blockNumber();
   const window = ctx.transfers.logWindowBlocks;
   const fromBlock = t.searchFromBlock ?? Math.max(0, head - 10 * window);
-  const found = await findAuthorizationEvent(rpc, token, from, t.authNonce, fromBlock, head, window);
+  const found = await findAuthorizationEvent(rpc, {
+    token,
+    authorizer: from,
+    nonce: t.authNonce,
+    fromBlock,
+    toBlock: head,
+    maxBlocks: window,
+  });
   if (!found) {
     ctx.logger.error('authorization nonce spent, but no transaction found that spent it', {
       idempotencyKey: t.idempotencyKey,

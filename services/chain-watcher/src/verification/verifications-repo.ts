@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { BlockchainName, Currency } from '@stablepay/contracts';
 import { VERIFICATIONS } from '../migrations/tables.js';
-import { insertWorkRowOnce } from '../work-rows/insert-once.js';
+import { asColumns, insertWorkRowOnce } from '../work-rows/insert-once.js';
 import { recoverStaleRows } from '../work-rows/recover-stale-rows.js';
 import {
   PAYMENT_CHECKS,
@@ -48,41 +48,25 @@ const toRecord = (row: VerificationRow): VerificationRecord => ({
   paymentCreatedAt: row.payment_created_at,
 });
 
-export type NewVerification = Pick<
-  VerificationRecord,
-  | 'paymentId'
-  | 'merchantId'
-  | 'txHash'
-  | 'chainId'
-  | 'sourceChain'
-  | 'token'
-  | 'fromAddress'
-  | 'toAddress'
-  | 'expectedUnits'
-  | 'sessionCreatedAt'
-  | 'paymentCreatedAt'
->;
+const NEW_VERIFICATION_FIELDS = [
+  'paymentId',
+  'merchantId',
+  'txHash',
+  'chainId',
+  'sourceChain',
+  'token',
+  'fromAddress',
+  'toAddress',
+  'expectedUnits',
+  'sessionCreatedAt',
+  'paymentCreatedAt',
+] as const;
+
+export type NewVerification = Pick<VerificationRecord, (typeof NEW_VERIFICATION_FIELDS)[number]>;
 
 /** Records a payment to verify; false when it is already tracked (the same payment announced twice). */
 export const insertVerification = async (trx: Knex.Transaction, v: NewVerification): Promise<boolean> => {
-  return insertWorkRowOnce(
-    trx,
-    VERIFICATIONS,
-    {
-      payment_id: v.paymentId,
-      merchant_id: v.merchantId,
-      tx_hash: v.txHash,
-      chain_id: v.chainId,
-      source_chain: v.sourceChain,
-      token: v.token,
-      from_address: v.fromAddress,
-      to_address: v.toAddress,
-      expected_units: v.expectedUnits.toString(),
-      session_created_at: v.sessionCreatedAt,
-      payment_created_at: v.paymentCreatedAt,
-    },
-    'payment_id',
-  );
+  return insertWorkRowOnce(trx, VERIFICATIONS, asColumns(v, NEW_VERIFICATION_FIELDS), 'payment_id');
 };
 
 /** Due pending payments, leased to the caller (see leaseDueRows); each lease counts as a check. */

@@ -27,3 +27,18 @@ export const insertWorkRowOnce = (
   key: string,
 ): Promise<boolean> =>
   insertOnce(trx, table, { ...row, correlation_id: currentContext().correlationId ?? null }, [key], key);
+
+const columnName = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The named fields of a new row under their column names (a field's snake_case), ready to insert: an
+ * amount (bigint) as its decimal string, an optional field that is absent as null. Only the named
+ * fields are written, whatever else the value carries.
+ */
+export const asColumns = <T extends object>(fields: T, names: readonly (keyof T & string)[]) =>
+  Object.fromEntries(
+    names.map((name) => {
+      const value = fields[name];
+      return [columnName(name), typeof value === 'bigint' ? value.toString() : (value ?? null)];
+    }),
+  );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
-import { FormEnd, TextField, useFormFields, useSubmit } from '../../form.js';
+import { FormEnd, TextField, TitledForm, useFormFields, useSubmit } from '../../form.js';
 import { useDashboard } from '../../context.js';
 import { ADDRESS } from './address-book.js';
 import { stepUpErrorText, useStepUp, type MfaStatus } from './StepUp.js';
@@ -29,13 +29,12 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
   };
 
   return (
-    <form
+    <TitledForm
+      id="add-address"
+      title={t('addAddressTitle')}
       class="card form"
       onSubmit={onSubmit(add, check, () => setDone(undefined))}
-      noValidate
-      aria-labelledby="add-address-title"
     >
-      <h2 id="add-address-title">{t('addAddressTitle')}</h2>
       <p class="muted">{t('addAddressIntro')}</p>
       <div class="field">
         <TextField {...field('label')} label={t('addressLabel')} class="narrow" maxLength={100} />
@@ -58,6 +57,6 @@ export const AddAddressForm = ({ mfa, onAdded }: { mfa: MfaStatus; onAdded: () =
         disabled={busy || !stepUp.ready}
         label={busy ? t('addingAddress') : t('addAddress')}
       />
-    </form>
+    </TitledForm>
   );
 };

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
 import { Alert, LoadView } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { useSubmit } from '../../form.js';
+import { TitledForm, useSubmit } from '../../form.js';
 import { useLoad } from '../../use-load.js';
 import { MoneyNav } from './MoneyNav.js';
 import { INVOICE_LANGUAGES, type BillingProfile as Profile } from './types.js';
@@ -152,13 +152,12 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
   };
 
   return (
-    <form
+    <TitledForm
+      id="billing"
+      title={t('billingTitle')}
       class="card form"
       onSubmit={onSubmit(save, check, () => setDone(false))}
-      noValidate
-      aria-labelledby="billing-title"
     >
-      <h2 id="billing-title">{t('billingTitle')}</h2>
       <p class="muted">{t('billingIntro')}</p>
       <ProfileFields t={t} lang={lang} values={values} onValues={setValues} />
       <div class="field">
@@ -185,7 +184,7 @@ const ProfileForm = ({ profile, onSaved }: { profile: Profile; onSaved: () => vo
           {busy ? t('saving') : t('saveBilling')}
         </button>
       </div>
-    </form>
+    </TitledForm>
   );
 };
 

@@ -6,7 +6,7 @@ import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
 import { useIdempotencyKey } from '../../idempotency.js';
-import { CurrencySelect, FieldError, describedBy, useSubmit } from '../../form.js';
+import { CurrencySelect, FieldError, TitledForm, describedBy, useSubmit } from '../../form.js';
 import { chainName } from '../../chain-name.js';
 import { useLoad } from '../../use-load.js';
 import type { WithdrawalAddress } from './address-book.js';
@@ -203,8 +203,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const send = () => pending && void submit(() => create(pending));
 
   return (
-    <form class="card form" onSubmit={review} noValidate aria-labelledby="withdraw-title">
-      <h2 id="withdraw-title">{t('requestWithdrawal')}</h2>
+    <TitledForm id="withdraw" title={t('requestWithdrawal')} class="card form" onSubmit={review}>
       <p class="muted">{t('withdrawIntro', { chain: chainName(account.merchant.blockchain) })}</p>
       <AmountFields
         t={t}
@@ -246,6 +245,6 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
           </button>
         </div>
       )}
-    </form>
+    </TitledForm>
   );
 };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
-import { FormEnd, PasswordField, useFormFields, useSubmit } from '../../form.js';
+import { FormEnd, PasswordField, TitledForm, useFormFields, useSubmit } from '../../form.js';
 
 const MIN = 12;
 const MAX = 128;
@@ -29,13 +29,12 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
   };
 
   return (
-    <form
+    <TitledForm
+      id="password"
+      title={t('changePassword')}
       class="card form"
       onSubmit={onSubmit(change, check, () => setDone(false))}
-      noValidate
-      aria-labelledby="password-title"
     >
-      <h2 id="password-title">{t('changePassword')}</h2>
       <PasswordField {...field('current')} purpose="current" label={t('currentPassword')} />
       <PasswordField
         {...field('new')}
@@ -46,6 +45,6 @@ export const ChangePassword = ({ onChanged }: { onChanged: () => void }) => {
       />
       <PasswordField {...field('repeat')} purpose="new" label={t('repeatPassword')} maxLength={MAX} />
       <FormEnd error={error} done={done && t('passwordChanged')} busy={busy} label={t('changePassword')} />
-    </form>
+    </TitledForm>
   );
 };

@@ -2,7 +2,15 @@ import { useMemo, useState } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import { Alert } from '../../common.js';
 import { useDashboard } from '../../context.js';
-import { CodeField, FormEnd, PasswordField, TextField, useFormFields, useSubmit } from '../../form.js';
+import {
+  CodeField,
+  FormEnd,
+  PasswordField,
+  TextField,
+  TitledForm,
+  useFormFields,
+  useSubmit,
+} from '../../form.js';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -65,16 +73,16 @@ export const NewCodes = ({ onCodes }: { onCodes: (codes: string[]) => void }) =>
     onCodes(r.recovery_codes);
   };
   return (
-    <form
+    <TitledForm
+      id="new-codes"
+      title={t('newRecoveryCodes')}
+      level={3}
       class="form sub-form"
-      noValidate
-      aria-labelledby="new-codes-title"
       onSubmit={onSubmit(regenerate, () => (SIX_DIGITS.test(code.trim()) ? undefined : t('sixDigits')))}
     >
-      <h3 id="new-codes-title">{t('newRecoveryCodes')}</h3>
       <CodeField id="codes-code" label={t('codeFromApp')} value={code} onValue={setCode} />
       <FormEnd error={error} busy={busy} label={t('makeNewCodes')} buttonClass="secondary" />
-    </form>
+    </TitledForm>
   );
 };
 
@@ -89,16 +97,16 @@ export const TurnOff = ({ onDone }: { onDone: () => void }) => {
     onDone();
   };
   return (
-    <form
+    <TitledForm
+      id="turn-off"
+      title={t('turnOffTwoFactor')}
+      level={3}
       class="form sub-form"
-      noValidate
-      aria-labelledby="turn-off-title"
       onSubmit={onSubmit(turnOff, () => (password && code.trim() ? undefined : t('passwordAndCode')))}
     >
-      <h3 id="turn-off-title">{t('turnOffTwoFactor')}</h3>
       <PasswordField {...field('password')} purpose="current" label={t('password')} />
       <TextField {...field('code')} label={t('authCode')} autocomplete="one-time-code" />
       <FormEnd error={error} busy={busy} label={t('turnOffTwoFactor')} buttonClass="danger" />
-    </form>
+    </TitledForm>
   );
 };

@@ -8,7 +8,15 @@ import { BIDI_CONTROLS, MERCHANT_NAME_MAX } from '@stablepay/contracts/merchants
 import { useState } from 'preact/hooks';
 import type { Translate } from '../../../i18n.js';
 import { useDashboard } from '../../context.js';
-import { FieldError, FormEnd, RadioOption, TextField, describedBy, useSubmit } from '../../form.js';
+import {
+  FieldError,
+  FormEnd,
+  RadioOption,
+  TextField,
+  TitledForm,
+  describedBy,
+  useSubmit,
+} from '../../form.js';
 import { fieldErrorsOf } from './field-errors.js';
 import type { MerchantSettings } from './Settings.js';
 
@@ -154,13 +162,12 @@ export const BrandingForm = ({ settings, onSaved }: { settings: MerchantSettings
     onSaved();
   };
   return (
-    <form
+    <TitledForm
+      id="branding"
+      title={t('brandingTitle')}
       class="card form"
-      noValidate
-      aria-labelledby="branding-title"
       onSubmit={onSubmit(save, undefined, () => setDone(false))}
     >
-      <h2 id="branding-title">{t('brandingTitle')}</h2>
       <p class="muted">{t('brandingIntro')}</p>
       <div class="field">
         <TextField
@@ -182,6 +189,6 @@ export const BrandingForm = ({ settings, onSaved }: { settings: MerchantSettings
         error={errors.network_fee_bearer}
       />
       <FormEnd error={error} done={done && t('settingsSaved')} busy={busy} label={t('saveSettings')} />
-    </form>
+    </TitledForm>
   );
 };

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatDateTime } from '../../../format.js';
 import { Alert, LoadView, StatusBadge, errorText } from '../../common.js';
 import { useDashboard } from '../../context.js';
+import { TitledForm } from '../../form.js';
 import { href } from '../../router.js';
 import type { Loaded } from '../../use-load.js';
 import { useLoad } from '../../use-load.js';
@@ -103,8 +104,7 @@ const CreateEndpoint = ({
   };
 
   return (
-    <form class="form sub-form" onSubmit={submit} noValidate aria-labelledby="new-webhook-title">
-      <h3 id="new-webhook-title">{t('addWebhook')}</h3>
+    <TitledForm id="new-webhook" title={t('addWebhook')} level={3} class="form sub-form" onSubmit={submit}>
       <label for="webhook-url">{t('webhookUrl')}</label>
       <input
         id="webhook-url"
@@ -133,6 +133,6 @@ const CreateEndpoint = ({
           {busy ? t('saving') : t('addWebhookButton')}
         </button>
       </div>
-    </form>
+    </TitledForm>
   );
 };
