@@ -61,6 +61,9 @@ export const insertPaymentIfNew = async (db: Db, row: NewPaymentRow): Promise<Pa
   return rows[0] ? toPayment(rows[0]) : undefined;
 };
 
+/** Which of a transaction's payments owns it: a completed one first, then the earliest. */
+const OWNER_FIRST_SQL = `status = 'completed' desc, created_at`;
+
 /** What one report's statement did: the payment it inserted, or another merchant's completed one. */
 export interface ReportOutcome {
   inserted?: PaymentRecord;
@@ -102,7 +105,7 @@ export const insertPaymentWithEvent = async (
   const result = (await db.raw(
     `with spent as (
             select * from (select * from ${PAYMENTS} where tx_hash = ? and not ${REFUTED_SQL}
-                            order by status = 'completed' desc, created_at limit 1) earliest
+                            order by ${OWNER_FIRST_SQL} limit 1) earliest
              where earliest.merchant_id <> ? and earliest.status = 'completed'),
           p as (${reportInsert(columns)}),
           o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
@@ -136,7 +139,7 @@ export const findPaymentByTxHash = async (
 ): Promise<PaymentRecord | undefined> => {
   const q = db(PAYMENTS).where({ tx_hash: txHash.toLowerCase() }).whereRaw(`not ${REFUTED_SQL}`);
   if (merchantId !== undefined) q.andWhere({ merchant_id: merchantId });
-  const row = (await q.orderByRaw(`status = 'completed' desc, created_at`).first()) as Row | undefined;
+  const row = (await q.orderByRaw(OWNER_FIRST_SQL).first()) as Row | undefined;
   return row ? toPayment(row) : undefined;
 };
 
