@@ -20,7 +20,11 @@ const outwardAddress = (): string =>
     .flat()
     .find((i) => i && i.family === 'IPv4' && !i.internal)?.address ?? '127.0.0.1';
 
-/** A free port p such that p .. p+2 and p+10000 .. p+10002 were free a moment ago. */
+/**
+ * A free port p such that p .. p+2 (the chains) and p+10000 .. p+10004 (their outward twins, the
+ * attestation API and the gateway) were free a moment ago. All of them stay below the kernel's
+ * ephemeral range (32768 up), where another test's outgoing connection could take one meanwhile.
+ */
 const freePortBase = async (): Promise<number> => {
   const free = (port: number) =>
     new Promise<boolean>((res) => {
@@ -29,8 +33,8 @@ const freePortBase = async (): Promise<number> => {
         .listen(port, '0.0.0.0', () => s.close(() => res(true)));
     });
   for (;;) {
-    const base = 20000 + Math.floor(Math.random() * 5000) * 3;
-    const ports = [0, 1, 2, 10000, 10001, 10002].map((d) => base + d);
+    const base = 12000 + Math.floor(Math.random() * 3500) * 3;
+    const ports = [0, 1, 2, 10000, 10001, 10002, 10003, 10004].map((d) => base + d);
     if ((await Promise.all(ports.map(free))).every(Boolean)) return base;
   }
 };
@@ -131,13 +135,18 @@ describe('the devnet profile (deploy/devnet.mjs, deploy/devnet-env.mjs)', functi
           CHAIN_NETWORK: 'testnet',
           LOG_LEVEL: 'error',
         },
-        stdio: 'ignore',
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    await waitFor(
-      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true,
-      'the gateway',
-    );
+    let output = '';
+    for (const stream of [gateway.stdout!, gateway.stderr!])
+      stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const started = gateway;
+    await waitFor(async () => {
+      if (started.exitCode !== null)
+        throw new Error(`the gateway exited with ${started.exitCode}: ${output.slice(-2000)}`);
+      return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true;
+    }, 'the gateway');
     const chains = (await (await fetch(`http://127.0.0.1:${port}/chains`)).json()) as unknown;
     const text = JSON.stringify(chains);
     // The devnet's chain ids (testnet was replaced), with the host's URLs rather than the containers'.
