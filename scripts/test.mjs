@@ -19,9 +19,9 @@ import pg from 'pg';
 const steps = [];
 
 /** Runs a command; its output is kept until it ends, so parallel steps do not interleave. */
-const exec = (command, args) =>
+const exec = (command, args, env = process.env) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -41,7 +41,10 @@ const run = async (name, args) => {
 
 // ---- the suite's groups --------------------------------------------------------------------
 
-/** A folder with more files than this is cut into slices, so no one group holds a lane for long. */
+/**
+ * A folder with more files than this is cut into slices, so no one group holds a lane for long. A
+ * `unit` folder is not: its tests take milliseconds, and each group costs a mocha start and a vhost.
+ */
 const SLICE = 4;
 const durationsFile = join(
   process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
@@ -63,7 +66,7 @@ const groupsOf = (patterns) => {
   for (const file of files) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
   const groups = [];
   for (const [folder, inFolder] of byFolder) {
-    const slices = Math.ceil(inFolder.length / SLICE);
+    const slices = folder.endsWith('/unit') ? 1 : Math.ceil(inFolder.length / SLICE);
     for (let i = 0; i < slices; i++) {
       const part = inFolder.filter((_, n) => n % slices === i);
       groups.push({ name: slices > 1 ? `${folder} (${i + 1}/${slices})` : folder, files: part });
@@ -79,6 +82,9 @@ const groupsOf = (patterns) => {
 const expectedSeconds = (group, durations) =>
   durations[group.name] ??
   group.files.length * (/apps\/(checkout|dashboard|stack)\//.test(group.name) ? 40 : 10);
+
+/** mocha's own entry point, run by this Node (npx would start another Node first). */
+const MOCHA = 'node_modules/mocha/bin/mocha.js';
 
 /** Counts from mocha's summary lines ("  12 passing (3s)", "  1 failing", "  2 pending"). */
 const countsOf = (output) => {
@@ -111,6 +117,12 @@ const laneCount = async () => {
   }
 };
 
+/** A RabbitMQ vhost for one group (test/global-setup.ts makes its own when run without one). */
+const newVhost = async () => {
+  const { createTestVhost } = await import('@stablepay/platform/testing');
+  return createTestVhost(process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+};
+
 const runSuite = async (patterns) => {
   const started = Date.now();
   const durations = readDurations();
@@ -119,13 +131,23 @@ const runSuite = async (patterns) => {
   );
   const lanes = await laneCount();
   const results = [];
+  const drops = [];
   const lane = async () => {
+    // Each group gets a fresh vhost; the lane makes the next one while a group runs and deletes the
+    // last one after, so a group never waits on rabbitmqctl (two calls to make, one to delete).
+    let next = newVhost();
     for (let group = queue.shift(); group; group = queue.shift()) {
+      const vhost = await next;
+      next = queue.length > 0 ? newVhost() : Promise.resolve(undefined);
+      const env = vhost
+        ? { ...process.env, TEST_AMQP_URL: vhost.url, TEST_AMQP_VHOST_GIVEN: vhost.vhost }
+        : process.env;
       const groupStarted = Date.now();
-      const { code, output } = await exec('npx', ['mocha', ...group.files]);
+      const { code, output } = await exec(process.execPath, [MOCHA, ...group.files], env);
+      if (vhost) drops.push(vhost.drop());
       const seconds = (Date.now() - groupStarted) / 1000;
       const counts = countsOf(output);
-      results.push({ ...group, ok: code === 0, seconds, ...counts });
+      results.push({ ...group, ok: code === 0, seconds, ...counts, output });
       durations[group.name] = Math.round(seconds);
       process.stdout.write(`\n[test] ${group.name}:\n${output}`);
       console.log(
@@ -135,6 +157,7 @@ const runSuite = async (patterns) => {
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
+  await Promise.all(drops);
   try {
     mkdirSync(dirname(durationsFile), { recursive: true });
     writeFileSync(durationsFile, JSON.stringify(durations, null, 2));
@@ -148,7 +171,13 @@ const runSuite = async (patterns) => {
     `\n[test] mocha: ${results.length} groups in ${lanes} lanes: ${total('passing')} passing, ` +
       `${total('failing')} failing, ${total('pending')} pending`,
   );
-  for (const r of failed) console.log(`[test] FAILED: ${r.name} (${r.files.join(' ')})`);
+  // The failures again, where a reader of the log's end sees them: mocha's report from its
+  // "N failing" line on, else (a crash before the report) the group's last lines.
+  for (const r of failed) {
+    const at = r.output.search(/^\s+\d+ failing/m);
+    const why = at >= 0 ? r.output.slice(at) : r.output.split('\n').slice(-40).join('\n');
+    console.log(`\n[test] FAILED: ${r.name} (${r.files.join(' ')})\n${why.trimEnd().slice(-8000)}`);
+  }
   steps.push({ name: 'mocha', ok: failed.length === 0, seconds });
   return failed.length === 0;
 };
@@ -169,7 +198,7 @@ if (!built) {
   summary();
   process.exit(1);
 }
-if (!existsSync('node_modules/.bin/mocha')) console.log('[test] mocha is not installed: run npm ci');
+if (!existsSync(MOCHA)) console.log('[test] mocha is not installed: run npm ci');
 const [typed, tested] = await Promise.all([
   run('typecheck', ['run', 'typecheck', '--silent']),
   runSuite(process.argv.slice(2)),

@@ -48,6 +48,10 @@ const englishLeftovers = (lang: Lang): RegExp[] => {
     .map((k) => new RegExp(`(^|[^\\p{L}])${escape(en[k])}($|[^\\p{L}])`, 'u'))
     .filter((re) => !re.test(translated));
 };
+/** Built once per language: the catalogues do not change during the run. */
+const LEFTOVERS = Object.fromEntries(
+  (Object.keys(CATALOGUES) as Lang[]).map((lang) => [lang, englishLeftovers(lang)]),
+) as Record<Lang, RegExp[]>;
 
 /** The page's own words: code samples (the widget snippet, event names) are not language. */
 const pageWords = (page: Page) =>
@@ -94,9 +98,7 @@ describe('dashboard: French, Spanish and Italian (Chromium, devnet)', function (
     if (ready) await page.locator(ready).first().waitFor();
     await page.waitForFunction((loading) => !document.body.innerText.includes(loading), m.loading);
     const words = await pageWords(page);
-    const leftovers = englishLeftovers(lang)
-      .filter((re) => re.test(words))
-      .map((re) => re.source);
+    const leftovers = LEFTOVERS[lang].filter((re) => re.test(words)).map((re) => re.source);
     expect(leftovers, `${lang} #/${route}: English left`).to.deep.equal([]);
     expect(words, `${lang} #/${route}: a placeholder unfilled`).not.to.match(/\{[a-z]\w*\}/i);
     expect(await overflows(page), `${lang} #/${route}: wider than the window`).to.deep.equal([]);
