@@ -84,7 +84,7 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
     await page.getByLabel('Amount').fill('0');
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await page.getByText('Enter an amount above 0 with at most 6 decimals, or leave it empty.').waitFor();
-    // The gateway's refusal is shown as it comes: more than the wallet holds.
+    // The service's refusal of more than is available, in the dashboard's own words.
     await page.getByLabel('Amount').fill('5000');
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await page
@@ -93,7 +93,10 @@ describe('dashboard: withdrawals, invoices and billing profile (Chromium, devnet
       .click();
     await page
       .getByRole('alert')
-      .filter({ hasText: /available/i })
+      .filter({
+        hasText:
+          'That is more than is available to withdraw now. Leave the amount empty to withdraw everything available.',
+      })
       .waitFor();
     expect(await seriousViolations(page)).to.deep.equal([]);
     await s.shot(page, 'withdrawals-desktop');

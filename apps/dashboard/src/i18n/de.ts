@@ -406,6 +406,10 @@ export const de: Messages = {
     'Überweist Guthaben aus Ihrer Wallet an eine eigene Adresse auf {chain}. Die Servicegebühr wird abgezogen und nach Abschluss der Auszahlung in Rechnung gestellt.',
   withdrawAmountHint: 'Leer lassen, um alles Verfügbare auszuzahlen. Ihre Wallet hält {held} {currency}.',
   withdrawAmountHintPlain: 'Leer lassen, um alles Verfügbare auszuzahlen.',
+  withdrawExceedsAvailable:
+    'Das ist mehr, als jetzt zur Auszahlung verfügbar ist. Lassen Sie den Betrag leer, um alles Verfügbare auszuzahlen.',
+  withdrawNothingAvailable: 'Derzeit ist nichts zur Auszahlung verfügbar.',
+  withdrawBelowFee: 'Dieser Betrag deckt die Auszahlungsgebühr nicht: Zahlen Sie mehr aus.',
   withdrawAmountInvalid:
     'Geben Sie einen Betrag über 0 mit höchstens 6 Nachkommastellen ein oder lassen Sie das Feld leer.',
   destinationAddress: 'Zieladresse',

@@ -403,6 +403,10 @@ export const en = {
     'Moves funds from your wallet to an address of yours on {chain}. The service fee is deducted and invoiced when the withdrawal completes.',
   withdrawAmountHint: 'Leave empty to withdraw everything available. Your wallet holds {held} {currency}.',
   withdrawAmountHintPlain: 'Leave empty to withdraw everything available.',
+  withdrawExceedsAvailable:
+    'That is more than is available to withdraw now. Leave the amount empty to withdraw everything available.',
+  withdrawNothingAvailable: 'Nothing is available to withdraw now.',
+  withdrawBelowFee: 'That amount does not cover the withdrawal fee: withdraw more.',
   withdrawAmountInvalid: 'Enter an amount above 0 with at most 6 decimals, or leave it empty.',
   destinationAddress: 'Destination address',
   destinationInvalid: 'Enter an address of 0x and 40 hexadecimal characters.',

@@ -394,6 +394,10 @@ export const es: Messages = {
     'Mueve fondos de su monedero a una dirección suya en {chain}. La comisión de servicio se descuenta y se factura cuando la retirada se completa.',
   withdrawAmountHint: 'Déjelo vacío para retirar todo lo disponible. Su monedero tiene {held} {currency}.',
   withdrawAmountHintPlain: 'Déjelo vacío para retirar todo lo disponible.',
+  withdrawExceedsAvailable:
+    'Es más de lo que se puede retirar ahora. Deje el importe vacío para retirar todo lo disponible.',
+  withdrawNothingAvailable: 'Ahora no hay nada disponible para retirar.',
+  withdrawBelowFee: 'Ese importe no cubre la comisión de retiro: retire más.',
   withdrawAmountInvalid: 'Introduzca un importe mayor que 0 con 6 decimales como mucho, o déjelo vacío.',
   destinationAddress: 'Dirección de destino',
   destinationInvalid: 'Introduzca una dirección formada por 0x y 40 caracteres hexadecimales.',

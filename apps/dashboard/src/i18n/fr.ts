@@ -403,6 +403,10 @@ export const fr: Messages = {
   withdrawAmountHint:
     'Laissez vide pour retirer tout le disponible. Votre portefeuille détient {held} {currency}.',
   withdrawAmountHintPlain: 'Laissez vide pour retirer tout le disponible.',
+  withdrawExceedsAvailable:
+    'C’est plus que ce qui peut être retiré maintenant. Laissez le montant vide pour retirer tout le disponible.',
+  withdrawNothingAvailable: 'Rien n’est disponible au retrait pour le moment.',
+  withdrawBelowFee: 'Ce montant ne couvre pas les frais de retrait : retirez davantage.',
   withdrawAmountInvalid:
     'Saisissez un montant supérieur à 0 avec 6 décimales au plus, ou laissez le champ vide.',
   destinationAddress: 'Adresse de destination',

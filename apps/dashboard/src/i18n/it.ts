@@ -402,6 +402,10 @@ export const it: Messages = {
   withdrawAmountHint:
     'Lasci vuoto per prelevare tutto il disponibile. Il suo wallet contiene {held} {currency}.',
   withdrawAmountHintPlain: 'Lasci vuoto per prelevare tutto il disponibile.',
+  withdrawExceedsAvailable:
+    'È più di quanto si possa prelevare ora. Lasci vuoto l’importo per prelevare tutto il disponibile.',
+  withdrawNothingAvailable: 'Al momento non c’è nulla da prelevare.',
+  withdrawBelowFee: 'Questo importo non copre la commissione di prelievo: prelevi di più.',
   withdrawAmountInvalid: 'Inserisca un importo maggiore di 0 con al massimo 6 decimali, oppure lasci vuoto.',
   destinationAddress: 'Indirizzo di destinazione',
   destinationInvalid: 'Inserisca un indirizzo composto da 0x e 40 caratteri esadecimali.',

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { formatAmount, parseAmountInput, formatMoney } from '../../../format.js';
 import type { Translate } from '../../../i18n.js';
-import { Alert } from '../../common.js';
+import { ApiError } from '../../../api/errors.js';
+import { Alert, errorText } from '../../common.js';
 import { ConfirmMoney } from '../../ConfirmMoney.js';
 import { useDashboard } from '../../context.js';
 import { href, navigate } from '../../router.js';
@@ -167,6 +168,19 @@ const useWithdrawable = (currency: string) => {
  * an amount, or everything available; confirmed with amount and destination before it is sent. A
  * retried submit carries the same Idempotency-Key, so it never moves funds twice.
  */
+/** The invoicing service's refusals of an amount, in the dashboard's words and language. */
+const AMOUNT_REFUSALS = {
+  amount_exceeds_available: 'withdrawExceedsAvailable',
+  nothing_available: 'withdrawNothingAvailable',
+  amount_below_fee: 'withdrawBelowFee',
+} as const;
+
+const describeRefusal = (t: Translate, err: unknown): string => {
+  const code =
+    err instanceof ApiError ? err.details.find((d) => d.code && d.code in AMOUNT_REFUSALS)?.code : undefined;
+  return code ? t(AMOUNT_REFUSALS[code as keyof typeof AMOUNT_REFUSALS]) : errorText(t, err);
+};
+
 export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const { session, account, t, lang } = useDashboard();
   const [currency, setCurrency] = useState(account.merchant.accepted_currencies[0] ?? 'USDC');
@@ -175,7 +189,7 @@ export const WithdrawalForm = ({ onCreated }: { onCreated: () => void }) => {
   const [destinationId, setDestinationId] = useState('');
   const [pending, setPending] = useState<Pending>();
   const [amountError, setAmountError] = useState<string>();
-  const { busy, error, setError, submit } = useSubmit();
+  const { busy, error, setError, submit } = useSubmit(describeRefusal);
   const idempotency = useIdempotencyKey();
   const chosen = approved.find((a) => a.id === destinationId) ?? approved[0];
 

@@ -76,27 +76,30 @@ export const LogoCard = ({ settings, onChanged }: { settings: MerchantSettings; 
     <section class="card form logo-card" aria-labelledby="logo-title">
       <h2 id="logo-title">{t('logoTitle')}</h2>
       <p class="muted">{t('logoIntro')}</p>
-      <div class="logo-frames">
-        <figure>
+      {!current && !chosen && <p class="muted">{t('logoNone')}</p>}
+      {(current || chosen) && (
+        <div class="logo-frames">
           {current ? (
-            <img
-              src={current}
-              alt={t('logoAlt', { name: settings.name })}
-              class="logo-image"
-              data-current-logo
-            />
+            <figure>
+              <img
+                src={current}
+                alt={t('logoAlt', { name: settings.name })}
+                class="logo-image"
+                data-current-logo
+              />
+              <figcaption class="hint">{t('logoCurrent')}</figcaption>
+            </figure>
           ) : (
-            <p class="muted">{t('logoNone')}</p>
+            chosen && <p class="muted">{t('logoNone')}</p>
           )}
-          <figcaption class="hint">{t('logoCurrent')}</figcaption>
-        </figure>
-        {chosen && (
-          <figure>
-            <img src={chosen} alt={t('logoNew')} class="logo-image" data-logo-preview />
-            <figcaption class="hint">{t('logoNew')}</figcaption>
-          </figure>
-        )}
-      </div>
+          {chosen && (
+            <figure>
+              <img src={chosen} alt={t('logoNew')} class="logo-image" data-logo-preview />
+              <figcaption class="hint">{t('logoNew')}</figcaption>
+            </figure>
+          )}
+        </div>
+      )}
       <div class="field">
         <label for="settings-logo">{t('logoChoose')}</label>
         <input
