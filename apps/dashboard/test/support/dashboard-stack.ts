@@ -5,29 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Contract, JsonRpcProvider, Wallet, parseUnits } from 'ethers';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fiatTokenAbi, type DevnetChain } from '@stablepay/devnet';
 import { createTestDatabase, waitFor } from '@stablepay/platform/testing';
 import { confirmEmailFromMail, startStack, type RunningStack } from '@stablepay/stack';
 import { api as stackApi } from '../../../stack/test/support.js';
+import { launchChromium } from '../../../checkout/test/support/chromium.js';
 
 export { waitFor };
 
-/** Debian's Chromium, headless, with nothing reaching out to the network on its own. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+export { launchChromium };
 
 const LOCAL_SCHEMES = new Set(['blob:', 'chrome:', 'chrome-extension:']);
 
