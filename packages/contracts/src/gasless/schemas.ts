@@ -178,13 +178,10 @@ export type CreateGaslessPaymentResponse = z.infer<typeof CreateGaslessPaymentRe
  * code (see GaslessRefusalCode); a relay low on gas is 503 with Retry-After. It names the chain,
  * token and destination the way a quote does.
  */
-export const GaslessCheckBody = GaslessQuote.pick({
-  chainId: true,
-  token: true,
-  destinationChainId: true,
-}).extend({
+export const GaslessCheckBody = z.object({
   /** the internal id (a quote carries the public one): its wallet receives, its gas budget pays the relay */
   merchantId: Uuid,
+  ...GaslessQuote.pick({ chainId: true, token: true, destinationChainId: true }).shape,
   authorization: TransferAuthorization,
 });
 export type GaslessCheckBody = z.infer<typeof GaslessCheckBody>;
