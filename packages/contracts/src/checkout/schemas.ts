@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaymentStatus } from '../payments/status.js';
+import { PaymentListItem } from '../payments/views.js';
 import { successEnvelope } from '../shared/envelope.js';
 import { Currency, DecimalString, PaymentAmountInput } from '../shared/money.js';
 import {
@@ -8,7 +8,6 @@ import {
   IsoTimestamp,
   MerchantPublicId,
   UUID_PATTERN,
-  Uuid,
 } from '../shared/scalars.js';
 
 export const CHECKOUT_SESSION_ID_RE = new RegExp(`^cs_(live|test)_${UUID_PATTERN}$`);
@@ -68,12 +67,12 @@ export const CheckoutSessionStatus = z.enum(['open', 'complete', 'expired']);
 export type CheckoutSessionStatus = z.infer<typeof CheckoutSessionStatus>;
 
 /** The payment linked to a session (spec: id, status, tx_hash, amount, is_cross_chain). */
-export const CheckoutSessionPayment = z.object({
-  id: Uuid,
-  status: PaymentStatus,
-  tx_hash: z.string(),
-  amount: DecimalString,
-  is_cross_chain: z.boolean(),
+export const CheckoutSessionPayment = PaymentListItem.pick({
+  id: true,
+  status: true,
+  tx_hash: true,
+  amount: true,
+  is_cross_chain: true,
 });
 export type CheckoutSessionPayment = z.infer<typeof CheckoutSessionPayment>;
 

@@ -175,13 +175,13 @@ export type CreateGaslessPaymentResponse = z.infer<typeof CreateGaslessPaymentRe
 /**
  * POST /internal/gasless/check (chain-watcher): would the relay's submission of this authorization
  * succeed now (eth_call from the relay), and what would it cost. Refusals are 422 with a detail
- * code (see GaslessRefusalCode); a relay low on gas is 503 with Retry-After.
+ * code (see GaslessRefusalCode); a relay low on gas is 503 with Retry-After. It names the chain,
+ * token and destination the way a quote does.
  */
 export const GaslessCheckBody = z.object({
+  /** the internal id (a quote carries the public one): its wallet receives, its gas budget pays the relay */
   merchantId: Uuid,
-  chainId: ChainId,
-  token: Currency,
-  destinationChainId: ChainId.nullable(),
+  ...GaslessQuote.pick({ chainId: true, token: true, destinationChainId: true }).shape,
   authorization: TransferAuthorization,
 });
 export type GaslessCheckBody = z.infer<typeof GaslessCheckBody>;

@@ -123,10 +123,15 @@ export type RefundWebhookEnvelope = z.infer<typeof RefundWebhookEnvelope>;
  * public API (ids it can look up, decimal strings for money) and never the internal merchant id.
  */
 
+/** Both checkout.session.* payloads open with the session and the status it reached. */
+const sessionReached = <S extends 'complete' | 'expired'>(status: S) => ({
+  session_id: CheckoutSessionId,
+  status: z.literal(status),
+});
+
 /** checkout.session.completed: the session's payment completed (fetch it with `payment_id`). */
 export const CheckoutSessionCompletedWebhookData = z.object({
-  session_id: CheckoutSessionId,
-  status: z.literal('complete'),
+  ...sessionReached('complete'),
   payment_id: Uuid,
   /** the session's amount, or the payment's for a session created without one */
   ...amountInCurrency,
@@ -136,8 +141,7 @@ export type CheckoutSessionCompletedWebhookData = z.infer<typeof CheckoutSession
 
 /** checkout.session.expired: the session's time ran out before a payment was linked to it. */
 export const CheckoutSessionExpiredWebhookData = z.object({
-  session_id: CheckoutSessionId,
-  status: z.literal('expired'),
+  ...sessionReached('expired'),
   expired_at: IsoTimestamp,
 });
 export type CheckoutSessionExpiredWebhookData = z.infer<typeof CheckoutSessionExpiredWebhookData>;

@@ -9,7 +9,7 @@ import {
   type WithdrawalAddressAddedData,
   type WithdrawalAddressRemovedData,
 } from '@stablepay/contracts';
-import { EMAIL_WORDS } from './email-words/index.js';
+import { EMAIL_WORDS, type EmailWords } from './email-words/index.js';
 import { INVOICE_EMAIL_WORDS } from './invoice-email-words.js';
 import { renderMessage, type RenderedEmail } from './layout.js';
 
@@ -209,6 +209,32 @@ export const registrationAttempted = (
 };
 
 /**
+ * Both withdrawal-address e-mails name the address, how the change was confirmed and when it
+ * happened, in that order; the added one also says from when the address can be used.
+ */
+const withdrawalAddressEmail = (
+  w: EmailWords,
+  a: WithdrawalAddressAddedData | WithdrawalAddressRemovedData,
+  words: Pick<EmailWords['addressAdded'], 'subject' | 'heading' | 'outro'>,
+  intro: string,
+  moments: { usableFrom?: string; happened: [string, string] },
+): RenderedEmail =>
+  renderMessage({
+    lang: w.lang,
+    subject: words.subject(a.label),
+    heading: words.heading,
+    intro: [intro],
+    details: [
+      [w.labels.label, a.label],
+      [w.labels.address, a.address],
+      [w.labels.usableFrom, moments.usableFrom],
+      [w.labels.confirmedWith, w.stepUp[a.stepUp]],
+      moments.happened,
+    ],
+    outro: [words.outro],
+  });
+
+/**
  * To the merchant, on withdrawal_address.added: the one chance to stop a stranger's address before
  * its hold ends, so it says when that is and what to do.
  */
@@ -218,19 +244,9 @@ export const withdrawalAddressAdded = (
   const a = p.address;
   const w = EMAIL_WORDS[p.language];
   const usableFrom = when(a.usableFrom, p.language);
-  return renderMessage({
-    lang: w.lang,
-    subject: w.addressAdded.subject(a.label),
-    heading: w.addressAdded.heading,
-    intro: [w.addressAdded.intro(p.merchantName, usableFrom)],
-    details: [
-      [w.labels.label, a.label],
-      [w.labels.address, a.address],
-      [w.labels.usableFrom, usableFrom],
-      [w.labels.confirmedWith, w.stepUp[a.stepUp]],
-      [w.labels.added, when(a.addedAt, p.language)],
-    ],
-    outro: [w.addressAdded.outro],
+  return withdrawalAddressEmail(w, a, w.addressAdded, w.addressAdded.intro(p.merchantName, usableFrom), {
+    usableFrom,
+    happened: [w.labels.added, when(a.addedAt, p.language)],
   });
 };
 
@@ -240,17 +256,7 @@ export const withdrawalAddressRemoved = (
 ): RenderedEmail => {
   const a = p.address;
   const w = EMAIL_WORDS[p.language];
-  return renderMessage({
-    lang: w.lang,
-    subject: w.addressRemoved.subject(a.label),
-    heading: w.addressRemoved.heading,
-    intro: [w.addressRemoved.intro(p.merchantName)],
-    details: [
-      [w.labels.label, a.label],
-      [w.labels.address, a.address],
-      [w.labels.confirmedWith, w.stepUp[a.stepUp]],
-      [w.labels.removed, when(a.removedAt, p.language)],
-    ],
-    outro: [w.addressRemoved.outro],
+  return withdrawalAddressEmail(w, a, w.addressRemoved, w.addressRemoved.intro(p.merchantName), {
+    happened: [w.labels.removed, when(a.removedAt, p.language)],
   });
 };
