@@ -34,6 +34,7 @@ export * from './internal-client/route-client.js';
 export * from './internal-client/wallet-balances.js';
 export * from './http/request-key.js';
 export * from './messaging/group-commit.js';
+export * from './messaging/batched-writes.js';
 export * from './projections/merchant-contacts.js';
 export * from './projections/merchant-settings.js';
 export * from './state-machine/index.js';

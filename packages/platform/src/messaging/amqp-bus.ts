@@ -1,5 +1,6 @@
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logger.js';
+import { BatchedAcks } from './batched-acks.js';
 import {
   DEFAULT_RETRY_DELAYS_MS,
   PermanentError,
@@ -164,13 +165,21 @@ export class AmqpBus implements EventBus {
       });
     }
     await ch.prefetch(sub.prefetch ?? 16);
+    const acks = new BatchedAcks(ch, (err) =>
+      this.opts.logger.warn('acknowledgement not sent, the broker will redeliver', {
+        queue,
+        err: errorText(err),
+      }),
+    );
     const { consumerTag } = await ch.consume(queue, (msg) => {
-      if (msg) void this.onMessage(sub, ch, msg);
+      if (!msg) return;
+      acks.delivered(msg);
+      void this.onMessage(sub, acks, msg);
     });
     this.consumers.push({ channel: ch, tag: consumerTag });
   }
 
-  private async onMessage(sub: Subscription, ch: Channel, msg: ConsumeMessage): Promise<void> {
+  private async onMessage(sub: Subscription, acks: BatchedAcks, msg: ConsumeMessage): Promise<void> {
     this.inFlight++;
     const queue = this.queueName(sub.queue);
     const headers = msg.properties.headers ?? {};
@@ -190,7 +199,7 @@ export class AmqpBus implements EventBus {
       };
       try {
         await sub.handler({ message, attempt, redelivered: msg.fields.redelivered });
-        ch.ack(msg);
+        acks.ack(msg);
       } catch (err) {
         const delays = sub.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
         const target =
@@ -214,7 +223,7 @@ export class AmqpBus implements EventBus {
             done,
           ),
         );
-        ch.ack(msg);
+        acks.ack(msg);
       }
     } catch (err) {
       if (err instanceof PermanentError) {
@@ -231,7 +240,7 @@ export class AmqpBus implements EventBus {
               done,
             ),
           );
-          ch.ack(msg);
+          acks.ack(msg);
         } catch (moveErr) {
           this.opts.logger.error('could not dead-letter message', { queue, err: errorText(moveErr) });
         }
@@ -259,6 +268,8 @@ export class AmqpBus implements EventBus {
       }
     }
     if (this.inFlight > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
+    // The last deliveries' acks wait for the end of the turn (batched-acks.ts): out before closing.
+    await new Promise((r) => setImmediate(r));
   }
 
   async close(): Promise<void> {

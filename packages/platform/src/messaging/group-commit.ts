@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { collectingBatchedWrites } from './batched-writes.js';
 import { claimInbox, claimInboxes, type InboxClaim } from './inbox.js';
 
 type Job = {
@@ -19,7 +20,8 @@ type Job = {
  * back (nothing of any unit stays, inbox rows included) and every unit of the batch runs again in a
  * transaction of its own, so the failing one fails alone and the others commit. Units must
  * therefore be safe to run twice after a rollback (database work only; the inbox makes a
- * redelivered message a no-op).
+ * redelivered message a no-op). Rows the units hand to `writeBatched` go in together, one statement
+ * for the batch, before it commits.
  */
 export class GroupCommit {
   private readonly queue: Job[] = [];
@@ -72,21 +74,23 @@ export class GroupCommit {
   private async together(batch: Job[]): Promise<void> {
     let ran: boolean[];
     try {
-      ran = await this.db.transaction(async (trx) => {
-        const claimed = batch.filter((job) => job.claim);
-        const fresh = await claimInboxes(
-          trx,
-          claimed.map((job) => job.claim!),
-        );
-        const isNew = new Map(claimed.map((job, i) => [job, fresh[i]!]));
-        const out: boolean[] = [];
-        for (const job of batch) {
-          const runs = isNew.get(job) ?? true;
-          if (runs) await job.work(trx);
-          out.push(runs);
-        }
-        return out;
-      });
+      ran = await this.db.transaction((trx) =>
+        collectingBatchedWrites(trx, async () => {
+          const claimed = batch.filter((job) => job.claim);
+          const fresh = await claimInboxes(
+            trx,
+            claimed.map((job) => job.claim!),
+          );
+          const isNew = new Map(claimed.map((job, i) => [job, fresh[i]!]));
+          const out: boolean[] = [];
+          for (const job of batch) {
+            const runs = isNew.get(job) ?? true;
+            if (runs) await job.work(trx);
+            out.push(runs);
+          }
+          return out;
+        }),
+      );
     } catch {
       for (const job of batch) await this.alone(job);
       return;

@@ -14,6 +14,7 @@ import type { Migration } from '../db/database.js';
 import { leaseRows } from '../db/lease-rows.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { writeBatched } from './batched-writes.js';
 import { errorText, type BusMessage, type EventBus } from './bus.js';
 import type { Worker } from '../service.js';
 
@@ -94,8 +95,17 @@ export type EventWriter = <T extends EventType>(
 export const eventWriter =
   (producer: ServiceName): EventWriter =>
   async (trx, type, merchantId, data) => {
-    await enqueueEvent(trx, buildEvent({ type, producer, merchantId, data }));
+    await writeEventBatched(trx, buildEvent({ type, producer, merchantId, data }));
   };
+
+/**
+ * enqueueEvent where a consumer's deliveries share a transaction: the events of all of them go in by
+ * one INSERT before it commits (batched-writes.ts); a savepoint's events go in at once, with it.
+ */
+export const writeEventBatched = <T extends EventType>(
+  trx: Knex.Transaction,
+  event: IntegrationEvent<T>,
+): Promise<void> => writeBatched(trx, enqueueEvents, event as unknown as IntegrationEvent);
 
 /** An outbox row leased for publishing. */
 interface ClaimedOutboxRow {

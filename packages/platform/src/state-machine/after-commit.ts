@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ServiceName } from '@stablepay/contracts';
-import { enqueueEvent, buildEvent, type EventWriter } from '../messaging/outbox.js';
+import { buildEvent, writeEventBatched, type EventWriter } from '../messaging/outbox.js';
 
 /** The knex transaction fields this module relies on; `parentTransaction` is set on nested ones. */
 interface TransactionLike {
@@ -50,6 +50,6 @@ export const afterCommit = (db: Knex | Knex.Transaction, callback: () => void): 
 export const wakingEventWriter =
   (producer: ServiceName, wake: () => void): EventWriter =>
   async (trx, type, merchantId, data) => {
-    await enqueueEvent(trx, buildEvent({ type, producer, merchantId, data }));
+    await writeEventBatched(trx, buildEvent({ type, producer, merchantId, data }));
     afterCommit(trx, wake);
   };

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createDatabase } from '../../src/db/database.js';
+import { writeBatched, type BatchedWrite } from '../../src/messaging/batched-writes.js';
 import { GroupCommit } from '../../src/messaging/group-commit.js';
 import { INBOX_TABLE, inboxMigration } from '../../src/messaging/inbox.js';
 import { createTestDatabase, type TestDatabase } from '../../src/testing/backends.js';
@@ -107,5 +108,30 @@ describe('group commit (PostgreSQL)', function () {
     ).to.equal(undefined);
     expect(await commits.run(effect('redelivery-2'), claim(2))).to.equal(true);
     expect(await commits.run(effect('redelivery-2-again'), claim(2))).to.equal(false);
+  });
+
+  it("writes the rows a batch's units hand to writeBatched in one call, and a unit alone's at once", async () => {
+    const commits = new GroupCommit(db, 32);
+    const calls: string[][] = [];
+    const write: BatchedWrite<string> = async (trx, names) => {
+      calls.push(names);
+      const { rows } = (await trx.raw('select txid_current() as txid')) as { rows: Array<{ txid: string }> };
+      await trx('effects').insert(names.map((name) => ({ name, txid: rows[0]!.txid })));
+    };
+    const batched = (name: string) => (trx: Knex.Transaction) => writeBatched(trx, write, name);
+    await commits.run(batched('batched-alone'));
+    expect(calls).to.deep.equal([['batched-alone']]);
+    await Promise.all(['batched-1', 'batched-2', 'batched-3'].map((n) => commits.run(batched(n))));
+    expect(calls.slice(1).flat()).to.deep.equal(['batched-1', 'batched-2', 'batched-3']);
+    expect(calls.length).to.be.below(4);
+    // The batch's failing write fails the batch; each unit then runs, and writes, on its own.
+    calls.length = 0;
+    const outcomes = await Promise.allSettled(
+      ['batched-4', 'batched-5', 'batched-1', 'batched-6'].map((n) => commits.run(batched(n))),
+    );
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(calls.some((c) => c.length > 1)).to.equal(true);
+    expect(calls.slice(-3)).to.deep.equal([['batched-5'], ['batched-1'], ['batched-6']]);
+    expect((await txids(['batched-5', 'batched-6'])).size).to.equal(2);
   });
 });

@@ -17,6 +17,24 @@ export interface TokenTransfer {
 }
 
 /**
+ * Checksummed addresses by the text they were given as. Logs name the same few addresses over and
+ * over (the token, the merchant wallets, the payers), and each checksum is a keccak hash: remembered
+ * here, a scan or a receipt costs a map lookup per address. The same text always has the same
+ * answer (or fails again, uncached); the map is emptied when it grows past its bound.
+ */
+const checksummed = new Map<string, string>();
+const CHECKSUMMED_MAX = 10_000;
+const checksumAddress = (address: string): string => {
+  let known = checksummed.get(address);
+  if (known === undefined) {
+    known = getAddress(address);
+    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.clear();
+    checksummed.set(address, known);
+  }
+  return known;
+};
+
+/**
  * An ERC-20 Transfer: three topics (signature, from, to) and the amount as data. ERC-721 Transfer
  * has the same signature with the token id as a fourth topic; it is not a token payment.
  */
@@ -24,9 +42,9 @@ export const decodeTransfer = (log: RawLog): TokenTransfer | undefined => {
   if (log.removed) return undefined;
   if (log.topics.length !== 3 || log.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) return undefined;
   if (!/^0x[0-9a-fA-F]{64}$/.test(log.data)) return undefined;
-  const word = (topic: string) => getAddress(`0x${topic.slice(-40)}`);
+  const word = (topic: string) => checksumAddress(`0x${topic.slice(-40)}`);
   return {
-    token: getAddress(log.address),
+    token: checksumAddress(log.address),
     from: word(log.topics[1]!),
     to: word(log.topics[2]!),
     value: BigInt(log.data),

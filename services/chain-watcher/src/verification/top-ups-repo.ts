@@ -59,7 +59,3 @@ export const leaseDueTopUps = async (
   leaseMs: number,
 ): Promise<TopUpVerificationRecord[]> =>
   (await leaseDueChecks<TopUpRow>(db, TOP_UP_CHECKS, limit, leaseMs)).map(toRecord);
-
-export const hasTopUpForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>
-  (await db(TOP_UP_VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('top_up_id')) !==
-  undefined;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { UNCLAIMED_TRANSFERS } from '../migrations/tables.js';
+import { TOP_UP_VERIFICATIONS, TX_CLAIMS, UNCLAIMED_TRANSFERS, VERIFICATIONS } from '../migrations/tables.js';
 import { insertOnce } from '../work-rows/insert-once.js';
 
 export interface NewUnclaimedTransfer {
@@ -29,6 +29,47 @@ export const lockTransaction = async (
   txHash: string,
 ): Promise<void> => {
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, ?))', [txHash.toLowerCase(), chainId]);
+};
+
+/**
+ * lockTransaction for every transaction of a scanned range, in one statement. The hashes are
+ * locked in one order, so that two scans sharing transactions wait for each other instead of
+ * deadlocking.
+ */
+export const lockTransactions = async (
+  trx: Knex.Transaction,
+  chainId: number,
+  txHashes: readonly string[],
+): Promise<void> => {
+  const hashes = [...new Set(txHashes.map((h) => h.toLowerCase()))].sort();
+  if (hashes.length === 0) return;
+  // Sorted above, and unnest keeps the array's order: the locks are taken in that order.
+  await trx.raw(`select count(pg_advisory_xact_lock(hashtextextended(h, ?))) from unnest(?::text[]) as h`, [
+    chainId,
+    `{${hashes.join(',')}}`,
+  ]);
+};
+
+/**
+ * Of `txHashes`, those a payment or a reported top-up already stands for: a verification or a
+ * top-up recorded for the transaction, or a payment's claim on it (a CCTP mint). One statement;
+ * read under lockTransactions, so that no recording of a payment can slip in between.
+ */
+export const explainedTransactions = async (
+  trx: Knex.Transaction,
+  chainId: number,
+  txHashes: readonly string[],
+): Promise<Set<string>> => {
+  if (txHashes.length === 0) return new Set();
+  // Hashes are hex: a plain array literal, looked up in each table's (chain_id, tx_hash) index.
+  const hashes = `{${[...new Set(txHashes)].join(',')}}`;
+  const inTable = (table: string) =>
+    `select tx_hash from ${table} where chain_id = ? and tx_hash = any(?::text[])`;
+  const { rows } = (await trx.raw(
+    [VERIFICATIONS, TOP_UP_VERIFICATIONS, TX_CLAIMS].map(inTable).join(' union '),
+    [chainId, hashes, chainId, hashes, chainId, hashes],
+  )) as { rows: Array<{ tx_hash: string }> };
+  return new Set(rows.map((r) => r.tx_hash));
 };
 
 /** True when the row is new (the same log scanned twice is recorded once). */

@@ -4,10 +4,13 @@ import type { Knex } from 'knex';
 import type { ChainConfig } from '@stablepay/contracts';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { TRANSFER_TOPIC, addressTopic, decodeTransfer } from '../chain/erc20.js';
-import { claimHolder } from './claims-repo.js';
 import { advanceCursor, initCursor, readCursor } from './cursors-repo.js';
-import { insertUnclaimed, lockTransaction, type NewUnclaimedTransfer } from './unclaimed-repo.js';
-import { hasVerificationForTx } from './verifications-repo.js';
+import {
+  explainedTransactions,
+  insertUnclaimed,
+  lockTransactions,
+  type NewUnclaimedTransfer,
+} from './unclaimed-repo.js';
 import { walletsOnChain, type WalletRecord } from '../wallets/wallets-repo.js';
 import { recordUnattributedIn } from '../ledger/journals.js';
 import type { WatcherContext } from '../context/watcher-context.js';
@@ -82,29 +85,17 @@ const readRange = async (
   return { logs, walletByAddress, symbolByAddress, ownTransfers };
 };
 
-/** A transfer into a merchant wallet that nothing explains, as a row to record; undefined otherwise. */
-const unexplained = async (
-  trx: Knex.Transaction,
-  chain: ChainConfig,
-  found: RangeFindings,
-  log: Log,
-): Promise<NewUnclaimedTransfer | undefined> => {
+/** A transfer into one of the range's merchant wallets, as the row to record should nothing explain it. */
+const candidate = (chain: ChainConfig, found: RangeFindings, log: Log): NewUnclaimedTransfer | undefined => {
   const transfer = decodeTransfer(log);
   const wallet = transfer && found.walletByAddress.get(transfer.to.toLowerCase());
   const symbol = transfer && found.symbolByAddress.get(transfer.token.toLowerCase());
   if (!transfer || !wallet || !symbol) return undefined;
-  const txHash = log.transactionHash.toLowerCase();
-  await lockTransaction(trx, chain.chainId, txHash);
-  // A same-chain payment's transaction, or a CCTP mint a cross-chain payment already claimed.
-  if (await hasVerificationForTx(trx, chain.chainId, txHash)) return undefined;
-  if (await claimHolder(trx, chain.chainId, txHash)) return undefined;
-  // The relay paying the merchant for a cross-chain payment: that payment's own transfer.
-  if (found.ownTransfers.has(txHash)) return undefined;
   return {
     id: randomUUID(),
     chainId: chain.chainId,
     blockchain: chain.name,
-    txHash,
+    txHash: log.transactionHash.toLowerCase(),
     logIndex: transfer.logIndex,
     token: symbol,
     tokenAddress: transfer.token,
@@ -118,6 +109,26 @@ const unexplained = async (
   };
 };
 
+/**
+ * The range's transfers into merchant wallets that nothing explains: not a same-chain payment's
+ * transaction, nor a top-up's, nor a CCTP mint a cross-chain payment claimed (all read under the
+ * transactions' locks, in one statement for the range), nor the relay paying the merchant for a
+ * cross-chain payment (that payment's own transfer).
+ */
+const unexplained = async (
+  trx: Knex.Transaction,
+  chain: ChainConfig,
+  found: RangeFindings,
+): Promise<NewUnclaimedTransfer[]> => {
+  const candidates = found.logs
+    .map((log) => candidate(chain, found, log))
+    .filter((row): row is NewUnclaimedTransfer => !!row);
+  const txHashes = candidates.map((row) => row.txHash);
+  await lockTransactions(trx, chain.chainId, txHashes);
+  const explained = await explainedTransactions(trx, chain.chainId, txHashes);
+  return candidates.filter((row) => !explained.has(row.txHash) && !found.ownTransfers.has(row.txHash));
+};
+
 /** Records the range's unexplained transfers, each with its unattributed journal, in `trx`. */
 const recordUnclaimed = async (
   trx: Knex.Transaction,
@@ -125,9 +136,8 @@ const recordUnclaimed = async (
   found: RangeFindings,
 ): Promise<NewUnclaimedTransfer[]> => {
   const recorded: NewUnclaimedTransfer[] = [];
-  for (const log of found.logs) {
-    const row = await unexplained(trx, chain, found, log);
-    if (!row || !(await insertUnclaimed(trx, row))) continue;
+  for (const row of await unexplained(trx, chain, found)) {
+    if (!(await insertUnclaimed(trx, row))) continue;
     recorded.push(row);
     // Keyed like every record of this log: a payment that claims it later attributes it.
     await recordUnattributedIn(trx, {

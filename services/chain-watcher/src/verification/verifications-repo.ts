@@ -10,7 +10,6 @@ import {
   type CheckRow,
   type VerificationStatus,
 } from './checks-repo.js';
-import { hasTopUpForTx } from './top-ups-repo.js';
 
 /** A tracked same-chain payment, as the worker sees it. */
 export interface VerificationRecord {
@@ -86,11 +85,6 @@ export const recoverStale = (db: Knex, staleMs: number): Promise<number> =>
     touchedAt: 'coalesce(last_checked_at, created_at)',
     staleMs,
   });
-
-/** True when a payment's transaction, or a reported top-up, is this transaction (its verdict records it). */
-export const hasVerificationForTx = async (db: Knex, chainId: number, txHash: string): Promise<boolean> =>
-  (await db(VERIFICATIONS).where({ chain_id: chainId, tx_hash: txHash }).first('payment_id')) !== undefined ||
-  (await hasTopUpForTx(db, chainId, txHash));
 
 export const findVerification = async (db: Knex, paymentId: string) =>
   db(VERIFICATIONS).where({ payment_id: paymentId }).first();

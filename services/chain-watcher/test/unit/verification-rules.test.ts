@@ -117,6 +117,25 @@ describe('verification rules', () => {
     ).to.equal(undefined);
     expect(decodeTransfer({ address: USDC, topics, data, removed: true })).to.equal(undefined);
   });
+
+  it('checksums repeated addresses alike, and refuses a wrong checksum every time', () => {
+    const data = AbiCoder.defaultAbiCoder().encode(['uint256'], [1n]);
+    const log = {
+      address: USDC.toLowerCase(),
+      topics: [TRANSFER_TOPIC, addressTopic(PAYER), addressTopic(WALLET)],
+      data,
+    };
+    expect(decodeTransfer(log)).to.deep.equal(decodeTransfer({ ...log }));
+    // A valid checksum with the case of one letter turned: the same address, wrongly checksummed.
+    const token = getAddress(`0x${'ab'.repeat(20)}`);
+    const at = token.search(/[a-fA-F]/);
+    const turned =
+      token[at] === token[at]!.toLowerCase() ? token[at]!.toUpperCase() : token[at]!.toLowerCase();
+    const wrong = `${token.slice(0, at)}${turned}${token.slice(at + 1)}`;
+    expect(decodeTransfer({ ...log, address: token })?.token).to.equal(token);
+    expect(() => decodeTransfer({ ...log, address: wrong })).to.throw();
+    expect(() => decodeTransfer({ ...log, address: wrong })).to.throw();
+  });
 });
 
 describe('the least a payment must receive', () => {

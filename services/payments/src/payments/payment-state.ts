@@ -6,13 +6,12 @@ import {
   type PaymentCompletedData,
   type PaymentStatus,
 } from '@stablepay/contracts';
-import { refusalError, type TransitionOptions } from '@stablepay/platform';
+import { refusalError, type TransitionOptions, type TransitionOutcome } from '@stablepay/platform';
 import { releaseSession } from '../checkout/sessions-repo.js';
 import { settleSessionIn } from '../checkout/session-settlement.js';
 import type { PaymentsContext } from '../context.js';
 import type { PaymentRecord } from '../records.js';
-import { statusesLeadingTo, type PaymentTransition } from './payment-machine.js';
-import { findPayment } from './payments-repo.js';
+import type { PaymentTransition } from './payment-machine.js';
 
 export interface TransitionResult {
   payment: PaymentRecord;
@@ -30,8 +29,9 @@ export const transitionPayment = async (
   id: string,
   name: PaymentTransition,
   options: TransitionOptions<PaymentStatus, PaymentRecord> = {},
-): Promise<TransitionResult> => {
-  const outcome = await ctx.payments.apply(trx, id, name, options);
+): Promise<TransitionResult> => resultOf(await ctx.payments.apply(trx, id, name, options));
+
+const resultOf = (outcome: TransitionOutcome<PaymentStatus, PaymentRecord>): TransitionResult => {
   if (outcome.applied) return { payment: outcome.record, changed: true };
   if (outcome.refusal.kind === 'already') return { payment: outcome.refusal.current, changed: false };
   throw refusalError(outcome.refusal);
@@ -124,18 +124,12 @@ export const completePaymentIn = async (
   id: string,
   facts: CompletionFacts = {},
 ): Promise<TransitionResult> => {
-  const short = await shortOfAmount(trx, id, facts.receivedAmount);
-  if (short) {
-    // The chain decides: a payment is complete only when at least its amount arrived. A verdict
-    // that says otherwise (one reached before the rule was the chain-watcher's) fails it instead.
-    return failPaymentIn(ctx, trx, id, 'underpaid', {
-      receivedAmount: facts.receivedAmount,
-      cctpFeeAmount: facts.cctpFeeAmount,
-      detail: `received ${facts.receivedAmount}, the payment is for ${short.amount}`,
-    });
-  }
-  const result = await transitionPayment(ctx, trx, id, 'complete', {
+  const received = facts.receivedAmount;
+  const outcome = await ctx.payments.apply(trx, id, 'complete', {
     patch: completionPatch(trx, facts),
+    // The chain decides: a payment is complete only when at least its amount arrived. The guarded
+    // UPDATE checks it itself, so the payment is read again only when it did not complete.
+    when: received === undefined ? undefined : (q) => q.whereRaw('amount <= ?::numeric', [received]),
     events: (p) => {
       const data: PaymentCompletedData = {
         ...paymentEventData(p),
@@ -146,20 +140,18 @@ export const completePaymentIn = async (
       return { type: EventTypes.PaymentCompleted, merchantId: p.merchantId, data };
     },
   });
+  if (!outcome.applied && outcome.refusal.kind === 'condition') {
+    // Short of the amount: a verdict that says otherwise (one reached before the rule was the
+    // chain-watcher's) fails the payment instead.
+    return failPaymentIn(ctx, trx, id, 'underpaid', {
+      receivedAmount: received,
+      cctpFeeAmount: facts.cctpFeeAmount,
+      detail: `received ${received}, the payment is for ${outcome.refusal.current.amount}`,
+    });
+  }
+  const result = resultOf(outcome);
   if (result.changed) await settleSessionIn(ctx, trx, result.payment);
   return result;
-};
-
-/** The payment, when `received` (if known) is less than its amount. */
-const shortOfAmount = async (
-  trx: Knex.Transaction,
-  id: string,
-  received: string | undefined,
-): Promise<PaymentRecord | undefined> => {
-  if (received === undefined) return undefined;
-  const p = await findPayment(trx, id);
-  if (!p || !statusesLeadingTo('completed').includes(p.status)) return undefined;
-  return decimalToBaseUnits(received) < decimalToBaseUnits(p.amount) ? p : undefined;
 };
 
 export interface FailureFacts {

@@ -22,9 +22,22 @@ const toPayment = rowMapper<RefundablePayment>({
  * Records a completed payment once. A payment completes only once, so a repeated or late
  * payment.completed never changes what refunds were checked against.
  */
-export const insertPaymentIfNew = async (db: Db, p: RefundablePayment): Promise<boolean> => {
-  const rows = await db(PAYMENTS)
-    .insert({
+export const insertPaymentIfNew = async (db: Db, p: RefundablePayment): Promise<boolean> =>
+  (await insertPaymentsIfNew(db, [p])).length === 1;
+
+/**
+ * insertPaymentIfNew for many payments in one statement; the ids of those it recorded. The first of
+ * a payment's repeats wins, and rows go in in id order so that two batches never deadlock.
+ */
+export const insertPaymentsIfNew = async (
+  db: Db,
+  payments: readonly RefundablePayment[],
+): Promise<string[]> => {
+  const distinct = new Map<string, RefundablePayment>();
+  for (const p of payments) if (!distinct.has(p.paymentId)) distinct.set(p.paymentId, p);
+  const rows = [...distinct.values()]
+    .sort((a, b) => (a.paymentId < b.paymentId ? -1 : 1))
+    .map((p) => ({
       payment_id: p.paymentId,
       merchant_id: p.merchantId,
       amount: p.amount,
@@ -36,11 +49,15 @@ export const insertPaymentIfNew = async (db: Db, p: RefundablePayment): Promise<
       tx_hash: p.txHash,
       payment_created_at: p.createdAt,
       completed_at: p.completedAt,
-    })
+    }));
+  const inserted = (await db(PAYMENTS)
+    .insert(rows)
     .onConflict('payment_id')
     .ignore()
-    .returning('payment_id');
-  return rows.length === 1;
+    .returning('payment_id')) as Array<{
+    payment_id: string;
+  }>;
+  return inserted.map((r) => r.payment_id);
 };
 
 /** Another merchant's payment is simply not found. */
