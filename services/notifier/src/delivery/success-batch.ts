@@ -63,6 +63,8 @@ export class SuccessBatch {
       })),
     );
     // The delivery ids again, as an array the planner looks up in the primary key (see UNFINISHED).
+    // The update leaves the delivery's times alone, so what it returns are the attempt's own (queued,
+    // due, started) for its log row, with no second read or lock of the row.
     const ids = `{${batch.map(({ a }) => a.deliveryId).join(',')}}`;
     for (let tries = 1; ; tries++) {
       try {
@@ -70,35 +72,32 @@ export class SuccessBatch {
           `with input as (
              select * from jsonb_to_recordset(?::jsonb) as r(id uuid, delivery_id uuid, lease_token uuid,
                attempt int, response_status int, response_time_ms int, error text, excerpt text)
-           ), leased as (
-             select input.id, d.id as delivery_id, d.endpoint_id, d.event_id, d.scheduled_at, d.queued_at,
-                    d.started_at, input.attempt, input.response_status, input.response_time_ms, input.error,
-                    input.excerpt
-               from ${DELIVERIES} d join input on d.id = input.delivery_id
-              where d.id = any(?::uuid[]) and d.next_attempt_id = input.id
-                and d.lease_token = input.lease_token and ${UNFINISHED}
-                for update of d
            ), delivery as (
              update ${DELIVERIES} d
-                set status = 'succeeded', attempts = leased.attempt, completed_at = now(),
+                set status = 'succeeded', attempts = input.attempt, completed_at = now(),
                     next_attempt_id = null, locked_until = null, lease_token = null
-               from leased where d.id = leased.delivery_id
-             returning d.id
+               from input
+              where d.id = any(?::uuid[]) and d.id = input.delivery_id and d.next_attempt_id = input.id
+                and d.lease_token = input.lease_token and ${UNFINISHED}
+             returning input.id, d.id as delivery_id, d.endpoint_id, d.event_id, d.scheduled_at, d.queued_at,
+                       d.started_at, input.attempt, input.response_status, input.response_time_ms,
+                       input.error, input.excerpt
            ), attempt as (
              insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, status,
                                       scheduled_at, started_at, finished_at, response_status,
                                       response_time_ms, error, response_body_excerpt, created_at)
-             select leased.id, leased.delivery_id, leased.endpoint_id, leased.event_id, leased.attempt,
-                    'succeeded', leased.scheduled_at, leased.started_at, now(), leased.response_status,
-                    leased.response_time_ms, leased.error, leased.excerpt, leased.queued_at
-               from leased
+             select delivery.id, delivery.delivery_id, delivery.endpoint_id, delivery.event_id,
+                    delivery.attempt, 'succeeded', delivery.scheduled_at, delivery.started_at, now(),
+                    delivery.response_status, delivery.response_time_ms, delivery.error, delivery.excerpt,
+                    delivery.queued_at
+               from delivery
              returning id, endpoint_id
            ), endpoint as (
              update ${ENDPOINTS} e set failure_count = 0
               where e.id in (select endpoint_id from attempt) and e.is_active and e.failure_count <> 0
              returning e.id
            )
-           select attempt.id, (select count(*) from delivery) as d, (select count(*) from endpoint) as e
+           select attempt.id, (select count(*) from endpoint) as e
              from attempt`,
           [input, ids],
         )) as { rows: Array<{ id: string }> };
