@@ -217,42 +217,6 @@ const hotUpdatesMigration: Migration = {
   },
 };
 
-/**
- * The pending deliveries are the work queue: the attempt waiting to be sent (its id, due time and
- * lease) lives on the delivery row, and an attempt row is written once, with its outcome. A
- * delivery then costs one insert and one update of its own plus one insert of each attempt,
- * instead of an attempt row inserted pending, leased and updated again. Attempts pending when this
- * runs move onto their deliveries, lease and all, so nothing waiting or in flight is lost.
- */
-const deliveryQueueMigration: Migration = {
-  name: '0009_webhook_delivery_queue',
-  async up(db) {
-    await db.schema.alterTable(DELIVERIES, (t) => {
-      // The id the next attempt is logged under once its outcome is known; null once finished.
-      t.uuid('next_attempt_id');
-      timestampMs(t, 'scheduled_at').notNullable().defaultTo(db.fn.now());
-      // When the next attempt was queued: its created_at in the log.
-      timestampMs(t, 'queued_at').notNullable().defaultTo(db.fn.now());
-      timestampMs(t, 'locked_until');
-      t.uuid('lease_token');
-      timestampMs(t, 'started_at');
-    });
-    await db.raw(
-      `update ${DELIVERIES} d
-          set next_attempt_id = a.id, scheduled_at = a.scheduled_at, queued_at = a.created_at,
-              locked_until = a.locked_until, lease_token = a.lease_token, started_at = a.started_at
-         from ${ATTEMPTS} a
-        where a.delivery_id = d.id and a.status = 'pending' and d.status = 'pending'`,
-    );
-    await db.raw(`delete from ${ATTEMPTS} where status = 'pending'`);
-    await db.raw(`drop index if exists webhook_attempts_queue_idx`);
-    // The work queue, per endpoint: the claim walks the endpoints with pending deliveries through it.
-    await db.raw(
-      `create index webhook_deliveries_queue_idx on ${DELIVERIES} (endpoint_id, scheduled_at) where status = 'pending'`,
-    );
-  },
-};
-
 export const notifierMigrations: Migration[] = [
   inboxMigration,
   webhooksMigration,
@@ -265,5 +229,4 @@ export const notifierMigrations: Migration[] = [
   merchantSettingsVersionMigration,
   languagesMigration,
   hotUpdatesMigration,
-  deliveryQueueMigration,
 ];

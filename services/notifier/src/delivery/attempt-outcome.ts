@@ -1,5 +1,11 @@
 import { WEBHOOK_MAX_CONSECUTIVE_FAILURES } from '@stablepay/contracts';
-import { failPendingAttempts, recordFailedAttempt, type ClaimedAttempt } from './attempts-repo.js';
+import {
+  completeAttempt,
+  failPendingAttempts,
+  finishDelivery,
+  scheduleNextAttempt,
+  type ClaimedAttempt,
+} from './attempts-repo.js';
 import { countFailure, disableEndpoint, lockEndpoint } from '../webhooks/endpoints-repo.js';
 import type { WebhookResult } from './webhook-sender.js';
 import type { NotifierContext } from '../context.js';
@@ -24,8 +30,8 @@ const isDeadlock = (err: unknown) =>
  * Writes one attempt's outcome and its consequences. Successes are written in batches (one
  * statement for many, see SuccessBatch). A failure is one
  * transaction with the endpoint row locked first (every writer that touches an endpoint's attempts
- * in bulk takes that lock first): the attempt's log row and the next attempt or the delivery's end
- * (one statement, only while our lease holds), the endpoint's consecutive-failure count, and at exactly
+ * in bulk takes that lock first): the attempt (only while our lease holds), the next attempt or
+ * the delivery's end, the endpoint's consecutive-failure count, and at exactly
  * WEBHOOK_MAX_CONSECUTIVE_FAILURES the endpoint's disabling, the failing of what waited for it and
  * the merchant's notice. A deadlock (possible only around an expired lease) is simply retried.
  */
@@ -63,19 +69,17 @@ const recordFailure = (
     const none: RecordedOutcome = { recorded: false, disabled: false, emailsQueued: 0 };
     const endpoint = await lockEndpoint(trx, a.endpointId);
     if (!endpoint) return none;
-    const retry = endpoint.isActive ? retryInMs : undefined;
-    const written = await recordFailedAttempt(
-      trx,
-      a,
-      {
-        responseStatus: result.status,
-        responseTimeMs: result.timeMs,
-        error: result.error,
-        excerpt: result.excerpt,
-      },
-      retry,
-    );
+    const written = await completeAttempt(trx, a, {
+      succeeded: false,
+      responseStatus: result.status,
+      responseTimeMs: result.timeMs,
+      error: result.error,
+      excerpt: result.excerpt,
+    });
     if (!written) return none;
+    const retry = endpoint.isActive ? retryInMs : undefined;
+    if (retry !== undefined) await scheduleNextAttempt(trx, a, retry);
+    else await finishDelivery(trx, a.deliveryId, 'failed', a.attempt);
     const failures = await countFailure(trx, a.endpointId);
     if (failures === undefined || failures < WEBHOOK_MAX_CONSECUTIVE_FAILURES) {
       return { recorded: true, disabled: false, retryInMs: retry, emailsQueued: 0 };

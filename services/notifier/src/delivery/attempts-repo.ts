@@ -66,23 +66,23 @@ export interface ClaimOptions {
 }
 
 /**
- * Leases due attempts of active endpoints, fairly: the endpoints with pending deliveries are walked
+ * Leases due attempts of active endpoints, fairly: the endpoints with pending attempts are walked
  * through the queue index (a loose index scan, one probe per endpoint, however long a backlog is),
  * each contributes at most its free per-endpoint slots, oldest first, and the oldest of those win
  * the batch. The rows are locked with SKIP LOCKED so concurrent replicas never take the same one,
  * and leased until `now + leaseMs`: a replica that dies holding one leaves it to be taken again
- * when the lease runs out, as the same attempt (its outcome is logged once, by whoever learns it).
+ * when the lease runs out.
  */
 export const claimDueAttempts = async (db: Knex, o: ClaimOptions): Promise<ClaimedAttempt[]> => {
   const busy = [...o.inFlight].map(([endpoint_id, used]) => ({ endpoint_id, used }));
   const token = randomUUID();
   const result = (await db.raw(
     `with recursive endpoints_with_work as (
-       (select endpoint_id from ${DELIVERIES} where status = 'pending' order by endpoint_id limit 1)
+       (select endpoint_id from ${ATTEMPTS} where status = 'pending' order by endpoint_id limit 1)
        union all
-       select (select d.endpoint_id from ${DELIVERIES} d
-                where d.status = 'pending' and d.endpoint_id > w.endpoint_id
-                order by d.endpoint_id limit 1)
+       select (select a.endpoint_id from ${ATTEMPTS} a
+                where a.status = 'pending' and a.endpoint_id > w.endpoint_id
+                order by a.endpoint_id limit 1)
          from endpoints_with_work w
         where w.endpoint_id is not null
      ), picked as (
@@ -91,26 +91,25 @@ export const claimDueAttempts = async (db: Knex, o: ClaimOptions): Promise<Claim
          left join jsonb_to_recordset(?::jsonb) as busy(endpoint_id uuid, used int)
            on busy.endpoint_id = w.endpoint_id
         cross join lateral (
-          select d.id, d.scheduled_at from ${DELIVERIES} d
-           where d.endpoint_id = w.endpoint_id and d.status = 'pending' and d.scheduled_at <= now()
-             and (d.locked_until is null or d.locked_until < now())
-           order by d.scheduled_at
+          select a.id, a.scheduled_at from ${ATTEMPTS} a
+           where a.endpoint_id = w.endpoint_id and a.status = 'pending' and a.scheduled_at <= now()
+             and (a.locked_until is null or a.locked_until < now())
+           order by a.scheduled_at
            limit greatest(? - coalesce(busy.used, 0), 0)) due
         order by due.scheduled_at, due.id
         limit ?
      ), locked as (
-       select d.id from ${DELIVERIES} d
-        where d.id in (select id from picked) and ${UNFINISHED}
-          and (d.locked_until is null or d.locked_until < now())
+       select a.id from ${ATTEMPTS} a
+        where a.id in (select id from picked) and ${UNFINISHED}
+          and (a.locked_until is null or a.locked_until < now())
         for update skip locked
      )
-     update ${DELIVERIES} d
+     update ${ATTEMPTS} a
         set locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, started_at = now()
-       from locked, ${ENDPOINTS} e, ${EVENTS} ev
-      where d.id = locked.id and e.id = d.endpoint_id and ev.id = d.event_id
-     returning d.next_attempt_id as id, d.id as delivery_id, d.endpoint_id, e.merchant_id, d.event_id,
-               ev.type, d.attempts + 1 as attempt, d.trigger, e.url, e.secret_sealed, ev.body, ev.is_test,
-               ev.occurred_at, d.lease_token`,
+       from locked, ${ENDPOINTS} e, ${EVENTS} ev, ${DELIVERIES} d
+      where a.id = locked.id and e.id = a.endpoint_id and ev.id = a.event_id and d.id = a.delivery_id
+     returning a.id, a.delivery_id, a.endpoint_id, e.merchant_id, a.event_id, ev.type, a.attempt,
+               d.trigger, e.url, e.secret_sealed, ev.body, ev.is_test, ev.occurred_at, a.lease_token`,
     [JSON.stringify(busy), o.perEndpoint, o.limit, o.leaseMs, token],
   )) as { rows: ClaimedRow[] };
   return result.rows.map(toClaimed);
@@ -125,46 +124,35 @@ export interface LeasedById {
 }
 
 /**
- * `status = 'pending'` for statements that find their deliveries by id. Spelt so that it does not
+ * `status = 'pending'` for statements that find their attempts by id. Spelt so that it does not
  * imply the queue index's predicate: with it, the planner may walk the whole pending queue through
  * that index (it counts few pending rows until statistics catch up with a backlog) and probe the
  * ids in a hash, which costs as much as the backlog is long; without it, the ids are looked up in
  * the primary key. The status check constraint allows no other value.
  */
-export const UNFINISHED = `d.status <> 'succeeded' and d.status <> 'failed'`;
+export const UNFINISHED = `a.status <> 'succeeded' and a.status <> 'failed'`;
 
 /**
  * Leases the given attempts where they are still pending, due and unleased, of endpoints still
  * active (another replica may have taken some meanwhile: those are skipped, never waited for).
  * The cheap claim, for attempts this replica queued itself and knows the rest of: primary-key
- * lookups of their deliveries instead of the walk over the queue index, and only the endpoint
- * joined. An attempt counts by its own id: a delivery that has moved on to a later attempt
- * meanwhile is left to the full claim.
+ * lookups instead of the walk over the queue index, and only the endpoint joined.
  */
-export const claimAttemptsById = async (
-  db: Knex,
-  attempts: Array<Pick<ClaimedAttempt, 'id' | 'deliveryId'>>,
-  leaseMs: number,
-): Promise<LeasedById[]> => {
-  if (attempts.length === 0) return [];
+export const claimAttemptsById = async (db: Knex, ids: string[], leaseMs: number): Promise<LeasedById[]> => {
+  if (ids.length === 0) return [];
   const result = (await db.raw(
     `with locked as (
-       select d.id from ${DELIVERIES} d
-        where d.id = any(?::uuid[]) and d.next_attempt_id = any(?::uuid[]) and ${UNFINISHED}
-          and d.scheduled_at <= now() and (d.locked_until is null or d.locked_until < now())
+       select a.id from ${ATTEMPTS} a
+        where a.id = any(?::uuid[]) and ${UNFINISHED}
+          and a.scheduled_at <= now() and (a.locked_until is null or a.locked_until < now())
         for update skip locked
      )
-     update ${DELIVERIES} d
+     update ${ATTEMPTS} a
         set locked_until = now() + (? * interval '1 millisecond'), lease_token = ?, started_at = now()
        from locked, ${ENDPOINTS} e
-      where d.id = locked.id and e.id = d.endpoint_id and e.is_active
-     returning d.next_attempt_id as id, e.url, e.secret_sealed, d.lease_token`,
-    [
-      `{${attempts.map((a) => a.deliveryId).join(',')}}`,
-      `{${attempts.map((a) => a.id).join(',')}}`,
-      leaseMs,
-      randomUUID(),
-    ],
+      where a.id = locked.id and e.id = a.endpoint_id and e.is_active
+     returning a.id, e.url, e.secret_sealed, a.lease_token`,
+    [`{${ids.join(',')}}`, leaseMs, randomUUID()],
   )) as { rows: Array<{ id: string; url: string; secret_sealed: string; lease_token: string }> };
   return result.rows.map((r) => ({
     id: r.id,
@@ -183,67 +171,57 @@ export interface AttemptResultRow {
 }
 
 /**
- * A failed attempt, in one statement: logged, and its delivery either waits for the next attempt
- * (`retryInMs`) or ends failed. Only while this replica still holds the lease: if the lease ran
- * out and another replica took the attempt over, the late result is dropped (false) and theirs
- * counts.
+ * Writes the outcome only while this replica still holds the lease: if the lease ran out and
+ * another replica took the attempt over, the late result is dropped (false) and theirs counts.
  */
-export const recordFailedAttempt = async (
+export const completeAttempt = async (
   trx: Knex.Transaction,
-  a: Pick<ClaimedAttempt, 'id' | 'deliveryId' | 'leaseToken' | 'attempt'>,
-  r: Omit<AttemptResultRow, 'succeeded'>,
-  retryInMs: number | undefined,
-): Promise<boolean> => {
-  const retry = retryInMs ?? null;
-  const result = (await trx.raw(
-    `with leased as (
-       select d.id, d.endpoint_id, d.event_id, d.scheduled_at, d.queued_at, d.started_at
-         from ${DELIVERIES} d
-        where d.id = ? and d.next_attempt_id = ? and d.lease_token = ? and ${UNFINISHED}
-          for update
-     ), delivery as (
-       update ${DELIVERIES} d
-          set attempts = ?, locked_until = null, lease_token = null,
-              status = case when ?::bigint is null then 'failed' else d.status end,
-              completed_at = case when ?::bigint is null then now() end,
-              next_attempt_id = case when ?::bigint is null then null else gen_random_uuid() end,
-              scheduled_at = coalesce(now() + (?::bigint * interval '1 millisecond'), d.scheduled_at),
-              queued_at = case when ?::bigint is null then d.queued_at else now() end
-         from leased where d.id = leased.id
-       returning d.id
-     )
-     insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, status, scheduled_at,
-                              started_at, finished_at, response_status, response_time_ms, error,
-                              response_body_excerpt, created_at)
-     select ?, leased.id, leased.endpoint_id, leased.event_id, ?, 'failed', leased.scheduled_at,
-            leased.started_at, now(), ?, ?, ?, ?, leased.queued_at
-       from leased where exists (select 1 from delivery)
-     returning id`,
-    [
-      a.deliveryId,
-      a.id,
-      a.leaseToken,
-      a.attempt,
-      retry,
-      retry,
-      retry,
-      retry,
-      retry,
-      a.id,
-      a.attempt,
-      r.responseStatus,
-      r.responseTimeMs,
-      r.error,
-      r.excerpt,
-    ],
-  )) as { rows: unknown[] };
-  return result.rows.length === 1;
+  a: Pick<ClaimedAttempt, 'id' | 'leaseToken'>,
+  r: AttemptResultRow,
+): Promise<boolean> =>
+  (await trx(ATTEMPTS)
+    .where({ id: a.id, lease_token: a.leaseToken, status: 'pending' })
+    .update({
+      status: r.succeeded ? 'succeeded' : 'failed',
+      finished_at: trx.fn.now(),
+      response_status: r.responseStatus,
+      response_time_ms: r.responseTimeMs,
+      error: r.error,
+      response_body_excerpt: r.excerpt,
+      locked_until: null,
+      lease_token: null,
+    })) === 1;
+
+export const scheduleNextAttempt = async (
+  trx: Knex.Transaction,
+  a: Pick<ClaimedAttempt, 'deliveryId' | 'endpointId' | 'eventId' | 'attempt'>,
+  delayMs: number,
+): Promise<void> => {
+  await trx(ATTEMPTS).insert({
+    id: randomUUID(),
+    delivery_id: a.deliveryId,
+    endpoint_id: a.endpointId,
+    event_id: a.eventId,
+    attempt: a.attempt + 1,
+    scheduled_at: trx.raw(`now() + (? * interval '1 millisecond')`, [delayMs]),
+  });
+  await trx(DELIVERIES).where({ id: a.deliveryId }).update({ attempts: a.attempt });
+};
+
+export const finishDelivery = async (
+  trx: Knex.Transaction,
+  deliveryId: string,
+  status: 'succeeded' | 'failed',
+  attempts: number,
+): Promise<void> => {
+  await trx(DELIVERIES)
+    .where({ id: deliveryId, status: 'pending' })
+    .update({ status, attempts, completed_at: trx.fn.now() });
 };
 
 /**
- * When an endpoint is disabled, what waits for it fails at once with the reason, logged as a
- * failed attempt (the merchant can replay after re-enabling). Attempts in flight are left to
- * finish and record their own outcome.
+ * When an endpoint is disabled, what waits for it fails at once with the reason (the merchant can
+ * replay after re-enabling). Attempts in flight are left to finish and record their own outcome.
  */
 export const failPendingAttempts = async (
   trx: Knex.Transaction,
@@ -251,38 +229,27 @@ export const failPendingAttempts = async (
   reason: string,
 ): Promise<number> => {
   const result = (await trx.raw(
-    `with waiting as (
-       select d.id, d.next_attempt_id, d.event_id, d.attempts + 1 as attempt, d.scheduled_at, d.queued_at
-         from ${DELIVERIES} d
-        where d.endpoint_id = ? and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
-          for update
-     ), failed as (
-       update ${DELIVERIES} d
-          set status = 'failed', attempts = waiting.attempt, completed_at = now(), next_attempt_id = null,
-              locked_until = null, lease_token = null
-         from waiting
-        where d.id = waiting.id
-       returning d.id
+    `with failed as (
+       update ${ATTEMPTS}
+          set status = 'failed', finished_at = now(), error = ?, locked_until = null, lease_token = null
+        where endpoint_id = ? and status = 'pending' and (locked_until is null or locked_until < now())
+       returning delivery_id, attempt
      )
-     insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, status, scheduled_at,
-                              finished_at, error, created_at)
-     select waiting.next_attempt_id, waiting.id, ?, waiting.event_id, waiting.attempt, 'failed',
-            waiting.scheduled_at, now(), ?, waiting.queued_at
-       from waiting join failed on failed.id = waiting.id
-     returning id`,
-    [endpointId, endpointId, reason],
+     update ${DELIVERIES} d
+        set status = 'failed', attempts = failed.attempt, completed_at = now()
+       from failed
+      where d.id = failed.delivery_id and d.status = 'pending'
+     returning d.id`,
+    [reason, endpointId],
   )) as { rows: unknown[] };
   return result.rows.length;
 };
 
 /** Hands back attempts that were leased but never started (shutdown), so no one waits for the lease. */
-export const releaseLeases = async (
-  db: Knex,
-  attempts: Array<Pick<ClaimedAttempt, 'deliveryId' | 'leaseToken'>>,
-) => {
+export const releaseLeases = async (db: Knex, attempts: Array<Pick<ClaimedAttempt, 'id' | 'leaseToken'>>) => {
   for (const a of attempts) {
-    await db(DELIVERIES)
-      .where({ id: a.deliveryId, lease_token: a.leaseToken, status: 'pending' })
+    await db(ATTEMPTS)
+      .where({ id: a.id, lease_token: a.leaseToken, status: 'pending' })
       .update({ locked_until: null, lease_token: null, started_at: null });
   }
 };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { DELIVERIES, ENDPOINTS } from '../migrations.js';
+import { ATTEMPTS, ENDPOINTS } from '../migrations.js';
 
-/** What waits to be sent: deliveries whose next attempt is due (scheduled time reached). */
+/** What waits to be sent: attempts that are due (scheduled time reached) and not yet finished. */
 export interface WebhookBacklog {
   /** due attempts of every active endpoint */
   due: number;
@@ -24,12 +24,12 @@ const BY_MERCHANT = 'disabled by the merchant';
 export const readWebhookBacklog = async (db: Knex, topEndpoints: number): Promise<WebhookBacklog> => {
   const perEndpoint = (await db.raw(
     `with due as (
-       select d.endpoint_id, count(*)::int as due,
-              extract(epoch from now() - min(d.scheduled_at))::float8 as oldest
-         from ${DELIVERIES} d
-         join ${ENDPOINTS} e on e.id = d.endpoint_id and e.is_active
-        where d.status = 'pending' and d.scheduled_at <= now()
-        group by d.endpoint_id
+       select a.endpoint_id, count(*)::int as due,
+              extract(epoch from now() - min(a.scheduled_at))::float8 as oldest
+         from ${ATTEMPTS} a
+         join ${ENDPOINTS} e on e.id = a.endpoint_id and e.is_active
+        where a.status = 'pending' and a.scheduled_at <= now()
+        group by a.endpoint_id
      )
      select endpoint_id, due, oldest,
             sum(due) over ()::int as all_due, max(oldest) over () as all_oldest

@@ -41,9 +41,9 @@ export interface CreatedDelivery {
 /**
  * One delivery per endpoint for an event, each with its first attempt due after `firstDelayMs`,
  * in one statement. The partial unique index on (endpoint_id, event_id) makes this idempotent
- * whatever the inbox lets through. The deliveries of the endpoints in `leased.endpointIds` are
- * created already leased (as a claim would lease them), so that this replica can send them right
- * after commit without claiming them.
+ * whatever the inbox lets through; only deliveries created by this call get an attempt. The
+ * attempts of the endpoints in `leased.endpointIds` are created already leased (as a claim would
+ * lease them), so that this replica can send them right after commit without claiming them.
  */
 export const createEventDeliveries = async (
   trx: Knex.Transaction,
@@ -55,36 +55,40 @@ export const createEventDeliveries = async (
   if (endpointIds.length === 0) return [];
   const token = randomUUID();
   const result = (await trx.raw(
-    `with endpoint as (
-       select e.endpoint_id::uuid as id,
-              e.endpoint_id::uuid in (select l::uuid from jsonb_array_elements_text(?::jsonb) l) as leased
+    `with delivery as (
+       insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger)
+       select gen_random_uuid(), e.endpoint_id::uuid, ?::uuid, ?::uuid, 'event'
          from jsonb_array_elements_text(?::jsonb) as e(endpoint_id)
+       on conflict (endpoint_id, event_id) where trigger = 'event' do nothing
+       returning id, endpoint_id
+     ), attempt as (
+       select delivery.*, delivery.endpoint_id in (select l::uuid from jsonb_array_elements_text(?::jsonb) l)
+                as leased
+         from delivery
      )
-     insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger, next_attempt_id, scheduled_at,
-                                locked_until, lease_token, started_at)
-     select gen_random_uuid(), endpoint.id, ?::uuid, ?::uuid, 'event', gen_random_uuid(),
+     insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, scheduled_at,
+                              locked_until, lease_token, started_at)
+     select gen_random_uuid(), attempt.id, attempt.endpoint_id, ?::uuid, 1,
             now() + (? * interval '1 millisecond'),
-            case when endpoint.leased then now() + (? * interval '1 millisecond') end,
-            case when endpoint.leased then ?::uuid end,
-            case when endpoint.leased then now() end
-       from endpoint
-     on conflict (endpoint_id, event_id) where trigger = 'event' do nothing
-     returning id, next_attempt_id, endpoint_id, lease_token`,
+            case when attempt.leased then now() + (? * interval '1 millisecond') end,
+            case when attempt.leased then ?::uuid end,
+            case when attempt.leased then now() end
+       from attempt
+     returning id, delivery_id, endpoint_id, lease_token`,
     [
-      JSON.stringify(leased.endpointIds),
-      JSON.stringify(endpointIds),
       event.id,
       event.merchantId,
+      JSON.stringify(endpointIds),
+      JSON.stringify(leased.endpointIds),
+      event.id,
       firstDelayMs,
       leased.leaseMs,
       token,
     ],
-  )) as {
-    rows: Array<{ id: string; next_attempt_id: string; endpoint_id: string; lease_token: string | null }>;
-  };
+  )) as { rows: Array<{ id: string; delivery_id: string; endpoint_id: string; lease_token: string | null }> };
   return result.rows.map((r) => ({
-    deliveryId: r.id,
-    attemptId: r.next_attempt_id,
+    deliveryId: r.delivery_id,
+    attemptId: r.id,
     endpointId: r.endpoint_id,
     leaseToken: r.lease_token,
   }));
@@ -103,7 +107,13 @@ export const createDelivery = async (
     event_id: d.eventId,
     merchant_id: d.merchantId,
     trigger: d.trigger,
-    next_attempt_id: attemptId,
+  });
+  await trx(ATTEMPTS).insert({
+    id: attemptId,
+    delivery_id: deliveryId,
+    endpoint_id: d.endpointId,
+    event_id: d.eventId,
+    attempt: 1,
   });
   return { deliveryId, attemptId };
 };
@@ -127,11 +137,24 @@ export const queueReplay = async (
              where d.endpoint_id = ? and d.event_id = ev.id and d.status in ('succeeded', 'pending'))
         order by ev.occurred_at, ev.id
         limit ?
+     ), deliveries as (
+       insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger)
+       select gen_random_uuid(), ?, picked.id, ?, 'replay' from picked
+       returning id, event_id
      )
-     insert into ${DELIVERIES} (id, endpoint_id, event_id, merchant_id, trigger, next_attempt_id)
-     select gen_random_uuid(), ?, picked.id, ?, 'replay', gen_random_uuid() from picked
+     insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt)
+     select gen_random_uuid(), deliveries.id, ?, deliveries.event_id, 1 from deliveries
      returning id`,
-    [r.merchantId, r.since, JSON.stringify(r.types), r.endpointId, r.max, r.endpointId, r.merchantId],
+    [
+      r.merchantId,
+      r.since,
+      JSON.stringify(r.types),
+      r.endpointId,
+      r.max,
+      r.endpointId,
+      r.merchantId,
+      r.endpointId,
+    ],
   )) as { rows: unknown[] };
   return result.rows.length;
 };

@@ -201,7 +201,8 @@ export class DeliveryWorker implements Worker, DirectDeliveries {
       } else {
         const used = (endpointId: string) => this.perEndpoint.get(endpointId) ?? 0;
         const picked = this.waiting.pick(want, used, this.opts.perEndpoint);
-        const leased = await claimAttemptsById(this.ctx.db, picked, this.opts.leaseMs);
+        const ids = picked.map((w) => w.id);
+        const leased = await claimAttemptsById(this.ctx.db, ids, this.opts.leaseMs);
         const byId = new Map(picked.map((w) => [w.id, w]));
         this.take(leased.map((l) => ({ ...byId.get(l.id)!, ...l })));
         if (picked.length < want) return;

@@ -41,40 +41,40 @@ interface LogRow {
   finished_at: Date | null;
 }
 
-/**
- * The endpoint's attempts, newest first: the logged ones, and the one each pending delivery waits
- * to send (the next to be sent; it is logged under the same id once its outcome is known).
- */
+/** The endpoint's attempts, newest first (pending ones included: they are the next to be sent). */
 export const listAttemptLogs = async (
   db: Knex,
   endpointId: string,
   limit: number,
 ): Promise<AttemptLogRecord[]> => {
-  const result = (await db.raw(
-    `with attempts as (
-       (select a.id, a.delivery_id, a.event_id, a.status, a.attempt, a.response_status, a.response_time_ms,
-               a.error, a.response_body_excerpt, a.created_at, a.scheduled_at, a.finished_at
-          from ${ATTEMPTS} a
-         where a.endpoint_id = ?
-         order by a.created_at desc, a.id desc
-         limit ?)
-       union all
-       (select d.next_attempt_id, d.id, d.event_id, 'pending', d.attempts + 1, null, null, null, null,
-               d.queued_at, d.scheduled_at, null
-          from ${DELIVERIES} d
-         where d.endpoint_id = ? and d.status = 'pending'
-         order by d.queued_at desc, d.next_attempt_id desc
-         limit ?)
-     )
-     select attempts.*, ev.type, ev.body, ev.is_test, d.trigger
-       from attempts
-       join ${EVENTS} ev on ev.id = attempts.event_id
-       join ${DELIVERIES} d on d.id = attempts.delivery_id
-      order by attempts.created_at desc, attempts.id desc
-      limit ?`,
-    [endpointId, limit, endpointId, limit, limit],
-  )) as { rows: LogRow[] };
-  return result.rows.map((r) => ({
+  const rows = (await db(`${ATTEMPTS} as a`)
+    .join(`${EVENTS} as ev`, 'ev.id', 'a.event_id')
+    .join(`${DELIVERIES} as d`, 'd.id', 'a.delivery_id')
+    .where('a.endpoint_id', endpointId)
+    .orderBy([
+      { column: 'a.created_at', order: 'desc' },
+      { column: 'a.id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select(
+      'a.id',
+      'a.delivery_id',
+      'a.event_id',
+      'ev.type',
+      'a.status',
+      'a.attempt',
+      'a.response_status',
+      'a.response_time_ms',
+      'a.error',
+      'a.response_body_excerpt',
+      'ev.body',
+      'ev.is_test',
+      'd.trigger',
+      'a.created_at',
+      'a.scheduled_at',
+      'a.finished_at',
+    )) as LogRow[];
+  return rows.map((r) => ({
     id: r.id,
     deliveryId: r.delivery_id,
     eventId: r.event_id,
@@ -94,21 +94,13 @@ export const listAttemptLogs = async (
   }));
 };
 
-/**
- * The event a logged (or pending) attempt of this endpoint carried, or undefined when it is not
- * this endpoint's.
- */
+/** The event a logged attempt of this endpoint carried, or undefined when it is not this endpoint's. */
 export const eventOfAttempt = async (
   db: Knex | Knex.Transaction,
   endpointId: string,
   attemptId: string,
 ): Promise<string | undefined> => {
-  const result = (await db.raw(
-    `select event_id from ${ATTEMPTS} where id = ? and endpoint_id = ?
-     union all
-     select event_id from ${DELIVERIES} where next_attempt_id = ? and endpoint_id = ?
-     limit 1`,
-    [attemptId, endpointId, attemptId, endpointId],
-  )) as { rows: Array<{ event_id: string }> };
-  return result.rows[0]?.event_id;
+  const row = (await db(ATTEMPTS).where({ id: attemptId, endpoint_id: endpointId }).first('event_id')) as
+    { event_id: string } | undefined;
+  return row?.event_id;
 };

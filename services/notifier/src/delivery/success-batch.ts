@@ -3,7 +3,7 @@ import { UNFINISHED, type AttemptResultRow, type ClaimedAttempt } from './attemp
 import { ATTEMPTS, DELIVERIES, ENDPOINTS } from '../migrations.js';
 
 interface Pending {
-  a: Pick<ClaimedAttempt, 'id' | 'deliveryId' | 'leaseToken' | 'attempt'>;
+  a: Pick<ClaimedAttempt, 'id' | 'leaseToken' | 'attempt'>;
   r: Omit<AttemptResultRow, 'succeeded'>;
   done: (recorded: boolean) => void;
   fail: (err: unknown) => void;
@@ -14,9 +14,9 @@ const isDeadlock = (err: unknown) =>
 
 /**
  * Successes are the common outcome, so they are written together: every success that arrives
- * within `maxDelayMs` (or until `maxBatch` are waiting) goes into one statement, which ends each
- * delivery succeeded only while its own lease holds, logs the attempt (its one write), and zeroes
- * the endpoint's failure count where it is not zero already. Each caller learns whether its attempt was recorded
+ * within `maxDelayMs` (or until `maxBatch` are waiting) goes into one statement, which marks each
+ * attempt succeeded only while its own lease holds, ends its delivery, and zeroes the endpoint's
+ * failure count where it is not zero already. Each caller learns whether its attempt was recorded
  * (false: the lease had passed to another replica). A statement that deadlocks (possible only
  * with an expired lease in play) is run again.
  */
@@ -53,7 +53,6 @@ export class SuccessBatch {
     const input = JSON.stringify(
       batch.map(({ a, r }) => ({
         id: a.id,
-        delivery_id: a.deliveryId,
         lease_token: a.leaseToken,
         attempt: a.attempt,
         response_status: r.responseStatus,
@@ -62,42 +61,33 @@ export class SuccessBatch {
         excerpt: r.excerpt,
       })),
     );
-    // The delivery ids again, as an array the planner looks up in the primary key (see UNFINISHED).
-    // The update leaves the delivery's times alone, so what it returns are the attempt's own (queued,
-    // due, started) for its log row, with no second read or lock of the row.
-    const ids = `{${batch.map(({ a }) => a.deliveryId).join(',')}}`;
+    // The ids again, as an array the planner looks up in the primary key (see UNFINISHED).
+    const ids = `{${batch.map(({ a }) => a.id).join(',')}}`;
     for (let tries = 1; ; tries++) {
       try {
         const result = (await this.db.raw(
           `with input as (
-             select * from jsonb_to_recordset(?::jsonb) as r(id uuid, delivery_id uuid, lease_token uuid,
-               attempt int, response_status int, response_time_ms int, error text, excerpt text)
-           ), delivery as (
-             update ${DELIVERIES} d
-                set status = 'succeeded', attempts = input.attempt, completed_at = now(),
-                    next_attempt_id = null, locked_until = null, lease_token = null
-               from input
-              where d.id = any(?::uuid[]) and d.id = input.delivery_id and d.next_attempt_id = input.id
-                and d.lease_token = input.lease_token and ${UNFINISHED}
-             returning input.id, d.id as delivery_id, d.endpoint_id, d.event_id, d.scheduled_at, d.queued_at,
-                       d.started_at, input.attempt, input.response_status, input.response_time_ms,
-                       input.error, input.excerpt
+             select * from jsonb_to_recordset(?::jsonb) as r(id uuid, lease_token uuid, attempt int,
+               response_status int, response_time_ms int, error text, excerpt text)
            ), attempt as (
-             insert into ${ATTEMPTS} (id, delivery_id, endpoint_id, event_id, attempt, status,
-                                      scheduled_at, started_at, finished_at, response_status,
-                                      response_time_ms, error, response_body_excerpt, created_at)
-             select delivery.id, delivery.delivery_id, delivery.endpoint_id, delivery.event_id,
-                    delivery.attempt, 'succeeded', delivery.scheduled_at, delivery.started_at, now(),
-                    delivery.response_status, delivery.response_time_ms, delivery.error, delivery.excerpt,
-                    delivery.queued_at
-               from delivery
-             returning id, endpoint_id
+             update ${ATTEMPTS} a
+                set status = 'succeeded', finished_at = now(), response_status = input.response_status,
+                    response_time_ms = input.response_time_ms, error = input.error,
+                    response_body_excerpt = input.excerpt, locked_until = null, lease_token = null
+               from input
+              where a.id = any(?::uuid[]) and a.id = input.id and a.lease_token = input.lease_token
+                and ${UNFINISHED}
+             returning a.id, a.delivery_id, a.endpoint_id, input.attempt
+           ), delivery as (
+             update ${DELIVERIES} d set status = 'succeeded', attempts = attempt.attempt, completed_at = now()
+               from attempt where d.id = attempt.delivery_id and d.status = 'pending'
+             returning d.id
            ), endpoint as (
              update ${ENDPOINTS} e set failure_count = 0
               where e.id in (select endpoint_id from attempt) and e.is_active and e.failure_count <> 0
              returning e.id
            )
-           select attempt.id, (select count(*) from endpoint) as e
+           select attempt.id, (select count(*) from delivery) as d, (select count(*) from endpoint) as e
              from attempt`,
           [input, ids],
         )) as { rows: Array<{ id: string }> };
