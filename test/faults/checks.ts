@@ -67,6 +67,29 @@ export const countBrokenPromises = async (opts: {
       if (r.status === 'completed' && !projected.has(r.id))
         add('completed payments the refunds service never learned of', r.id);
 
+    // No endpoint may be switched off by the receiver's random 500s alone (ten in a row at 20 %
+    // is about one in ten million): a disabled one is a broken promise, told with the failed
+    // attempts that led to it (when each was scheduled and ended, its status and its error).
+    const disabled = (
+      await db.query(
+        `select e.url, e.disabled_at,
+                (select string_agg(to_char(a.scheduled_at, 'HH24:MI:SS.MS') || '→' ||
+                                   coalesce(to_char(a.finished_at, 'HH24:MI:SS.MS'), '?') || ' ' ||
+                                   coalesce(a.response_status::text, '-') || ' ' || coalesce(a.error, ''),
+                                   ' | ' order by a.finished_at)
+                   from (select * from notifier.webhook_attempts a
+                          where a.endpoint_id = e.id and a.status = 'failed' and a.finished_at <= e.disabled_at
+                          order by a.finished_at desc limit 12) a) as failures
+           from notifier.webhook_endpoints e
+          where not e.is_active and e.disabled_reason like '%consecutive%'`,
+      )
+    ).rows;
+    for (const r of disabled)
+      add(
+        'endpoints disabled by failed deliveries',
+        `${r.url} at ${new Date(r.disabled_at).toISOString()}: ${r.failures ?? '-'}`,
+      );
+
     // payment.completed: per completed payment and subscribed endpoint, exactly one event id acknowledged.
     const completed = rows.filter((r) => r.status === 'completed');
     const eventsOf = new Map<string, Map<string, number>>();
