@@ -87,7 +87,7 @@ export const notifierConfigSchema = z.object({
   WEBHOOK_REPLAY_MAX_EVENTS: count(1, 100_000, 10_000),
   /** Events, deliveries and attempt logs older than this are deleted. */
   WEBHOOK_RETENTION_DAYS: count(31, 3_650, 45),
-  /** SMTP server (`smtp://user:pass@host:587`, `smtps://…`, options as query); .eml files when unset. */
+  /** SMTP server (`smtp://user:pass@host:587`, `smtps://…`, options as query; pooled unless `?pool=false`); .eml files when unset. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('StablePay <no-reply@stablepay.local>'),
   /** Where messages are written as .eml files when SMTP_URL is not set. */

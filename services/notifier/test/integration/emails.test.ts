@@ -59,6 +59,8 @@ describe('e-mails (real SMTP server)', function () {
       ['payment_received', merchantEmail, 'sent'],
     ]);
     expect(receipt!.messageId).to.equal(rows[0].message_id);
+    // The connections are pooled: fewer than one per message.
+    expect(smtp.connections).to.be.within(1, smtp.messages.length - 1);
   });
 
   it('tells the customer when a refund completed, using the address from the payment', async () => {

@@ -18,6 +18,8 @@ export class SmtpSink {
   readonly messages: ParsedMail[] = [];
   /** While set, every recipient is refused with this SMTP code (4xx: try later, 5xx: never). */
   refuseWith?: number;
+  /** SMTP connections opened to this server so far. */
+  connections = 0;
 
   private constructor(
     private readonly server: SMTPServer,
@@ -29,6 +31,12 @@ export class SmtpSink {
       disabledCommands: ['AUTH', 'STARTTLS'],
       authOptional: true,
       logger: false,
+      // Closing is the server going down: the notifier's pooled connections are cut, not waited for.
+      closeTimeout: 50,
+      onConnect(_session, callback) {
+        sink.connections++;
+        callback();
+      },
       onRcptTo(_address, _session, callback) {
         const code = sink.refuseWith;
         if (code)
