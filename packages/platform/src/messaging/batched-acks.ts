@@ -9,7 +9,7 @@ import type { Channel, Message } from 'amqplib';
  * one still being handled is acknowledged alone, so that a slow message never holds the others.
  */
 export class BatchedAcks {
-  /** delivery tags not acknowledged yet, in the order the broker sent them (ascending) */
+  /** deliveries not acknowledged yet, in the order the broker sent them (ascending delivery tags) */
   private unacked: Message[] = [];
   private readonly finished = new Set<Message>();
   private scheduled = false;
