@@ -76,10 +76,10 @@ export const LogoCard = ({ settings, onChanged }: { settings: MerchantSettings; 
     <section class="card form logo-card" aria-labelledby="logo-title">
       <h2 id="logo-title">{t('logoTitle')}</h2>
       <p class="muted">{t('logoIntro')}</p>
-      {!current && !chosen && <p class="muted">{t('logoNone')}</p>}
+      {!current && <p class="muted">{t('logoNone')}</p>}
       {(current || chosen) && (
         <div class="logo-frames">
-          {current ? (
+          {current && (
             <figure>
               <img
                 src={current}
@@ -89,8 +89,6 @@ export const LogoCard = ({ settings, onChanged }: { settings: MerchantSettings; 
               />
               <figcaption class="hint">{t('logoCurrent')}</figcaption>
             </figure>
-          ) : (
-            chosen && <p class="muted">{t('logoNone')}</p>
           )}
           {chosen && (
             <figure>
