@@ -93,7 +93,7 @@ export const countBrokenPromises = async (opts: {
     // payment.completed: per completed payment and subscribed endpoint, exactly one event id acknowledged.
     const completed = rows.filter((r) => r.status === 'completed');
     const eventsOf = new Map<string, Map<string, number>>();
-    for (const [path, seen] of receiver.acknowledged) {
+    for (const [path, seen] of (await receiver.snapshot()).acknowledged) {
       const perPayment = new Map<string, number>();
       for (const a of seen.values())
         if (a.event === 'payment.completed' && a.paymentId)
