@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { decimalToBaseUnits, type ChainRegistry, type NetworkFeeBearer } from '@stablepay/contracts';
 import { afterCommit, defineStateMachine, wakingEventWriter, type EventWriter } from '@stablepay/platform';
+import { MerchantCache } from './merchants/merchant-cache.js';
 import { SESSION_MACHINE, type SessionMachine } from './checkout/session-machine.js';
 import { chainWatcherFeeInputs, type FeeInputsSource } from './fee-quote/fee-inputs.js';
 import type { PaymentsConfig } from './config.js';
@@ -53,8 +54,14 @@ export interface PaymentsRecording {
   sessions: SessionMachine;
 }
 
+/** What a replica remembers between requests; never trusted without a check against the database. */
+export interface PaymentsMemory {
+  /** Merchants as last read for payment reports, each with its row's version. */
+  merchantCache: MerchantCache;
+}
+
 /** Everything the domain operations need, passed explicitly. */
-export type PaymentsContext = PaymentsSettings & PaymentsRecording;
+export type PaymentsContext = PaymentsSettings & PaymentsRecording & PaymentsMemory;
 
 /** The recording half of the context; `wake` is the outbox relay's (`ServiceKit.eventsCommitted`). */
 export const paymentsRecording = (wake: () => void): PaymentsRecording => {
@@ -98,4 +105,5 @@ export const createPaymentsContext = (
   gasless: gaslessSettings(config, relay),
   now: () => new Date(),
   ...paymentsRecording(eventsCommitted),
+  merchantCache: new MerchantCache(),
 });

@@ -23,6 +23,9 @@ import { checkAgainstMerchant, newPaymentRow, paymentCreatedData, type Placement
 
 export type { CreatePaymentResult } from './known-payments.js';
 
+/** A refusal or a write judged on a remembered reading of the merchant: judged again on a fresh one. */
+const JUDGE_AGAIN = Symbol('judge again');
+
 /**
  * POST /payments/create-public. Idempotent on txHash per merchant: a known hash is answered from
  * its payment whatever the merchant's settings, the session or the fee quote say now. A report the
@@ -33,18 +36,43 @@ export type { CreatePaymentResult } from './known-payments.js';
  * happen or a rule refused the report. A fee quote must be genuine, valid and match the payment,
  * and is spent in the payment's transaction (one quote, one payment). A new payment, its session
  * link and payment.created commit together or not at all.
+ *
+ * The common report (no session, no fee quote) is judged first on the merchant as this replica last
+ * read it, and written only if the merchant's row is still that version; a refusal, or a merchant
+ * changed since, is judged again on a fresh read, so the answer is the one a fresh read gives.
  */
 export const createPublicPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
 ): Promise<CreatePaymentResult> => {
-  const merchant = await findMerchantByPublicId(ctx.db, body.merchantId);
+  const plain = !body.sessionId && !body.feeQuote;
+  const remembered = plain ? ctx.merchantCache.get(body.merchantId) : undefined;
+  if (remembered) {
+    const answer = await report(ctx, body, remembered.merchant, remembered.version);
+    if (answer !== JUDGE_AGAIN) return answer;
+  }
+  const merchant = plain
+    ? (await ctx.merchantCache.read(ctx.db, body.merchantId))?.merchant
+    : await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
+  const answer = await report(ctx, body, merchant);
+  if (answer === JUDGE_AGAIN) throw new Error('a report judged on a fresh read was sent back');
+  return answer;
+};
+
+/** One report judged on one reading of the merchant; `version` when that reading is a remembered one. */
+const report = async (
+  ctx: PaymentsContext,
+  body: CreatePublicPaymentBody,
+  merchant: MerchantRecord,
+  version?: string,
+): Promise<CreatePaymentResult | typeof JUDGE_AGAIN> => {
   let placement: Placement;
   try {
     if (body.feeQuote) requireGenuineQuote(ctx, body.feeQuote);
     placement = checkAgainstMerchant(ctx, body, merchant);
   } catch (err) {
+    if (version !== undefined) return JUDGE_AGAIN;
     const known = await findPaymentByTxHash(ctx.db, body.txHash, merchant.merchantId);
     if (known) return answerKnown(ctx, body, known, merchant);
     const spent = await completedElsewhere(ctx, body.txHash, merchant);
@@ -54,8 +82,9 @@ export const createPublicPayment = async (
   const row = newPaymentRow(body, merchant, placement);
   const outcome =
     !body.sessionId && !body.feeQuote
-      ? await insertPlainPayment(ctx, body, row)
+      ? await insertPlainPayment(ctx, body, row, version)
       : await insertLinkedPayment(ctx, body, row, merchant);
+  if (outcome.merchantChanged) return JUDGE_AGAIN;
   if (outcome.completedElsewhere) return resubmitted(outcome.completedElsewhere, merchant);
   if (outcome.inserted) return { created: true, payment: outcome.inserted };
   return answerKnown(ctx, body, await recordedPayment(ctx, body.txHash, merchant.merchantId), merchant);
@@ -69,14 +98,19 @@ const insertPlainPayment = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
   row: NewPaymentRow,
+  merchantVersion: string | undefined,
 ): Promise<ReportOutcome> => {
-  const outcome = await insertPaymentWithEvent(ctx.db, row, (p) =>
-    buildEvent({
-      type: EventTypes.PaymentCreated,
-      producer: 'payments',
-      merchantId: p.merchantId,
-      data: paymentCreatedData(p, body, null),
-    }),
+  const outcome = await insertPaymentWithEvent(
+    ctx.db,
+    row,
+    (p) =>
+      buildEvent({
+        type: EventTypes.PaymentCreated,
+        producer: 'payments',
+        merchantId: p.merchantId,
+        data: paymentCreatedData(p, body, null),
+      }),
+    merchantVersion,
   );
   if (outcome.inserted) ctx.outboxWritten(ctx.db);
   return outcome;

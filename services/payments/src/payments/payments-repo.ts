@@ -12,6 +12,7 @@ import type { PaymentRecord } from '../records.js';
 import { PAYMENTS } from '../db/tables.js';
 import { toPayment, type Row } from '../db/rows.js';
 import { REFUTED_SQL } from '../db/received-money-migration.js';
+import { merchantUnchangedSql } from '../merchants/merchant-cache.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -69,16 +70,19 @@ export interface ReportOutcome {
   inserted?: PaymentRecord;
   /** The completed payment of another merchant that this transaction already paid: nothing was written. */
   completedElsewhere?: PaymentRecord;
+  /** The merchant's row is no longer the version the report was judged on: nothing was written. */
+  merchantChanged?: true;
 }
 
-/** The insert text per set of columns: built once instead of by the query builder on every report. */
+/** The insert text per set of columns (and guard): built once instead of by the query builder on every report. */
 const insertTexts = new Map<string, string>();
-const reportInsert = (columns: readonly string[]): string => {
-  const key = columns.join(',');
+const reportInsert = (columns: readonly string[], guarded: boolean): string => {
+  const key = `${guarded}:${columns.join(',')}`;
   let text = insertTexts.get(key);
   if (text === undefined) {
     text = `insert into ${PAYMENTS} (${columns.map((c) => `"${c}"`).join(', ')})
               select ${columns.map(() => '?').join(', ')} where not exists (select 1 from spent)
+              ${guarded ? `and ${merchantUnchangedSql}` : ''}
               on conflict do nothing returning *`;
     insertTexts.set(key, text);
   }
@@ -90,39 +94,48 @@ const reportInsert = (columns: readonly string[]): string => {
  * payment of another merchant (findPaymentByTxHash's first, when completed and not this merchant's)
  * stops it; else the payment and the outbox row of its event are both written, or neither when the
  * tx_hash is already recorded for this merchant (an empty outcome). The check and the insert share
- * one snapshot. The event is built from the row as it will be stored; its `data.createdAt` is set by
- * the statement from the row's own created_at (the database's clock, as for every other row), in
- * the form toISOString() gives.
+ * one snapshot. With `merchantVersion`, the report was judged on a remembered reading of the
+ * merchant: nothing is written unless the merchant's row is still that version (`merchantChanged`).
+ * The event is built from the row as it will be stored; its `data.createdAt` is set by the
+ * statement from the row's own created_at (the database's clock, as for every other row), in the
+ * form toISOString() gives.
  */
 export const insertPaymentWithEvent = async (
   db: Db,
   row: NewPaymentRow,
   eventFor: (payment: PaymentRecord) => IntegrationEvent,
+  merchantVersion?: string,
 ): Promise<ReportOutcome> => {
   const event = eventFor(toPayment({ ...row, created_at: new Date(), updated_at: new Date() }));
   const values = row as unknown as Record<string, Knex.Value | undefined>;
   const columns = Object.keys(values).filter((c) => values[c] !== undefined);
+  const guarded = merchantVersion !== undefined;
+  const guard = guarded ? [row.merchant_id, merchantVersion] : [];
   const result = (await db.raw(
     `with spent as (
             select * from (select * from ${PAYMENTS} where tx_hash = ? and not ${REFUTED_SQL}
                             order by ${OWNER_FIRST_SQL} limit 1) earliest
              where earliest.merchant_id <> ? and earliest.status = 'completed'),
-          p as (${reportInsert(columns)}),
+          p as (${reportInsert(columns, guarded)}),
           o as (insert into ${OUTBOX_TABLE} (id, type, envelope)
                 select ?, ?, jsonb_set(?::jsonb, '{data,createdAt}',
                   to_jsonb(to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
                   from p)
-     select false as spent_elsewhere, p.* from p
-     union all select true, spent.* from spent`,
+     select false as spent_elsewhere, false as merchant_changed, p.* from p
+     union all select true, false, spent.* from spent
+     ${guarded ? `union all select false, true, (null::${PAYMENTS}).* where not ${merchantUnchangedSql}` : ''}`,
     [
       row.tx_hash,
       row.merchant_id,
       ...columns.map((c) => values[c]!),
+      ...guard,
       event.id,
       event.type,
       JSON.stringify(event),
+      ...guard,
     ],
-  )) as { rows: Array<Row & { spent_elsewhere: boolean }> };
+  )) as { rows: Array<Row & { spent_elsewhere: boolean; merchant_changed: boolean }> };
+  if (result.rows.some((r) => r.merchant_changed)) return { merchantChanged: true };
   const found = result.rows[0];
   if (!found) return {};
   return found.spent_elsewhere ? { completedElsewhere: toPayment(found) } : { inserted: toPayment(found) };

@@ -219,6 +219,50 @@ describe('POST /payments/create-public (PostgreSQL + RabbitMQ)', function () {
     });
   });
 
+  describe('the merchant remembered between reports', () => {
+    it('writes a report in one statement while the merchant is unchanged, and judges it on a fresh read once it changed', async () => {
+      const merchant = await h.seedMerchant({ wallet: true });
+      const setCurrencies = (currencies: string[]) =>
+        h
+          .db('merchants')
+          .where({ merchant_id: merchant.merchantId })
+          .update({ accepted_currencies: JSON.stringify(currencies) });
+      const statements: string[] = [];
+      const onQuery = (q: { sql: string }) => {
+        if (/\bmerchants\b/.test(q.sql)) statements.push(q.sql);
+      };
+      expect((await create(paymentBody(merchant))).status).to.equal(201);
+      h.context.db.on('query', onQuery);
+      try {
+        expect((await create(paymentBody(merchant))).status).to.equal(201);
+        expect(statements, 'one statement: the guarded insert').to.have.length(1);
+        expect(statements[0]).to.match(/^with spent/);
+
+        // Changed behind this replica's back, as another replica's projection would: USDC refused.
+        await setCurrencies(['EURC']);
+        statements.length = 0;
+        const refused = await create(paymentBody(merchant));
+        expect(refused.status).to.equal(400);
+        expect(paths(refused)).to.include('token');
+        expect(statements.length, 'the guarded insert, then a fresh read').to.be.greaterThan(1);
+
+        // A refusal on the remembered merchant is judged again on a fresh read: accepted at once.
+        await setCurrencies(['USDC', 'EURC']);
+        expect((await create(paymentBody(merchant))).status).to.equal(201);
+        statements.length = 0;
+        expect((await create(paymentBody(merchant))).status).to.equal(201);
+        expect(statements).to.have.length(1);
+      } finally {
+        h.context.db.off('query', onQuery);
+      }
+      const rows = await h
+        .db('payments')
+        .where({ merchant_id: merchant.merchantId })
+        .count<{ n: string }[]>({ n: '*' });
+      expect(Number(rows[0]!.n)).to.equal(4);
+    });
+  });
+
   describe('cross-chain', () => {
     it('records a bridge-kit payment with its destination', async () => {
       const burn = randomTxHash();

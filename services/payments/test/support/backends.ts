@@ -5,6 +5,7 @@ import { createTestDatabase } from '@stablepay/platform/testing';
 import { paymentsRecording, type PaymentsContext } from '../../src/context.js';
 import { paymentsMigrations } from '../../src/db/migrations.js';
 import { upsertMerchant } from '../../src/merchants/merchants-repo.js';
+import { MerchantCache } from '../../src/merchants/merchant-cache.js';
 import { TEST_CHAIN_REGISTRY, TEST_FEE_QUOTE_SECRET } from './harness.js';
 
 export interface Backend {
@@ -77,6 +78,7 @@ export const testContext = (db: Knex, overrides: Partial<PaymentsContext> = {}):
   },
   now: () => new Date(),
   ...paymentsRecording(() => undefined),
+  merchantCache: new MerchantCache(),
   ...overrides,
 });
 
