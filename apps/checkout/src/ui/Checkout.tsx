@@ -77,11 +77,8 @@ export const Checkout = (props: CheckoutProps) => {
         api={api}
         provider={c.provider}
         sessionId={target.sessionId}
+        target={target}
         payment={c.awaiting}
-        chain={target.merchantChain}
-        token={target.currency}
-        recipient={target.walletAddress}
-        merchantName={target.merchantName}
         timeLeft={c.timeLeft}
         locale={locale}
         t={t}

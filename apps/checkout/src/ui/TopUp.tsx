@@ -1,4 +1,4 @@
-import type { Currency, PublicChain, PublicCheckoutSessionPayment } from '@stablepay/contracts';
+import type { PublicCheckoutSessionPayment } from '@stablepay/contracts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../api.js';
 import { currentAccount, requestAccount, type Eip1193Provider } from '../eth/wallet.js';
@@ -6,6 +6,7 @@ import type { Translate } from '../i18n.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { payError, type PayError } from '../pay/errors.js';
 import { sendTopUp } from '../pay/top-up.js';
+import type { PaymentTarget } from '../pay/types.js';
 import { CheckoutCard } from './checkout/Card.js';
 import { ProblemNotice } from './problems.js';
 
@@ -13,11 +14,9 @@ export interface TopUpProps {
   api: GatewayClient;
   provider?: Eip1193Provider;
   sessionId: string;
+  /** the session's merchant, chain and token: the remainder goes where the payment went */
+  target: PaymentTarget;
   payment: PublicCheckoutSessionPayment;
-  chain: PublicChain;
-  token: Currency;
-  recipient: string;
-  merchantName: string;
   timeLeft?: number;
   locale: string;
   t: Translate;
@@ -67,10 +66,10 @@ const useTopUpSend = (props: TopUpProps, payer: string, due: bigint) => {
         api: props.api,
         provider: props.provider,
         sessionId: props.sessionId,
-        chain: props.chain,
-        token: props.token,
+        chain: props.target.merchantChain,
+        token: props.target.currency,
         account: acct,
-        recipient: props.recipient,
+        recipient: props.target.walletAddress,
         due,
         signal: abort.current.signal,
         onSent: setSent,
@@ -90,7 +89,7 @@ const useTopUpSend = (props: TopUpProps, payer: string, due: bigint) => {
  * button that sends exactly that from the wallet that paid (only its transfers count).
  */
 export const TopUp = (props: TopUpProps) => {
-  const { payment, t, locale } = props;
+  const { payment, target, timeLeft, t, locale } = props;
   const amount = parseAmount(payment.amount)!;
   const received = parseAmount(payment.received_amount ?? '0') ?? 0n;
   const due = parseAmount(payment.amount_due ?? '0') ?? 0n;
@@ -101,7 +100,7 @@ export const TopUp = (props: TopUpProps) => {
     received: formatAmount(received, locale),
     amount: formatAmount(amount, locale),
     due: formatAmount(due, locale),
-    token: props.token,
+    token: target.currency,
     account: short(payment.from_address),
   };
 
@@ -109,10 +108,10 @@ export const TopUp = (props: TopUpProps) => {
   return (
     <CheckoutCard
       state="top-up"
-      merchant={props.merchantName}
+      merchant={target.merchantName}
       amount={amount}
-      currency={props.token}
-      timeLeft={props.timeLeft}
+      currency={target.currency}
+      timeLeft={timeLeft}
       locale={locale}
       t={t}
     >

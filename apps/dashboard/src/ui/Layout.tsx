@@ -7,18 +7,18 @@ import { UnconfirmedBanner } from './UnconfirmedBanner.js';
 import { useDashboard } from './context.js';
 import { href } from './router.js';
 
-/** The screens in the menu: each links to the first segment of its route. */
-export const SECTIONS: Array<{ path: string; label: keyof Messages }> = [
-  { path: '', label: 'navHome' },
-  { path: 'payments', label: 'navPayments' },
-  { path: 'refunds', label: 'navRefunds' },
-  { path: 'checkout', label: 'navCheckout' },
-  { path: 'balance', label: 'navBalance' },
-  { path: 'money', label: 'navMoney' },
-  { path: 'developers', label: 'navDevelopers' },
-  { path: 'settings', label: 'navSettings' },
-  { path: 'security', label: 'navSecurity' },
-];
+/** The screens in the menu, in its order: the first segment of each one's route, and its label. */
+export const SECTIONS: Readonly<Record<string, keyof Messages>> = {
+  '': 'navHome',
+  payments: 'navPayments',
+  refunds: 'navRefunds',
+  checkout: 'navCheckout',
+  balance: 'navBalance',
+  money: 'navMoney',
+  developers: 'navDevelopers',
+  settings: 'navSettings',
+  security: 'navSecurity',
+};
 
 export const Layout = ({
   section,
@@ -54,10 +54,10 @@ export const Layout = ({
       </header>
       <nav aria-label={t('mainNav')} class="sections">
         <ul>
-          {SECTIONS.map((s) => (
-            <li key={s.path}>
-              <a href={href(`/${s.path}`)} aria-current={section === s.path ? 'page' : undefined}>
-                {t(s.label)}
+          {Object.entries(SECTIONS).map(([path, label]) => (
+            <li key={path}>
+              <a href={href(`/${path}`)} aria-current={section === path ? 'page' : undefined}>
+                {t(label)}
               </a>
             </li>
           ))}

@@ -46,4 +46,3 @@ export const CctpFeeQuote = z.object({
 export type CctpFeeQuote = z.infer<typeof CctpFeeQuote>;
 
 export const CctpFeeResponse = successEnvelope(CctpFeeQuote);
-export type CctpFeeResponse = z.infer<typeof CctpFeeResponse>;

@@ -100,7 +100,6 @@ export const GaslessGasEstimate = z.object({
 });
 export type GaslessGasEstimate = z.infer<typeof GaslessGasEstimate>;
 export const GaslessGasEstimateResponse = successEnvelope(GaslessGasEstimate);
-export type GaslessGasEstimateResponse = z.infer<typeof GaslessGasEstimateResponse>;
 
 /**
  * Every figure the customer sees before signing, and what to sign. Signed (HMAC-SHA256 over the
@@ -135,7 +134,6 @@ export const GaslessQuote = z.object({
 });
 export type GaslessQuote = z.infer<typeof GaslessQuote>;
 export const GaslessQuoteResponse = successEnvelope(GaslessQuote);
-export type GaslessQuoteResponse = z.infer<typeof GaslessQuoteResponse>;
 
 /**
  * POST /payments/create-gasless body: the customer's signed authorization and who they are. The
@@ -195,7 +193,6 @@ export const GaslessCheck = z.object({
 });
 export type GaslessCheck = z.infer<typeof GaslessCheck>;
 export const GaslessCheckResponse = successEnvelope(GaslessCheck);
-export type GaslessCheckResponse = z.infer<typeof GaslessCheckResponse>;
 
 /** `details[].code` of a refused authorization: what the customer can be told in one sentence. */
 export const GaslessRefusalCode = z.enum([

@@ -9,4 +9,3 @@ export const PaymentStatus = z.enum([
   'failed',
 ]);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
-export const PaymentStatuses = PaymentStatus.enum;

@@ -11,7 +11,7 @@ import {
 } from '@stablepay/contracts';
 import { EMAIL_WORDS, type EmailWords } from './email-words/index.js';
 import { INVOICE_EMAIL_WORDS } from './invoice-email-words.js';
-import { renderMessage, type RenderedEmail } from './layout.js';
+import { renderMessage, type MessageContent, type RenderedEmail } from './layout.js';
 
 export const TEMPLATES = {
   paymentReceipt: 'payment_receipt',
@@ -42,13 +42,28 @@ interface InLanguage {
   language: Language;
 }
 
+/**
+ * The words of an e-mail to the customer, the merchant it names (in the e-mail's words when the
+ * merchant's name is not known) and the amount it is about, as the reader writes it.
+ */
+const customerWords = (
+  p: InLanguage & { merchantName: string | undefined },
+  email: 'receipt' | 'refund',
+  sum: { amount: string; currency: string },
+) => {
+  const w = EMAIL_WORDS[p.language];
+  return {
+    w,
+    merchant: p.merchantName ?? w[email].theMerchant,
+    amount: money(sum.amount, sum.currency, p.language),
+  };
+};
+
 /** To the customer, on payment.completed, in the language of the checkout page they paid on. */
 export const paymentReceipt = (
   p: InLanguage & { payment: PaymentWebhookData; merchantName: string | undefined; completedAt: string },
 ): RenderedEmail => {
-  const w = EMAIL_WORDS[p.language];
-  const to = p.merchantName ?? w.receipt.theMerchant;
-  const amount = money(p.payment.amount, p.payment.currency, p.language);
+  const { w, merchant: to, amount } = customerWords(p, 'receipt', p.payment);
   return renderMessage({
     lang: w.lang,
     subject: w.receipt.subject(amount, to),
@@ -95,9 +110,7 @@ export const paymentReceived = (
 export const refundCompleted = (
   p: InLanguage & { refund: RefundWebhookData; merchantName: string | undefined; completedAt: string },
 ): RenderedEmail => {
-  const w = EMAIL_WORDS[p.language];
-  const from = p.merchantName ?? w.refund.theMerchant;
-  const amount = money(p.refund.amount, p.refund.currency, p.language);
+  const { w, merchant: from, amount } = customerWords(p, 'refund', p.refund);
   return renderMessage({
     lang: w.lang,
     subject: w.refund.subject(amount),
@@ -173,23 +186,32 @@ export const invoiceIssued = (p: { invoice: InvoiceIssuedData; merchantName: str
   });
 };
 
+/**
+ * Both account e-mails carry one link, behind a button and written out beside it, and name the
+ * account they concern first among their details.
+ */
+const accountLinkEmail = (
+  w: EmailWords,
+  words: EmailWords['confirmation'] | EmailWords['registration'],
+  p: { merchantName: string; link: string },
+  moreDetails: MessageContent['details'] = [],
+): RenderedEmail =>
+  renderMessage({
+    lang: w.lang,
+    subject: words.subject,
+    heading: words.heading,
+    intro: words.intro(p.merchantName),
+    details: [[w.labels.account, p.merchantName], ...moreDetails],
+    action: { label: words.action, url: p.link, orOpen: w.orOpen },
+    outro: [words.outro].flat(),
+  });
+
 /** To a new account's address: the link that confirms it (nothing else is sent to it before). */
 export const emailConfirmation = (
   p: InLanguage & { merchantName: string; link: string; expiresAt: string },
 ): RenderedEmail => {
   const w = EMAIL_WORDS[p.language];
-  return renderMessage({
-    lang: w.lang,
-    subject: w.confirmation.subject,
-    heading: w.confirmation.heading,
-    intro: w.confirmation.intro(p.merchantName),
-    details: [
-      [w.labels.account, p.merchantName],
-      [w.labels.linkValidUntil, when(p.expiresAt, p.language)],
-    ],
-    action: { label: w.confirmation.action, url: p.link, orOpen: w.orOpen },
-    outro: w.confirmation.outro,
-  });
+  return accountLinkEmail(w, w.confirmation, p, [[w.labels.linkValidUntil, when(p.expiresAt, p.language)]]);
 };
 
 /** To a registered address, when someone registers again with it (the answer to them reveals nothing). */
@@ -197,15 +219,7 @@ export const registrationAttempted = (
   p: InLanguage & { merchantName: string; link: string },
 ): RenderedEmail => {
   const w = EMAIL_WORDS[p.language];
-  return renderMessage({
-    lang: w.lang,
-    subject: w.registration.subject,
-    heading: w.registration.heading,
-    intro: w.registration.intro(p.merchantName),
-    details: [[w.labels.account, p.merchantName]],
-    action: { label: w.registration.action, url: p.link, orOpen: w.orOpen },
-    outro: [w.registration.outro],
-  });
+  return accountLinkEmail(w, w.registration, p);
 };
 
 /**

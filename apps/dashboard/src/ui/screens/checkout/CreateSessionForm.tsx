@@ -4,16 +4,7 @@ import type { BodyOf } from '../../../api/operations.js';
 import type { Translate } from '../../../i18n.js';
 import { formatAmount, parseAmountInput } from '../../../format.js';
 import { useDashboard } from '../../context.js';
-import {
-  CurrencySelect,
-  FieldError,
-  FormEnd,
-  RadioOption,
-  TextField,
-  TitledForm,
-  describedBy,
-  useSubmit,
-} from '../../form.js';
+import { CurrencySelect, FormEnd, RadioOption, TextField, TitledForm, useSubmit } from '../../form.js';
 import { useIdempotencyKey } from '../../idempotency.js';
 import { rememberSession } from './SessionCard.js';
 import { EXPIRY_CHOICES, METADATA_KEY_MAX, METADATA_MAX_PAIRS, METADATA_VALUE_MAX } from './types.js';
@@ -153,17 +144,15 @@ const AmountFields = ({
     <div class="filter-grid">
       {draft.fixed && (
         <div class="field">
-          <label for="session-amount">{t('colAmount')}</label>
-          <input
+          <TextField
             id="session-amount"
+            label={t('colAmount')}
             inputMode="decimal"
             value={draft.amount}
             placeholder={formatAmount('25', lang)}
-            onInput={(ev) => set({ amount: ev.currentTarget.value })}
-            aria-describedby={describedBy('session-amount', false, error)}
-            aria-invalid={error ? true : undefined}
+            onValue={(amount) => set({ amount })}
+            error={error}
           />
-          <FieldError id="session-amount" error={error} />
         </div>
       )}
       <CurrencySelect
