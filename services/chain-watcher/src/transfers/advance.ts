@@ -25,8 +25,9 @@ const step = async (ctx: WatcherContext, t: TransferRecord): Promise<Step> => {
     // Something was signed: only the chain can say what became of it. Wait for it to come back.
     return { done: false, delayMs: ctx.transfers.maxBackoffMs, note: `${t.blockchain} is not configured` };
   }
-  if (t.status === 'pending') return sendFirst(ctx, t, rpc, chain, () => resolveSpent(ctx, t, rpc, chain));
-  return watchTransfer(ctx, t, rpc, chain);
+  const job = { t, rpc, chain };
+  if (t.status === 'pending') return sendFirst(ctx, job, () => resolveSpent(ctx, job));
+  return watchTransfer(ctx, job);
 };
 
 /**

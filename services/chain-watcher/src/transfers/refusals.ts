@@ -1,11 +1,10 @@
-import type { ChainConfig, TransferFailureReason } from '@stablepay/contracts';
-import type { ChainRpc } from '../chain/chain-rpc.js';
+import type { TransferFailureReason } from '@stablepay/contracts';
 import { balanceOf } from '../chain/erc20.js';
 import { blacklisted, type TokenRefusal } from '../chain/fiat-token.js';
 import type { TransferRecord } from './transfers-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { blacklistedReason, insufficientFundsReason, pausedNote } from './rules.js';
-import { parts, type Step } from './steps.js';
+import { parts, type Step, type TransferOnChain } from './steps.js';
 
 /**
  * What the token's refusal decides for a transfer. A pause is the issuer stopping every movement for
@@ -17,9 +16,7 @@ export type RefusalVerdict =
   { kind: 'wait'; note: string } | { kind: 'fail'; code: TransferFailureReason; reason: string };
 
 export const judgeRefusal = async (
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  { t, rpc, chain }: TransferOnChain,
   refusal: TokenRefusal,
   /** the mined transaction that reverted, when the refusal explains one */
   mined?: { txHash: string },

@@ -1,5 +1,5 @@
 import type { TypedDataField } from 'ethers';
-import type { ChainConfig, TransferFailureReason } from '@stablepay/contracts';
+import type { TransferFailureReason } from '@stablepay/contracts';
 import type { ChainRpc } from '../chain/chain-rpc.js';
 import { balanceOf } from '../chain/erc20.js';
 import {
@@ -20,8 +20,8 @@ import { crashAt, transferSeries, type AttemptAction, type AttemptRecord } from 
 import { recordFailed } from './outcomes.js';
 import { judgeRefusal, waitOnToken } from './refusals.js';
 import { insufficientFundsReason, pausedNote } from './rules.js';
-import { markCancelling, markSending, type TransferRecord, type TransferStatus } from './transfers-repo.js';
-import { DONE, again, parts, type Step } from './steps.js';
+import { markCancelling, markSending, type TransferStatus } from './transfers-repo.js';
+import { DONE, again, parts, type Step, type TransferOnChain } from './steps.js';
 
 /**
  * The node's gas estimate, or the token's refusal (an answer of the chain, not an RPC failure: those
@@ -38,8 +38,7 @@ const estimateOrRefusal = async (
 /** An EIP-712 signature of the merchant wallet on the transfer's token domain. */
 const signAsWallet = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
+  { t, rpc }: TransferOnChain,
   types: Record<string, TypedDataField[]>,
   value: Record<string, unknown>,
 ): Promise<string> =>
@@ -48,9 +47,7 @@ const signAsWallet = async (
 /** Stores the first relayer transaction of an action: today's fees, the relayer's next nonce. */
 const storeFirstAttempt = (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  { t, rpc, chain }: TransferOnChain,
   gasEstimate: bigint,
   plan: { action: AttemptAction; data: string; expect: TransferStatus[]; after: number } & Pick<
     SignPlan<AttemptAction>,
@@ -75,11 +72,10 @@ const storeFirstAttempt = (
  */
 export const sendFirst = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  job: TransferOnChain,
   onSpent: () => Promise<Step>,
 ): Promise<Step> => {
+  const { t, rpc, chain } = job;
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer) {
     await recordFailed(ctx, t, ['pending'], {
@@ -119,18 +115,18 @@ export const sendFirst = async (
     validBefore: BigInt(Math.floor((Date.now() + ctx.transfers.authorizationTtlMs) / 1000)),
     nonce: t.authNonce,
   };
-  const signature = await signAsWallet(ctx, t, rpc, TRANSFER_WITH_AUTHORIZATION_TYPES, { ...auth });
+  const signature = await signAsWallet(ctx, job, TRANSFER_WITH_AUTHORIZATION_TYPES, { ...auth });
   const data = encodeTransferWithAuthorization(auth, signature);
   const estimate = await estimateOrRefusal(rpc, { from: relayer, to: token, data });
   if ('refusal' in estimate) {
     // Spent between the look above and the estimate: the same as spent before.
     if (estimate.refusal.kind === 'authorization_spent') return onSpent();
-    const verdict = await judgeRefusal(t, rpc, chain, estimate.refusal);
+    const verdict = await judgeRefusal(job, estimate.refusal);
     if (verdict.kind === 'wait') return waitOnToken(ctx, t, verdict.note);
     await recordFailed(ctx, t, ['pending'], { code: verdict.code, reason: verdict.reason, txHash: null });
     return DONE;
   }
-  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, estimate.gas, {
+  const attempt = await storeFirstAttempt(ctx, job, estimate.gas, {
     action: 'transfer',
     data,
     expect: ['pending'],
@@ -153,16 +149,15 @@ export const sendFirst = async (
  */
 export const beginCancel = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  job: TransferOnChain,
   attempts: AttemptRecord[],
   failure: { code: TransferFailureReason; reason: string; txHash: string },
 ): Promise<Step> => {
+  const { t, rpc, chain } = job;
   const relayer = ctx.relayers.addressOn(chain.chainId);
   if (!relayer) throw new Error(`no relayer account is configured for ${chain.name}`);
   const { from, token } = parts(t);
-  const signature = await signAsWallet(ctx, t, rpc, CANCEL_AUTHORIZATION_TYPES, {
+  const signature = await signAsWallet(ctx, job, CANCEL_AUTHORIZATION_TYPES, {
     authorizer: from,
     nonce: t.authNonce,
   });
@@ -180,7 +175,7 @@ export const beginCancel = async (
       `the ${t.token} contract refuses the cancellation: ${estimate.refusal.message}`,
     );
   }
-  const attempt = await storeFirstAttempt(ctx, t, rpc, chain, estimate.gas, {
+  const attempt = await storeFirstAttempt(ctx, job, estimate.gas, {
     action: 'cancel',
     data,
     expect: ['sending'],

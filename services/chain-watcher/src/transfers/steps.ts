@@ -1,5 +1,17 @@
+import type { ChainConfig } from '@stablepay/contracts';
+import type { ChainRpc } from '../chain/chain-rpc.js';
 import type { TransferRecord } from './transfers-repo.js';
 import type { WatcherContext } from '../context/watcher-context.js';
+
+/**
+ * The transfer one step advances, with the chain it moves on and that chain's client: resolved once
+ * per step from the record's chain id, then handed to every stage of the send and the watch.
+ */
+export interface TransferOnChain {
+  t: TransferRecord;
+  chain: ChainConfig;
+  rpc: ChainRpc;
+}
 
 /**
  * What the worker does with a transfer after a step: nothing more, or look again after `delayMs`.

@@ -16,8 +16,7 @@ import { recordConfirmed, recordFailed } from './outcomes.js';
 import { judgeRefusal, waitOnToken } from './refusals.js';
 import { pausedNote } from './rules.js';
 import { beginCancel } from './send.js';
-import type { TransferRecord } from './transfers-repo.js';
-import { DONE, again, parts, type Step } from './steps.js';
+import { DONE, again, parts, type Step, type TransferOnChain } from './steps.js';
 
 const OPEN = ['pending', 'sending', 'cancelling'] as const;
 
@@ -38,9 +37,7 @@ const isFinal = async (rpc: ChainRpc, chain: ChainConfig, receipt: ReceiptFacts)
  */
 export const resolveSpent = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  { t, rpc, chain }: TransferOnChain,
   /** our transaction that reverted because of it, if any */
   revertedTxHash: string | null = t.txHash,
 ): Promise<Step> => {
@@ -98,12 +95,11 @@ export const resolveSpent = async (
 /** What a mined attempt decides, once final. */
 const settle = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  job: TransferOnChain,
   attempts: AttemptRecord[],
   mined: MinedAttempt[],
 ): Promise<Step> => {
+  const { t, rpc, chain } = job;
   // A successful transfer wins over everything, then a successful cancellation. A revert counts
   // when it is news: that of the latest attempt's nonce, in the transfer's current action (an
   // older reverted one was already answered with a new attempt).
@@ -113,7 +109,7 @@ const settle = async (
     mined.find((m) => m.tx.action === 'transfer' && m.receipt.status === 1) ??
     mined.find((m) => m.tx.action === 'cancel' && m.receipt.status === 1) ??
     mined.find((m) => m.tx.action === action && sameNonce(m.tx, latest));
-  if (!decisive) return watchUnmined(ctx, t, rpc, chain, attempts);
+  if (!decisive) return watchUnmined(ctx, job, attempts);
   const { tx: attempt, receipt } = decisive;
   if (!(await isFinal(rpc, chain, receipt))) return again(ctx, 'waiting for confirmations');
   const at = { txHash: attempt.txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
@@ -129,7 +125,7 @@ const settle = async (
     });
     return DONE;
   }
-  return settleRevert(ctx, t, rpc, chain, attempts, decisive);
+  return settleRevert(ctx, job, attempts, decisive);
 };
 
 /**
@@ -141,15 +137,14 @@ const settle = async (
  */
 const settleRevert = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  job: TransferOnChain,
   attempts: AttemptRecord[],
   { tx: attempt, receipt }: MinedAttempt,
 ): Promise<Step> => {
+  const { t, rpc, chain } = job;
   const { from, token } = parts(t);
   if (await authorizationState(rpc, token, from, t.authNonce)) {
-    return resolveSpent(ctx, t, rpc, chain, attempt.action === 'transfer' ? attempt.txHash : t.txHash);
+    return resolveSpent(ctx, job, attempt.action === 'transfer' ? attempt.txHash : t.txHash);
   }
   const refusal = await simulateTokenCall(rpc, token, Transaction.from(attempt.rawTx).data);
   if (refusal?.kind === 'paused') return waitOnToken(ctx, t, pausedNote(t.token, chain.name));
@@ -161,10 +156,8 @@ const settleRevert = async (
     if (resent) await broadcastSigned(ctx, rpc, series, resent);
     return again(ctx);
   }
-  const verdict = refusal
-    ? await judgeRefusal(t, rpc, chain, refusal, { txHash: attempt.txHash })
-    : undefined;
-  return beginCancel(ctx, t, rpc, chain, attempts, {
+  const verdict = refusal ? await judgeRefusal(job, refusal, { txHash: attempt.txHash }) : undefined;
+  return beginCancel(ctx, job, attempts, {
     code: verdict?.kind === 'fail' ? verdict.code : 'reverted',
     reason:
       verdict?.kind === 'fail'
@@ -184,11 +177,10 @@ const calldataOf = (attempts: AttemptRecord[]): string => Transaction.from(attem
  */
 const watchUnmined = async (
   ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
+  job: TransferOnChain,
   attempts: AttemptRecord[],
 ): Promise<Step> => {
+  const { t, rpc, chain } = job;
   const { from, token } = parts(t);
   const progress = await followUnmined(ctx, { rpc, chain, series: transferSeries(ctx, t) }, attempts, {
     data: calldataOf(attempts),
@@ -198,7 +190,7 @@ const watchUnmined = async (
     case 'mined_meanwhile':
       return again(ctx, null, 0);
     case 'done_elsewhere':
-      return resolveSpent(ctx, t, rpc, chain);
+      return resolveSpent(ctx, job);
     case 'behind':
       return again(ctx, 'waiting behind an earlier relayer nonce');
     default:
@@ -207,15 +199,11 @@ const watchUnmined = async (
 };
 
 /** One look at a transfer whose transactions are signed: every attempt's hash is watched. */
-export const watchTransfer = async (
-  ctx: WatcherContext,
-  t: TransferRecord,
-  rpc: ChainRpc,
-  chain: ChainConfig,
-): Promise<Step> => {
+export const watchTransfer = async (ctx: WatcherContext, job: TransferOnChain): Promise<Step> => {
+  const { t, rpc } = job;
   const attempts = await listAttempts(ctx, t);
   if (attempts.length === 0) throw new Error(`transfer ${t.id} is ${t.status} without any transaction`);
   const mined = await minedOf(rpc, attempts);
-  if (mined.length > 0) return settle(ctx, t, rpc, chain, attempts, mined);
-  return watchUnmined(ctx, t, rpc, chain, attempts);
+  if (mined.length > 0) return settle(ctx, job, attempts, mined);
+  return watchUnmined(ctx, job, attempts);
 };
