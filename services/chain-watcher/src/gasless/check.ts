@@ -28,7 +28,9 @@ export { CROSS_CHAIN_BURN_GAS_UNITS } from './burn-gas.js';
 /** Clock skew allowed between the payments service that bounded the window and this one. */
 const WINDOW_SKEW_SECONDS = 60;
 
+/** The authorization under check, and where it lands: each later check reads both. */
 interface Placement {
+  body: GaslessCheckBody;
   chain: ChainConfig;
   rpc: ChainRpc;
   token: string;
@@ -92,7 +94,7 @@ const placementOf = async (ctx: WatcherContext, body: GaslessCheckBody): Promise
       `the authorization pays ${body.authorization.to}, not ${destination ? 'the relay' : 'the merchant wallet'} ${getAddress(to)}`,
       'authorization.to',
     );
-  return { chain, rpc, token: getAddress(token), relayer, destination, wallet };
+  return { body, chain, rpc, token: getAddress(token), relayer, destination, wallet };
 };
 
 /** The window by this service's clock: open now, and no longer than a signature should live. */
@@ -111,9 +113,9 @@ const checkWindow = (body: GaslessCheckBody): void => {
 };
 
 /** The signer of the authorization under the token's EIP-712 domain must be its `from`. */
-const checkSignature = async (ctx: WatcherContext, body: GaslessCheckBody, p: Placement): Promise<void> => {
+const checkSignature = async (ctx: WatcherContext, p: Placement): Promise<void> => {
   const domain = await tokenDomain(ctx, p.rpc, p.token);
-  const { signature, ...message } = authorizationOf(body.authorization);
+  const { signature, ...message } = authorizationOf(p.body.authorization);
   let signer: string | undefined;
   try {
     signer = verifyTypedData(domain, TRANSFER_WITH_AUTHORIZATION_TYPES, message, signature);
@@ -125,15 +127,15 @@ const checkSignature = async (ctx: WatcherContext, body: GaslessCheckBody, p: Pl
 };
 
 /** What the token says now: the nonce unused, the balance enough, and the submission itself passing. */
-const checkOnChain = async (body: GaslessCheckBody, p: Placement): Promise<string> => {
-  const auth = authorizationOf(body.authorization);
+const checkOnChain = async (p: Placement): Promise<string> => {
+  const auth = authorizationOf(p.body.authorization);
   if (await authorizationState(p.rpc, p.token, auth.from, auth.nonce))
     throw refusal('authorization_nonce_used', 'this authorization was already used or cancelled');
   const balance = await balanceOf(p.rpc, p.token, auth.from);
   if (balance < auth.value)
     throw refusal(
       'authorization_insufficient_balance',
-      `${auth.from} holds less ${body.token} than the authorization moves`,
+      `${auth.from} holds less ${p.body.token} than the authorization moves`,
     );
   const data = encodeAuthorization(auth);
   const refused = await simulateSubmission(p.rpc, { from: p.relayer, to: p.token, data });
@@ -145,8 +147,8 @@ const checkOnChain = async (body: GaslessCheckBody, p: Placement): Promise<strin
  * The approval and the burn of what the authorization moves to the relay. The burn's Circle fee is
  * not known here; any fee below the amount is a burn of the same gas.
  */
-const crossChainGas = (ctx: WatcherContext, body: GaslessCheckBody, p: Placement): Promise<bigint> => {
-  const amount = BigInt(body.authorization.value);
+const crossChainGas = (ctx: WatcherContext, p: Placement): Promise<bigint> => {
+  const amount = BigInt(p.body.authorization.value);
   return burnGasUnits(ctx, p, {
     source: p.chain,
     destination: p.destination!,
@@ -157,19 +159,15 @@ const crossChainGas = (ctx: WatcherContext, body: GaslessCheckBody, p: Placement
 };
 
 /** The submission's gas and today's worst-case price; the relay's gas and the merchant's budget. */
-const priceSubmission = async (
-  ctx: WatcherContext,
-  body: GaslessCheckBody,
-  p: Placement,
-  data: string,
-): Promise<GaslessCheck> => {
+const priceSubmission = async (ctx: WatcherContext, p: Placement, data: string): Promise<GaslessCheck> => {
+  const { body } = p;
   const [estimate, fees, native] = await Promise.all([
     p.rpc.estimateGas({ from: p.relayer, to: p.token, data }),
     p.rpc.feeSuggestion(),
     p.rpc.call('eth_getBalance', (provider) => provider.getBalance(p.relayer)),
   ]);
   // Across chains the relay also burns what it receives (and approves the messenger once).
-  const gasUnits = gasLimitFor(estimate) + (p.destination ? await crossChainGas(ctx, body, p) : 0n);
+  const gasUnits = gasLimitFor(estimate) + (p.destination ? await crossChainGas(ctx, p) : 0n);
   const gasPrice = fees.kind === 'eip1559' ? fees.maxFeePerGas : fees.gasPrice;
   const cost = gasUnits * gasPrice;
   const chain = p.chain.name;
@@ -218,7 +216,7 @@ export const checkGaslessAuthorization = async (
 ): Promise<GaslessCheck> => {
   const placement = await placementOf(ctx, body);
   checkWindow(body);
-  await checkSignature(ctx, body, placement);
-  const data = await checkOnChain(body, placement);
-  return priceSubmission(ctx, body, placement, data);
+  await checkSignature(ctx, placement);
+  const data = await checkOnChain(placement);
+  return priceSubmission(ctx, placement, data);
 };
