@@ -8,7 +8,7 @@ import {
   advanceSubmission,
   listSubmissions,
   settleOwnNonce,
-  type SubmissionTransaction,
+  type SubmissionLook,
 } from './relay-submission.js';
 import { advanceRelayMint } from './relay-mint.js';
 import { handOver, rejectUnused } from './settle.js';
@@ -36,11 +36,10 @@ const searchFromOf = async (ctx: WatcherContext, p: GaslessPaymentRecord, r: Gas
  */
 const settleSpent = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  look: SubmissionLook,
   searchFrom: number,
 ): Promise<GaslessWait | undefined> => {
+  const { p, r } = look;
   const { from, nonce } = p.authorization;
   const head = await r.rpc.blockNumber();
   const found = await findAuthorizationEvent(r.rpc, {
@@ -54,17 +53,17 @@ const settleSpent = async (
   if (!found) return waitFor('the authorization is spent; its transaction is not found yet');
   if (head - found.blockNumber + 1 < r.chain.confirmations)
     return waitFor('confirmations of the transaction that spent the authorization', { steady: true });
-  const ownNonce = await settleOwnNonce(ctx, p, r, txs);
+  const ownNonce = await settleOwnNonce(ctx, look);
   if (ownNonce) return ownNonce;
   if (found.kind === 'canceled') {
-    await rejectUnused(ctx, p, r, txs, {
+    await rejectUnused(ctx, look, {
       outcome: 'cancelled',
       txHash: found.txHash,
       detail: `the payer cancelled the authorization before it was used (transaction ${found.txHash})`,
     });
     return undefined;
   }
-  await handOver(ctx, p, r, txs, found);
+  await handOver(ctx, look, found);
   return undefined;
 };
 
@@ -101,15 +100,15 @@ export const lookAtGasless = async (
   const { from, nonce, validBefore } = p.authorization;
   const used = () => authorizationState(r.rpc, r.token, from, nonce);
   const searchFrom = await searchFromOf(ctx, p, r);
-  const txs = await listSubmissions(ctx, p);
-  if (await used()) return settleSpent(ctx, p, r, txs, searchFrom);
+  const look: SubmissionLook = { p, r, txs: await listSubmissions(ctx, p) };
+  if (await used()) return settleSpent(ctx, look, searchFrom);
   if (await expiredUnused(r, p, used)) {
     const at = new Date(Number(validBefore) * 1000).toISOString();
-    await rejectUnused(ctx, p, r, txs, {
+    await rejectUnused(ctx, look, {
       outcome: 'expired',
       detail: `authorization_expired: the customer's authorization expired at ${at} before any transaction used it`,
     });
     return undefined;
   }
-  return advanceSubmission(ctx, p, r, txs, async () => !(await used()));
+  return advanceSubmission(ctx, look, async () => !(await used()));
 };

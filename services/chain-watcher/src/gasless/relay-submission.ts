@@ -20,6 +20,13 @@ import { encodeAuthorization, refusalOfRevert } from './submission.js';
 export type SubmitAction = 'submit';
 export type SubmissionTransaction = RelayerTransaction<SubmitAction>;
 
+/** One look at a same-chain submission: the payment, its route, and the relay's transactions so far. */
+export interface SubmissionLook {
+  p: GaslessPaymentRecord;
+  r: GaslessRoute;
+  txs: SubmissionTransaction[];
+}
+
 /**
  * The node took the relay's transaction: chain.payment.relayed, once per payment (the first
  * transaction accepted; a replacement or a restart publishes nothing more).
@@ -62,15 +69,11 @@ export const listSubmissions = (
 
 /**
  * Judges the submission now (eth_estimateGas from the relay) and, if it passes, signs, stores and
- * sends it: the first, or one under a new nonce after `after` others. A refusal is not final: the
- * payer may top up, a pause passes, and an authorization never used expires on its own.
+ * sends it: the first, or one under a new nonce after those the look found. A refusal is not final:
+ * the payer may top up, a pause passes, and an authorization never used expires on its own.
  */
-const sendSubmission = async (
-  ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  after: number,
-): Promise<GaslessWait> => {
+const sendSubmission = async (ctx: WatcherContext, { p, r, txs }: SubmissionLook): Promise<GaslessWait> => {
+  const after = txs.length;
   const relayer = ctx.relayers.addressOn(r.chain.chainId);
   if (!relayer) return waitFor(`no relayer key for ${r.chain.name}`);
   const data = encodeAuthorization(p.authorization);
@@ -111,17 +114,16 @@ const WAITING: Record<UnminedProgress['kind'], string> = {
  */
 export const advanceSubmission = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  look: SubmissionLook,
   stillUnused: () => Promise<boolean>,
 ): Promise<GaslessWait> => {
-  if (txs.length === 0) return sendSubmission(ctx, p, r, 0);
+  const { p, r, txs } = look;
+  if (txs.length === 0) return sendSubmission(ctx, look);
   const latest = txs.at(-1)!;
   const mined = await minedOf(r.rpc, txs);
   // A success used the authorization: the next look finds and settles it.
   if (mined.some((m) => m.receipt.status === 1)) return waitFor('submission mined', { steady: true });
-  if (mined.some((m) => sameNonce(m.tx, latest))) return sendSubmission(ctx, p, r, txs.length);
+  if (mined.some((m) => sameNonce(m.tx, latest))) return sendSubmission(ctx, look);
   const series = submissionSeries(ctx, p);
   const progress = await followUnmined(ctx, { rpc: r.rpc, chain: r.chain, series }, txs, {
     data: encodeAuthorization(p.authorization),
@@ -137,9 +139,7 @@ export const advanceSubmission = async (
  */
 export const settleOwnNonce = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  { p, r, txs }: SubmissionLook,
 ): Promise<GaslessWait | undefined> => {
   const latest = txs.at(-1);
   if (!latest) return undefined;

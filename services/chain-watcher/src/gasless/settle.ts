@@ -11,8 +11,7 @@ import { addGasUsage } from './gas-budget-repo.js';
 import { requestNetworkFee } from './network-fee.js';
 import { countGasSpent } from './relay-gas.js';
 import { finishSubmission, moveGasless, noteRelayed, type GaslessPaymentRecord } from './gasless-repo.js';
-import type { GaslessRoute } from './outcome.js';
-import { submissionSeries, type SubmissionTransaction } from './relay-submission.js';
+import { submissionSeries, type SubmissionLook } from './relay-submission.js';
 
 /*
  * How a submission ends: the authorization used (by the relay's transaction or anyone's), and the
@@ -24,9 +23,7 @@ import { submissionSeries, type SubmissionTransaction } from './relay-submission
 /** What the relay's mined transactions cost, once any stored but unsent one reached a node. */
 const relayGasSpent = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  { p, r, txs }: SubmissionLook,
 ): Promise<{ wei: bigint; minedHashes: Set<string> }> => {
   // A nonce the relay allocated must reach the chain even when its transaction is no longer needed.
   await flushUnsent(ctx, r.rpc, submissionSeries(ctx, p), txs);
@@ -45,8 +42,7 @@ const settleGas = (trx: Knex.Transaction, p: GaslessPaymentRecord, spentWei: big
 
 const afterSettled = (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
+  { p, r }: SubmissionLook,
   outcome: string,
   spentWei: bigint,
 ): void => {
@@ -94,12 +90,11 @@ const handToVerification = async (
  */
 export const handOver = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  look: SubmissionLook,
   found: AuthorizationEvent,
 ): Promise<void> => {
-  const { wei, minedHashes } = await relayGasSpent(ctx, p, r, txs);
+  const { p, r, txs } = look;
+  const { wei, minedHashes } = await relayGasSpent(ctx, look);
   const ours = txs.find((t) => t.txHash === found.txHash);
   const crossChain = p.destinationChainId !== null;
   const moved = await ctx.db.transaction(async (trx) => {
@@ -127,7 +122,7 @@ export const handOver = async (
     if (ours) await requestNetworkFee(ctx, trx, p, r.chain, p.token);
     return true;
   });
-  if (moved) afterSettled(ctx, p, r, ours ? 'relayed' : 'used_elsewhere', wei);
+  if (moved) afterSettled(ctx, look, ours ? 'relayed' : 'used_elsewhere', wei);
 };
 
 /**
@@ -137,12 +132,11 @@ export const handOver = async (
  */
 export const rejectUnused = async (
   ctx: WatcherContext,
-  p: GaslessPaymentRecord,
-  r: GaslessRoute,
-  txs: SubmissionTransaction[],
+  look: SubmissionLook,
   why: { outcome: 'expired' | 'cancelled'; detail: string; txHash?: string },
 ): Promise<void> => {
-  const { wei } = await relayGasSpent(ctx, p, r, txs);
+  const { p, txs } = look;
+  const { wei } = await relayGasSpent(ctx, look);
   const moved = await ctx.db.transaction(async (trx) => {
     if (
       !(await finishSubmission(trx, p.paymentId, 'rejected', { failureDetail: why.detail, gasSpentWei: wei }))
@@ -158,5 +152,5 @@ export const rejectUnused = async (
     });
     return true;
   });
-  if (moved) afterSettled(ctx, p, r, why.outcome, wei);
+  if (moved) afterSettled(ctx, look, why.outcome, wei);
 };
