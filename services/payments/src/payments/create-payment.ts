@@ -26,6 +26,18 @@ export type { CreatePaymentResult } from './known-payments.js';
 /** A refusal or a write judged on a remembered reading of the merchant: judged again on a fresh one. */
 const JUDGE_AGAIN = Symbol('judge again');
 
+/** One reading of the merchant; `version` when that reading is a remembered one. */
+interface MerchantReading {
+  merchant: MerchantRecord;
+  version?: string;
+}
+
+/** A report the merchant's rules accepted on one reading, with the payment row it would insert. */
+interface AcceptedReport extends MerchantReading {
+  body: CreatePublicPaymentBody;
+  row: NewPaymentRow;
+}
+
 /**
  * POST /payments/create-public. Idempotent on txHash per merchant: a known hash is answered from
  * its payment whatever the merchant's settings, the session or the fee quote say now. A report the
@@ -48,24 +60,23 @@ export const createPublicPayment = async (
   const plain = !body.sessionId && !body.feeQuote;
   const remembered = plain ? ctx.merchantCache.get(body.merchantId) : undefined;
   if (remembered) {
-    const answer = await report(ctx, body, remembered.merchant, remembered.version);
+    const answer = await report(ctx, body, remembered);
     if (answer !== JUDGE_AGAIN) return answer;
   }
   const merchant = plain
     ? (await ctx.merchantCache.read(ctx.db, body.merchantId))?.merchant
     : await findMerchantByPublicId(ctx.db, body.merchantId);
   if (!merchant) throw notFound('Merchant');
-  const answer = await report(ctx, body, merchant);
+  const answer = await report(ctx, body, { merchant });
   if (answer === JUDGE_AGAIN) throw new Error('a report judged on a fresh read was sent back');
   return answer;
 };
 
-/** One report judged on one reading of the merchant; `version` when that reading is a remembered one. */
+/** One report judged on one reading of the merchant. */
 const report = async (
   ctx: PaymentsContext,
   body: CreatePublicPaymentBody,
-  merchant: MerchantRecord,
-  version?: string,
+  { merchant, version }: MerchantReading,
 ): Promise<CreatePaymentResult | typeof JUDGE_AGAIN> => {
   let placement: Placement;
   try {
@@ -79,11 +90,11 @@ const report = async (
     if (spent) return resubmitted(spent, merchant);
     throw err;
   }
-  const row = newPaymentRow(body, merchant, placement);
+  const accepted: AcceptedReport = { body, merchant, version, row: newPaymentRow(body, merchant, placement) };
   const outcome =
     !body.sessionId && !body.feeQuote
-      ? await insertPlainPayment(ctx, body, row, version)
-      : await insertLinkedPayment(ctx, body, row, merchant);
+      ? await insertPlainPayment(ctx, accepted)
+      : await insertLinkedPayment(ctx, accepted);
   if (outcome.merchantChanged) return JUDGE_AGAIN;
   if (outcome.completedElsewhere) return resubmitted(outcome.completedElsewhere, merchant);
   if (outcome.inserted) return { created: true, payment: outcome.inserted };
@@ -96,9 +107,7 @@ const report = async (
  */
 const insertPlainPayment = async (
   ctx: PaymentsContext,
-  body: CreatePublicPaymentBody,
-  row: NewPaymentRow,
-  merchantVersion: string | undefined,
+  { body, row, version }: AcceptedReport,
 ): Promise<ReportOutcome> => {
   const outcome = await insertPaymentWithEvent(
     ctx.db,
@@ -110,7 +119,7 @@ const insertPlainPayment = async (
         merchantId: p.merchantId,
         data: paymentCreatedData(p, body, null),
       }),
-    merchantVersion,
+    version,
   );
   if (outcome.inserted) ctx.outboxWritten(ctx.db);
   return outcome;
@@ -123,9 +132,7 @@ const insertPlainPayment = async (
  */
 const insertLinkedPayment = async (
   ctx: PaymentsContext,
-  body: CreatePublicPaymentBody,
-  row: NewPaymentRow,
-  merchant: MerchantRecord,
+  { body, row, merchant }: AcceptedReport,
 ): Promise<ReportOutcome> => {
   const spent = await completedElsewhere(ctx, body.txHash, merchant);
   if (spent) return { completedElsewhere: spent };
