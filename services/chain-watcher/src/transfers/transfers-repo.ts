@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { currentContext } from '@stablepay/platform';
+import { currentContext, firstOf, rowColumn, rowMapper, type Row } from '@stablepay/platform';
 import type { BlockchainName, Currency, TransferFailureReason, TransferPurpose } from '@stablepay/contracts';
 import { leaseDueRows } from '../work-rows/lease-due-rows.js';
 import { renewRowLeases, type WorkTable } from '../work-rows/row-schedule.js';
@@ -41,64 +41,39 @@ export interface TransferRecord {
   correlationId: string | null;
 }
 
-interface TransferRow {
-  id: string;
-  idempotency_key: string;
-  purpose: string;
-  merchant_id: string;
-  blockchain: string;
-  chain_id: number | null;
-  token: string;
-  token_address: string | null;
-  from_address: string | null;
-  to_address: string;
-  amount: string;
-  amount_units: string | null;
-  auth_nonce: string;
-  valid_before: string | null;
-  auth_signature: string | null;
-  status: TransferStatus;
-  failure_code: string | null;
-  failure_reason: string | null;
-  tx_hash: string | null;
-  block_number: string | null;
-  search_from_block: string | null;
-  submitted_at: Date | null;
-  backoff_step: number;
-  rpc_failing_since: Date | null;
-  created_at: Date;
-  correlation_id: string | null;
-}
+const { text, str, date, dateOrNull, oneOf } = rowColumn;
+/** An INTEGER or BIGINT column (BIGINT arrives as text from pg) as a number. */
+const wholeOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** Base units and validBefore, kept exact: the column's text as a bigint. */
+const unitsOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
 
-const num = (v: string | null): number | null => (v === null ? null : Number(v));
-
-const toRecord = (row: TransferRow): TransferRecord => ({
-  id: row.id,
-  idempotencyKey: row.idempotency_key,
-  purpose: row.purpose as TransferPurpose,
-  merchantId: row.merchant_id,
-  blockchain: row.blockchain as BlockchainName,
-  chainId: row.chain_id,
-  token: row.token as Currency,
-  tokenAddress: row.token_address,
-  fromAddress: row.from_address,
-  toAddress: row.to_address,
-  amount: row.amount,
-  amountUnits: row.amount_units === null ? null : BigInt(row.amount_units),
-  authNonce: row.auth_nonce,
-  validBefore: row.valid_before === null ? null : BigInt(row.valid_before),
-  authSignature: row.auth_signature,
-  status: row.status,
-  failureCode: row.failure_code as TransferFailureReason | null,
-  failureReason: row.failure_reason,
-  txHash: row.tx_hash,
-  blockNumber: num(row.block_number),
-  searchFromBlock: num(row.search_from_block),
-  submittedAt: row.submitted_at,
-  backoffStep: row.backoff_step,
-  rpcFailingSince: row.rpc_failing_since,
-  createdAt: row.created_at,
-  correlationId: row.correlation_id,
+const toRecord = rowMapper<TransferRecord>({
+  id: text,
+  idempotencyKey: text,
+  purpose: oneOf(),
+  merchantId: text,
+  blockchain: oneOf(),
+  chainId: wholeOrNull,
+  token: oneOf(),
+  tokenAddress: str,
+  fromAddress: str,
+  toAddress: text,
+  amount: text,
+  amountUnits: unitsOrNull,
+  authNonce: text,
+  validBefore: unitsOrNull,
+  authSignature: str,
+  status: oneOf(),
+  failureCode: (v) => str(v) as TransferFailureReason | null,
+  failureReason: str,
+  txHash: str,
+  blockNumber: wholeOrNull,
+  searchFromBlock: wholeOrNull,
+  submittedAt: dateOrNull,
+  backoffStep: Number,
+  rpcFailingSince: dateOrNull,
+  createdAt: date,
+  correlationId: str,
 });
 
 export type NewTransfer = Pick<
@@ -156,22 +131,16 @@ export const insertTransfer = async (
     })
     .onConflict('idempotency_key')
     .ignore()
-    .returning('*')) as TransferRow[];
+    .returning('*')) as Row[];
   return rows[0] ? toRecord(rows[0]) : undefined;
 };
 
-export const findTransferByKey = async (
-  db: Knex,
-  idempotencyKey: string,
-): Promise<TransferRecord | undefined> => {
-  const row = (await db(TRANSFERS).where({ idempotency_key: idempotencyKey }).first()) as
-    TransferRow | undefined;
-  return row ? toRecord(row) : undefined;
-};
+export const findTransferByKey = (db: Knex, idempotencyKey: string): Promise<TransferRecord | undefined> =>
+  firstOf(db(TRANSFERS).where({ idempotency_key: idempotencyKey }), toRecord);
 
 /** The row locked for the rest of the caller's transaction. */
 export const lockTransfer = async (trx: Knex.Transaction, id: string): Promise<TransferRecord> => {
-  const row = (await trx(TRANSFERS).where({ id }).forUpdate().first()) as TransferRow | undefined;
+  const row = (await trx(TRANSFERS).where({ id }).forUpdate().first()) as Row | undefined;
   if (!row) throw new Error(`transfer ${id} does not exist`);
   return toRecord(row);
 };
@@ -186,7 +155,7 @@ export const leaseDueTransfers = async (
   limit: number,
   leaseMs: number,
 ): Promise<TransferRecord[]> => {
-  const rows = await leaseDueRows<TransferRow>(db, {
+  const rows = await leaseDueRows<Row>(db, {
     table: TRANSFERS,
     key: 'id',
     open: "status in ('pending', 'sending', 'cancelling')",
