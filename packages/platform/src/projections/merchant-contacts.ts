@@ -53,9 +53,12 @@ export interface MerchantContacts {
   /** merchant.created, merchant.email_confirmed and merchant.settings_updated, for the service's list of consumers. */
   handlers: EventHandlers;
   find(db: Db, merchantId: string): Promise<MerchantContact | undefined>;
+  /** A row of the table read by a query of the service's own (one that reads more than the merchant). */
+  contactOf(row: MerchantContactRow): MerchantContact;
 }
 
-interface ContactRow {
+/** The table's columns that make a contact. */
+export interface MerchantContactRow {
   merchant_id: string;
   public_id: string;
   name: string;
@@ -74,6 +77,14 @@ interface ContactRow {
  */
 export const merchantContacts = (opts: MerchantContactsOptions): MerchantContacts => {
   const { table } = opts;
+  const contactOf = (row: MerchantContactRow): MerchantContact => ({
+    merchantId: row.merchant_id,
+    publicId: row.public_id,
+    name: row.name,
+    email: row.email,
+    emailConfirmed: row.email_confirmed === true,
+    ...(opts.keepLanguage && { language: pickLanguage(row.language ?? null, []) }),
+  });
   const touched = (db: Db) => (opts.touchedColumn ? { [opts.touchedColumn]: db.fn.now() } : {});
   return {
     handlers: {
@@ -124,17 +135,10 @@ export const merchantContacts = (opts: MerchantContactsOptions): MerchantContact
       },
     },
     async find(db, merchantId) {
-      const row = (await db(table).where({ merchant_id: merchantId }).first()) as ContactRow | undefined;
-      return (
-        row && {
-          merchantId: row.merchant_id,
-          publicId: row.public_id,
-          name: row.name,
-          email: row.email,
-          emailConfirmed: row.email_confirmed === true,
-          ...(opts.keepLanguage && { language: pickLanguage(row.language ?? null, []) }),
-        }
-      );
+      const row = (await db(table).where({ merchant_id: merchantId }).first()) as
+        MerchantContactRow | undefined;
+      return row && contactOf(row);
     },
+    contactOf,
   };
 };

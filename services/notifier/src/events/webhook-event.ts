@@ -1,11 +1,15 @@
 import type { Knex } from 'knex';
 import { EventTypes, type WebhookEventName } from '@stablepay/contracts';
 import type { NotifierContext } from '../context.js';
-import { createEventDeliveries, insertEvent, type CreatedDelivery } from '../delivery/deliveries-repo.js';
-import { queueInvoiceEmail, queuePaymentEmails, queueRefundEmail } from '../mail/payment-emails.js';
-import { subscribedEndpoints } from '../webhooks/endpoints-repo.js';
+import { createEventDeliveries, type CreatedDelivery } from '../delivery/deliveries-repo.js';
+import {
+  paymentCustomerOf,
+  queueInvoiceEmail,
+  queuePaymentEmails,
+  queueRefundEmail,
+} from '../mail/payment-emails.js';
 import { merchantOf, webhookBody, type WebhookEvent } from '../webhooks/payloads.js';
-type Endpoint = Awaited<ReturnType<typeof subscribedEndpoints>>[number];
+import { takeInEvent, type EventIntake, type SubscribedEndpoint as Endpoint } from './event-intake.js';
 
 interface Fanout {
   ref: { id: string; merchantId: string; occurredAt: string };
@@ -67,8 +71,14 @@ export const onWebhookEvent =
     // The data's merchant id is a UUID by the catalogue's schema; the envelope's is any string.
     const ref = { id: event.id, merchantId: merchantOf(event), occurredAt: event.occurredAt };
     const body = webhookBody(event.type, event.occurredAt, event.data);
-    await insertEvent(trx, { ...ref, type: event.type, body, isTest: false });
-    const endpoints = await subscribedEndpoints(trx, ref.merchantId, event.type);
+    const intake = await takeInEvent(trx, {
+      ...ref,
+      type: event.type,
+      body,
+      customer: event.type === EventTypes.PaymentCompleted ? paymentCustomerOf(event.data) : undefined,
+      withMerchant: WITH_EMAILS.has(event.type),
+    });
+    const { endpoints } = intake;
     const firstDelayMs = ctx.schedule.delaysMs[0] ?? 0;
     const direct = ctx.directDeliveries;
     const reserved = firstDelayMs === 0 ? direct.reserve(endpoints.map((e) => e.id)) : [];
@@ -85,7 +95,25 @@ export const onWebhookEvent =
       firstDelayMs,
       { endpointIds: reserved, leaseMs: direct.leaseMs },
     );
-    if (event.type === EventTypes.PaymentCompleted) await queuePaymentEmails(ctx, trx, ref, event.data);
-    if (event.type === EventTypes.RefundCompleted) await queueRefundEmail(ctx, trx, ref, event.data);
-    if (event.type === EventTypes.InvoiceIssued) await queueInvoiceEmail(ctx, trx, ref, event.data);
+    await queueEventEmails(ctx, trx, event, ref, intake);
   };
+
+/** The events that call for an e-mail besides their webhooks. */
+const WITH_EMAILS = new Set<string>([
+  EventTypes.PaymentCompleted,
+  EventTypes.RefundCompleted,
+  EventTypes.InvoiceIssued,
+]);
+
+const queueEventEmails = async (
+  ctx: NotifierContext,
+  trx: Knex.Transaction,
+  event: WebhookEvent,
+  ref: Fanout['ref'],
+  { merchant }: EventIntake,
+): Promise<void> => {
+  if (event.type === EventTypes.PaymentCompleted)
+    await queuePaymentEmails(ctx, trx, ref, event.data, merchant);
+  if (event.type === EventTypes.RefundCompleted) await queueRefundEmail(ctx, trx, ref, event.data, merchant);
+  if (event.type === EventTypes.InvoiceIssued) await queueInvoiceEmail(ctx, trx, ref, event.data, merchant);
+};

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { pickLanguage, type Language } from '@stablepay/contracts';
-import { merchantContacts, type Db } from '@stablepay/platform';
+import { merchantContacts, type BatchedWrite, type Db } from '@stablepay/platform';
 import { EMAILS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
 
 /**
@@ -16,21 +16,6 @@ export const merchants = merchantContacts({
 });
 
 export const findMerchant = merchants.find;
-
-export const rememberCustomer = async (
-  db: Db,
-  c: { paymentId: string; merchantId: string; email: string; language: Language },
-): Promise<void> => {
-  await db(PAYMENT_CUSTOMERS)
-    .insert({
-      payment_id: c.paymentId,
-      merchant_id: c.merchantId,
-      customer_email: c.email,
-      language: c.language,
-    })
-    .onConflict('payment_id')
-    .ignore();
-};
 
 export const customerOfPayment = async (
   db: Db,
@@ -65,13 +50,14 @@ export interface OutgoingEmail {
 }
 
 /**
- * Queues each message once per (event, template, recipient), in one statement: the unique
- * constraint, not a prior check, decides, so concurrent or repeated handling of one event cannot
- * queue one twice. Returns how many were new.
+ * Queues each message once per (event, template, recipient), in one statement for all the units of
+ * a consumer's batch (their messages are handed over with `writeBatched`): the unique constraint,
+ * not a prior check, decides, so concurrent or repeated handling of one event cannot queue one twice.
  */
-export const enqueueEmails = async (db: Db, messages: OutgoingEmail[]): Promise<number> => {
-  if (messages.length === 0) return 0;
-  const rows = await db(EMAILS)
+export const enqueueEmails: BatchedWrite<OutgoingEmail[]> = async (db, units) => {
+  const messages = units.flat();
+  if (messages.length === 0) return;
+  await db(EMAILS)
     .insert(
       messages.map((m) => ({
         id: randomUUID(),
@@ -87,9 +73,7 @@ export const enqueueEmails = async (db: Db, messages: OutgoingEmail[]): Promise<
       })),
     )
     .onConflict(['event_id', 'template', 'recipient'])
-    .ignore()
-    .returning('id');
-  return rows.length;
+    .ignore();
 };
 
 export interface ClaimedEmail extends OutgoingEmail {

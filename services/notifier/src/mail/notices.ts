@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { MerchantContact } from '@stablepay/platform';
+import { writeBatched, type MerchantContact } from '@stablepay/platform';
 import type { NotifierContext } from '../context.js';
 import type { RenderedEmail } from './layout.js';
 import { enqueueEmails, type AttachmentRef } from './mail-repo.js';
@@ -43,15 +43,21 @@ export interface Notice {
   attachment?: AttachmentRef;
 }
 
-/** Queues each notice once (unique on key, template and recipient); returns how many were new. */
-export const queueNotices = (
+/**
+ * Queues each notice once (unique on key, template and recipient); in a consumer's batch, with the
+ * other units' messages before it commits. Returns how many it handed over: a notice already queued
+ * for the same key is ignored by that write.
+ */
+export const queueNotices = async (
   ctx: NotifierContext,
   trx: Knex.Transaction,
   key: { eventId: string; merchantId: string },
   notices: Notice[],
-): Promise<number> =>
-  enqueueEmails(
+): Promise<number> => {
+  if (notices.length === 0) return 0;
+  await writeBatched(
     trx,
+    enqueueEmails,
     notices.map((n) => ({
       eventId: key.eventId,
       template: n.template,
@@ -64,5 +70,7 @@ export const queueNotices = (
       attachment: n.attachment ?? null,
     })),
   );
+  return notices.length;
+};
 
 export type EventRef = { id: string; merchantId: string; occurredAt: string };

@@ -1,45 +1,57 @@
 import type { Knex } from 'knex';
 import type {
   InvoiceIssuedData,
+  Language,
   PaymentCompletedData,
   PaymentWebhookData,
   RefundWebhookData,
 } from '@stablepay/contracts';
+import type { MerchantContact } from '@stablepay/platform';
 import type { NotifierContext } from '../context.js';
-import { customerOfPayment, findMerchant, rememberCustomer } from './mail-repo.js';
+import { customerOfPayment } from './mail-repo.js';
 import { merchantRecipient, normaliseAddress, queueNotices, type EventRef, type Notice } from './notices.js';
 import { TEMPLATES, invoiceIssued, paymentReceipt, paymentReceived, refundCompleted } from './templates.js';
 
+type CompletedPayment = PaymentWebhookData & Pick<PaymentCompletedData, 'customer_language'>;
+
+/** The payer of a completed payment, when it gave an address we write to, in the language it paid in. */
+export interface PaymentCustomer {
+  paymentId: string;
+  email: string;
+  language: Language;
+}
+
+export const paymentCustomerOf = (payment: CompletedPayment): PaymentCustomer | undefined => {
+  const email = normaliseAddress(payment.customer_email);
+  return email
+    ? { paymentId: payment.payment_id, email, language: payment.customer_language ?? 'en' }
+    : undefined;
+};
+
 /**
  * payment.completed: a receipt to the customer in the language they paid in, a notice to the
- * merchant in theirs; remembers the customer (and their language, for a refund's e-mail).
+ * merchant in theirs. The customer was remembered (with their language, for a refund's e-mail)
+ * and the merchant read by the statement that took the event in.
  */
 export const queuePaymentEmails = async (
   ctx: NotifierContext,
   trx: Knex.Transaction,
   event: EventRef,
-  payment: PaymentWebhookData & Pick<PaymentCompletedData, 'customer_language'>,
+  payment: CompletedPayment,
+  merchant: MerchantContact | undefined,
 ): Promise<number> => {
-  const customerLanguage = payment.customer_language ?? 'en';
-  const merchant = await findMerchant(trx, event.merchantId);
   const completedAt = new Date(event.occurredAt).toISOString();
   const notices: Notice[] = [];
-  const customer = normaliseAddress(payment.customer_email);
+  const customer = paymentCustomerOf(payment);
   if (customer) {
-    await rememberCustomer(trx, {
-      paymentId: payment.payment_id,
-      merchantId: event.merchantId,
-      email: customer,
-      language: customerLanguage,
-    });
     notices.push({
       template: TEMPLATES.paymentReceipt,
-      recipient: customer,
+      recipient: customer.email,
       content: paymentReceipt({
         payment,
         merchantName: merchant?.name,
         completedAt,
-        language: customerLanguage,
+        language: customer.language,
       }),
     });
   }
@@ -65,11 +77,11 @@ export const queueRefundEmail = async (
   trx: Knex.Transaction,
   event: EventRef,
   refund: RefundWebhookData,
+  merchant: MerchantContact | undefined,
 ): Promise<number> => {
   const known = await customerOfPayment(trx, event.merchantId, refund.payment_id);
   const customer = normaliseAddress(known?.email);
   if (!known || !customer) return 0;
-  const merchant = await findMerchant(trx, event.merchantId);
   const content = refundCompleted({
     refund,
     merchantName: merchant?.name,
@@ -90,8 +102,8 @@ export const queueInvoiceEmail = async (
   trx: Knex.Transaction,
   event: { id: string },
   invoice: InvoiceIssuedData,
+  merchant: MerchantContact | undefined,
 ): Promise<number> => {
-  const merchant = await findMerchant(trx, invoice.merchantId);
   const recipient = merchantRecipient(ctx, invoice.merchantId, merchant, `invoice ${invoice.invoiceNumber}`);
   if (!merchant || !recipient) return 0;
   return queueNotices(ctx, trx, { eventId: event.id, merchantId: invoice.merchantId }, [

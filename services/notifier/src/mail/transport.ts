@@ -77,15 +77,26 @@ const smtpTransport = (url: string, timeoutMs: number): MailTransport => {
  */
 const fileTransport = (dir: string): MailTransport => {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // The folder is made at the first message, and again should it have gone since.
+  let folderMade = false;
+  const writeMessage = async (file: string, message: Buffer): Promise<void> => {
+    if (!folderMade) await mkdir(dir, { recursive: true });
+    folderMade = true;
+    try {
+      await writeFile(`${file}.tmp`, message);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(dir, { recursive: true });
+      await writeFile(`${file}.tmp`, message);
+    }
+    await rename(`${file}.tmp`, file);
+  };
   return {
     kind: 'files',
     send: async (m) => {
       const info = await transporter.sendMail(toMail(m));
-      await mkdir(dir, { recursive: true });
       const name = m.messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
-      const file = join(dir, `${name}.eml`);
-      await writeFile(`${file}.tmp`, info.message as Buffer);
-      await rename(`${file}.tmp`, file);
+      await writeMessage(join(dir, `${name}.eml`), info.message as Buffer);
     },
     close: () => transporter.close(),
   };

@@ -185,19 +185,6 @@ export const replaceSealedSecret = async (
 ): Promise<boolean> =>
   (await db(ENDPOINTS).where({ id, secret_sealed: expected }).update({ secret_sealed: replacement })) === 1;
 
-/** The merchant's active endpoints subscribed to `type`, in the event handler's transaction. */
-export const subscribedEndpoints = async (
-  trx: Db,
-  merchantId: string,
-  type: WebhookEventName,
-): Promise<Array<Pick<EndpointRecord, 'id' | 'url' | 'secretSealed'>>> => {
-  const rows = (await trx(ENDPOINTS)
-    .where({ merchant_id: merchantId, is_active: true })
-    .whereRaw('events @> ?::jsonb', [JSON.stringify([type])])
-    .select('id', 'url', 'secret_sealed')) as Array<{ id: string; url: string; secret_sealed: string }>;
-  return rows.map((r) => ({ id: r.id, url: r.url, secretSealed: r.secret_sealed }));
-};
-
 /** Locks the endpoint row first, so every transaction touching an endpoint's attempts orders its locks alike. */
 export const lockEndpoint = async (
   trx: Knex.Transaction,

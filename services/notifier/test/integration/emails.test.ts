@@ -3,7 +3,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
+import { GroupCommit, buildEvent } from '@stablepay/platform';
 import { metricValue, scrapeMetrics, waitFor } from '@stablepay/platform/testing';
+import { notifierConsumers } from '../../src/events/consumers.js';
 import { paymentData, refundData } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { SmtpSink, freePort } from '../support/smtp.js';
@@ -87,6 +89,53 @@ describe('e-mails (real SMTP server)', function () {
     const { id: orphan } = await h.publish('refund.completed', refundData(merchantId, randomUUID()));
     await waitFor(() => h.db('webhook_events').where({ id: orphan }).first());
     expect(await h.db('emails').where({ event_id: orphan })).to.deep.equal([]);
+  });
+
+  it("finds the payer of a refund handled in the same consumer batch as the payment's completion", async () => {
+    const merchantId = await h.merchant();
+    const payment = paymentData(merchantId, { customer_email: 'same-batch@example.com' });
+    const handlers = notifierConsumers(h.context) as Record<string, (event: any, trx: any) => Promise<void>>;
+    const handle = (type: 'payment.completed' | 'refund.completed', data: object) => {
+      const event = buildEvent({
+        type,
+        producer: type === 'payment.completed' ? 'payments' : 'refunds',
+        merchantId,
+        data,
+      } as any);
+      return (trx: any) => handlers[type]!(event, trx);
+    };
+    // While a first unit holds the consumer's transaction, the next two queue up and then share one.
+    const group = new GroupCommit(h.db);
+    let release!: () => void;
+    let held!: Promise<boolean>;
+    await new Promise<void>((started) => {
+      held = group.run(
+        () =>
+          new Promise<void>((r) => {
+            release = r;
+            started();
+          }),
+      );
+    });
+    const both = Promise.all([
+      group.run(handle('payment.completed', payment)),
+      group.run(
+        handle('refund.completed', refundData(merchantId, payment.payment_id, { amount: '1.000000' })),
+      ),
+    ]);
+    release();
+    await held;
+    await both;
+    // One transaction wrote both events.
+    const { rows } = await h.db.raw(`select distinct xmin::text from webhook_events where merchant_id = ?`, [
+      merchantId,
+    ]);
+    expect(rows).to.have.length(1);
+    const mails = await smtp.waitForMessages('same-batch@example.com', 2);
+    expect(mails.map((m) => m.subject).sort()).to.deep.equal([
+      'Receipt: 25.500000 USDC paid to Acme Shop',
+      'Refund sent: 1.000000 USDC',
+    ]);
   });
 
   it('retries while the SMTP server is down and sends once it is back', async () => {
