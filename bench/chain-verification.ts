@@ -17,7 +17,8 @@ import amqp from 'amqplib';
 import pg from 'pg';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
 import { fiatTokenAbi } from '@stablepay/devnet';
-import { startProcessStack } from '@stablepay/stack';
+import { join } from 'node:path';
+import { confirmEmailFromMail, startProcessStack } from '@stablepay/stack';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
 import { benchBackends } from './backends.js';
 
@@ -86,6 +87,10 @@ const main = async () => {
       headers: { authorization: `Bearer ${login.body.data.access_token}` },
     });
     const merchantId = ((await me.json()) as any).data.merchant.id as string;
+    // A merchant that confirmed its address, as every live one has: each payment then sends both of
+    // its e-mails, the customer's receipt and the merchant's notice.
+    await confirmEmailFromMail(gw, join(varDir, 'mail'), email);
+    await untilNotifierKnowsConfirmed(db.url, merchantId);
     let wallet: { address: string; chainId: number } | undefined;
     while (!wallet) {
       const r = await fetch(`${gw}/merchants/${merchantId}/wallet`);
@@ -287,6 +292,25 @@ const consumersCaughtUp = async (client: pg.Client, ids: string[]): Promise<void
     await new Promise((r) => setTimeout(r, 100));
   }
   console.warn('the notifier or refunds had not handled every payment.completed after two minutes');
+};
+
+/** Waits for the notifier's copy of the merchant to say the address is confirmed. */
+const untilNotifierKnowsConfirmed = async (url: string, publicId: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+      const { rows } = await client.query(
+        'select email_confirmed from notifier.merchants where public_id = $1',
+        [publicId],
+      );
+      if (rows[0]?.email_confirmed) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the notifier never learned that the merchant confirmed its address');
+  } finally {
+    await client.end();
+  }
 };
 
 /** Cumulative row writes per table (schema.table) and commits of the bench database. */
