@@ -12,6 +12,6 @@ export const cctpWorkers = (ctx: WatcherContext, config: ChainWatcherConfig): Ca
   });
   return {
     workers: [cctp],
-    wakeOnEvents: [{ worker: cctp, events: [EventTypes.PaymentCreated] }],
+    wakeOnEvents: [{ worker: cctp, by: (e) => e.type === EventTypes.PaymentCreated && e.data.isCrossChain }],
   };
 };

@@ -1,10 +1,11 @@
-import type { EventType } from '@stablepay/contracts';
+import type { IntegrationEvent } from '@stablepay/contracts';
 import type { LoopWorker, Worker } from '@stablepay/platform';
 
-/** A worker that a consumed event of these types may have given something to do at once. */
+/** A worker that a consumed event may have given something to do at once. */
 export interface WakeOn {
   worker: LoopWorker;
-  events: readonly EventType[];
+  /** whether the event inserted rows this worker leases */
+  by: (event: IntegrationEvent) => boolean;
 }
 
 /**
@@ -18,19 +19,17 @@ export interface CapabilityWorkers {
 
 /**
  * The workers of every capability, and the wake-up after a consumed event: only the workers whose
- * rows its type inserts (due at once). A woken worker leases only due rows, so any other pass it ran
+ * rows it inserts (due at once). A woken worker leases only due rows, so any other pass it ran
  * would be a lease query that finds nothing.
  */
 export const combineWorkers = (
   parts: CapabilityWorkers[],
-): { workers: Worker[]; wake: (type: EventType) => void } => {
-  const byType = new Map<EventType, LoopWorker[]>();
-  for (const { worker, events } of parts.flatMap((p) => p.wakeOnEvents))
-    for (const type of events) byType.set(type, [...(byType.get(type) ?? []), worker]);
+): { workers: Worker[]; wake: (event: IntegrationEvent) => void } => {
+  const wakeable = parts.flatMap((p) => p.wakeOnEvents);
   return {
     workers: parts.flatMap((p) => p.workers),
-    wake: (type) => {
-      for (const w of byType.get(type) ?? []) w.wake();
+    wake: (event) => {
+      for (const { worker, by } of wakeable) if (by(event)) worker.wake();
     },
   };
 };

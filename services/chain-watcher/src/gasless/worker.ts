@@ -72,5 +72,8 @@ export const gaslessWorkers = (ctx: WatcherContext, config: ChainWatcherConfig):
     batchSize: config.TRANSFER_BATCH_SIZE,
     concurrency: config.TRANSFER_CONCURRENCY,
   });
-  return { workers: [worker], wakeOnEvents: [{ worker, events: [EventTypes.PaymentAuthorizationReceived] }] };
+  return {
+    workers: [worker],
+    wakeOnEvents: [{ worker, by: (e) => e.type === EventTypes.PaymentAuthorizationReceived }],
+  };
 };

@@ -9,5 +9,8 @@ export const transferWorkers = (ctx: WatcherContext, config: ChainWatcherConfig)
     batchSize: config.TRANSFER_BATCH_SIZE,
     concurrency: config.TRANSFER_CONCURRENCY,
   });
-  return { workers: [sender], wakeOnEvents: [{ worker: sender, events: [EventTypes.TransferRequested] }] };
+  return {
+    workers: [sender],
+    wakeOnEvents: [{ worker: sender, by: (e) => e.type === EventTypes.TransferRequested }],
+  };
 };

@@ -22,8 +22,8 @@ export const verificationWorkers = (ctx: WatcherContext, config: ChainWatcherCon
   return {
     workers: [verifier, topUps, recovery, scanner],
     wakeOnEvents: [
-      { worker: verifier, events: [EventTypes.PaymentCreated] },
-      { worker: topUps, events: [EventTypes.PaymentTopUpReported] },
+      { worker: verifier, by: (e) => e.type === EventTypes.PaymentCreated && !e.data.isCrossChain },
+      { worker: topUps, by: (e) => e.type === EventTypes.PaymentTopUpReported },
     ],
   };
 };
