@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { OwningService, RouteSpec, TransferPurpose } from '@stablepay/contracts';
+import type { IntegrationEvent, OwningService, RouteSpec, TransferPurpose } from '@stablepay/contracts';
 import type { BaseServiceConfig, ServiceRole } from './config.js';
 import { migrate, type Migration } from './db/database.js';
 import { createHttpApp, type ReadinessCheck } from './http/app.js';
@@ -37,8 +37,8 @@ export interface ServiceParts<S extends OwningService, X> {
   addressedAs?: TransferPurpose;
   /** Background work (worker role). */
   workers?: Worker[];
-  /** Runs after a consumed event's transaction commits, besides waking the relay. */
-  afterConsume?: () => void;
+  /** Runs after a consumed event's transaction commits, besides waking the relay; given the event. */
+  afterConsume?: (event: IntegrationEvent) => void;
   readiness?: ReadinessCheck[];
   /** Last step of the shutdown, after workers and the server stopped (forget keys, close clients). */
   close?: () => Promise<void> | void;
@@ -129,9 +129,9 @@ export const startDefinedService = async <S extends OwningService, C extends Bas
             addressedAs: parts.addressedAs,
             logger: deps.logger,
             metrics: deps.metrics,
-            afterCommit: () => {
+            afterCommit: (event) => {
               eventsCommitted();
-              parts.afterConsume?.();
+              parts.afterConsume?.(event);
             },
           })
       : undefined;

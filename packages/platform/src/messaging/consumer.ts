@@ -36,8 +36,8 @@ export interface EventConsumerOptions {
   metrics?: Metrics;
   retryDelaysMs?: number[];
   prefetch?: number;
-  /** Runs after a handler's transaction commits (e.g. wake the outbox relay). */
-  afterCommit?: () => void;
+  /** Runs after a handler's transaction commits, with its event (e.g. wake the outbox relay). */
+  afterCommit?: (event: IntegrationEvent) => void;
 }
 
 /**
@@ -78,7 +78,7 @@ export const subscribeEvents = async (opts: EventConsumerOptions): Promise<void>
           { consumer, messageId: event.id, type: event.type },
         );
         if (!ran) outcome = 'duplicate';
-        if (outcome === 'ok') opts.afterCommit?.();
+        if (outcome === 'ok') opts.afterCommit?.(event);
       } catch (err) {
         outcome = 'retry';
         logger.warn('event handler failed', {

@@ -1,3 +1,4 @@
+import { EventTypes } from '@stablepay/contracts';
 import type { ChainWatcherConfig } from '../config.js';
 import type { CapabilityWorkers } from '../context/capability-workers.js';
 import type { WatcherContext } from '../context/watcher-context.js';
@@ -9,5 +10,8 @@ export const cctpWorkers = (ctx: WatcherContext, config: ChainWatcherConfig): Ca
     batchSize: config.VERIFY_BATCH_SIZE,
     concurrency: config.VERIFY_CONCURRENCY,
   });
-  return { workers: [cctp], wakeOnEvents: [cctp] };
+  return {
+    workers: [cctp],
+    wakeOnEvents: [{ worker: cctp, by: (e) => e.type === EventTypes.PaymentCreated && e.data.isCrossChain }],
+  };
 };

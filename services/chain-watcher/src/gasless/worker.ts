@@ -1,3 +1,4 @@
+import { EventTypes } from '@stablepay/contracts';
 import { errorText, type LoopWorker } from '@stablepay/platform';
 import { RpcUnavailableError } from '../chain/rpc-errors.js';
 import type { ChainWatcherConfig } from '../config.js';
@@ -71,5 +72,8 @@ export const gaslessWorkers = (ctx: WatcherContext, config: ChainWatcherConfig):
     batchSize: config.TRANSFER_BATCH_SIZE,
     concurrency: config.TRANSFER_CONCURRENCY,
   });
-  return { workers: [worker], wakeOnEvents: [worker] };
+  return {
+    workers: [worker],
+    wakeOnEvents: [{ worker, by: (e) => e.type === EventTypes.PaymentAuthorizationReceived }],
+  };
 };

@@ -1,3 +1,4 @@
+import { EventTypes } from '@stablepay/contracts';
 import type { ChainWatcherConfig } from '../config.js';
 import type { CapabilityWorkers } from '../context/capability-workers.js';
 import type { WatcherContext } from '../context/watcher-context.js';
@@ -8,5 +9,8 @@ export const transferWorkers = (ctx: WatcherContext, config: ChainWatcherConfig)
     batchSize: config.TRANSFER_BATCH_SIZE,
     concurrency: config.TRANSFER_CONCURRENCY,
   });
-  return { workers: [sender], wakeOnEvents: [sender] };
+  return {
+    workers: [sender],
+    wakeOnEvents: [{ worker: sender, by: (e) => e.type === EventTypes.TransferRequested }],
+  };
 };

@@ -12,7 +12,7 @@ import {
   type NewUnclaimedTransfer,
 } from './unclaimed-repo.js';
 import { walletsOnChain, type WalletRecord } from '../wallets/wallets-repo.js';
-import { recordUnattributedIn } from '../ledger/journals.js';
+import { recordTransfersIn } from '../ledger/journals.js';
 import type { WatcherContext } from '../context/watcher-context.js';
 import { ownRelayTransfers, type SeenTransfer } from '../cctp/own-relay-transfers.js';
 
@@ -129,29 +129,35 @@ const unexplained = async (
   return candidates.filter((row) => !explained.has(row.txHash) && !found.ownTransfers.has(row.txHash));
 };
 
-/** Records the range's unexplained transfers, each with its unattributed journal, in `trx`. */
+/**
+ * Records the range's unexplained transfers, each with its unattributed journal, in `trx`: the
+ * rows in one statement, the journals of the new ones in a few more.
+ */
 const recordUnclaimed = async (
   trx: Knex.Transaction,
   chain: ChainConfig,
   found: RangeFindings,
 ): Promise<NewUnclaimedTransfer[]> => {
-  const recorded: NewUnclaimedTransfer[] = [];
-  for (const row of await unexplained(trx, chain, found)) {
-    if (!(await insertUnclaimed(trx, row))) continue;
-    recorded.push(row);
-    // Keyed like every record of this log: a payment that claims it later attributes it.
-    await recordUnattributedIn(trx, {
-      merchantId: row.merchantId,
-      chainId: row.chainId,
-      blockchain: row.blockchain,
-      token: row.token,
-      walletAddress: row.toAddress,
-      txHash: row.txHash,
-      logIndex: row.logIndex,
-      amount: row.amountUnits,
-      blockNumber: row.blockNumber,
-    });
-  }
+  const rows = await unexplained(trx, chain, found);
+  const inserted = await insertUnclaimed(trx, rows);
+  const recorded = rows.filter((row) => inserted.has(row.id));
+  // Keyed like every record of these logs: a payment that claims one later attributes it.
+  await recordTransfersIn(
+    trx,
+    recorded.map((row) => ({
+      t: {
+        merchantId: row.merchantId,
+        chainId: row.chainId,
+        blockchain: row.blockchain,
+        token: row.token,
+        walletAddress: row.toAddress,
+        txHash: row.txHash,
+        logIndex: row.logIndex,
+        amount: row.amountUnits,
+        blockNumber: row.blockNumber,
+      },
+    })),
+  );
   return recorded;
 };
 

@@ -68,6 +68,24 @@ export const insertVerification = async (trx: Knex.Transaction, v: NewVerificati
   return insertWorkRowOnce(trx, VERIFICATIONS, asColumns(v, NEW_VERIFICATION_FIELDS), 'payment_id');
 };
 
+/** A payment to verify, with the correlation id of the message that reported it. */
+export type ReportedVerification = NewVerification & { correlationId: string | null };
+
+/**
+ * Records payments to verify in one statement; one already tracked (the same payment announced
+ * twice) is left as it is.
+ */
+export const insertVerifications = async (
+  trx: Knex.Transaction,
+  vs: readonly ReportedVerification[],
+): Promise<void> => {
+  if (vs.length === 0) return;
+  await trx(VERIFICATIONS)
+    .insert(vs.map((v) => ({ ...asColumns(v, NEW_VERIFICATION_FIELDS), correlation_id: v.correlationId })))
+    .onConflict('payment_id')
+    .ignore();
+};
+
 /** Due pending payments, leased to the caller (see leaseDueRows); each lease counts as a check. */
 export const leaseDueVerifications = async (
   db: Knex,

@@ -1,3 +1,4 @@
+import { EventTypes } from '@stablepay/contracts';
 import type { ChainWatcherConfig } from '../config.js';
 import type { CapabilityWorkers } from '../context/capability-workers.js';
 import type { WatcherContext } from '../context/watcher-context.js';
@@ -18,5 +19,11 @@ export const verificationWorkers = (ctx: WatcherContext, config: ChainWatcherCon
     intervalMs: config.SCAN_INTERVAL_MS,
     maxBlocks: config.SCAN_MAX_BLOCKS,
   });
-  return { workers: [verifier, topUps, recovery, scanner], wakeOnEvents: [verifier, topUps] };
+  return {
+    workers: [verifier, topUps, recovery, scanner],
+    wakeOnEvents: [
+      { worker: verifier, by: (e) => e.type === EventTypes.PaymentCreated && !e.data.isCrossChain },
+      { worker: topUps, by: (e) => e.type === EventTypes.PaymentTopUpReported },
+    ],
+  };
 };
