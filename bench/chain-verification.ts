@@ -11,7 +11,6 @@
  *
  *   npm run bench:verification        (SAMPLES=100 PENDING=1000 VERIFY_POLL_MS=250 by default)
  */
-import { rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import amqp from 'amqplib';
 import pg from 'pg';
@@ -27,7 +26,7 @@ const PENDING = Number(process.env.PENDING ?? 1000);
 const POLL = process.env.VERIFY_POLL_MS ?? '250';
 
 const main = async () => {
-  const { db, amqpUrl, prefix, varDir } = await benchBackends();
+  const { db, amqpUrl, prefix, varDir, release } = await benchBackends();
   const stack = await startProcessStack({
     varDir,
     databaseUrl: db.url,
@@ -262,8 +261,7 @@ const main = async () => {
   } finally {
     await conn.close();
     await stack.stop();
-    await db.drop();
-    rmSync(varDir, { recursive: true, force: true });
+    await release();
   }
 };
 

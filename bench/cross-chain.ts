@@ -9,7 +9,6 @@
  *
  *   npm run bench:cross-chain        (SAMPLES=20 by default)
  */
-import { rmSync } from 'node:fs';
 import amqp from 'amqplib';
 import { Contract, JsonRpcProvider, MaxUint256, Wallet, ZeroHash, parseUnits } from 'ethers';
 import {
@@ -39,7 +38,7 @@ const summary = (values: number[]) => {
 };
 
 const main = async () => {
-  const { db, amqpUrl, prefix, varDir } = await benchBackends();
+  const { db, amqpUrl, prefix, varDir, release } = await benchBackends();
   const stack = await startStack({
     varDir,
     databaseUrl: db.url,
@@ -231,8 +230,7 @@ const main = async () => {
     for (const p of providers) p.destroy();
     await conn.close().catch(() => undefined);
     await stack.stop();
-    await db.drop();
-    rmSync(varDir, { recursive: true, force: true });
+    await release();
   }
 };
 

@@ -11,7 +11,7 @@
  *
  *   npm run build --silent && node --import tsx bench/gasless.ts      (N=200 CONCURRENCY=4 ROUNDS=4)
  */
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import amqp from 'amqplib';
 import pg from 'pg';
@@ -116,7 +116,7 @@ const ownCpuMs = (): number => {
 };
 
 const main = async () => {
-  const { db, amqpUrl, prefix, varDir } = await benchBackends();
+  const { db, amqpUrl, prefix, varDir, release } = await benchBackends();
   const stack = await startProcessStack({
     varDir,
     databaseUrl: db.url,
@@ -147,8 +147,7 @@ const main = async () => {
     provider.destroy();
     await conn.close();
     await stack.stop();
-    await db.drop();
-    rmSync(varDir, { recursive: true, force: true });
+    await release();
   }
 };
 

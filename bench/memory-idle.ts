@@ -9,20 +9,22 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { createTestDatabase } from '@stablepay/platform/testing';
+import { benchBroker } from './backends.js';
 import { startProcessStack } from '@stablepay/stack';
 import { rssMbOf } from './stats.js';
 
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 20);
 
 const db = await createTestDatabase();
+const broker = await benchBroker();
 const varDir = mkdtempSync(join(tmpdir(), 'sp-mem-'));
 const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
 const stack = await startProcessStack({
   varDir,
   databaseUrl: db.url,
-  amqpUrl: await testAmqpUrl(),
-  amqpPrefix: testQueuePrefix(),
+  amqpUrl: broker.amqpUrl,
+  amqpPrefix: broker.prefix,
 });
 try {
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
@@ -34,5 +36,6 @@ try {
   bare.kill();
   await stack.stop();
   await db.drop();
+  await broker.release();
   rmSync(varDir, { recursive: true, force: true });
 }

@@ -17,7 +17,8 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signInternalToken } from '@stablepay/platform';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { createTestDatabase } from '@stablepay/platform/testing';
+import { benchBroker } from './backends.js';
 import { pgbench } from './pgbench.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
@@ -89,8 +90,7 @@ const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60
 const main = async () => {
   const db = await createTestDatabase();
   const gatewayDb = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
+  const { amqpUrl, prefix, release } = await benchBroker();
   const common = {
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: prefix,
@@ -292,6 +292,7 @@ const main = async () => {
     );
     await db.drop();
     await gatewayDb.drop();
+    await release();
   }
 };
 

@@ -19,7 +19,8 @@ import autocannon from 'autocannon';
 import { Contract, JsonRpcProvider, NonceManager, Wallet, parseUnits } from 'ethers';
 import pg from 'pg';
 import { fiatTokenAbi } from '@stablepay/devnet';
-import { createTestDatabase, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { createTestDatabase } from '@stablepay/platform/testing';
+import { benchBroker } from './backends.js';
 import { startProcessStack } from '@stablepay/stack';
 import { rssMbOf } from './stats.js';
 
@@ -41,8 +42,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const main = async () => {
   const db = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
+  const { amqpUrl, prefix, release } = await benchBroker();
   const varDir = mkdtempSync(join(tmpdir(), 'sp-soak-'));
   const stack = await startProcessStack({
     varDir,
@@ -378,6 +378,7 @@ const main = async () => {
     receiver.close();
     await stack.stop();
     await db.drop();
+    await release();
     rmSync(varDir, { recursive: true, force: true });
   }
 };

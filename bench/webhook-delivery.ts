@@ -27,7 +27,8 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { PaymentCompletedData } from '@stablepay/contracts';
 import { AmqpBus, INTERNAL_TOKEN_HEADER, buildEvent, signInternalToken } from '@stablepay/platform';
-import { createTestDatabase, quietLogger, testAmqpUrl, testQueuePrefix } from '@stablepay/platform/testing';
+import { createTestDatabase, quietLogger } from '@stablepay/platform/testing';
+import { benchBroker } from './backends.js';
 
 const ENDPOINTS = Number(process.env.ENDPOINTS ?? 100);
 const BURST_EVENTS = Number(process.env.BURST_EVENTS ?? 200);
@@ -184,8 +185,7 @@ const main = async () => {
   const tls = certificate();
   const rx = await startReceiver(tls);
   const db = await createTestDatabase();
-  const amqpUrl = await testAmqpUrl();
-  const prefix = testQueuePrefix();
+  const { amqpUrl, prefix, release } = await benchBroker();
   const profile = process.env.CPU_PROF_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`, '--cpu-prof-name=notifier.cpuprofile']
     : [];
@@ -368,6 +368,7 @@ const main = async () => {
     await publisher.close().catch(() => undefined);
     rx.close();
     await db.drop();
+    await release();
   }
 };
 
