@@ -1,28 +1,6 @@
 import type { Db } from '@stablepay/platform';
-import type { MerchantRecord } from '../records.js';
 import { MERCHANTS } from '../db/tables.js';
-import { toMerchant, type Row } from '../db/rows.js';
-
-/**
- * A merchant as read, with its row's version: PostgreSQL's `xmin`, the transaction that last wrote
- * the row, which every projected change (created, settings, wallet) moves. A statement that should
- * act only on this reading checks `merchantUnchangedSql` in the same snapshot as its write.
- */
-export interface VersionedMerchant {
-  merchant: MerchantRecord;
-  version: string;
-}
-
-/** Fixed text, like every statement asked on each payment report. */
-const BY_PUBLIC_ID = `select xmin::text as row_version, * from ${MERCHANTS} where public_id = ? limit 1`;
-
-export const findVersionedMerchant = async (
-  db: Db,
-  publicId: string,
-): Promise<VersionedMerchant | undefined> => {
-  const { rows } = (await db.raw(BY_PUBLIC_ID, [publicId])) as { rows: Row[] };
-  return rows[0] ? { merchant: toMerchant(rows[0]), version: String(rows[0].row_version) } : undefined;
-};
+import { findVersionedMerchant, type VersionedMerchant } from './merchants-repo.js';
 
 /** True in a statement while the merchant's row is still the version read; binds merchant id, version. */
 export const merchantUnchangedSql = `exists (select 1 from ${MERCHANTS} where merchant_id = ? and xmin::text = ?)`;

@@ -58,16 +58,29 @@ export const assignWallet = async (db: Db, w: WalletAssignedData): Promise<boole
   return n > 0;
 };
 
+/**
+ * A merchant as read, with its row's version: PostgreSQL's `xmin`, the transaction that last wrote
+ * the row, which every projected change (created, settings, wallet) moves. A statement that should
+ * act only on this reading checks it in the same snapshot as its write (see merchant-cache.ts).
+ */
+export interface VersionedMerchant {
+  merchant: MerchantRecord;
+  version: string;
+}
+
 /** Asked on every payment report: fixed text, so the query builder does not compile it each time. */
-export const findMerchantByPublicId = async (
+const BY_PUBLIC_ID = `select xmin::text as row_version, * from ${MERCHANTS} where public_id = ? limit 1`;
+
+export const findVersionedMerchant = async (
   db: Db,
   publicId: string,
-): Promise<MerchantRecord | undefined> => {
-  const { rows } = (await db.raw(`select * from ${MERCHANTS} where public_id = ? limit 1`, [publicId])) as {
-    rows: Row[];
-  };
-  return rows[0] ? toMerchant(rows[0]) : undefined;
+): Promise<VersionedMerchant | undefined> => {
+  const { rows } = (await db.raw(BY_PUBLIC_ID, [publicId])) as { rows: Row[] };
+  return rows[0] ? { merchant: toMerchant(rows[0]), version: String(rows[0].row_version) } : undefined;
 };
+
+export const findMerchantByPublicId = async (db: Db, publicId: string): Promise<MerchantRecord | undefined> =>
+  (await findVersionedMerchant(db, publicId))?.merchant;
 
 export const findMerchantById = async (db: Db, merchantId: string): Promise<MerchantRecord | undefined> => {
   const row = (await db(MERCHANTS).where({ merchant_id: merchantId }).first()) as Row | undefined;
