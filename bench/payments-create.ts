@@ -14,6 +14,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
+import { openSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signInternalToken } from '@stablepay/platform';
@@ -25,6 +27,7 @@ import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
 import {
   describeTail,
   scrapeMetrics,
+  medianBreakdown,
   slowestBreakdown,
   tailFigures,
   type Scrape,
@@ -32,6 +35,10 @@ import {
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
+/** The paced runs, as fractions of the gateway's peak rate with the first connection count. */
+const PACED_FRACTIONS = (process.env.PACED_FRACTIONS ?? '0.5').split(',').map(Number);
+/** Extra flags for the services' node processes (`--trace-gc`, GC sizes), space-separated. */
+const SERVICE_NODE_ARGS = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const GATEWAY_PORT = 18080;
 const PAYMENTS_PORT = 18101;
 const INTERNAL_TOKEN_SECRET = randomBytes(32).toString('hex');
@@ -64,8 +71,13 @@ const profileArgs = (entry: string): string[] =>
       ]
     : [];
 
+const serviceStdout = (entry: string): 'ignore' | number =>
+  process.env.SERVICE_STDOUT_DIR
+    ? openSync(join(process.env.SERVICE_STDOUT_DIR, `${entry.split('/')[1]}.out`), 'w')
+    : 'ignore';
+
 const startProcess = (entry: string, env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, [...profileArgs(entry), entry], {
+  spawn(process.execPath, [...profileArgs(entry), ...SERVICE_NODE_ARGS, entry], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -74,7 +86,8 @@ const startProcess = (entry: string, env: Record<string, string>): ChildProcess 
       METRICS_TOKEN,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // SERVICE_STDOUT_DIR=dir keeps each service's standard output there (what --trace-gc prints).
+    stdio: ['ignore', serviceStdout(entry), 'inherit'],
   });
 
 const cpuMs = (child: ChildProcess): number => cpuMsOf(child.pid);
@@ -226,21 +239,26 @@ const main = async () => {
         });
       }
     }
-    // Latency below saturation: the gateway paced at half the rate it reached with 32 connections
-    // (at saturation latency is only the queue: connections / rate, Little's law). Requests are
-    // sent at even intervals, not in bursts per connection as autocannon's own rate limit does.
+    // Latency below saturation: the gateway paced at fractions of the rate it reached with 32
+    // connections (half by default; at saturation latency is only the queue: connections / rate,
+    // Little's law). Requests are sent at even intervals, not in bursts per connection as
+    // autocannon's own rate limit does. Lower fractions show how the tail follows the cores' load.
     const peak = rows.find((r) => r.target === 'gateway' && r.connections === CONNECTIONS[0]);
     let slowest: Array<Record<string, number | string>> = [];
-    let pacedReference: string | undefined;
-    if (peak) {
-      const rate = Math.max(1, Math.round(Number(peak['req/s']) / 2));
+    const medians: Array<Record<string, number | string>> = [];
+    const pacedReferences: string[] = [];
+    for (const fraction of peak ? PACED_FRACTIONS : []) {
+      const rate = Math.max(1, Math.round(Number(peak!['req/s']) * fraction));
+      const machineBefore = cpuByGroup(named);
       const cpuBefore = children.map(cpuMs);
       const scrapedBefore = await scrapeAll();
       const result = await pacedRun(targets[0]!.url, rate, DURATION, body);
       const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
       const tail = tailColumns(scrapedBefore, await scrapeAll());
-      slowest = slowestBreakdown(result.timed);
+      if (slowest.length === 0) slowest = slowestBreakdown(result.timed);
+      medians.push({ run: `paced at ${rate}/s`, ...medianBreakdown(result.timed) });
       const served = Math.max(1, result.requests.total);
+      machine.push(`gateway paced at ${rate}/s: ${cpuSpentPer(machineBefore, cpuByGroup(named), served, 8)}`);
       rows.push({
         target: `gateway paced at ${rate}/s`,
         connections: CONNECTIONS[0]!,
@@ -257,7 +275,9 @@ const main = async () => {
       // The same inserts paced at the same rate: the tail PostgreSQL (and the disk under it) has alone.
       const paced = await referenceRun(db.url, rate);
       paced.latenciesMs.sort((a, b) => a - b);
-      pacedReference = `reference: pgbench paced at ${rate}/s (8 clients, latency from each transaction's scheduled start): p50 ${percentile(paced.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(paced.latenciesMs, 99).toFixed(1)} ms, max ${(paced.latenciesMs.at(-1) ?? NaN).toFixed(1)} ms over ${paced.latenciesMs.length} transactions`;
+      pacedReferences.push(
+        `reference: pgbench paced at ${rate}/s (8 clients, latency from each transaction's scheduled start): p50 ${percentile(paced.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(paced.latenciesMs, 99).toFixed(1)} ms, max ${(paced.latenciesMs.at(-1) ?? NaN).toFixed(1)} ms over ${paced.latenciesMs.length} transactions`,
+      );
     }
     const reference = await referenceRun(db.url);
     console.log(
@@ -268,13 +288,15 @@ const main = async () => {
       `loop p99/max: the event loop's delay during the run (p99 from nodejs_eventloop_delay_seconds, max from nodejs_eventloop_lag_max_seconds); pool p99: the wait for a database connection (db_pool_acquire_seconds); gc: GC pauses summed`,
     );
     if (slowest.length > 0) {
-      console.log('The 10 slowest requests of the paced run, from their Server-Timing (ms):');
+      console.log('The 10 slowest requests of the first paced run, from their Server-Timing (ms):');
       console.table(slowest);
+      console.log("Each stage's median over the requests of each paced run (ms):");
+      console.table(medians);
     }
     console.log(
       `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
     );
-    if (pacedReference) console.log(pacedReference);
+    for (const line of pacedReferences) console.log(line);
     console.log('CPU ms per request, every process of the machine:');
     for (const line of machine) console.log(`  ${line}`);
     for (const connections of CONNECTIONS) {

@@ -116,28 +116,45 @@ export const parseServerTiming = (header: string | null | undefined): Map<string
   return out;
 };
 
+type Timed = { ms: number; serverTiming: string | null };
+
+/** Where one request's time went, from its Server-Timing (ms; '-' where a stage is missing). */
+const breakdownOf = (r: Timed): Record<string, number | string> => {
+  const t = parseServerTiming(r.serverTiming);
+  const gatewayApp = t.get('gateway app');
+  return {
+    'total ms': Number(r.ms.toFixed(1)),
+    'gateway before proxy': t.get('gateway before_upstream') ?? '-',
+    'gateway upstream': t.get('gateway upstream') ?? '-',
+    'payments app': t.get('payments app') ?? '-',
+    'payments db': t.get('payments db') ?? '-',
+    'payments pool wait': t.get('payments pool') ?? '-',
+    'outside both': gatewayApp === undefined ? '-' : Number((r.ms - gatewayApp).toFixed(1)),
+  };
+};
+
 /**
  * The slowest requests of a run, each with where its time went: the gateway before proxying and
  * waiting for the service, the service's own time, its database and pool waits, and what neither
  * process accounts for (the client's queue, the network, the kernel).
  */
-export const slowestBreakdown = (
-  requests: Array<{ ms: number; serverTiming: string | null }>,
-  count = 10,
-): Array<Record<string, number | string>> =>
+export const slowestBreakdown = (requests: Timed[], count = 10): Array<Record<string, number | string>> =>
   [...requests]
     .sort((a, b) => b.ms - a.ms)
     .slice(0, count)
-    .map((r) => {
-      const t = parseServerTiming(r.serverTiming);
-      const gatewayApp = t.get('gateway app');
-      return {
-        'total ms': Number(r.ms.toFixed(1)),
-        'gateway before proxy': t.get('gateway before_upstream') ?? '-',
-        'gateway upstream': t.get('gateway upstream') ?? '-',
-        'payments app': t.get('payments app') ?? '-',
-        'payments db': t.get('payments db') ?? '-',
-        'payments pool wait': t.get('payments pool') ?? '-',
-        'outside both': gatewayApp === undefined ? '-' : Number((r.ms - gatewayApp).toFixed(1)),
-      };
-    });
+    .map(breakdownOf);
+
+/** Each stage's median over a run's requests: where a typical request's time went. */
+export const medianBreakdown = (requests: Timed[]): Record<string, number | string> => {
+  const rows = requests.map(breakdownOf);
+  const columns = Object.keys(rows[0] ?? {});
+  return Object.fromEntries(
+    columns.map((c) => {
+      const values = rows
+        .map((r) => r[c])
+        .filter((v): v is number => typeof v === 'number')
+        .sort((a, b) => a - b);
+      return [c, values.length ? Number(values[Math.floor(values.length / 2)]!.toFixed(1)) : '-'];
+    }),
+  );
+};

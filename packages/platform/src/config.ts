@@ -54,6 +54,12 @@ export const baseConfigShape = {
    * use; PostgreSQL's max_connections must cover every replica's pool.
    */
   DATABASE_POOL_MAX: envInt.pipe(z.number().int().min(1).max(200)).default(10),
+  /**
+   * The statements run on every request or message are prepared once per connection. Turn off
+   * behind a pooler that moves a session's statements between connections (PgBouncer in
+   * transaction mode before 1.21, or without max_prepared_statements).
+   */
+  DATABASE_PREPARED_STATEMENTS: envBool.default(true),
   DATA_DIR: z.string().default('var/data'),
   /** RabbitMQ URL; without it an in-process bus is used (single-process runs only). */
   AMQP_URL: z.string().optional(),
@@ -103,6 +109,7 @@ export interface BaseServiceConfig {
   LOG_PRETTY: boolean;
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
+  DATABASE_PREPARED_STATEMENTS: boolean;
   DATA_DIR: string;
   AMQP_URL?: string;
   AMQP_PREFIX: string;

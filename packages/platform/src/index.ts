@@ -16,6 +16,7 @@ export * from './auth/sealed-text.js';
 export * from './db/database.js';
 export * from './db/embedded.js';
 export * from './db/lease-rows.js';
+export { preparedRaw } from './db/prepared.js';
 export * from './db/rows.js';
 export * from './db/schema-helpers.js';
 export * from './messaging/bus.js';

@@ -17,6 +17,7 @@ export interface StandaloneConfig {
   DATABASE_URL?: string;
   DATABASE_SCHEMA: string;
   DATABASE_POOL_MAX: number;
+  DATABASE_PREPARED_STATEMENTS: boolean;
   DATA_DIR: string;
   AMQP_URL?: string;
   AMQP_PREFIX: string;
@@ -70,6 +71,7 @@ export const runStandalone = <C extends StandaloneConfig>(opts: {
         embedded,
         schema: config.DATABASE_SCHEMA,
         poolMax: config.DATABASE_POOL_MAX,
+        preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
       });
       const bus = await createBus({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
       const service = await opts.start(config, { logger, metrics: createMetrics(opts.service), db, bus });

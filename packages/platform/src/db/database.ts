@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { EmbeddedPostgres } from './embedded.js';
+import { prepareStatementsOn } from './prepared.js';
 
 // BIGINT and NUMERIC come back as strings (exact); never let the driver turn money into a float.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
@@ -13,6 +14,11 @@ export interface DatabaseOptions {
   /** The schema holding this service's tables. */
   schema: string;
   poolMax?: number;
+  /**
+   * The hot statements (preparedRaw) run as named prepared statements; off behind a pooler that
+   * hands a session's statements to other connections (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 /** What a repository function queries through: the pool, or the transaction it is part of. */
@@ -34,6 +40,7 @@ export const createDatabase = async (opts: DatabaseOptions): Promise<Knex> => {
       pool: { min: 0, max: opts.poolMax ?? 10 },
       acquireConnectionTimeout: 10_000,
     });
+    if (opts.preparedStatements !== false) prepareStatementsOn(db);
   } else if (opts.embedded) {
     db = opts.embedded.knexFor(opts.schema);
   } else {

@@ -7,7 +7,7 @@ import type {
   PaymentStatus,
   SortDirection,
 } from '@stablepay/contracts';
-import { OUTBOX_TABLE } from '@stablepay/platform';
+import { OUTBOX_TABLE, preparedRaw } from '@stablepay/platform';
 import type { PaymentRecord } from '../records.js';
 import { PAYMENTS } from '../db/tables.js';
 import { toPayment, type Row } from '../db/rows.js';
@@ -111,7 +111,10 @@ export const insertPaymentWithEvent = async (
   const columns = Object.keys(values).filter((c) => values[c] !== undefined);
   const guarded = merchantVersion !== undefined;
   const guard = guarded ? [row.merchant_id, merchantVersion] : [];
-  const result = (await db.raw(
+  const result = await preparedRaw<{
+    rows: Array<Row & { spent_elsewhere: boolean; merchant_changed: boolean }>;
+  }>(
+    db,
     `with spent as (
             select * from (select * from ${PAYMENTS} where tx_hash = ? and not ${REFUTED_SQL}
                             order by ${OWNER_FIRST_SQL} limit 1) earliest
@@ -134,7 +137,7 @@ export const insertPaymentWithEvent = async (
       JSON.stringify(event),
       ...guard,
     ],
-  )) as { rows: Array<Row & { spent_elsewhere: boolean; merchant_changed: boolean }> };
+  );
   if (result.rows.some((r) => r.merchant_changed)) return { merchantChanged: true };
   const found = result.rows[0];
   if (!found) return {};
