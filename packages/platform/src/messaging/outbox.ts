@@ -222,6 +222,7 @@ export class OutboxRelay implements Worker {
       returning: 'id, type, envelope, created_at',
       limit: batchSize,
       leaseMs,
+      walkIndex: true,
     });
     const rows = claimed.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     if (rows.length === 0) return { count: 0, full: false };
