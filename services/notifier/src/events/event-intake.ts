@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Language, WebhookEventName } from '@stablepay/contracts';
-import type { MerchantContact, MerchantContactRow } from '@stablepay/platform';
+import { preparedRaw, type MerchantContact, type MerchantContactRow } from '@stablepay/platform';
 import { merchants } from '../mail/mail-repo.js';
 import { ENDPOINTS, EVENTS, MERCHANTS, PAYMENT_CUSTOMERS } from '../migrations.js';
 import type { EndpointRecord } from '../webhooks/endpoints-repo.js';
@@ -73,9 +73,11 @@ export const takeInEvent = async (trx: Knex.Transaction, e: ArrivingEvent): Prom
     e.merchantId,
     JSON.stringify([e.type]),
   ];
-  const { rows } = (await trx.raw(c ? intakeSql.withCustomer : intakeSql.withoutCustomer, bindings)) as {
-    rows: IntakeRow[];
-  };
+  const { rows } = await preparedRaw<{ rows: IntakeRow[] }>(
+    trx,
+    c ? intakeSql.withCustomer : intakeSql.withoutCustomer,
+    bindings,
+  );
   const first = rows[0];
   return {
     endpoints: rows
