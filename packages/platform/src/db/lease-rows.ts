@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedRaw } from './prepared.js';
 
 export interface LeaseRowsOptions {
   table: string;
@@ -66,7 +67,8 @@ const leaseStatement = (opts: LeaseRowsOptions, leaseMs: string, limit: string):
  * Leases up to `limit` waiting rows of `table` to the caller. SKIP LOCKED lets replicas claim side by
  * side without waiting on each other, and the lease keeps a row away from everyone else while the
  * work is done, with no transaction open across it. A worker that dies simply lets its lease run out.
- * The rows come back in the database's order, not necessarily `orderBy`'s.
+ * The rows come back in the database's order, not necessarily `orderBy`'s. Workers lease on every
+ * poll, so the statement is prepared once per connection (preparedRaw), unless it walks the index.
  */
 export const leaseRows = async <Row>(db: Knex, opts: LeaseRowsOptions): Promise<Row[]> => {
   if (opts.walkIndex && onNodePostgres(db)) {
@@ -74,8 +76,9 @@ export const leaseRows = async <Row>(db: Knex, opts: LeaseRowsOptions): Promise<
     const results = (await db.raw(walkingTheIndex(opts))) as Array<{ rows: Row[] }>;
     return results.at(-1)!.rows;
   }
-  const result = (await db.raw(leaseStatement(opts, '?', '?'), [opts.leaseMs, opts.limit])) as {
-    rows: Row[];
-  };
+  const result = await preparedRaw<{ rows: Row[] }>(db, leaseStatement(opts, '?', '?'), [
+    opts.leaseMs,
+    opts.limit,
+  ]);
   return result.rows;
 };
