@@ -6,10 +6,15 @@
  *
  *   npm run bench:payments            (DURATION=10 seconds per run by default; CONNECTIONS=32,128)
  *
+ * PACED_FRACTIONS=0.5,0.25 paces the gateway at those fractions of its peak (0.5 by default);
+ * SERVICE_NODE_ARGS='--trace-gc' passes flags to the services' node processes and
+ * SERVICE_STDOUT_DIR=dir keeps what they print; CPU_PROF_DIR=dir writes their CPU profiles.
+ *
  * The gateway and the payments service run as separate processes, as deployed, each on a fresh
  * database, with a fresh queue prefix; every request carries a new txHash, so each one inserts a
- * payment and an outbox row that the relay publishes to RabbitMQ with confirms. A last run paces the
- * gateway at half the rate it reached with the first connection count, for latency below saturation.
+ * payment and an outbox row that the relay publishes to RabbitMQ with confirms. The last runs pace the
+ * gateway at fractions of the rate it reached with the first connection count, for latency below
+ * saturation, with each stage's median and the slowest requests' stages from their Server-Timing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
