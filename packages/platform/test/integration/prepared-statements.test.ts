@@ -94,6 +94,15 @@ describe('preparedRaw: hot statements planned once per connection (PostgreSQL)',
     expect((await preparedOn(db)).filter((p) => p.statement.includes('any('))).to.have.length(1);
   });
 
+  it('runs a text that names an identifier through `??` unprepared, as it changes with its values', async () => {
+    const found = await preparedRaw<Rows<{ v: string }>>(db, 'select ?? as v from things where id = ?', [
+      'name',
+      2,
+    ]);
+    expect(found.rows).to.deep.equal([{ v: 'two' }]);
+    expect((await preparedOn(db)).some((p) => p.statement.includes('as v'))).to.equal(false);
+  });
+
   it('prepares nothing when the operator turned prepared statements off', async () => {
     const plain = await createDatabase({
       url: tdb.url,
