@@ -55,21 +55,42 @@ const retryAfterSeconds = (res: Response): number | undefined => {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 };
 
+/** Answers of a gateway that is restarting or overloaded, which a read can simply ask again. */
+const TRANSIENT = new Set([502, 503, 504]);
+/** How often a read is asked again after a network error or a transient answer, and the first wait. */
+const READ_RETRIES = 3;
+const READ_RETRY_MS = 500;
+
 /**
  * The gateway's public endpoints, and nothing else: the page never holds a credential. A plain 429
  * is waited out (Retry-After) rather than shown, since public routes are rate limited per address
  * and several customers may share one; a 429 with a reason (a merchant's relay budget spent) is the
- * customer's to see.
+ * customer's to see. A read (GET) that meets a network error or a 502, 503 or 504 (a gateway
+ * restarting during a deployment) is asked again a few times, waiting longer each time, before the
+ * page shows that it could not load; a write is never repeated here, since it may have been done.
  */
 export const gatewayClient = (baseUrl: string): GatewayClient => {
   const base = baseUrl.replace(/\/$/, '');
   const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const retryRead = method === 'GET' && attempt < READ_RETRIES;
+      const backoff = () => sleep(READ_RETRY_MS * 2 ** attempt);
+      let res: Response;
+      try {
+        res = await fetch(`${base}${path}`, {
+          method,
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (err) {
+        if (!retryRead) throw err;
+        await backoff();
+        continue;
+      }
+      if (retryRead && TRANSIENT.has(res.status)) {
+        await backoff();
+        continue;
+      }
       const json = (await res.json().catch(() => undefined)) as
         | { success: boolean; data?: T; error?: string; details?: Array<{ code?: string; path?: string }> }
         | undefined;

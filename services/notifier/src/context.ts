@@ -89,7 +89,7 @@ export const createNotifierContext = (
   return {
     db: deps.db,
     logger: deps.logger,
-    metrics: createNotifierMetrics(deps.metrics, deps.db),
+    metrics: createNotifierMetrics(deps.metrics, deps.db, deps.logger),
     kek: config.WEBHOOK_SECRET_KEK,
     keks,
     internalSecrets: [config.INTERNAL_TOKEN_SECRET, config.INTERNAL_TOKEN_SECRET_PREVIOUS],

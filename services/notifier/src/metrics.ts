@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { Metrics } from '@stablepay/platform';
+import type { Logger, Metrics } from '@stablepay/platform';
 import { readWebhookBacklog, type WebhookBacklog } from './delivery/backlog-repo.js';
 
 /**
@@ -116,12 +116,15 @@ const endpointGauges = (registers: Registers, backlog: ReadBacklog): void => {
  * read). A failed read (database away) never fails the scrape: the per-endpoint and disabled series
  * are left out of it and the two totals keep their last value, as the outbox gauges do.
  */
-const backlogGauges = (base: Metrics, db: Knex): void => {
+const backlogGauges = (base: Metrics, db: Knex, logger?: Logger): void => {
   // The registry collects every metric of a scrape at once: the gauges share the read in flight.
   let inFlight: Promise<WebhookBacklog | undefined> | undefined;
   const backlog: ReadBacklog = () =>
     (inFlight ??= readWebhookBacklog(db, BACKLOG_TOP_ENDPOINTS)
-      .catch(() => undefined)
+      .catch((err: Error) => {
+        logger?.warn('the webhook backlog could not be read for /metrics', { error: err.message });
+        return undefined;
+      })
       .finally(() => {
         inFlight = undefined;
       }));
@@ -196,8 +199,8 @@ const mailAndSecretSeries = (registers: Registers) => ({
   }),
 });
 
-export const createNotifierMetrics = (base: Metrics, db?: Knex): NotifierMetrics => {
+export const createNotifierMetrics = (base: Metrics, db?: Knex, logger?: Logger): NotifierMetrics => {
   const registers = [base.registry];
-  if (db) backlogGauges(base, db);
+  if (db) backlogGauges(base, db, logger);
   return { ...webhookSeries(registers), ...mailAndSecretSeries(registers) };
 };

@@ -249,6 +249,7 @@ export const startCheckoutStack = async (env: Record<string, string> = {}): Prom
       page.on('console', (m) => {
         if (m.type() === 'error') consoleErrors.push(m.text());
       });
+      page.on('pageerror', (err) => consoleErrors.push(`uncaught: ${err.message}`));
       return { context, page, wallet, foreign, consoleErrors };
     },
     async expectPaid(sessionId) {
@@ -304,10 +305,31 @@ export const closeCustomer = async (c: Customer): Promise<void> => {
   await c.context.close();
 };
 
+/**
+ * What a failed test's pages showed: the address, the start of the visible text, the console's
+ * errors and a screenshot of each, so that a failure on a loaded machine can be read afterwards.
+ */
+const describeCustomers = async (customers: Customer[], title: string): Promise<void> => {
+  for (const [i, c] of customers.entries()) {
+    const text = await c.page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch((err: Error) => `(no text: ${err.message.split('\n')[0]})`);
+    const shot = join(SHOTS_DIR, `failed-${title.replace(/\W+/g, '-').slice(0, 60)}-${i}.png`);
+    await c.page.screenshot({ path: shot, fullPage: true, timeout: 10_000 }).catch(() => undefined);
+    console.error(
+      `  page ${i} of the failed test at ${c.page.url()}\n` +
+        `    text: ${text.replace(/\s+/g, ' ').slice(0, 800)}\n` +
+        `    console errors: ${JSON.stringify(c.consoleErrors.slice(-10))}\n    screenshot: ${shot}`,
+    );
+  }
+};
+
 /** A suite's customers: each opened through the returned function, and after each test checked and closed. */
 export const trackedCustomers = (stack: () => CheckoutStack) => {
   const opened: Customer[] = [];
-  afterEach(async () => {
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await describeCustomers(opened, this.currentTest.title);
     for (const c of opened.splice(0)) await closeCustomer(c);
   });
   return async (opts?: Parameters<CheckoutStack['customer']>[0]): Promise<Customer> => {

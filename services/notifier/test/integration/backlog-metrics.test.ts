@@ -90,7 +90,12 @@ describe('webhook backlog and disabled endpoints at /metrics (PostgreSQL + Rabbi
       20_000,
       'the failing endpoint disabled',
     );
-    const after = await scrape();
+    // A scrape whose read fails leaves the series out (and the failure in the log): the next one
+    // reports them, so the test reads until a scrape carries them.
+    const after = await waitFor(async () => {
+      const text = await scrape();
+      return text.includes('webhook_disabled_endpoints{') && text;
+    }, 'a scrape with the disabled endpoints');
     expect(byCause(after, 'failures')).to.equal(1);
     expect(byCause(after, 'merchant')).to.equal(1);
     expect(metricValue(after, 'webhook_endpoints_disabled_total')).to.equal(1);
