@@ -7,6 +7,7 @@
  *   npm run bench:payments            (DURATION=10 seconds per run by default; CONNECTIONS=32,128)
  *
  * PACED_FRACTIONS=0.5,0.25 paces the gateway at those fractions of its peak (0.5 by default);
+ * PG_WAITS=1 samples PostgreSQL's wait events during them and prints the moments it stalled;
  * SERVICE_NODE_ARGS='--trace-gc' passes flags to the services' node processes and
  * SERVICE_STDOUT_DIR=dir keeps what they print; CPU_PROF_DIR=dir writes their CPU profiles.
  *
@@ -19,6 +20,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -27,6 +29,7 @@ import { signInternalToken } from '@stablepay/platform';
 import { createTestDatabase } from '@stablepay/platform/testing';
 import { benchBroker } from './backends.js';
 import { pgbench } from './pgbench.js';
+import { describeStalls, sampleWaits } from './pg-waits.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { cpuByGroup, cpuMsOf, cpuSpentPer, percentile } from './stats.js';
 import {
@@ -34,6 +37,7 @@ import {
   scrapeMetrics,
   medianBreakdown,
   slowestBreakdown,
+  slowWindows,
   tailFigures,
   type Scrape,
 } from './service-metrics.js';
@@ -42,6 +46,8 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = (process.env.CONNECTIONS ?? '32,128').split(',').map(Number);
 /** The paced runs, as fractions of the gateway's peak rate with the first connection count. */
 const PACED_FRACTIONS = (process.env.PACED_FRACTIONS ?? '0.5').split(',').map(Number);
+/** Samples PostgreSQL's wait events during the paced runs and prints its stalls (bench/pg-waits.ts). */
+const PG_WAITS = process.env.PG_WAITS === '1';
 /** Extra flags for the services' node processes (`--trace-gc`, GC sizes), space-separated. */
 const SERVICE_NODE_ARGS = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const GATEWAY_PORT = 18080;
@@ -252,17 +258,26 @@ const main = async () => {
     let slowest: Array<Record<string, number | string>> = [];
     const medians: Array<Record<string, number | string>> = [];
     const pacedReferences: string[] = [];
+    const windows: string[] = [];
     for (const fraction of peak ? PACED_FRACTIONS : []) {
       const rate = Math.max(1, Math.round(Number(peak!['req/s']) * fraction));
       const machineBefore = cpuByGroup(named);
       const cpuBefore = children.map(cpuMs);
       const scrapedBefore = await scrapeAll();
-      const result = await pacedRun(targets[0]!.url, rate, DURATION, body);
+      const result = await pacedRun(targets[0]!.url, rate, DURATION, body, PG_WAITS ? db.url : undefined);
       const [paymentsCpu, gatewayCpu] = children.map((c, i) => cpuMs(c) - cpuBefore[i]!);
       const tail = tailColumns(scrapedBefore, await scrapeAll());
       if (slowest.length === 0) slowest = slowestBreakdown(result.timed);
       medians.push({ run: `paced at ${rate}/s`, ...medianBreakdown(result.timed) });
-      const served = Math.max(1, result.requests.total);
+      windows.push(`paced at ${rate}/s: ${slowWindows(result.timed, 25)}`);
+      if (PG_WAITS) {
+        const lines = describeStalls(result.stalls);
+        windows.push(
+          `  PostgreSQL stalls: ${lines.length === 0 ? 'none' : ''}`,
+          ...lines.map((l) => `    ${l}`),
+        );
+      }
+      const served = Math.max(1, result.sent);
       machine.push(`gateway paced at ${rate}/s: ${cpuSpentPer(machineBefore, cpuByGroup(named), served, 8)}`);
       rows.push({
         target: `gateway paced at ${rate}/s`,
@@ -276,12 +291,19 @@ const main = async () => {
         'payments CPU ms/req': Number((paymentsCpu! / served).toFixed(2)),
         'gateway CPU ms/req': Number((gatewayCpu! / served).toFixed(2)),
         ...tail,
+        'load generator loop p99/max': result.generatorLoop,
       });
       // The same inserts paced at the same rate: the tail PostgreSQL (and the disk under it) has alone.
+      const referenceWaits = PG_WAITS ? sampleWaits(db.url) : undefined;
       const paced = await referenceRun(db.url, rate);
+      const referenceStalls = (await referenceWaits?.stop()) ?? [];
       paced.latenciesMs.sort((a, b) => a - b);
       pacedReferences.push(
         `reference: pgbench paced at ${rate}/s (8 clients, latency from each transaction's scheduled start): p50 ${percentile(paced.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(paced.latenciesMs, 99).toFixed(1)} ms, max ${(paced.latenciesMs.at(-1) ?? NaN).toFixed(1)} ms over ${paced.latenciesMs.length} transactions`,
+        ...(PG_WAITS
+          ? [`  PostgreSQL stalls under pgbench: ${referenceStalls.length === 0 ? 'none' : ''}`]
+          : []),
+        ...describeStalls(referenceStalls).map((l) => `    ${l}`),
       );
     }
     const reference = await referenceRun(db.url);
@@ -297,6 +319,8 @@ const main = async () => {
       console.table(slowest);
       console.log("Each stage's median over the requests of each paced run (ms):");
       console.table(medians);
+      console.log('When the slow requests were sent (windows of 100 ms):');
+      for (const line of windows) console.log(`  ${line}`);
     }
     console.log(
       `reference: pgbench, the same payment + outbox inserts in one transaction, 32 clients: ${reference.tps.toFixed(0)} TPS, latency average ${reference.latencyAvgMs.toFixed(2)} ms (${reference.failed} failed)`,
@@ -323,20 +347,45 @@ const main = async () => {
   }
 };
 
-/** Requests at even intervals (`rate` per second) over a keep-alive pool, whatever the answers' pace. */
-const pacedRun = async (url: string, rate: number, seconds: number, body: () => string) => {
+/** Paced requests sent in the first second only open the client's connections; they are not counted. */
+const PACED_WARMUP_S = 1;
+
+/**
+ * Requests at even intervals (`rate` per second) over a keep-alive pool, whatever the answers' pace.
+ * The first second warms the pool and is not counted. The load generator's own event-loop delay is
+ * measured beside it: a pause of this process delays every answer it reads and would count as the
+ * services' latency.
+ */
+const pacedRun = async (
+  url: string,
+  rate: number,
+  seconds: number,
+  body: () => string,
+  /** PostgreSQL to sample for stalls while the counted requests run (PG_WAITS=1) */
+  waitsOf?: string,
+) => {
   const agent = new Agent({ connections: 64, pipelining: 1 });
   const latencies: number[] = [];
-  const timed: Array<{ ms: number; serverTiming: string | null }> = [];
+  const timed: Array<{ ms: number; serverTiming: string | null; sentAtMs: number }> = [];
   let non2xx = 0;
   let errors = 0;
   const inFlight: Array<Promise<void>> = [];
   const started = performance.now();
-  const total = Math.round(rate * seconds);
+  const warmup = Math.round(rate * PACED_WARMUP_S);
+  const total = warmup + Math.round(rate * seconds);
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  let measuredFrom = started;
+  let waits: ReturnType<typeof sampleWaits> | undefined;
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (i === warmup) {
+      measuredFrom = due;
+      loop.enable();
+      if (waitsOf) waits = sampleWaits(waitsOf);
+    }
+    const counted = i >= warmup;
     const sent = performance.now();
     inFlight.push(
       undiciRequest(url, {
@@ -347,20 +396,27 @@ const pacedRun = async (url: string, rate: number, seconds: number, body: () => 
       }).then(
         async (r) => {
           await r.body.dump();
+          if (!counted) return;
           const ms = performance.now() - sent;
           latencies.push(ms);
           const serverTiming = r.headers['server-timing'];
-          timed.push({ ms, serverTiming: [serverTiming ?? []].flat().join(', ') || null });
+          timed.push({
+            ms,
+            serverTiming: [serverTiming ?? []].flat().join(', ') || null,
+            sentAtMs: sent - measuredFrom,
+          });
           if (r.statusCode < 200 || r.statusCode > 299) non2xx++;
         },
         () => {
-          errors++;
+          if (counted) errors++;
         },
       ),
     );
   }
   await Promise.all(inFlight);
-  const elapsed = (performance.now() - started) / 1000;
+  loop.disable();
+  const stalls = (await waits?.stop()) ?? [];
+  const elapsed = (performance.now() - measuredFrom) / 1000;
   await agent.close();
   latencies.sort((a, b) => a - b);
   return {
@@ -373,6 +429,11 @@ const pacedRun = async (url: string, rate: number, seconds: number, body: () => 
     errors,
     timeouts: 0,
     timed,
+    /** every request sent, the warm-up's included: the CPU the processes spent was for all of them */
+    sent: total,
+    stalls,
+    /** the load generator's event-loop delay, p99 / max, ms */
+    generatorLoop: `${(loop.percentile(99) / 1e6).toFixed(1)} / ${(loop.max / 1e6).toFixed(1)}`,
   };
 };
 

@@ -116,7 +116,8 @@ export const parseServerTiming = (header: string | null | undefined): Map<string
   return out;
 };
 
-type Timed = { ms: number; serverTiming: string | null };
+/** A request's latency, its Server-Timing, and (paced runs) when it was sent, in ms from the start. */
+type Timed = { ms: number; serverTiming: string | null; sentAtMs?: number };
 
 /** Where one request's time went, from its Server-Timing (ms; '-' where a stage is missing). */
 const breakdownOf = (r: Timed): Record<string, number | string> => {
@@ -142,7 +143,32 @@ export const slowestBreakdown = (requests: Timed[], count = 10): Array<Record<st
   [...requests]
     .sort((a, b) => b.ms - a.ms)
     .slice(0, count)
-    .map(breakdownOf);
+    .map((r) => ({
+      ...(r.sentAtMs === undefined ? {} : { 'sent at s': Number((r.sentAtMs / 1000).toFixed(3)) }),
+      ...breakdownOf(r),
+    }));
+
+/**
+ * Whether a run's slow requests come together (a stall of everything) or one by one (a request's
+ * own bad luck): the requests over `thresholdMs` grouped into windows of `windowMs` by the time they
+ * were sent, the busiest windows first.
+ */
+export const slowWindows = (requests: Timed[], thresholdMs: number, windowMs = 100): string => {
+  const slow = requests.filter((r) => r.ms > thresholdMs && r.sentAtMs !== undefined);
+  const byWindow = new Map<number, number[]>();
+  for (const r of slow) {
+    const w = Math.floor(r.sentAtMs! / windowMs);
+    byWindow.set(w, [...(byWindow.get(w) ?? []), r.ms]);
+  }
+  const windows = [...byWindow.entries()].sort((a, b) => b[1].length - a[1].length);
+  const shown = windows
+    .slice(0, 5)
+    .map(
+      ([w, ms]) =>
+        `${((w * windowMs) / 1000).toFixed(1)} s: ${ms.length} (max ${Math.max(...ms).toFixed(0)} ms)`,
+    );
+  return `${slow.length} of ${requests.length} requests over ${thresholdMs} ms, in ${windows.length} windows of ${windowMs} ms; the busiest: ${shown.join('; ') || 'none'}`;
+};
 
 /** Each stage's median over a run's requests: where a typical request's time went. */
 export const medianBreakdown = (requests: Timed[]): Record<string, number | string> => {
